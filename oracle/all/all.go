@@ -1,0 +1,13 @@
+// Package all registers every oracle built into the binary with package
+// oracle. Import it for its side effect:
+//
+//	import _ "github.com/hpackcert/hpackcert/oracle/all"
+//
+// It always brings in oracle/strict ("strict") and oracle/xnet ("x/net");
+// built with -tags nghttp2 it also brings in oracle/nghttp2 ("nghttp2").
+package all
+
+import (
+	_ "github.com/hpackcert/hpackcert/oracle/strict" // registers "strict"
+	_ "github.com/hpackcert/hpackcert/oracle/xnet"   // registers "x/net"
+)

@@ -1,0 +1,105 @@
+package strict
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+func TestRegistered(t *testing.T) {
+	if !slices.Contains(oracle.Names(), Name) {
+		t.Errorf("oracle.Names() = %v; want it to contain %q", oracle.Names(), Name)
+	}
+	if got := New().Name(); got != "strict" {
+		t.Errorf("Name() = %q; want \"strict\"", got)
+	}
+}
+
+// TestSettingsHistoryPerBlock checks that the settings history is cleared by
+// each block: the update owed after a drop is owed by the next block only.
+func TestSettingsHistoryPerBlock(t *testing.T) {
+	d := New()
+	d.SetMaxDynamicTableSize(2048)
+	d.SetMaxDynamicTableSize(4096)
+	if _, err := d.DecodeBlock(unhex(t, "3f e1 0f 3f e1 1f 82")); err != nil {
+		t.Fatalf("block with updates 2048, 4096: %v", err)
+	}
+	if got, want := d.Updates(), []uint32{2048, 4096}; !slices.Equal(got, want) {
+		t.Errorf("Updates() = %v; want %v", got, want)
+	}
+	if got := d.MaxTableSize(); got != 4096 {
+		t.Errorf("MaxTableSize() = %d; want 4096", got)
+	}
+	if _, err := d.DecodeBlock(unhex(t, "82")); err != nil {
+		t.Fatalf("next block without update: %v; want success, nothing changed since", err)
+	}
+	if got := d.Updates(); len(got) != 0 {
+		t.Errorf("Updates() = %v after a block without updates; want none", got)
+	}
+	// A drop to a value at or above the table maximum owes nothing.
+	d.SetMaxDynamicTableSize(1024)
+	if _, err := d.DecodeBlock(unhex(t, "3f e1 07")); err != nil {
+		t.Fatalf("update to 1024: %v", err)
+	}
+	d.SetMaxDynamicTableSize(4096)
+	d.SetMaxDynamicTableSize(1024)
+	if _, err := d.DecodeBlock(unhex(t, "82")); err != nil {
+		t.Errorf("setting back at the table maximum 1024 with no update: %v; want success", err)
+	}
+}
+
+// TestWarningsPerBlock checks that Warnings describes the last block only.
+func TestWarningsPerBlock(t *testing.T) {
+	d := New()
+	if _, err := d.DecodeBlock(unhex(t, "20 20 20")); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Warnings(); len(got) != 1 || got[0].Offset != 2 {
+		t.Errorf("Warnings() = %v; want one at offset 2 (the third update)", got)
+	}
+	if _, err := d.DecodeBlock(unhex(t, "82")); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Warnings(); len(got) != 0 {
+		t.Errorf("Warnings() = %v after a plain block; want none", got)
+	}
+}
+
+// TestTableNewestFirst follows RFC 7541 C.3.1 and C.3.2 and the table
+// those blocks leave.
+func TestTableNewestFirst(t *testing.T) {
+	d := New()
+	for _, block := range []string{
+		"828684410f7777772e6578616d706c652e636f6d",
+		"828684be58086e6f2d6361636865",
+	} {
+		if _, err := d.DecodeBlock(unhex(t, block)); err != nil {
+			t.Fatalf("DecodeBlock(%s): %v", block, err)
+		}
+	}
+	want := []oracle.Field{{Name: "cache-control", Value: "no-cache"}, {Name: ":authority", Value: "www.example.com"}}
+	if got := d.Table(); !slices.Equal(got, want) {
+		t.Errorf("Table() = %+v; want %+v", got, want)
+	}
+	if got := d.TableSize(); got != 110 {
+		t.Errorf("TableSize() = %d; want 110 (RFC 7541 C.3.2)", got)
+	}
+}
+
+func TestHeaderListLimitOff(t *testing.T) {
+	d := New()
+	d.SetMaxHeaderListSize(0)
+	block := make([]byte, 5000)
+	for i := range block {
+		block[i] = 0x82
+	}
+	fields, err := d.DecodeBlock(block)
+	if err != nil || len(fields) != 5000 {
+		t.Errorf("5000 fields of 42 octets with no limit: %d fields, %v; want 5000, nil", len(fields), err)
+	}
+	d = New()
+	if _, err := d.DecodeBlock(block); err == nil {
+		t.Errorf("210,000 octets of header list under the default 64 KiB limit: no error")
+	}
+}

@@ -1,0 +1,246 @@
+//go:build nghttp2
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "inflate.h"
+
+/* RFC 7541 Appendix A; dynamic entries start at index 62. */
+#define STATIC_TABLE_LEN 61
+
+/* RFC 7541 §4.1 entry overhead, also the per-field overhead of the header
+   list size in RFC 9113 §6.5.2. */
+#define ENTRY_OVERHEAD 32
+
+/* Each allocation is preceded by its size so that free can subtract it.
+   Sixteen bytes keep the alignment malloc guarantees on amd64 and arm64. */
+#define SIZE_HEADER 16
+
+/* Bytes held by every hcinf of the process. */
+static size_t global_live;
+
+size_t hcinf_global_live(void) {
+	return __atomic_load_n(&global_live, __ATOMIC_RELAXED);
+}
+
+static void account(hcinf *h, size_t added, size_t removed) {
+	h->live = h->live + added - removed;
+	if (h->live > h->peak) {
+		h->peak = h->live;
+	}
+	__atomic_add_fetch(&global_live, added, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&global_live, removed, __ATOMIC_RELAXED);
+}
+
+static void *count_malloc(size_t size, void *user) {
+	unsigned char *p;
+
+	if (size > SIZE_MAX - SIZE_HEADER) {
+		return NULL;
+	}
+	p = malloc(SIZE_HEADER + size);
+	if (p == NULL) {
+		return NULL;
+	}
+	memcpy(p, &size, sizeof size);
+	account(user, size, 0);
+	return p + SIZE_HEADER;
+}
+
+static void count_free(void *ptr, void *user) {
+	unsigned char *p;
+	size_t size;
+
+	if (ptr == NULL) {
+		return;
+	}
+	p = (unsigned char *)ptr - SIZE_HEADER;
+	memcpy(&size, p, sizeof size);
+	account(user, 0, size);
+	free(p);
+}
+
+static void *count_calloc(size_t n, size_t size, void *user) {
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size) {
+		return NULL;
+	}
+	p = count_malloc(n * size, user);
+	if (p != NULL) {
+		memset(p, 0, n * size);
+	}
+	return p;
+}
+
+static void *count_realloc(void *ptr, size_t size, void *user) {
+	unsigned char *old, *p;
+	size_t oldsize;
+
+	if (ptr == NULL) {
+		return count_malloc(size, user);
+	}
+	if (size > SIZE_MAX - SIZE_HEADER) {
+		return NULL;
+	}
+	old = (unsigned char *)ptr - SIZE_HEADER;
+	memcpy(&oldsize, old, sizeof oldsize);
+	p = realloc(old, SIZE_HEADER + size);
+	if (p == NULL) {
+		return NULL;
+	}
+	memcpy(p, &size, sizeof size);
+	account(user, size, oldsize);
+	return p + SIZE_HEADER;
+}
+
+hcinf *hcinf_new(void) {
+	hcinf *h;
+
+	h = calloc(1, sizeof *h);
+	if (h == NULL) {
+		return NULL;
+	}
+	account(h, sizeof *h, 0);
+	h->mem.mem_user_data = h;
+	h->mem.malloc = count_malloc;
+	h->mem.free = count_free;
+	h->mem.calloc = count_calloc;
+	h->mem.realloc = count_realloc;
+	if (nghttp2_hd_inflate_new2(&h->inflater, &h->mem) != 0) {
+		account(h, 0, sizeof *h);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void hcinf_del(hcinf *h) {
+	if (h == NULL) {
+		return;
+	}
+	nghttp2_hd_inflate_del(h->inflater);
+	count_free(h->out, h);
+	account(h, 0, sizeof *h);
+	free(h);
+}
+
+/* reserve makes room for more bytes at the end of h->out. */
+static int reserve(hcinf *h, size_t more) {
+	size_t cap;
+	uint8_t *p;
+
+	if (more <= h->outcap - h->outlen) {
+		return 0;
+	}
+	cap = h->outcap != 0 ? h->outcap : 256;
+	while (cap - h->outlen < more) {
+		if (cap > SIZE_MAX / 2) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		cap *= 2;
+	}
+	p = count_realloc(h->out, cap, h);
+	if (p == NULL) {
+		return NGHTTP2_ERR_NOMEM;
+	}
+	h->out = p;
+	h->outcap = cap;
+	return 0;
+}
+
+static void put_le32(uint8_t *p, uint32_t v) {
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static int append_record(hcinf *h, const nghttp2_nv *nv) {
+	uint8_t *p;
+	size_t n;
+	int rv;
+
+	/* nghttp2 caps each string at 64 KiB; the check keeps the 4-byte
+	   lengths honest should that ever change. */
+	if (nv->namelen > UINT32_MAX || nv->valuelen > UINT32_MAX) {
+		return NGHTTP2_ERR_HEADER_COMP;
+	}
+	n = HCINF_RECORD_HEADER + nv->namelen + nv->valuelen;
+	rv = reserve(h, n);
+	if (rv != 0) {
+		return rv;
+	}
+	p = h->out + h->outlen;
+	put_le32(p, (uint32_t)nv->namelen);
+	put_le32(p + 4, (uint32_t)nv->valuelen);
+	p[8] = nv->flags;
+	p += HCINF_RECORD_HEADER;
+	if (nv->namelen != 0) {
+		memcpy(p, nv->name, nv->namelen);
+	}
+	if (nv->valuelen != 0) {
+		memcpy(p + nv->namelen, nv->value, nv->valuelen);
+	}
+	h->outlen += n;
+	return 0;
+}
+
+int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
+	size_t list = 0;
+
+	h->outlen = 0;
+	h->consumed = 0;
+	h->nfields = 0;
+	for (;;) {
+		nghttp2_nv nv;
+		int flags = 0;
+		ssize_t n;
+		int rv;
+
+		n = nghttp2_hd_inflate_hd2(h->inflater, &nv, &flags,
+		                           in == NULL ? in : in + h->consumed,
+		                           inlen - h->consumed, 1);
+		if (n < 0) {
+			return (int)n;
+		}
+		h->consumed += (size_t)n;
+		if (flags & NGHTTP2_HD_INFLATE_EMIT) {
+			list += nv.namelen + nv.valuelen + ENTRY_OVERHEAD;
+			if (list_limit != 0 && list > list_limit) {
+				return HCINF_ERR_LIST_LIMIT;
+			}
+			rv = append_record(h, &nv);
+			if (rv != 0) {
+				return rv;
+			}
+			h->nfields++;
+		}
+		if (flags & NGHTTP2_HD_INFLATE_FINAL) {
+			nghttp2_hd_inflate_end_headers(h->inflater);
+			return 0;
+		}
+		if (!(flags & NGHTTP2_HD_INFLATE_EMIT) && n == 0) {
+			return HCINF_ERR_NO_PROGRESS;
+		}
+	}
+}
+
+int hcinf_table(hcinf *h) {
+	size_t n, i;
+	int rv;
+
+	h->outlen = 0;
+	n = nghttp2_hd_inflate_get_num_table_entries(h->inflater);
+	for (i = STATIC_TABLE_LEN + 1; i <= n; i++) {
+		const nghttp2_nv *nv = nghttp2_hd_inflate_get_table_entry(h->inflater, i);
+		if (nv == NULL) {
+			break;
+		}
+		rv = append_record(h, nv);
+		if (rv != 0) {
+			return rv;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+package oracle
+
+// LeniencyKind says which way an oracle departs from the strict oracle.
+type LeniencyKind int
+
+const (
+	// AcceptsForbidden: the oracle decodes a block RFC 7541 forbids; the
+	// strict oracle rejects it.
+	AcceptsForbidden LeniencyKind = iota
+	// AcceptsOverLimit: the oracle decodes a block beyond a limit the
+	// strict oracle sets by choice, where RFC 7541 lets each decoder choose
+	// (§5.1 integer octet length, §7.3 header-list size); the strict oracle
+	// rejects it.
+	AcceptsOverLimit
+	// RejectsAllowed: the oracle rejects a block RFC 7541 allows; the
+	// strict oracle decodes it.
+	RejectsAllowed
+)
+
+func (k LeniencyKind) String() string {
+	switch k {
+	case AcceptsForbidden:
+		return "accepts forbidden"
+	case AcceptsOverLimit:
+		return "accepts over strict's limit"
+	case RejectsAllowed:
+		return "rejects allowed"
+	}
+	return "unknown leniency kind"
+}
+
+// Leniency is a known difference between a third-party oracle and the
+// strict oracle (oracle/strict), which follows RFC 7541 to the letter.
+// The agreement tests (agreement_test.go) hold a case named Case for every
+// entry and fail both when an oracle departs from strict without an entry
+// here and when an entry no longer matches what the oracle does.
+type Leniency struct {
+	// Oracle is the registered name of the oracle, such as "x/net".
+	Oracle string
+	// Case names the agreement test case that shows the difference.
+	Case string
+	// Section is the RFC 7541 section at stake, in the form of
+	// strict.Error.Section ("4.2"); for AcceptsForbidden and
+	// AcceptsOverLimit it is the section of the strict oracle's error.
+	Section string
+	Kind    LeniencyKind
+	// Reason says what the oracle does and why.
+	Reason string
+}
+
+// KnownLeniencies lists every known difference between an oracle and the
+// strict oracle. Differential fuzzing uses it to tell a known difference
+// from a new one: a block that strict rejects with an error in Section and
+// that Oracle accepts is known when an AcceptsForbidden or AcceptsOverLimit
+// entry for that Oracle and Section is here.
+var KnownLeniencies = []Leniency{
+	{
+		Oracle: "x/net", Case: "size-update-after-field-empty-table", Section: "4.2", Kind: AcceptsForbidden,
+		Reason: "x/net accepts a dynamic table size update after a header field representation when its dynamic table is empty at that point; §4.2 requires updates at the beginning of the block",
+	},
+	{
+		Oracle: "x/net", Case: "setting-down-no-update", Section: "4.2", Kind: AcceptsForbidden,
+		Reason: "x/net is told only the bound for updates (SetAllowedMaxDynamicTableSize), not the history of settings, so it accepts a block without the size update §4.2 requires after the acknowledged setting fell below the table's maximum size",
+	},
+	{
+		Oracle: "x/net", Case: "setting-down-up-no-update", Section: "4.2", Kind: AcceptsForbidden,
+		Reason: "after the setting went down and back up between two blocks, x/net sees only the final bound and accepts a block without the update to the smallest size §4.2 requires",
+	},
+	{
+		Oracle: "x/net", Case: "setting-down-up-update-too-big", Section: "4.2", Kind: AcceptsForbidden,
+		Reason: "after the setting went down and back up, x/net checks updates against the final bound only and accepts an update above the smallest acknowledged size, which §4.2 requires to be signaled",
+	},
+	{
+		Oracle: "x/net", Case: "min-then-final-entries-survive", Section: "4.2", Kind: RejectsAllowed,
+		Reason: "x/net rejects a second dynamic table size update at the start of a block when the first left entries in the table, so it rejects the smallest-then-final pair §4.2 asks for after a setting went down to a non-zero size and back up",
+	},
+	{
+		Oracle: "x/net", Case: "integer-overlong", Section: "5.1", Kind: AcceptsOverLimit,
+		Reason: "x/net reads integers with up to nine continuation octets; strict stops at five, enough for any value below 2^32 (§5.1 lets a decoder limit integers in octet length)",
+	},
+	{
+		Oracle: "x/net", Case: "header-list-over-limit", Section: "7.3", Kind: AcceptsOverLimit,
+		Reason: "the x/net oracle sets no header-list limit (its string-length limit is off so that giant fields decode); strict rejects a header list over 64 KiB by default, the HPACK-bomb defence",
+	},
+}
+
+// LookupLeniency returns the entry of KnownLeniencies for the oracle and
+// case, if there is one.
+func LookupLeniency(oracleName, caseName string) (Leniency, bool) {
+	for _, l := range KnownLeniencies {
+		if l.Oracle == oracleName && l.Case == caseName {
+			return l, true
+		}
+	}
+	return Leniency{}, false
+}

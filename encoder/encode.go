@@ -1,0 +1,202 @@
+package encoder
+
+import (
+	"bytes"
+	"hash/maphash"
+	"math/bits"
+	"unsafe"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// First bytes of the representations of RFC 7541 §6, with the number of
+// bits of the integer prefix that follows the pattern.
+const (
+	indexedPattern        = 0x80 // §6.1 Indexed Header Field, 7-bit index
+	incrementalPattern    = 0x40 // §6.2.1 with Incremental Indexing, 6-bit index
+	withoutIndexPattern   = 0x00 // §6.2.2 without Indexing, 4-bit index
+	neverIndexedPattern   = 0x10 // §6.2.3 Never Indexed, 4-bit index
+	sizeUpdatePattern     = 0x20 // §6.3 Dynamic Table Size Update, 5-bit size
+	huffmanPattern        = 0x80 // §5.2 H bit of a string literal, 7-bit length
+	indexedPrefixBits     = 7
+	incrementalPrefixBits = 6
+	literalPrefixBits     = 4
+	sizeUpdatePrefixBits  = 5
+	stringPrefixBits      = 7
+)
+
+// AppendField appends the representation of the header field name: value
+// to dst and returns the extended buffer. Pending dynamic table size
+// updates come first (RFC 7541 §4.2). A sensitive field is sent "Never
+// Indexed" (§6.2.3); others as the indexing policy decides (see the package
+// doc). The encoder copies any bytes it keeps.
+func (e *Encoder) AppendField(dst []byte, name, value []byte, sensitive bool) []byte {
+	return e.appendField(dst, name, value, sensitive)
+}
+
+// AppendFieldString is AppendField for string arguments; it does not
+// convert them and does not allocate.
+func (e *Encoder) AppendFieldString(dst []byte, name, value string, sensitive bool) []byte {
+	return e.appendField(dst, readOnlyBytes(name), readOnlyBytes(value), sensitive)
+}
+
+// readOnlyBytes views s as a byte slice without copying. The encoder only
+// reads (hashes, compares and copies) its field arguments, so the string's
+// immutability is kept.
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []byte {
+	if e.pending {
+		dst = e.appendSizeUpdates(dst)
+	}
+	staticName, staticField := staticLookup(name, value)
+
+	neverIndexed := sensitive
+	if !e.indexAll && !neverIndexed {
+		switch staticName {
+		case staticAuthorization, staticProxyAuthorization:
+			neverIndexed = true
+		case staticCookie:
+			neverIndexed = len(value) < e.shortCookieLen
+		}
+	}
+	if neverIndexed {
+		nameIndex, _ := e.nameIndex(staticName, name)
+		return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, nameIndex, name, value)
+	}
+	if staticField != 0 {
+		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
+	}
+
+	nameIndex, nameHash := e.nameIndex(staticName, name)
+	fieldHash := e.fieldHash(nameHash, value)
+	if pos, ok := e.table.findField(fieldHash, name, value); ok {
+		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(pos)+spec.StaticTableLen+1)
+	}
+
+	if !e.indexes(staticName, name, value) {
+		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, nameIndex, name, value)
+	}
+	// The name index refers to the table before the insertion, even if
+	// the insertion evicts the entry it names (RFC 7541 §4.4).
+	dst = e.appendLiteral(dst, incrementalPattern, incrementalPrefixBits, nameIndex, name, value)
+	e.table.add(name, value, fieldHash, uint32(nameHash), staticName == 0)
+	return dst
+}
+
+// indexes reports whether the policy puts the field in the dynamic table.
+func (e *Encoder) indexes(staticName int, name, value []byte) bool {
+	entrySize := uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
+	maxSize := uint64(e.table.maxSize)
+	if entrySize > maxSize {
+		return false // the giant-field fallback: the table is left alone
+	}
+	if e.indexAll {
+		return true
+	}
+	if entrySize*100 > maxSize*e.largeEntryPercent {
+		return false
+	}
+	switch staticName {
+	case staticPath:
+		return bytes.IndexByte(value, '?') < 0
+	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
+		staticIfNoneMatch, staticLocation, staticSetCookie:
+		return false
+	}
+	return true
+}
+
+// nameIndex returns the RFC 7541 index of name, 0 if neither table has it,
+// preferring the static table, and the name's hash key.
+func (e *Encoder) nameIndex(staticName int, name []byte) (index int, nameHash uint64) {
+	if staticName != 0 {
+		return staticName, uint64(staticName) * e.staticNameSalt
+	}
+	nameHash = maphash.Bytes(e.seed, name)
+	if pos, ok := e.table.findName(fold(nameHash), name); ok {
+		return int(pos) + spec.StaticTableLen + 1, nameHash
+	}
+	return 0, nameHash
+}
+
+// fieldHash returns the key of a name and value in the dynamic table's
+// field index.
+func (e *Encoder) fieldHash(nameHash uint64, value []byte) uint32 {
+	return fold(maphash.Bytes(e.seed, value) ^ bits.RotateLeft64(nameHash, 31))
+}
+
+// fold reduces a 64-bit hash to the 32 bits the indexes keep.
+func fold(h uint64) uint32 { return uint32(h ^ h>>32) }
+
+// appendLiteral appends a literal header field representation (RFC 7541
+// §6.2) with the given pattern: the name by index when nameIndex is not 0,
+// else as a string literal, then the value as a string literal.
+func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, nameIndex int, name, value []byte) []byte {
+	dst = appendInteger(dst, pattern, prefixBits, uint64(nameIndex))
+	if nameIndex == 0 {
+		dst = e.appendString(dst, name)
+	}
+	return e.appendString(dst, value)
+}
+
+// appendString appends a string literal (RFC 7541 §5.2), Huffman coded when
+// that is strictly shorter and the policy allows it.
+func (e *Encoder) appendString(dst []byte, s []byte) []byte {
+	if !e.noHuffman {
+		if n := huffmanLen(s); n < len(s) {
+			dst = appendInteger(dst, huffmanPattern, stringPrefixBits, uint64(n))
+			return appendHuffman(dst, s)
+		}
+	}
+	dst = appendInteger(dst, 0, stringPrefixBits, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// appendSizeUpdates appends the pending dynamic table size updates
+// (RFC 7541 §6.3): the smallest size set since the last field, then the
+// final size if different; none if both equal the size last signalled.
+func (e *Encoder) appendSizeUpdates(dst []byte) []byte {
+	final := e.table.maxSize
+	if e.pendingMin != final || final != e.signalled {
+		dst = appendInteger(dst, sizeUpdatePattern, sizeUpdatePrefixBits, uint64(e.pendingMin))
+	}
+	if e.pendingMin != final {
+		dst = appendInteger(dst, sizeUpdatePattern, sizeUpdatePrefixBits, uint64(final))
+	}
+	e.signalled = final
+	e.pending = false
+	return dst
+}
+
+// appendInteger appends v as an integer with an prefixBits-bit prefix
+// (RFC 7541 §5.1), the first byte's high bits set to pattern, using the
+// fewest bytes.
+func appendInteger(dst []byte, pattern byte, prefixBits uint8, v uint64) []byte {
+	limit := uint64(1)<<(prefixBits&7) - 1
+	if v < limit {
+		return append(dst, pattern|byte(v))
+	}
+	dst = append(dst, pattern|byte(limit))
+	v -= limit
+	for v >= 0x80 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}
+
+// integerLen returns the number of bytes appendInteger writes for v.
+func integerLen(prefixBits uint8, v uint64) int {
+	limit := uint64(1)<<(prefixBits&7) - 1
+	if v < limit {
+		return 1
+	}
+	n := 2
+	for rest := (v - limit) >> 7; rest > 0; rest >>= 7 {
+		n++
+	}
+	return n
+}

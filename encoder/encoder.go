@@ -1,0 +1,279 @@
+// Package encoder is a reference HPACK (RFC 7541) header encoder that does
+// not allocate after construction.
+//
+// # Use
+//
+// An Encoder holds the encoding context of one HTTP/2 connection: create it
+// with New, tell it each SETTINGS_HEADER_TABLE_SIZE the peer sends (once
+// acknowledged) with SetMaxDynamicTableSize, and encode a header block as a
+// sequence of AppendField or AppendFieldString calls, each appending the
+// field's representation to dst and returning the extended buffer:
+//
+//	enc := encoder.New(encoder.Config{})
+//	block := make([]byte, 0, 512)
+//	block = enc.AppendFieldString(block, ":method", "GET", false)
+//	block = enc.AppendFieldString(block, ":path", "/", false)
+//	block = enc.AppendFieldString(block, "authorization", "Bearer x", true)
+//
+// A caller who grows dst to len(dst)+MaxFieldLen(len(name), len(value))
+// before each call never makes the encoder allocate. The encoder copies the
+// bytes it keeps, so the caller may reuse name and value at once.
+//
+// Reset returns an encoder to the state of a new connection, keeping its
+// memory; a Pool hands out reset encoders. An Encoder is not safe for
+// concurrent use: give each connection's header writer its own.
+//
+// # Representations
+//
+// Every field is sent with the shortest representation the indexing policy
+// allows (RFC 7541 §6): "Indexed Header Field" when the static or dynamic
+// table holds the whole field (static first, then the newest dynamic
+// entry); otherwise a literal, "with Incremental Indexing", "without
+// Indexing" or "Never Indexed", whose name is referenced by index when the
+// static table (preferred) or the dynamic table has it. Integers use the
+// minimal encoding of §5.1, and each string literal is Huffman coded (§5.2)
+// when that is strictly shorter than sending it raw.
+//
+// # Indexing policy
+//
+// Which fields enter the dynamic table is decided by Config.Policy; the zero
+// value means DefaultPolicy, modelled on nghttp2:
+//
+//   - a field passed with sensitive set is "Never Indexed" (§6.2.3), always;
+//   - "authorization", "proxy-authorization", and "cookie" values shorter
+//     than 20 bytes are "Never Indexed": they are secrets or easily guessed;
+//   - ":path" values containing "?", "content-length", "etag",
+//     "if-modified-since", "if-none-match", "location", "set-cookie" and
+//     "age" are sent "without Indexing": they rarely repeat, and indexing
+//     them would only evict entries that do;
+//   - a field whose entry (name + value + 32 bytes, §4.1) is larger than
+//     3/4 of the current maximum table size is sent "without Indexing",
+//     so one large field does not flush the table;
+//   - every other field is sent "with Incremental Indexing".
+//
+// Names are referenced by index in every case. IndexAllPolicy indexes every
+// field that fits; it reproduces the examples of RFC 7541 Appendix C.
+//
+// # Giant fields
+//
+// A field whose entry size exceeds the current maximum table size cannot be
+// indexed under any policy. It is sent as a literal "without Indexing"
+// ("Never Indexed" if sensitive) and the dynamic table is left exactly as it
+// was: nothing is evicted for it. A maximum size of 0 is valid: nothing is
+// indexed, and static references are still used.
+//
+// # Table size updates
+//
+// SetMaxDynamicTableSize(n) sets the maximum size to min(n, Config.Capacity)
+// at once, evicting entries if it shrinks (§4.3). The decoder learns of it
+// from "Dynamic Table Size Update" representations (§6.3) that the encoder
+// puts before the first field appended after the call (§4.2): the smallest
+// size set since the previous field, then the final size if different —
+// never more than two, and none when both equal the size last signalled.
+// Like the peer, a new encoder starts at 4096; one whose Capacity is
+// smaller signals its Capacity before its first field.
+//
+// # Memory
+//
+// New allocates everything an encoder ever uses, sized from Capacity C:
+// an entry arena of 2C bytes, a ring of C/32 entry descriptors (24 bytes
+// each) and two hash indexes of 2·C/32 slots (8 bytes each), rounded up to
+// powers of two. That is 3.75 bytes per byte of capacity when C/32 is a
+// power of two: 15,360 bytes plus a struct of about 200 bytes for the
+// default 4096.
+package encoder
+
+import (
+	"hash/maphash"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// MaxCapacity is the largest Config.Capacity honoured; larger values are
+// treated as MaxCapacity.
+const MaxCapacity = 1 << 30
+
+// Config configures an Encoder.
+type Config struct {
+	// Capacity is the number of bytes of dynamic table (RFC 7541 §4.1
+	// sizes) the encoder may ever use, whatever the peer allows. It
+	// bounds the encoder's memory. Zero means 4096.
+	Capacity uint32
+	// Policy is the indexing policy; the zero value means DefaultPolicy.
+	Policy Policy
+}
+
+// Policy decides which fields enter the dynamic table and how strings are
+// coded. It is a plain value: copy it and change fields freely. The zero
+// value of each field selects the behaviour of DefaultPolicy, so the zero
+// Policy is DefaultPolicy.
+//
+// Fields passed to AppendField with sensitive set are "Never Indexed"
+// (RFC 7541 §6.2.3) under every policy, and fields whose entry does not fit
+// the current maximum table size are never indexed (see the package doc).
+type Policy struct {
+	// IndexAll, when set, indexes every field that is not sensitive and
+	// whose entry fits the current maximum table size, ignoring the name
+	// rules and LargeEntryPercent below. DefaultPolicy leaves it unset.
+	IndexAll bool
+
+	// NoHuffman, when set, sends every string literal raw. Otherwise a
+	// string is Huffman coded (RFC 7541 §5.2) when that is strictly
+	// shorter. DefaultPolicy leaves it unset.
+	NoHuffman bool
+
+	// ShortCookieLen makes "cookie" fields whose value is shorter than
+	// this many bytes "Never Indexed": short cookies are easy to guess
+	// from compressed sizes. Zero means 20, as in DefaultPolicy; a
+	// negative value turns the rule off.
+	//
+	// "authorization" and "proxy-authorization" are always "Never
+	// Indexed" unless IndexAll is set.
+	ShortCookieLen int
+
+	// LargeEntryPercent sends "without Indexing" a field whose entry size
+	// exceeds this percentage of the current maximum table size, so that
+	// one large field does not evict the whole table. Zero means 75, as
+	// in DefaultPolicy; 100 or more leaves only the fit check.
+	//
+	// ":path" values containing "?", "content-length", "etag",
+	// "if-modified-since", "if-none-match", "location", "set-cookie" and
+	// "age" are always sent "without Indexing" unless IndexAll is set.
+	LargeEntryPercent uint8
+}
+
+// DefaultPolicy is the indexing policy of a zero Config: never-index
+// authorization, proxy-authorization and cookies under 20 bytes, do not
+// index the fields that rarely repeat nor entries over 3/4 of the table,
+// index the rest, and Huffman code strings when shorter.
+var DefaultPolicy = Policy{ShortCookieLen: 20, LargeEntryPercent: 75}
+
+// IndexAllPolicy returns the policy that indexes every field that is not
+// sensitive and fits the table, as the examples of RFC 7541 Appendix C do.
+func IndexAllPolicy() Policy {
+	return Policy{IndexAll: true}
+}
+
+// An Encoder encodes header fields into HPACK header blocks for one
+// connection. It is not safe for concurrent use.
+type Encoder struct {
+	table dynamicTable
+
+	config            Config // as given to New, normalized
+	indexAll          bool
+	noHuffman         bool
+	shortCookieLen    int
+	largeEntryPercent uint64
+
+	// seed keys the hash of the dynamic table indexes, so that a peer
+	// cannot choose fields that collide; staticNameSalt stands in for the
+	// hash of names from the static table.
+	seed           maphash.Seed
+	staticNameSalt uint64
+
+	// The dynamic table size update state (RFC 7541 §4.2).
+	signalled  uint32 // the maximum size the decoder last learned
+	pendingMin uint32 // the smallest size set since the last field
+	pending    bool   // a size was set since the last field
+}
+
+// New returns an encoder for a new connection, holding all the memory it
+// will use (see the package doc).
+func New(cfg Config) *Encoder {
+	cfg = normalize(cfg)
+	p := cfg.Policy
+	e := &Encoder{
+		table:             newTable(cfg.Capacity),
+		config:            cfg,
+		indexAll:          p.IndexAll,
+		noHuffman:         p.NoHuffman,
+		shortCookieLen:    p.ShortCookieLen,
+		largeEntryPercent: uint64(p.LargeEntryPercent),
+		seed:              maphash.MakeSeed(),
+	}
+	e.staticNameSalt = maphash.String(e.seed, "static name") | 1
+	e.Reset()
+	return e
+}
+
+// normalize replaces the zero values of cfg that stand for defaults by the
+// defaults, so that equal behaviour means equal Configs.
+func normalize(cfg Config) Config {
+	if cfg.Capacity == 0 {
+		cfg.Capacity = spec.DefaultTableSize
+	}
+	cfg.Capacity = min(cfg.Capacity, MaxCapacity)
+	if cfg.Policy.ShortCookieLen == 0 {
+		cfg.Policy.ShortCookieLen = DefaultPolicy.ShortCookieLen
+	}
+	if cfg.Policy.LargeEntryPercent == 0 {
+		cfg.Policy.LargeEntryPercent = DefaultPolicy.LargeEntryPercent
+	}
+	return cfg
+}
+
+// Reset returns the encoder to the state of a new connection: an empty
+// dynamic table, the peer's table size back at 4096. It keeps its memory.
+func (e *Encoder) Reset() {
+	e.table.reset(min(spec.DefaultTableSize, e.table.capacity))
+	e.signalled = spec.DefaultTableSize
+	e.pendingMin = e.table.maxSize
+	e.pending = e.table.maxSize != e.signalled
+}
+
+// SetMaxDynamicTableSize records the peer's SETTINGS_HEADER_TABLE_SIZE n
+// once acknowledged. The maximum table size becomes min(n, Capacity) at
+// once, evicting entries if it shrinks (RFC 7541 §4.3); the size update is
+// signalled before the next field appended (§4.2, see the package doc).
+func (e *Encoder) SetMaxDynamicTableSize(n uint32) {
+	n = min(n, e.table.capacity)
+	if !e.pending || n < e.pendingMin {
+		e.pendingMin = n
+	}
+	e.pending = true
+	e.table.setMaxSize(n)
+}
+
+// TableLen returns the number of entries in the dynamic table.
+func (e *Encoder) TableLen() int { return int(e.table.count) }
+
+// TableEntry returns the name and value of dynamic table entry i, 0 being
+// the newest (RFC 7541 index 62). The slices alias the encoder's memory:
+// they are valid until the next call that changes the table, and must not
+// be modified. It returns nil slices when i is out of range.
+func (e *Encoder) TableEntry(i int) (name, value []byte) {
+	if i < 0 || i >= int(e.table.count) {
+		return nil, nil
+	}
+	ent := e.table.at(uint32(i))
+	return e.table.name(ent), e.table.value(ent)
+}
+
+// TableSize returns the size of the dynamic table as RFC 7541 §4.1 defines
+// it: the sum over entries of name length + value length + 32.
+func (e *Encoder) TableSize() uint32 { return e.table.size }
+
+// MaxTableSize returns the current maximum size of the dynamic table:
+// min(the last SetMaxDynamicTableSize, Capacity), 4096 at first.
+func (e *Encoder) MaxTableSize() uint32 { return e.table.maxSize }
+
+// MaxFieldLen returns an upper bound on the number of bytes one AppendField
+// or AppendFieldString call appends for a name of nameLen bytes and a value
+// of valueLen bytes, two pending dynamic table size updates included.
+// Negative lengths count as 0.
+func MaxFieldLen(nameLen, valueLen int) int {
+	nameLen, valueLen = max(nameLen, 0), max(valueLen, 0)
+	// Two size updates of at most 2^32-1 with a 5-bit prefix.
+	const updates = 2 * 6
+	// An index of at most 2^32-1 with a 4-bit prefix, or the first byte
+	// of a literal with a new name followed by the name string.
+	header := max(6, 1+stringLen(nameLen))
+	return updates + header + stringLen(valueLen)
+}
+
+// stringLen bounds the length of a string literal of n bytes: its length
+// prefix (7-bit prefix integer) and at most n bytes of data, since Huffman
+// coding is used only when shorter.
+func stringLen(n int) int {
+	return integerLen(7, uint64(n)) + n
+}

@@ -1,0 +1,296 @@
+package encoder
+
+import (
+	"bytes"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// entry describes one dynamic table entry (RFC 7541 §2.3.2). Its name and
+// value are arena[off:off+nameLen] and the valueLen bytes after them.
+type entry struct {
+	off      uint32
+	nameLen  uint32
+	valueLen uint32
+	// fieldHash is the entry's key in dynamicTable.fields.
+	fieldHash uint32
+	// nameHash is the entry's key in dynamicTable.names; it is only
+	// meaningful when nameIndexed is set.
+	nameHash uint32
+	// nameIndexed reports that the entry's name is not in the static
+	// table and so was entered in dynamicTable.names; names the static
+	// table has are always referenced by their static index.
+	nameIndexed bool
+}
+
+// size returns the entry's size as RFC 7541 §4.1 defines it.
+func (e *entry) size() uint32 { return e.nameLen + e.valueLen + spec.EntryOverhead }
+
+// slot is one slot of an open-addressing index: the key's hash and the
+// position of the entry in the ring plus one, 0 marking an empty slot.
+type slot struct {
+	hash uint32
+	ref  uint32
+}
+
+// dynamicTable is the encoder's copy of the dynamic table (RFC 7541 §2.3.2)
+// with two indexes over it. Every slice is allocated once, by newTable.
+//
+// Entries sit in a ring, oldest at ring[(head-count)&ringMask], newest at
+// ring[(head-1)&ringMask]. A table of maximum size capacity holds at most
+// capacity/32 entries, so the ring never overflows.
+//
+// Entry bytes sit in arena in insertion order between the oldest entry's
+// offset (the tail) and arenaHead. Eviction only moves the tail forward. An
+// insertion that does not fit before the end of the arena first moves the
+// live bytes to the front (compaction). The arena is twice the capacity and
+// live bytes never exceed the capacity, so after a compaction at least
+// capacity bytes are free: at most one compaction per capacity bytes
+// inserted, amortized O(1) per byte.
+//
+// fields indexes entries by name and value, names by name alone (only
+// names the static table lacks). Both use linear probing with
+// backward-shift deletion, at most half full. Each maps a key to the newest
+// entry that has it: eviction is oldest-first, so an older duplicate is
+// never needed while a newer one is live, and the newest match wins as
+// RFC 7541 encoders expect.
+type dynamicTable struct {
+	size     uint32 // RFC 7541 §4.1 size of the live entries
+	maxSize  uint32 // current maximum size, at most capacity
+	capacity uint32
+
+	ring     []entry
+	ringMask uint32
+	head     uint32 // ring position the next entry goes to
+	count    uint32
+
+	arena     []byte
+	arenaHead uint32
+
+	fields   []slot
+	names    []slot
+	slotMask uint32
+
+	compactions int // number of compactions so far, for tests
+}
+
+func newTable(capacity uint32) dynamicTable {
+	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
+	slotLen := 2 * ringLen
+	return dynamicTable{
+		maxSize:  capacity,
+		capacity: capacity,
+		ring:     make([]entry, ringLen),
+		ringMask: ringLen - 1,
+		arena:    make([]byte, 2*int(capacity)),
+		fields:   make([]slot, slotLen),
+		names:    make([]slot, slotLen),
+		slotMask: slotLen - 1,
+	}
+}
+
+// nextPowerOfTwo returns the smallest power of two >= n (n <= 1<<31).
+func nextPowerOfTwo(n uint32) uint32 {
+	p := uint32(1)
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// reset empties the table and sets its maximum size to maxSize.
+func (t *dynamicTable) reset(maxSize uint32) {
+	t.size, t.maxSize = 0, maxSize
+	t.head, t.count, t.arenaHead = 0, 0, 0
+	t.compactions = 0
+	clear(t.fields)
+	clear(t.names)
+}
+
+// memory returns the bytes the table's slices hold.
+func (t *dynamicTable) memory() int {
+	const entryBytes = 24 // unsafe.Sizeof(entry{})
+	const slotBytes = 8   // unsafe.Sizeof(slot{})
+	return len(t.ring)*entryBytes + len(t.arena) + (len(t.fields)+len(t.names))*slotBytes
+}
+
+// at returns the entry at 0-based dynamic position i (0 = newest).
+func (t *dynamicTable) at(i uint32) *entry {
+	return &t.ring[(t.head-1-i)&t.ringMask]
+}
+
+// position converts a ring reference (as stored in a slot) into the
+// entry's 0-based position in the table, 0 being the newest.
+func (t *dynamicTable) position(ref uint32) uint32 {
+	return (t.head - ref) & t.ringMask
+}
+
+func (t *dynamicTable) name(e *entry) []byte {
+	return t.arena[e.off : e.off+e.nameLen : e.off+e.nameLen]
+}
+
+func (t *dynamicTable) value(e *entry) []byte {
+	start := e.off + e.nameLen
+	return t.arena[start : start+e.valueLen : start+e.valueLen]
+}
+
+// findField returns the 0-based position of the newest entry equal to name
+// and value.
+func (t *dynamicTable) findField(hash uint32, name, value []byte) (uint32, bool) {
+	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
+		s := t.fields[i]
+		if s.ref == 0 {
+			return 0, false
+		}
+		if s.hash != hash {
+			continue
+		}
+		e := &t.ring[s.ref-1]
+		if int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
+			bytes.Equal(t.name(e), name) && bytes.Equal(t.value(e), value) {
+			return t.position(s.ref), true
+		}
+	}
+}
+
+// findName returns the 0-based position of the newest entry named name,
+// for names the static table lacks.
+func (t *dynamicTable) findName(hash uint32, name []byte) (uint32, bool) {
+	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
+		s := t.names[i]
+		if s.ref == 0 {
+			return 0, false
+		}
+		if s.hash != hash {
+			continue
+		}
+		e := &t.ring[s.ref-1]
+		if int(e.nameLen) == len(name) && bytes.Equal(t.name(e), name) {
+			return t.position(s.ref), true
+		}
+	}
+}
+
+// setMaxSize changes the maximum size and evicts down to it (RFC 7541 §4.3).
+func (t *dynamicTable) setMaxSize(n uint32) {
+	t.maxSize = n
+	for t.size > t.maxSize {
+		t.evictOldest()
+	}
+}
+
+// add inserts name and value as the newest entry, evicting what RFC 7541
+// §4.4 says must go first. The caller has checked that the entry fits the
+// maximum size. nameIndexed says whether to enter the name in names.
+func (t *dynamicTable) add(name, value []byte, fieldHash, nameHash uint32, nameIndexed bool) {
+	entrySize := uint32(len(name)) + uint32(len(value)) + spec.EntryOverhead
+	for t.size+entrySize > t.maxSize {
+		t.evictOldest()
+	}
+	n := uint32(len(name) + len(value))
+	if int(t.arenaHead)+int(n) > len(t.arena) {
+		t.compact()
+	}
+	off := t.arenaHead
+	copy(t.arena[off:], name)
+	copy(t.arena[off+uint32(len(name)):], value)
+	t.arenaHead = off + n
+
+	ref := t.head&t.ringMask + 1
+	t.ring[ref-1] = entry{
+		off:         off,
+		nameLen:     uint32(len(name)),
+		valueLen:    uint32(len(value)),
+		fieldHash:   fieldHash,
+		nameHash:    nameHash,
+		nameIndexed: nameIndexed,
+	}
+	t.head++
+	t.count++
+	t.size += entrySize
+
+	t.insert(t.fields, fieldHash, ref, true)
+	if nameIndexed {
+		t.insert(t.names, nameHash, ref, false)
+	}
+}
+
+// insert points the slot of the key with this hash at the new entry ref,
+// taking the slot over from an older entry with the same key. The key is
+// the name and, when withValue is set, the value.
+func (t *dynamicTable) insert(slots []slot, hash, ref uint32, withValue bool) {
+	e := &t.ring[ref-1]
+	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
+		s := &slots[i]
+		if s.ref == 0 {
+			*s = slot{hash: hash, ref: ref}
+			return
+		}
+		if s.hash != hash {
+			continue
+		}
+		old := &t.ring[s.ref-1]
+		if bytes.Equal(t.name(old), t.name(e)) && (!withValue || bytes.Equal(t.value(old), t.value(e))) {
+			s.ref = ref
+			return
+		}
+	}
+}
+
+// evictOldest drops the oldest entry (RFC 7541 §4.4).
+func (t *dynamicTable) evictOldest() {
+	ref := (t.head-t.count)&t.ringMask + 1
+	e := &t.ring[ref-1]
+	t.remove(t.fields, e.fieldHash, ref)
+	if e.nameIndexed {
+		t.remove(t.names, e.nameHash, ref)
+	}
+	t.size -= e.size()
+	t.count--
+	if t.count == 0 {
+		t.arenaHead = 0
+	}
+}
+
+// remove deletes the slot pointing at ref, if any: a newer entry with the
+// same key may have taken it over. Later slots of the probe run are shifted
+// back so that lookups never meet a hole (backward-shift deletion).
+func (t *dynamicTable) remove(slots []slot, hash, ref uint32) {
+	i := hash & t.slotMask
+	for slots[i].ref != ref {
+		if slots[i].ref == 0 {
+			return
+		}
+		i = (i + 1) & t.slotMask
+	}
+	for j := (i + 1) & t.slotMask; ; j = (j + 1) & t.slotMask {
+		s := slots[j]
+		if s.ref == 0 {
+			break
+		}
+		// The slot at j may move to the hole at i unless its home
+		// lies cyclically in (i, j].
+		home := s.hash & t.slotMask
+		if (j-home)&t.slotMask < (j-i)&t.slotMask {
+			continue
+		}
+		slots[i] = s
+		i = j
+	}
+	slots[i] = slot{}
+}
+
+// compact moves the live entry bytes to the start of the arena.
+func (t *dynamicTable) compact() {
+	if t.count == 0 {
+		t.arenaHead = 0
+		return
+	}
+	t.compactions++
+	tail := t.at(t.count - 1).off
+	copy(t.arena, t.arena[tail:t.arenaHead])
+	t.arenaHead -= tail
+	for i := uint32(0); i < t.count; i++ {
+		t.at(i).off -= tail
+	}
+}

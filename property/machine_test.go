@@ -1,0 +1,440 @@
+package property
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/oracle"
+	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/oracle/xnet"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/commands"
+)
+
+// system is the system under test: an encoder, the pool it round-trips
+// through, and one decoder of every registered oracle on the other end of
+// the connection.
+type system struct {
+	cfg      encoder.Config
+	pool     *encoder.Pool
+	enc      *encoder.Encoder
+	decoders []oracle.Decoder
+	// retired names decoders that stopped judging this connection after
+	// a rejection their package documents; a new connection restores them.
+	retired map[string]bool
+	buf     []byte
+
+	// history is every command run so far, for the regression story;
+	// failure is the first failed check, after which commands are only
+	// skipped.
+	history []commands.Command
+	failure string
+}
+
+func newSystem(st *connState) *system {
+	cfg := encoder.Config{Capacity: st.configCapacity}
+	if st.indexAll {
+		cfg.Policy = encoder.IndexAllPolicy()
+	}
+	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg)}
+	s.newDecoders()
+	return s
+}
+
+// newDecoders gives the connection fresh decoders, as a new connection
+// has. Header-list limits are lifted: a block of several giant fields is
+// legal HPACK.
+func (s *system) newDecoders() {
+	s.decoders = s.decoders[:0]
+	for _, newDecoder := range oracle.Available() {
+		d := newDecoder()
+		if l, ok := d.(interface{ SetMaxHeaderListSize(int) }); ok {
+			l.SetMaxHeaderListSize(0)
+		}
+		s.decoders = append(s.decoders, d)
+	}
+	s.retired = map[string]bool{}
+}
+
+// observation is what one command did to the system.
+type observation struct {
+	sys      *system
+	skipped  bool   // an earlier command failed
+	panicked string // the panic and its stack, if the command panicked
+	block    bool   // the command encoded a block
+	wire     []byte
+	// grew is how many octets each field's append added, with the
+	// bound MaxFieldLen gives for it.
+	grew, bound []int
+	decoded     []decoding
+	updates     []uint32
+	warnings    []strict.Warning
+	encTable    []oracle.Field
+	tableSize   uint32
+	maxSize     uint32
+}
+
+// decoding is one decoder's view after a command.
+type decoding struct {
+	name    string
+	retired bool
+	fields  []oracle.Field
+	err     error
+	table   []oracle.Field
+}
+
+// run runs one command's effect on the system and observes the result.
+// A panic becomes part of the observation so that shrinking goes on.
+func (s *system) run(cmd commands.Command, effect func(*observation)) (obs *observation) {
+	obs = &observation{sys: s}
+	if s.failure != "" {
+		obs.skipped = true
+		return obs
+	}
+	s.history = append(s.history, cmd)
+	defer func() {
+		if r := recover(); r != nil {
+			obs.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
+		}
+	}()
+	effect(obs)
+	obs.maxSize = s.enc.MaxTableSize()
+	obs.tableSize = s.enc.TableSize()
+	for i := range s.enc.TableLen() {
+		name, value := s.enc.TableEntry(i)
+		obs.encTable = append(obs.encTable, oracle.Field{Name: string(name), Value: string(value)})
+	}
+	for i, d := range s.decoders {
+		if i >= len(obs.decoded) {
+			obs.decoded = append(obs.decoded, decoding{name: d.Name()})
+		}
+		if obs.decoded[i].retired = s.retired[d.Name()]; !obs.decoded[i].retired {
+			obs.decoded[i].table = d.Table()
+		}
+	}
+	return obs
+}
+
+// encode encodes fields as one block and has every decoder decode it.
+func (s *system) encode(fields []genField) func(*observation) {
+	return func(obs *observation) {
+		obs.block = true
+		s.buf = s.buf[:0]
+		for _, f := range fields {
+			before := len(s.buf)
+			if f.Bytes {
+				s.buf = s.enc.AppendField(s.buf, []byte(f.Name), []byte(f.Value), f.Sensitive)
+			} else {
+				s.buf = s.enc.AppendFieldString(s.buf, f.Name, f.Value, f.Sensitive)
+			}
+			obs.grew = append(obs.grew, len(s.buf)-before)
+			obs.bound = append(obs.bound, encoder.MaxFieldLen(len(f.Name), len(f.Value)))
+		}
+		obs.wire = slices.Clone(s.buf)
+		if len(fields) == 0 {
+			return // nothing to send: no HEADERS frame, no block
+		}
+		for _, d := range s.decoders {
+			dec := decoding{name: d.Name(), retired: s.retired[d.Name()]}
+			if !dec.retired {
+				dec.fields, dec.err = d.DecodeBlock(obs.wire)
+			}
+			if sd, ok := d.(*strict.Decoder); ok && dec.err == nil {
+				obs.updates = slices.Clone(sd.Updates())
+				obs.warnings = slices.Clone(sd.Warnings())
+			}
+			obs.decoded = append(obs.decoded, dec)
+		}
+	}
+}
+
+// setSizes acks each size to the decoders and the encoder, in order.
+func (s *system) setSizes(sizes []uint32) func(*observation) {
+	return func(*observation) {
+		for _, n := range sizes {
+			for _, d := range s.decoders {
+				d.SetMaxDynamicTableSize(n)
+			}
+			s.enc.SetMaxDynamicTableSize(n)
+		}
+	}
+}
+
+// reset starts a new connection with the same encoder.
+func (s *system) reset(*observation) {
+	s.enc.Reset()
+	s.newDecoders()
+}
+
+// poolTrip starts a new connection with an encoder from the pool, after
+// giving the current one back.
+func (s *system) poolTrip(*observation) {
+	s.pool.Put(s.enc)
+	s.enc = s.pool.Get()
+	s.newDecoders()
+}
+
+// verdict checks an observation against the model state after the
+// command. The first failure is kept on the system for the story file.
+func verdict(cmd commands.Command, st *connState, obs *observation) *gopter.PropResult {
+	if obs.skipped {
+		return &gopter.PropResult{Status: gopter.PropTrue}
+	}
+	msg := obs.problem(st)
+	if msg == "" {
+		return &gopter.PropResult{Status: gopter.PropTrue}
+	}
+	obs.sys.failure = fmt.Sprintf("after command %d %v: %s", len(obs.sys.history), cmd, msg)
+	return &gopter.PropResult{Status: gopter.PropFalse, Labels: []string{obs.sys.failure}}
+}
+
+// problem returns the first way obs differs from the model, or "".
+func (obs *observation) problem(st *connState) string {
+	if obs.panicked != "" {
+		return "panic: " + obs.panicked
+	}
+	if !(obs.tableSize <= obs.maxSize && obs.maxSize <= st.capacity) {
+		return fmt.Sprintf("TableSize %d, MaxTableSize %d, Capacity %d: want TableSize <= MaxTableSize <= Capacity", obs.tableSize, obs.maxSize, st.capacity)
+	}
+	want := st.encTable()
+	if obs.maxSize != want.maxSize {
+		return fmt.Sprintf("MaxTableSize %d; model says %d", obs.maxSize, want.maxSize)
+	}
+	if d := diffTables("model", want.entries, "encoder", obs.encTable); d != "" {
+		return "encoder table differs from the model: " + d
+	}
+	if obs.tableSize != want.size {
+		return fmt.Sprintf("encoder TableSize %d; model says %d", obs.tableSize, want.size)
+	}
+	if obs.block {
+		if p := obs.blockProblem(st.expect); p != "" {
+			return p
+		}
+	}
+	for _, d := range obs.decoded {
+		if d.retired {
+			continue
+		}
+		if diff := diffTables("model", st.dec.entries, d.name, d.table); diff != "" {
+			return fmt.Sprintf("decoder %s table differs from the model: %s", d.name, diff)
+		}
+	}
+	return ""
+}
+
+// blockProblem checks one encoded block against what the model expects.
+func (obs *observation) blockProblem(exp *blockExpect) string {
+	for i := range obs.grew {
+		if obs.grew[i] > obs.bound[i] {
+			return fmt.Sprintf("field %d appended %d octets; MaxFieldLen promised at most %d", i, obs.grew[i], obs.bound[i])
+		}
+	}
+	if len(exp.fields) == 0 {
+		if len(obs.wire) != 0 {
+			return fmt.Sprintf("no fields, but the encoder wrote %x", obs.wire)
+		}
+		return ""
+	}
+	reps, err := walkBlock(obs.wire)
+	if err != nil {
+		return fmt.Sprintf("block %x: %v", obs.wire, err)
+	}
+	plain := make([][2]string, len(exp.fields))
+	for i, f := range exp.fields {
+		plain[i] = [2]string{f.Name, f.Value}
+	}
+	if err := checkForm(reps, plain); err != nil {
+		return fmt.Sprintf("block %x: %v", obs.wire, err)
+	}
+	var kinds []repKind
+	for _, r := range reps {
+		if r.kind != repSizeUpdate {
+			kinds = append(kinds, r.kind)
+		}
+	}
+	for i := range kinds {
+		if kinds[i] != exp.kinds[i] {
+			return fmt.Sprintf("block %x: field %d (%s) sent as %s; the policy says %s", obs.wire, i, fieldString(exp.fields[i]), kinds[i], exp.kinds[i])
+		}
+	}
+	for i, d := range obs.decoded {
+		switch {
+		case d.retired:
+			continue
+		case d.err != nil && d.name == xnet.Name && exp.xnetRejects:
+			// A documented rejection of a legal block: x/net sits out
+			// the rest of this connection.
+			obs.sys.retired[d.name] = true
+			obs.decoded[i].retired = true
+			continue
+		case d.err != nil:
+			return fmt.Sprintf("decoder %s rejects block %x: %v", d.name, obs.wire, d.err)
+		case !slices.Equal(d.fields, exp.fields):
+			return fmt.Sprintf("decoder %s decodes block %x to %s; want %s", d.name, obs.wire, fieldsString(d.fields), fieldsString(exp.fields))
+		}
+	}
+	if !slices.Equal(obs.updates, exp.updates) {
+		return fmt.Sprintf("block %x starts with size updates %v; want %v (RFC 7541 §4.2)", obs.wire, obs.updates, exp.updates)
+	}
+	if len(obs.warnings) > 0 {
+		return fmt.Sprintf("block %x: strict decoder warns: %v", obs.wire, obs.warnings)
+	}
+	return ""
+}
+
+// The commands of the state machine. Each is a value; its NextState never
+// changes the state it is given.
+type (
+	encodeCmd struct{ fields []genField }
+	sizesCmd  struct{ sizes []uint32 }
+	resetCmd  struct{}
+	poolCmd   struct{}
+)
+
+func (c encodeCmd) Run(s commands.SystemUnderTest) commands.Result {
+	sys := s.(*system)
+	return sys.run(c, sys.encode(c.fields))
+}
+func (c encodeCmd) NextState(st commands.State) commands.State {
+	return st.(*connState).encodeBlock(c.fields)
+}
+func (c encodeCmd) PreCondition(commands.State) bool { return true }
+func (c encodeCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
+	return verdict(c, st.(*connState), r.(*observation))
+}
+func (c encodeCmd) String() string {
+	parts := make([]string, len(c.fields))
+	for i, f := range c.fields {
+		parts[i] = fieldString(oracle.Field{Name: f.Name, Value: f.Value})
+		if f.Sensitive {
+			parts[i] += " (sensitive)"
+		}
+	}
+	return "encode[" + strings.Join(parts, ", ") + "]"
+}
+
+func (c sizesCmd) Run(s commands.SystemUnderTest) commands.Result {
+	sys := s.(*system)
+	return sys.run(c, sys.setSizes(c.sizes))
+}
+func (c sizesCmd) NextState(st commands.State) commands.State {
+	return st.(*connState).setSizes(c.sizes)
+}
+func (c sizesCmd) PreCondition(commands.State) bool { return len(c.sizes) > 0 }
+func (c sizesCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
+	return verdict(c, st.(*connState), r.(*observation))
+}
+func (c sizesCmd) String() string { return fmt.Sprintf("sizes%v", c.sizes) }
+
+func (c resetCmd) Run(s commands.SystemUnderTest) commands.Result {
+	sys := s.(*system)
+	return sys.run(c, sys.reset)
+}
+func (c resetCmd) NextState(st commands.State) commands.State {
+	old := st.(*connState)
+	return newConnState(old.configCapacity, old.indexAll)
+}
+func (c resetCmd) PreCondition(commands.State) bool { return true }
+func (c resetCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
+	return verdict(c, st.(*connState), r.(*observation))
+}
+func (c resetCmd) String() string { return "reset" }
+
+func (c poolCmd) Run(s commands.SystemUnderTest) commands.Result {
+	sys := s.(*system)
+	return sys.run(c, sys.poolTrip)
+}
+func (c poolCmd) NextState(st commands.State) commands.State {
+	old := st.(*connState)
+	return newConnState(old.configCapacity, old.indexAll)
+}
+func (c poolCmd) PreCondition(commands.State) bool { return true }
+func (c poolCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
+	return verdict(c, st.(*connState), r.(*observation))
+}
+func (c poolCmd) String() string { return "pool-round-trip" }
+
+// capacities are the Config.Capacity values connections start with: tiny
+// ones force eviction and compaction, 0 means the default.
+var capacities = []uint32{0, 40, 64, 100, 256, 512, 1000, 4096, 6000, 16384}
+
+// machine is the gopter description of the state machine. onFailure gets
+// the failing (by then shrunk) command sequence each time a run fails.
+type machine struct {
+	onFailure func(initial *connState, history []commands.Command, failure string)
+}
+
+func (m *machine) NewSystemUnderTest(initial commands.State) commands.SystemUnderTest {
+	return newSystem(initial.(*connState))
+}
+
+func (m *machine) DestroySystemUnderTest(s commands.SystemUnderTest) {
+	sys := s.(*system)
+	if sys.failure != "" && m.onFailure != nil {
+		st := newConnState(sys.cfg.Capacity, sys.cfg.Policy.IndexAll)
+		m.onFailure(st, slices.Clone(sys.history), sys.failure)
+	}
+}
+
+func (m *machine) GenInitialState() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		c := capacities[p.Rng.Intn(len(capacities))]
+		return gopter.NewGenResult(newConnState(c, p.Rng.Intn(3) == 0), gopter.NoShrinker)
+	}
+}
+
+func (m *machine) InitialPreCondition(commands.State) bool { return true }
+
+// commandType is the type gopter sees for generated commands.
+var commandType = reflect.TypeOf((*commands.Command)(nil)).Elem()
+
+func (m *machine) GenCommand(s commands.State) gopter.Gen {
+	st := s.(*connState)
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		switch r := p.Rng.Intn(100); {
+		case r < 62:
+			return genEncode(p.Rng, st)
+		case r < 88:
+			sizes := genSizes(p.Rng, st.capacity)
+			res := gopter.NewGenResult(commands.Command(sizesCmd{sizes}), func(v interface{}) gopter.Shrink {
+				return shrinkSizes(v.(sizesCmd).sizes).Map(func(s []uint32) commands.Command { return sizesCmd{s} })
+			})
+			res.ResultType = commandType
+			return res
+		case r < 94:
+			return commandResult(resetCmd{})
+		default:
+			return commandResult(poolCmd{})
+		}
+	}
+}
+
+func commandResult(c commands.Command) *gopter.GenResult {
+	res := gopter.NewGenResult(c, gopter.NoShrinker)
+	res.ResultType = commandType
+	return res
+}
+
+// genEncode draws a block of up to 8 fields for the connection in st.
+func genEncode(rng *rand.Rand, st *connState) *gopter.GenResult {
+	src := fieldSource{capacity: st.capacity, maxSize: st.encMax(), table: st.encTable().entries}
+	fields := make([]genField, rng.Intn(9))
+	for i := range fields {
+		fields[i] = src.field(rng)
+		// Later fields may repeat earlier ones of the same block.
+		if i > 0 && rng.Intn(8) == 0 {
+			fields[i] = fields[rng.Intn(i)]
+		}
+	}
+	res := gopter.NewGenResult(commands.Command(encodeCmd{fields}), func(v interface{}) gopter.Shrink {
+		return shrinkFields(v.(encodeCmd).fields).Map(func(fs []genField) commands.Command { return encodeCmd{fs} })
+	})
+	res.ResultType = commandType
+	return res
+}

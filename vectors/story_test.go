@@ -1,0 +1,342 @@
+package vectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// testCaseDirs are the story folders of hpack-test-case, and whether their
+// cases carry "wire".
+var testCaseDirs = []struct {
+	name    string
+	hasWire bool
+}{
+	{"raw-data", false},
+	{"nghttp2", true},
+	{"go-hpack", true},
+	{"python-hpack", true},
+}
+
+func TestReadStoryDirHPACKTestCase(t *testing.T) {
+	root := testenv.TestCaseDir(t)
+	for _, d := range testCaseDirs {
+		t.Run(d.name, func(t *testing.T) {
+			stories, err := ReadStoryDir(filepath.Join(root, d.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stories) != 32 {
+				t.Errorf("%d stories; want 32", len(stories))
+			}
+			cases := 0
+			for _, s := range stories {
+				cases += len(s.Cases)
+				for i, c := range s.Cases {
+					if (c.Wire != nil) != d.hasWire {
+						t.Fatalf("%s: case %d: wire present = %v; want %v", s.Path, i, c.Wire != nil, d.hasWire)
+					}
+					if len(c.Headers) == 0 {
+						t.Fatalf("%s: case %d: no headers", s.Path, i)
+					}
+				}
+				checkAgainstEncodingJSON(t, s)
+			}
+			if cases != 3384 {
+				t.Errorf("%d cases; want 3384", cases)
+			}
+		})
+	}
+}
+
+// checkAgainstEncodingJSON reads the story's file again with encoding/json,
+// each header into a one-key map (the list keeps the order), and compares.
+func checkAgainstEncodingJSON(t *testing.T, s *Story) {
+	t.Helper()
+	data, err := os.ReadFile(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain struct {
+		Context     string
+		Description string
+		Cases       []struct {
+			Seqno           int
+			HeaderTableSize *uint32 `json:"header_table_size"`
+			Wire            string
+			Headers         []map[string]string
+		}
+	}
+	if err := json.Unmarshal(data, &plain); err != nil {
+		t.Fatalf("%s: encoding/json: %v", s.Path, err)
+	}
+	if plain.Context != s.Context || plain.Description != s.Description || len(plain.Cases) != len(s.Cases) {
+		t.Fatalf("%s: context %q, description %q, %d cases; encoding/json reads %q, %q, %d",
+			s.Path, s.Context, s.Description, len(s.Cases), plain.Context, plain.Description, len(plain.Cases))
+	}
+	for i, want := range plain.Cases {
+		got := s.Cases[i]
+		if got.Seqno != want.Seqno || !reflect.DeepEqual(got.HeaderTableSize, want.HeaderTableSize) {
+			t.Fatalf("%s: case %d: seqno %d, header_table_size %v; encoding/json reads %d, %v",
+				s.Path, i, got.Seqno, got.HeaderTableSize, want.Seqno, want.HeaderTableSize)
+		}
+		if gotHex := fmtHex(got.Wire); gotHex != want.Wire {
+			t.Fatalf("%s: case %d: wire %s; encoding/json reads %s", s.Path, i, gotHex, want.Wire)
+		}
+		if len(got.Headers) != len(want.Headers) {
+			t.Fatalf("%s: case %d: %d headers; encoding/json reads %d", s.Path, i, len(got.Headers), len(want.Headers))
+		}
+		for j, h := range want.Headers {
+			if len(h) != 1 || h[got.Headers[j].Name] != got.Headers[j].Value {
+				t.Fatalf("%s: case %d: header %d is %q; encoding/json reads %q", s.Path, i, j, got.Headers[j], h)
+			}
+		}
+	}
+}
+
+func fmtHex(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+func size(n uint32) *uint32 { return &n }
+
+// fullStory uses every field of the format and strings JSON must escape.
+func fullStory() *Story {
+	return &Story{
+		Context:     "request",
+		Description: `every field: "quotes", \backslash, <html> & tabs	and é`,
+		Cases: []Case{
+			{
+				Seqno:           0,
+				HeaderTableSize: size(4096),
+				Wire:            []byte{0x82, 0x86},
+				Headers:         []HeaderField{{":method", "GET"}, {":scheme", "http"}},
+			},
+			{
+				Seqno:           1,
+				HeaderTableSize: size(4096),
+				TableSizes:      []uint32{0, 4096},
+				Headers:         []HeaderField{{"", ""}, {"dup", "a"}, {"dup", "a"}, {"dup", "b"}},
+				Sensitive:       []bool{false, true, false, true},
+			},
+			{
+				Seqno:      2,
+				TableSizes: []uint32{256},
+				Headers:    []HeaderField{{"ctl\x00\x01\x1f\x7f", "\t\r\n\"\\</script>"}, {"utf8", "\u00e9\u4e16\U0001f600\u0080\U0010ffff"}},
+				Sensitive:  []bool{true, false},
+			},
+			{
+				Seqno:   3,
+				Wire:    []byte{},
+				Headers: []HeaderField{},
+			},
+		},
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	stories := []*Story{fullStory(), {Cases: nil}}
+	if root := testenv.TestCaseDirPath(); root != "" {
+		if s, err := ReadStory(filepath.Join(root, "nghttp2", "story_30.json")); err == nil {
+			stories = append(stories, s)
+		}
+	}
+	dir := t.TempDir()
+	for i, want := range stories {
+		path := filepath.Join(dir, "story.json")
+		if err := WriteStory(path, want); err != nil {
+			t.Fatalf("story %d: WriteStory: %v", i, err)
+		}
+		got, err := ReadStory(path)
+		if err != nil {
+			t.Fatalf("story %d: ReadStory of what WriteStory wrote: %v", i, err)
+		}
+		wantCopy := *want
+		wantCopy.Path = path
+		if !reflect.DeepEqual(got, &wantCopy) {
+			t.Errorf("story %d: read back\n%#v\nwant\n%#v", i, got, &wantCopy)
+		}
+		first, _ := os.ReadFile(path)
+		if err := WriteStory(path, got); err != nil {
+			t.Fatal(err)
+		}
+		second, _ := os.ReadFile(path)
+		if !bytes.Equal(first, second) {
+			t.Errorf("story %d: writing what was read back gives different bytes", i)
+		}
+	}
+}
+
+func TestWriteStoryRejects(t *testing.T) {
+	tests := []struct {
+		label string
+		story *Story
+		want  string
+	}{
+		{"invalid UTF-8 in a value", &Story{Cases: []Case{{Headers: []HeaderField{{"x", "\xff"}}}}}, "case 0: header 0"},
+		{"invalid UTF-8 in a name", &Story{Cases: []Case{{}, {Headers: []HeaderField{{"a", ""}, {"\xc0\x80", ""}}}}}, "case 1: header 1"},
+		{"sensitive shorter than headers", &Story{Cases: []Case{{Headers: []HeaderField{{"a", ""}}, Sensitive: []bool{}}}}, "0 sensitive flags for 1 headers"},
+		{"header_table_size not the last acked", &Story{Cases: []Case{{HeaderTableSize: size(0), TableSizes: []uint32{0, 4096}}}}, "not the last of table_sizes"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(t.TempDir(), "story.json")
+		err := WriteStory(path, tt.story)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: WriteStory error %v; want one containing %q", tt.label, err, tt.want)
+		}
+		if _, statErr := os.Stat(path); statErr == nil {
+			t.Errorf("%s: WriteStory wrote a file despite the error", tt.label)
+		}
+	}
+}
+
+func TestReadStoryMalformed(t *testing.T) {
+	tests := []struct {
+		label    string
+		input    string
+		wantCase int // -1: outside any case
+		wantLine int
+		want     string
+	}{
+		{"not JSON at all", "hello", -1, 1, "invalid JSON"},
+		{"empty file", "", -1, 1, "unexpected end of file"},
+		{"truncated", "{\"cases\": [\n{\"headers\": [", 0, 2, "unexpected end of file"},
+		{"syntax error inside a case", "{\"cases\": [\n{\"headers\": [}\n]}", 0, 2, "invalid JSON"},
+		{"trailing data", `{"cases": []} {}`, -1, 1, "data after the story object"},
+		{"top level is a list", `[]`, -1, 1, "story: want an object, got a list"},
+		{"missing cases", `{"description": "x"}`, -1, 1, `no "cases" list`},
+		{"cases is an object", `{"cases": {}}`, -1, 1, "cases: want a list, got an object"},
+		{"case is a string", `{"cases": ["x"]}`, 0, 1, "case: want an object, got a string"},
+		{"missing headers", "{\"cases\": [{\"headers\": []},\n{\"seqno\": 1}]}", 1, 2, `no "headers" list`},
+		{"headers is a string", `{"cases": [{"headers": "a"}]}`, 0, 1, "headers: want a list, got a string"},
+		{"header with no key", `{"cases": [{"headers": [{"a": "b"}, {}]}]}`, 0, 1, "header 1: object has no key"},
+		{"header with two keys", `{"cases": [{"headers": [{"a": "b", "c": "d"}]}]}`, 0, 1, "header 0: object has more than one key"},
+		{"header value is a number", `{"cases": [{"headers": [{"a": 1}]}]}`, 0, 1, `header 0 ("a") value: want a string, got the number 1`},
+		{"header value is null", `{"cases": [{"headers": [{"a": null}]}]}`, 0, 1, "want a string, got null"},
+		{"header is a list", `{"cases": [{"headers": [["a", "b"]]}]}`, 0, 1, "header 0: want an object, got a list"},
+		{"bad hex in wire", "{\"cases\": [{\"headers\": []}, {\"headers\": []},\n{\"wire\": \"82zz\", \"headers\": []}]}", 2, 2, "wire: bad hex"},
+		{"odd-length hex", `{"cases": [{"wire": "828", "headers": []}]}`, 0, 1, "wire: bad hex"},
+		{"wire is a number", `{"cases": [{"wire": 82, "headers": []}]}`, 0, 1, "wire: want a string, got the number 82"},
+		{"seqno is a string", `{"cases": [{"seqno": "1", "headers": []}]}`, 0, 1, "seqno: want a number, got a string"},
+		{"seqno is negative", `{"cases": [{"seqno": -1, "headers": []}]}`, 0, 1, "seqno: -1 is not a whole number"},
+		{"header_table_size is fractional", `{"cases": [{"header_table_size": 4096.5, "headers": []}]}`, 0, 1, "header_table_size: 4096.5 is not a whole number"},
+		{"header_table_size beyond uint32", `{"cases": [{"header_table_size": 4294967296, "headers": []}]}`, 0, 1, "from 0 to 4294967295"},
+		{"table_sizes element is a string", `{"cases": [{"table_sizes": [0, "4096"], "headers": []}]}`, 0, 1, "table_sizes element: want a number"},
+		{"table_sizes disagrees with header_table_size", `{"cases": [{"header_table_size": 0, "table_sizes": [0, 4096], "headers": []}]}`, 0, 1, "header_table_size 0 is not the last of table_sizes [0 4096]"},
+		{"sensitive too short", `{"cases": [{"headers": [{"a": "b"}, {"c": "d"}], "sensitive": [true]}]}`, 0, 1, "1 sensitive flags for 2 headers"},
+		{"sensitive element is a number", `{"cases": [{"headers": [{"a": "b"}], "sensitive": [1]}]}`, 0, 1, "sensitive[0]: want true or false, got the number 1"},
+		{"duplicate key in a case", `{"cases": [{"headers": [], "headers": []}]}`, 0, 1, `case: duplicate key "headers"`},
+		{"context is a number", `{"context": 1, "cases": []}`, -1, 1, "context: want a string"},
+	}
+	dir := t.TempDir()
+	for _, tt := range tests {
+		path := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(path, []byte(tt.input), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadStory(path)
+		if err == nil {
+			t.Errorf("%s: ReadStory accepted %q: %+v", tt.label, tt.input, s)
+			continue
+		}
+		var storyErr *StoryError
+		if !errors.As(err, &storyErr) {
+			t.Errorf("%s: error %v is a %T; want *StoryError", tt.label, err, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %q; want it to contain %q and the path", tt.label, err, tt.want)
+		}
+		if storyErr.Case != tt.wantCase || storyErr.Line != tt.wantLine {
+			t.Errorf("%s: error at case %d, line %d; want case %d, line %d (%v)", tt.label, storyErr.Case, storyErr.Line, tt.wantCase, tt.wantLine, err)
+		}
+		if storyErr.Offset < 0 || storyErr.Offset > int64(len(tt.input)) {
+			t.Errorf("%s: offset %d outside the %d-octet input", tt.label, storyErr.Offset, len(tt.input))
+		}
+	}
+}
+
+func TestReadStoryToleratesOptionalFields(t *testing.T) {
+	input := `{"draft": 9, "extra": {"nested": [1, {"x": null}]}, "cases": [
+		{"headers": [{"a": "1"}, {"a": "1"}, {"b": ""}], "unknown": [true]},
+		{"seqno": 7, "wire": "", "header_table_size": 0, "headers": []}
+	], "context": "response"}`
+	path := filepath.Join(t.TempDir(), "ok.json")
+	if err := os.WriteFile(path, []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadStory(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Story{Path: path, Context: "response", Cases: []Case{
+		{Headers: []HeaderField{{"a", "1"}, {"a", "1"}, {"b", ""}}},
+		{Seqno: 7, Wire: []byte{}, HeaderTableSize: size(0), Headers: []HeaderField{}},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadStory =\n%#v\nwant\n%#v", got, want)
+	}
+}
+
+func TestReadStoryDir(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadStoryDir(dir); err == nil || !strings.Contains(err.Error(), "no *.json story") {
+		t.Errorf("ReadStoryDir of an empty folder: error %v; want one saying there is no story", err)
+	}
+	if _, err := ReadStoryDir(filepath.Join(dir, "absent")); err == nil {
+		t.Errorf("ReadStoryDir of a missing folder succeeded")
+	}
+	for _, name := range []string{"b.json", "a.json", "c.txt"} {
+		s := &Story{Description: name, Cases: []Case{{Headers: []HeaderField{}}}}
+		if err := WriteStory(filepath.Join(dir, name), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stories, err := ReadStoryDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range stories {
+		got = append(got, s.Description)
+	}
+	if want := []string{"a.json", "b.json"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadStoryDir read %q; want %q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d.json"), []byte(`{"cases": [{}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadStoryDir(dir); err == nil || !strings.Contains(err.Error(), "d.json") {
+		t.Errorf("ReadStoryDir with a malformed file: error %v; want one naming d.json", err)
+	}
+}
+
+func TestAckedSizes(t *testing.T) {
+	tests := []struct {
+		label string
+		c     Case
+		want  []uint32
+	}{
+		{"nothing acked", Case{}, nil},
+		{"header_table_size alone", Case{HeaderTableSize: size(4096)}, []uint32{4096}},
+		{"table_sizes wins", Case{HeaderTableSize: size(4096), TableSizes: []uint32{0, 4096}}, []uint32{0, 4096}},
+		{"table_sizes alone", Case{TableSizes: []uint32{256}}, []uint32{256}},
+	}
+	for _, tt := range tests {
+		if got := tt.c.AckedSizes(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: AckedSizes() = %v; want %v", tt.label, got, tt.want)
+		}
+	}
+}

@@ -331,7 +331,7 @@ func checkAgreementCase(t *testing.T, tc agreementCase, d oracle.Decoder) {
 	case rejected == forbidden:
 		// Agrees with the RFC.
 	case !known && forbidden:
-		t.Errorf("%s accepts the block (%+v), which RFC 7541 §%s forbids (%s); fix the oracle or add a KnownLeniencies entry", d.Name(), got, tc.section, tc.reason)
+		t.Errorf("%s accepts the block (%+v), which strict rejects under RFC 7541 §%s (%s); fix the oracle or add a KnownLeniencies entry", d.Name(), got, tc.section, tc.reason)
 	case !known:
 		t.Errorf("%s rejects the block, which RFC 7541 allows (%s): %v; fix the oracle or add a KnownLeniencies entry", d.Name(), tc.reason, err)
 	case forbidden && l.Kind == oracle.RejectsAllowed, !forbidden && l.Kind != oracle.RejectsAllowed:

@@ -1,0 +1,5 @@
+//go:build !nghttp2
+
+package oracle_test
+
+const builtWithNghttp2 = false

@@ -2,21 +2,23 @@ package property
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leanovate/gopter/commands"
 )
 
 // TestStateMachine drives the encoder with generated command sequences and
-// checks it after every command against the model and every oracle.
+// checks it after every command against the model and every oracle. A
+// failing sequence is shrunk and written as a regression story.
 func TestStateMachine(t *testing.T) {
-	p := params(t, propConfig{runs: 150, maxSize: 40})
+	p := params(t, propConfig{runs: 1500, maxSize: 40})
 	var last *failedRun
 	m := &machine{onFailure: func(initial *connState, history []commands.Command, failure string) {
 		last = &failedRun{initial, history, failure}
 	}}
 	if res := check(t, p, commands.Prop(m)); !res.Passed() && last != nil {
-		reportFailedRun(t, p.Seed(), last)
+		reportFailedRun(t, fmt.Sprintf("statemachine-%d", p.Seed()), last)
 	}
 }
 
@@ -28,15 +30,23 @@ type failedRun struct {
 	failure string
 }
 
-func reportFailedRun(t *testing.T, seed int64, r *failedRun) {
+// reportFailedRun prints the shrunk sequence and writes it as a story.
+func reportFailedRun(t *testing.T, name string, r *failedRun) {
 	t.Helper()
-	t.Errorf("shrunk to %d commands (capacity %d, index-all %v):\n%s", len(r.history), r.initial.configCapacity, r.initial.indexAll, historyString(r.history))
-}
-
-func historyString(h []commands.Command) string {
-	s := ""
-	for i, c := range h {
-		s += fmt.Sprintf("  %d. %v\n", i+1, c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "shrunk to %d commands (Capacity %d, index-all %v):\n", len(r.history), r.initial.configCapacity, r.initial.indexAll)
+	for i, c := range r.history {
+		fmt.Fprintf(&b, "  %d. %v\n", i+1, c)
 	}
-	return s
+	fmt.Fprintf(&b, "  failure: %s\n", r.failure)
+	path, again, err := writeRegression(name, r, r.failure)
+	switch {
+	case err != nil:
+		fmt.Fprintf(&b, "  could not write the regression story: %v", err)
+	case again == "":
+		fmt.Fprintf(&b, "  wrote %s, but replaying it passes (the story format lost something)", path)
+	default:
+		fmt.Fprintf(&b, "  wrote %s; TestRegressionStories replays it: %s", path, again)
+	}
+	t.Error(b.String())
 }

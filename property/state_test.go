@@ -24,6 +24,10 @@ type connState struct {
 	// field, in order. The encoder applies them at once; the decoders
 	// learn of them from the next block.
 	pending []uint32
+	// acked holds each size set since the last block as the peer sent
+	// it. A decoder may evict for them at once rather than at the next
+	// block's size updates (nghttp2 does).
+	acked []uint32
 
 	// expect is what the last command must have produced, nil if it
 	// encoded no block.
@@ -63,6 +67,7 @@ func (st *connState) clone() *connState {
 	c := *st
 	c.dec = st.dec.clone()
 	c.pending = slices.Clone(st.pending)
+	c.acked = slices.Clone(st.acked)
 	c.expect = nil
 	return &c
 }
@@ -86,11 +91,22 @@ func (st *connState) encTable() modelTable {
 	return t
 }
 
+// eagerDecTable is the decoders' table for a decoder that evicts as soon
+// as a smaller size is acked.
+func (st *connState) eagerDecTable() modelTable {
+	t := st.dec.clone()
+	if len(st.acked) > 0 {
+		t.evictTo(slices.Min(st.acked))
+	}
+	return t
+}
+
 // setSizes is the model of SetMaxDynamicTableSize for each of sizes.
 func (st *connState) setSizes(sizes []uint32) *connState {
 	next := st.clone()
 	for _, n := range sizes {
 		next.pending = append(next.pending, min(n, next.capacity))
+		next.acked = append(next.acked, n)
 	}
 	return next
 }
@@ -119,6 +135,7 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 		next.dec.setMaxSize(final)
 		next.pending = nil
 	}
+	next.acked = nil
 	for _, f := range fields {
 		kind := next.representation(f)
 		exp.kinds = append(exp.kinds, kind)

@@ -1,0 +1,204 @@
+package property
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hpackcert/hpackcert/vectors"
+	"github.com/leanovate/gopter/commands"
+)
+
+// A regression story is a command sequence of the state machine written
+// in the story format of package vectors: one case per encoded block, the
+// sizes acked before it in "table_sizes", sensitive flags in "sensitive".
+// What the format has no field for goes on the first line of the
+// description, as space-separated key=value pairs:
+//
+//	hpackcert-property capacity=256 policy=index-all events=reset@2,pool@4
+//
+// capacity is Config.Capacity, policy is "default" or "index-all", and
+// events lists the Resets and Pool round trips, each before the case of
+// the given index (the number of cases: after the last). Sizes acked right
+// before an event, or at the very end, travel in a case without headers.
+
+// storyTag starts the description of every regression story.
+const storyTag = "hpackcert-property"
+
+// historyStory turns a command sequence into a story. lossy reports that
+// some octets were not valid UTF-8 and were replaced by 'a' (JSON strings
+// cannot carry them).
+func historyStory(initial *connState, history []commands.Command, note string) (s *vectors.Story, lossy bool) {
+	policy := "default"
+	if initial.indexAll {
+		policy = "index-all"
+	}
+	var events []string
+	var sizes []uint32
+	s = &vectors.Story{Context: "request"}
+	addCase := func(fields []genField) {
+		c := vectors.Case{Seqno: len(s.Cases), TableSizes: sizes, Headers: []vectors.HeaderField{}}
+		sensitive := false
+		for _, f := range fields {
+			name, value := validUTF8(f.Name), validUTF8(f.Value)
+			lossy = lossy || name != f.Name || value != f.Value
+			c.Headers = append(c.Headers, vectors.HeaderField{Name: name, Value: value})
+			c.Sensitive = append(c.Sensitive, f.Sensitive)
+			sensitive = sensitive || f.Sensitive
+		}
+		if !sensitive {
+			c.Sensitive = nil
+		}
+		s.Cases = append(s.Cases, c)
+		sizes = nil
+	}
+	for _, cmd := range history {
+		switch c := cmd.(type) {
+		case encodeCmd:
+			addCase(c.fields)
+		case sizesCmd:
+			sizes = append(sizes, c.sizes...)
+		case resetCmd, poolCmd:
+			if len(sizes) > 0 {
+				addCase(nil)
+			}
+			name := "reset"
+			if _, ok := c.(poolCmd); ok {
+				name = "pool"
+			}
+			events = append(events, fmt.Sprintf("%s@%d", name, len(s.Cases)))
+		}
+	}
+	if len(sizes) > 0 {
+		addCase(nil)
+	}
+	meta := fmt.Sprintf("%s capacity=%d policy=%s", storyTag, initial.configCapacity, policy)
+	if len(events) > 0 {
+		meta += " events=" + strings.Join(events, ",")
+	}
+	s.Description = meta + "\n" + note
+	return s, lossy
+}
+
+// validUTF8 returns s, or s with every octet above 0x7f replaced by 'a'
+// when s is not valid UTF-8; the length stays the same.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c > 0x7f {
+			b[i] = 'a'
+		}
+	}
+	return string(b)
+}
+
+// storyCommands turns a regression story back into the initial state and
+// the command sequence.
+func storyCommands(s *vectors.Story) (*connState, []commands.Command, error) {
+	first, _, _ := strings.Cut(s.Description, "\n")
+	words := strings.Fields(first)
+	if len(words) == 0 || words[0] != storyTag {
+		return nil, nil, fmt.Errorf("%s: description does not start with %q", s.Path, storyTag)
+	}
+	var capacity uint64
+	indexAll := false
+	events := map[int][]commands.Command{}
+	for _, w := range words[1:] {
+		key, value, _ := strings.Cut(w, "=")
+		switch key {
+		case "capacity":
+			var err error
+			if capacity, err = strconv.ParseUint(value, 10, 32); err != nil {
+				return nil, nil, fmt.Errorf("%s: capacity=%q: %v", s.Path, value, err)
+			}
+		case "policy":
+			switch value {
+			case "default":
+			case "index-all":
+				indexAll = true
+			default:
+				return nil, nil, fmt.Errorf("%s: policy=%q: want default or index-all", s.Path, value)
+			}
+		case "events":
+			for _, e := range strings.Split(value, ",") {
+				name, at, _ := strings.Cut(e, "@")
+				i, err := strconv.Atoi(at)
+				if err != nil || i < 0 || i > len(s.Cases) {
+					return nil, nil, fmt.Errorf("%s: event %q: want name@case with case in [0, %d]", s.Path, e, len(s.Cases))
+				}
+				switch name {
+				case "reset":
+					events[i] = append(events[i], resetCmd{})
+				case "pool":
+					events[i] = append(events[i], poolCmd{})
+				default:
+					return nil, nil, fmt.Errorf("%s: event %q: want reset or pool", s.Path, e)
+				}
+			}
+		default:
+			return nil, nil, fmt.Errorf("%s: unknown key %q in %q", s.Path, key, first)
+		}
+	}
+	var cmds []commands.Command
+	for i, c := range s.Cases {
+		cmds = append(cmds, events[i]...)
+		if sizes := c.AckedSizes(); len(sizes) > 0 {
+			cmds = append(cmds, sizesCmd{slices.Clone(sizes)})
+		}
+		fields := make([]genField, len(c.Headers))
+		for j, h := range c.Headers {
+			fields[j] = genField{Name: h.Name, Value: h.Value, Sensitive: c.Sensitive != nil && c.Sensitive[j]}
+		}
+		cmds = append(cmds, encodeCmd{fields})
+	}
+	cmds = append(cmds, events[len(s.Cases)]...)
+	return newConnState(uint32(capacity), indexAll), cmds, nil
+}
+
+// replayStory runs a regression story through the state machine and
+// returns the first failure, or "".
+func replayStory(s *vectors.Story) (string, error) {
+	initial, cmds, err := storyCommands(s)
+	if err != nil {
+		return "", err
+	}
+	sys := newSystem(initial)
+	res := commands.Replay(sys, initial, cmds...)
+	if res.Success() {
+		return "", nil
+	}
+	if sys.failure != "" {
+		return sys.failure, nil
+	}
+	return fmt.Sprintf("%v %v", res.Status, res.Labels), nil
+}
+
+// writeRegression writes a failing sequence to the regressions directory
+// and replays the file, so the report can say whether it reproduces.
+func writeRegression(name string, r *failedRun, note string) (path string, reproduces string, err error) {
+	s, lossy := historyStory(r.initial, r.history, note)
+	if lossy {
+		s.Description += "\n(octets that are not valid UTF-8 were replaced by 'a')"
+	}
+	dir := regressionsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	path = filepath.Join(dir, name+".json")
+	if err := vectors.WriteStory(path, s); err != nil {
+		return "", "", err
+	}
+	back, err := vectors.ReadStory(path)
+	if err != nil {
+		return path, "", err
+	}
+	reproduces, err = replayStory(back)
+	return path, reproduces, err
+}

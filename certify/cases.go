@@ -1,0 +1,357 @@
+package certify
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Case is one graded check.
+type Case struct {
+	// ID is the case's identifier, enc/<RFC 7541 section>/<n>.
+	ID string
+	// Section is the RFC 7541 section the case checks, such as "4.2".
+	Section string
+	// Title says in a few words what the case checks.
+	Title string
+	// RFC is the text of the RFC the case checks (or, for info cases, what
+	// it measures).
+	RFC string
+	// Violation is the grade an encoder gets when it breaks the rule:
+	// Fail for a MUST, NonStrict for a SHOULD or an efficiency rule, Info
+	// for a measurement.
+	Violation Grade
+
+	scenarios []string
+	check     func(c *caseRun) verdict
+}
+
+// verdict is a case's outcome before strictness and expected failures.
+type verdict struct {
+	grade  Grade
+	detail string
+	repro  string
+}
+
+func pass(format string, args ...any) verdict {
+	return verdict{grade: Pass, detail: fmt.Sprintf(format, args...)}
+}
+
+// Cases returns every case, sorted by id.
+func Cases() []Case {
+	out := slices.Clone(allCases)
+	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
+	return out
+}
+
+// compareIDs orders ids section by section, numerically where numeric.
+func compareIDs(a, b string) int {
+	as, bs := strings.FieldsFunc(a, splitID), strings.FieldsFunc(b, splitID)
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		var x, y int
+		_, errX := fmt.Sscanf(as[i], "%d", &x)
+		_, errY := fmt.Sscanf(bs[i], "%d", &y)
+		switch {
+		case errX == nil && errY == nil && x != y:
+			return x - y
+		case (errX != nil || errY != nil) && as[i] != bs[i]:
+			return strings.Compare(as[i], bs[i])
+		}
+	}
+	return len(as) - len(bs)
+}
+
+func splitID(r rune) bool { return r == '/' || r == '.' }
+
+// SelectCases returns the cases whose id starts with one of prefixes (all
+// cases when there are none), or an error naming a prefix no case has.
+func SelectCases(prefixes []string) ([]Case, error) {
+	all := Cases()
+	if len(prefixes) == 0 {
+		return all, nil
+	}
+	var out []Case
+	for _, p := range prefixes {
+		found := false
+		for _, c := range all {
+			if strings.HasPrefix(c.ID, p) {
+				found = true
+				if !slices.ContainsFunc(out, func(o Case) bool { return o.ID == c.ID }) {
+					out = append(out, c)
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("certify: no case id starts with %q (see hpackcert list)", p)
+		}
+	}
+	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
+	return out, nil
+}
+
+// caseRun is one case being run against one target.
+type caseRun struct {
+	r           *runner
+	target      Target
+	transcripts []*transcript
+}
+
+// blocks calls f for every block of the case's transcripts that the
+// encoder produced, until f returns a verdict that is not a pass.
+func (c *caseRun) blocks(f func(b *playedBlock) (string, bool)) (verdict, int) {
+	n := 0
+	for _, tr := range c.transcripts {
+		for _, b := range tr.blocks {
+			if b.encErr != nil {
+				continue
+			}
+			n++
+			if problem, bad := f(b); bad {
+				return verdict{detail: fmt.Sprintf("%s: %s", b.where(), problem), repro: b.repro(problem)}, n
+			}
+		}
+	}
+	return verdict{}, n
+}
+
+// leniencyNote says which oracles rejected blocks that the strict oracle
+// decoded correctly, by a known leniency of theirs.
+func (c *caseRun) leniencyNote() string {
+	counts := map[string]int{}
+	var order []string
+	for _, tr := range c.transcripts {
+		for _, b := range tr.blocks {
+			for _, d := range b.decoded {
+				if d.known != "" {
+					key := fmt.Sprintf("%s (known leniency %q)", d.oracle, d.known)
+					if counts[key] == 0 {
+						order = append(order, key)
+					}
+					counts[key]++
+				}
+			}
+		}
+	}
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, fmt.Sprintf("%s rejected %d blocks strict decoded", k, counts[k]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
+}
+
+// everyBlock builds a check that applies rule to every block and grades
+// the first violation with the case's violation grade.
+func everyBlock(grade Grade, what string, rule func(b *playedBlock) (string, bool)) func(c *caseRun) verdict {
+	return func(c *caseRun) verdict {
+		v, n := c.blocks(rule)
+		if v.detail != "" {
+			v.grade = grade
+			return v
+		}
+		return pass("%d blocks %s%s", n, what, c.leniencyNote())
+	}
+}
+
+// roundTrip is the rule that every oracle decodes the fields sent.
+func roundTrip(b *playedBlock) (string, bool) {
+	if e := b.roundTripError(); e != "" {
+		return e, true
+	}
+	return "", false
+}
+
+// tablesAgree is the rule that the encoder's table and the oracles'
+// tables are the same after the block.
+func tablesAgree(b *playedBlock) (string, bool) {
+	if b.tableDiff != "" {
+		return "after the block, " + b.tableDiff, true
+	}
+	return "", false
+}
+
+// contextRule is round trip and table agreement together, for the cases
+// whose scenario exists to make a table bug show.
+func contextRule(b *playedBlock) (string, bool) {
+	if p, bad := tablesAgree(b); bad {
+		return p, true
+	}
+	return roundTrip(b)
+}
+
+// walked gives rule the walked representations of blocks the walker could
+// split; a block it could not split is a violation of §3 it reports.
+func walked(rule func(b *playedBlock) (string, bool)) func(b *playedBlock) (string, bool) {
+	return func(b *playedBlock) (string, bool) {
+		if b.walkErr != nil {
+			return "the block is not a sequence of RFC 7541 representations: " + b.walkErr.Error(), true
+		}
+		return rule(b)
+	}
+}
+
+var allCases = []Case{
+	{
+		ID: "enc/3.2/1", Section: "3.2", Violation: Fail,
+		Title:     "traffic stories decode to the fields sent, by every oracle",
+		RFC:       "§3.2: \"A decoder processes a header block ... the header fields are emitted in the order of their representations\"; a header list is an ordered collection of fields, duplicates included (§1.3).",
+		scenarios: []string{scTraffic},
+		check:     everyBlock(Fail, "round-trip through every oracle", roundTrip),
+	},
+	{
+		ID: "enc/3.2/2", Section: "3.2", Violation: Fail,
+		Title:     "generated adversarial sequences decode to the fields sent",
+		RFC:       "§3.2 as enc/3.2/1, on sequences with settings going to 0 and back, giant fields, all octets, duplicates and sensitive fields.",
+		scenarios: []string{scAdversarial},
+		check:     everyBlock(Fail, "round-trip through every oracle", roundTrip),
+	},
+	{
+		ID: "enc/2.3.2/1", Section: "2.3.2", Violation: Fail,
+		Title:     "dynamic tables agree after every block (traffic)",
+		RFC:       "§2.3.2: \"The dynamic table consists of a list of header fields maintained in first-in, first-out order\"; encoder and decoder must hold the same entries (§2.2) or indices point at different fields.",
+		scenarios: []string{scTraffic},
+		check:     everyBlock(Fail, "leave every table equal", tablesAgree),
+	},
+	{
+		ID: "enc/2.3.2/2", Section: "2.3.2", Violation: Fail,
+		Title:     "dynamic tables agree after every block (adversarial)",
+		RFC:       "§2.3.2 as enc/2.3.2/1, on the generated adversarial sequences.",
+		scenarios: []string{scAdversarial},
+		check:     everyBlock(Fail, "leave every table equal", tablesAgree),
+	},
+	{
+		ID: "enc/4.1/1", Section: "4.1", Violation: Fail,
+		Title:     "an entry's size is its name and value plus 32 octets",
+		RFC:       "§4.1: \"The size of an entry is the sum of its name's length in octets ..., its value's length in octets, and 32.\"",
+		scenarios: []string{scEntrySize},
+		check:     everyBlock(Fail, "keep tables and fields right", contextRule),
+	},
+	{
+		ID: "enc/4.2/1", Section: "4.2", Violation: Fail,
+		Title:     "a lower setting is signalled by a size update in the next block",
+		RFC:       "§4.2: \"A change in the maximum size of the dynamic table is signaled via a dynamic table size update ... This dynamic table size update MUST occur at the beginning of the first header block following the change\"; a setting below the table's size forces a change (RFC 7540 §6.5.2).",
+		scenarios: []string{scSizes, scAdversarial, scTraffic},
+		check:     everyBlock(Fail, "signal every reduced setting", reducedSignalled),
+	},
+	{
+		ID: "enc/4.2/2", Section: "4.2", Violation: Fail,
+		Title:     "after several settings, the smallest one is signalled",
+		RFC:       "§4.2: \"In the case that this size is changed more than once in this interval, the smallest maximum table size that occurs in that interval MUST be signaled in a dynamic table size update.\"",
+		scenarios: []string{scSizes, scAdversarial, scTraffic},
+		check:     everyBlock(Fail, "signal the smallest setting of each interval", smallestSignalled),
+	},
+	{
+		ID: "enc/4.2/3", Section: "4.2", Violation: NonStrict,
+		Title:     "at most two size updates, the smallest first",
+		RFC:       "§4.2: \"The final maximum size is always signaled, resulting in at most two dynamic table size updates.\" The smallest is signalled, then the final.",
+		scenarios: []string{scSizes, scAdversarial, scTraffic},
+		check:     everyBlock(NonStrict, "use at most two updates, smallest first", fewUpdates),
+	},
+	{
+		ID: "enc/4.3/1", Section: "4.3", Violation: Fail,
+		Title:     "a smaller table evicts entries",
+		RFC:       "§4.3: \"Whenever the maximum size for the dynamic table is reduced, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to the maximum size.\"",
+		scenarios: []string{scEvictResize},
+		check:     everyBlock(Fail, "keep tables and fields right", contextRule),
+	},
+	{
+		ID: "enc/4.4/1", Section: "4.4", Violation: Fail,
+		Title:     "a new entry evicts exactly enough old ones",
+		RFC:       "§4.4: \"Before a new entry is added to the dynamic table, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to (maximum size - new entry size) or until the table is empty.\"",
+		scenarios: []string{scEvictInsert},
+		check:     everyBlock(Fail, "keep tables and fields right", contextRule),
+	},
+	{
+		ID: "enc/4.4/2", Section: "4.4", Violation: Fail,
+		Title:     "fields larger than the table do not break the context",
+		RFC:       "§4.4: \"an attempt to add an entry larger than the maximum size causes the table to be emptied of all existing entries and results in an empty table.\"",
+		scenarios: []string{scGiant},
+		check:     everyBlock(Fail, "keep tables and fields right", contextRule),
+	},
+	{
+		ID: "enc/5.1/1", Section: "5.1", Violation: NonStrict,
+		Title:     "integers use the fewest octets",
+		RFC:       "§5.1: an integer that does not fit the prefix continues in as many octets as it needs; a redundant zero continuation octet wastes space and trips decoders that limit integer length (\"in value or octet length\").",
+		scenarios: []string{scTraffic, scAdversarial},
+		check:     everyBlock(NonStrict, "use minimal integers", walked(minimalIntegers)),
+	},
+	{
+		ID: "enc/5.2/1", Section: "5.2", Violation: Fail,
+		Title:     "Huffman padding is fewer than 8 bits of EOS",
+		RFC:       "§5.2: \"As the Huffman-encoded data doesn't always end at an octet boundary, some padding is inserted after it, up to the next octet boundary ... this padding is constructed from the most significant bits of the code corresponding to the EOS symbol.\" \"A padding strictly longer than 7 bits MUST be treated as a decoding error.\"",
+		scenarios: []string{scTraffic, scAdversarial, scOctets},
+		check:     everyBlock(Fail, "pad Huffman strings right", walked(huffmanPadding)),
+	},
+	{
+		ID: "enc/5.2/2", Section: "5.2", Violation: NonStrict,
+		Title:     "Huffman is used only when it is shorter",
+		RFC:       "§5.2: a string literal is sent as raw octets or Huffman-coded; the Huffman code exists to make strings shorter (§1.1), so coding a string longer than its octets wastes space.",
+		scenarios: []string{scTraffic, scAdversarial, scOctets},
+		check:     everyBlock(NonStrict, "Huffman-code only when it saves octets", walked(huffmanShorter)),
+	},
+	{
+		ID: "enc/5.2/3", Section: "5.2", Violation: Fail,
+		Title:     "every octet value round-trips",
+		RFC:       "§5.2: \"The Huffman code ... [has] codes for all 256 octets\"; a string literal may carry any octet (Appendix B).",
+		scenarios: []string{scOctets},
+		check:     octetsRoundTrip,
+	},
+	{
+		ID: "enc/6.3/1", Section: "6.3", Violation: Fail,
+		Title:     "a size update never exceeds the acknowledged setting",
+		RFC:       "§6.3: \"The new maximum size MUST be lower than or equal to the limit determined by the protocol using HPACK\", in HTTP/2 the last SETTINGS_HEADER_TABLE_SIZE acknowledged.",
+		scenarios: []string{scSizes, scAdversarial, scTraffic},
+		check:     everyBlock(Fail, "keep updates within the setting", walked(updatesWithinSetting)),
+	},
+	{
+		ID: "enc/6.3/2", Section: "6.3", Violation: Fail,
+		Title:     "size updates come only at the start of a block",
+		RFC:       "§4.2: \"This dynamic table size update MUST occur at the beginning of the first header block following the change to the dynamic table size.\"",
+		scenarios: []string{scSizes, scAdversarial, scTraffic},
+		check:     everyBlock(Fail, "put updates first", walked(updatesFirst)),
+	},
+	{
+		ID: "enc/7.1.3/1", Section: "7.1.3", Violation: Fail,
+		Title:     "sensitive fields are sent never-indexed",
+		RFC:       "§6.2.3: \"A literal header field never-indexed representation ... is used to protect header field values that are not to be put at risk by compressing them\"; §7.1.3: an encoder marks such fields so that no intermediary indexes them.",
+		scenarios: []string{scSensitive, scAdversarial},
+		check:     everyBlock(Fail, "send every sensitive field never-indexed", walked(sensitiveNeverIndexed)),
+	},
+	{
+		ID: "enc/7.1.3/2", Section: "7.1.3", Violation: NonStrict,
+		Title:     "authorization and short cookies are not indexed",
+		RFC:       "§7.1.3: \"an encoder might choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\"; \"a cookie value shorter than 20 octets\" is easy to recover by guessing.",
+		scenarios: []string{scCredentials, scTraffic},
+		check:     everyBlock(NonStrict, "keep credentials out of the table", walked(credentialsNotIndexed)),
+	},
+	{
+		ID: "enc/1.1/1", Section: "1.1", Violation: Info,
+		Title:     "compression ratio on the traffic stories",
+		RFC:       "§1.1: HPACK eliminates redundant header fields; measured as wire octets per header-list octet, next to the reference encoder's.",
+		scenarios: []string{scTraffic},
+		check:     compressionRatio,
+	},
+	{
+		ID: "enc/2.2/1", Section: "2.2", Violation: Info,
+		Title:     "the same input in a fresh context gives the same output",
+		RFC:       "§2.2: each context starts empty; an encoder that writes the same blocks from the same state is reproducible (measured, not graded).",
+		scenarios: []string{scTraffic},
+		check:     determinism,
+	},
+	{
+		ID: "enc/7.3/1", Section: "7.3", Violation: Info,
+		Title:     "amplification: decoded octets per wire octet",
+		RFC:       "§7.3: \"A decoder can limit the amount of state memory used\"; measured as the header-list size a decoder must build per octet received.",
+		scenarios: []string{scTraffic, scAdversarial},
+		check:     amplification,
+	},
+	{
+		ID: "enc/7.3/2", Section: "7.3", Violation: Info,
+		Title:     "allocations per block (Go encoders)",
+		RFC:       "§7.3 on memory: heap allocations per EncodeBlock call, measured with testing.AllocsPerRun on a traffic story.",
+		scenarios: []string{scTraffic},
+		check:     allocations,
+	},
+}

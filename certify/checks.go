@@ -1,0 +1,371 @@
+package certify
+
+import (
+	"fmt"
+	"testing"
+)
+
+// leadingUpdates returns the dynamic table size updates at the start of
+// the block, as the wire walker read them.
+func leadingUpdates(b *playedBlock) []uint64 {
+	var out []uint64
+	for _, r := range b.reps {
+		if r.kind != repSizeUpdate {
+			break
+		}
+		out = append(out, r.index.value)
+	}
+	return out
+}
+
+// settingAt returns the SETTINGS_HEADER_TABLE_SIZE in force for the block:
+// the last value acknowledged before it in its story, or 4096.
+func settingAt(b *playedBlock) uint32 {
+	for i := b.index; i >= 0; i-- {
+		if acked := b.story.blocks[i].acked; len(acked) > 0 {
+			return acked[len(acked)-1]
+		}
+	}
+	return 4096
+}
+
+// reducedSignalled checks a single setting change: one below the table's
+// maximum size must be met by an update to at most the new setting.
+func reducedSignalled(b *playedBlock) (string, bool) {
+	acked := b.in().acked
+	if len(acked) != 1 || acked[0] >= b.maxBefore {
+		return "", false
+	}
+	updates := leadingUpdates(b)
+	if len(updates) == 0 {
+		return fmt.Sprintf("the setting went down from %d to %d but the block starts with no dynamic table size update", b.maxBefore, acked[0]), true
+	}
+	if updates[len(updates)-1] > uint64(acked[0]) {
+		return fmt.Sprintf("the setting went down from %d to %d but the block's updates %v end above it", b.maxBefore, acked[0], updates), true
+	}
+	return "", false
+}
+
+// smallestSignalled checks an interval with several settings: when the
+// smallest is below the table's maximum size, an update at most that
+// small must be sent.
+func smallestSignalled(b *playedBlock) (string, bool) {
+	acked := b.in().acked
+	if len(acked) < 2 {
+		return "", false
+	}
+	smallest := acked[0]
+	for _, n := range acked {
+		smallest = min(smallest, n)
+	}
+	if smallest >= b.maxBefore {
+		return "", false
+	}
+	updates := leadingUpdates(b)
+	for _, u := range updates {
+		if u <= uint64(smallest) {
+			return "", false
+		}
+	}
+	if len(updates) == 0 {
+		return fmt.Sprintf("settings %v were acknowledged, the smallest %d below the table's maximum size %d, but the block starts with no dynamic table size update", acked, smallest, b.maxBefore), true
+	}
+	return fmt.Sprintf("settings %v were acknowledged, but the block's updates %v do not signal the smallest, %d", acked, updates, smallest), true
+}
+
+// fewUpdates checks that a block starts with at most two updates, and
+// that when there are two the first is the smallest.
+func fewUpdates(b *playedBlock) (string, bool) {
+	updates := leadingUpdates(b)
+	if len(updates) > 2 {
+		return fmt.Sprintf("%d dynamic table size updates %v (settings acknowledged: %v); the smallest and the final need at most two", len(updates), updates, b.in().acked), true
+	}
+	if len(updates) == 2 && updates[0] > updates[1] {
+		return fmt.Sprintf("updates %v: the smallest is signalled second", updates), true
+	}
+	return "", false
+}
+
+// updatesWithinSetting checks every update against the setting in force.
+func updatesWithinSetting(b *playedBlock) (string, bool) {
+	limit := settingAt(b)
+	for _, r := range b.reps {
+		if r.kind == repSizeUpdate && r.index.value > uint64(limit) {
+			return fmt.Sprintf("offset %d: dynamic table size update to %d exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE %d", r.offset, r.index.value, limit), true
+		}
+	}
+	return "", false
+}
+
+// updatesFirst checks that no update follows a field representation.
+func updatesFirst(b *playedBlock) (string, bool) {
+	seenField := false
+	for _, r := range b.reps {
+		switch {
+		case r.kind != repSizeUpdate:
+			seenField = true
+		case seenField:
+			return fmt.Sprintf("offset %d: dynamic table size update to %d after a header field representation", r.offset, r.index.value), true
+		}
+	}
+	return "", false
+}
+
+// minimalIntegers checks every integer of the block for a redundant
+// continuation octet.
+func minimalIntegers(b *playedBlock) (string, bool) {
+	for _, r := range b.reps {
+		ints := []wireInt{r.index}
+		for _, s := range []*wireString{r.name, r.value} {
+			if s != nil {
+				ints = append(ints, s.length)
+			}
+		}
+		for _, n := range ints {
+			if !n.minimal {
+				return fmt.Sprintf("offset %d: integer %d ends in a redundant zero continuation octet", n.offset, n.value), true
+			}
+		}
+	}
+	return "", false
+}
+
+// huffmanPadding checks the padding of every Huffman-coded string.
+func huffmanPadding(b *playedBlock) (string, bool) {
+	for _, r := range b.reps {
+		for _, s := range []*wireString{r.name, r.value} {
+			if s != nil && s.padErr != "" {
+				return fmt.Sprintf("offset %d: Huffman string of %d octets: %s", s.length.offset, s.encoded, s.padErr), true
+			}
+		}
+	}
+	return "", false
+}
+
+// huffmanShorter checks that no string was Huffman-coded into more octets
+// than it has.
+func huffmanShorter(b *playedBlock) (string, bool) {
+	for _, r := range b.reps {
+		for _, s := range []*wireString{r.name, r.value} {
+			if s != nil && s.huffman && s.padErr == "" && s.encoded > len(s.text) {
+				return fmt.Sprintf("offset %d: %q Huffman-coded in %d octets, longer than its %d octets", s.length.offset, shorten(s.text), s.encoded, len(s.text)), true
+			}
+		}
+	}
+	return "", false
+}
+
+func shorten(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
+}
+
+// sensitiveNeverIndexed checks that every field marked sensitive is a
+// "Literal Header Field Never Indexed".
+func sensitiveNeverIndexed(b *playedBlock) (string, bool) {
+	for i, r := range b.reps {
+		if r.kind == repSizeUpdate {
+			continue
+		}
+		f, ok := b.fieldFor(i)
+		if ok && f.Sensitive && r.kind != repNeverIndexed {
+			return fmt.Sprintf("offset %d: sensitive field %s sent as %s", r.offset, fieldString(f.Name, f.Value), r.kind), true
+		}
+	}
+	return "", false
+}
+
+// credentialsNotIndexed checks that authorization fields and cookies
+// shorter than 20 octets are not added to the dynamic table.
+func credentialsNotIndexed(b *playedBlock) (string, bool) {
+	for i, r := range b.reps {
+		if r.kind != repIncremental {
+			continue
+		}
+		f, ok := b.fieldFor(i)
+		if !ok {
+			continue
+		}
+		if f.Name == "authorization" || f.Name == "proxy-authorization" || (f.Name == "cookie" && len(f.Value) < 20) {
+			return fmt.Sprintf("offset %d: %s added to the dynamic table (%s)", r.offset, fieldString(f.Name, f.Value), r.kind), true
+		}
+	}
+	return "", false
+}
+
+// octetsRoundTrip checks that values carrying every octet round-trip.
+func octetsRoundTrip(c *caseRun) verdict {
+	v := everyBlock(Fail, "with every octet value round-trip through every oracle", roundTrip)(c)
+	for _, tr := range c.transcripts {
+		if tr.utf8Filtered {
+			v.detail += "; octets that are not valid UTF-8 were left out: hpack-stdio/1 carries JSON strings"
+		}
+	}
+	return v
+}
+
+// wireStats sums header-list octets and wire octets over the transcripts.
+func wireStats(trs []*transcript) (listOctets, wireOctets, blocks int) {
+	for _, tr := range trs {
+		for _, b := range tr.blocks {
+			if b.encErr != nil {
+				continue
+			}
+			for _, f := range b.in().fields {
+				listOctets += len(f.Name) + len(f.Value)
+			}
+			wireOctets += len(b.wire)
+			blocks++
+		}
+	}
+	return listOctets, wireOctets, blocks
+}
+
+// compressionRatio measures wire octets per header-list octet, next to
+// the reference encoder's on the same stories.
+func compressionRatio(c *caseRun) verdict {
+	list, wire, blocks := wireStats(c.transcripts)
+	if list == 0 {
+		return verdict{grade: Info, detail: "no header octets in the traffic stories"}
+	}
+	detail := fmt.Sprintf("%d blocks: %d wire octets for %d header octets, ratio %.3f", blocks, wire, list, float64(wire)/float64(list))
+	if ref, err := c.r.referenceTraffic(c.transcripts[0]); err == nil && ref != nil {
+		refList, refWire, _ := wireStats([]*transcript{ref})
+		if refList > 0 {
+			detail += fmt.Sprintf("; reference encoder %.3f (%d wire octets)", float64(refWire)/float64(refList), refWire)
+		}
+	} else if err != nil {
+		detail += "; reference encoder not measured: " + err.Error()
+	}
+	return verdict{grade: Info, detail: detail}
+}
+
+// determinism plays the traffic stories again in fresh contexts and
+// compares the output block by block.
+func determinism(c *caseRun) verdict {
+	first := c.transcripts[0]
+	if c.r.opts.Recorded {
+		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again"}
+	}
+	second, err := c.r.replay(c.target, scTraffic)
+	if err != nil {
+		return verdict{grade: Unsupported, detail: err.Error()}
+	}
+	if second.breakdown != nil {
+		return verdict{grade: Info, detail: fmt.Sprintf("the second run broke down: %v", second.breakdown)}
+	}
+	for i, b := range first.blocks {
+		if i >= len(second.blocks) {
+			break
+		}
+		if string(b.wire) != string(second.blocks[i].wire) {
+			return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: %s differs in a second fresh context (%s, then %s)", b.where(), hexString(b.wire), hexString(second.blocks[i].wire))}
+		}
+	}
+	detail := fmt.Sprintf("deterministic: %d blocks identical in a second set of fresh contexts", len(first.blocks))
+	if note := resetDeterminism(c); note != "" {
+		detail += "; " + note
+	}
+	return verdict{grade: Info, detail: detail}
+}
+
+// resetDeterminism encodes the first traffic story, resets the encoder
+// and encodes it again, for encoders that have a Reset method.
+func resetDeterminism(c *caseRun) string {
+	enc, err := c.target.NewEncoder()
+	if err != nil {
+		return ""
+	}
+	defer closeEncoder(enc)
+	r, ok := enc.(interface{ Reset() })
+	if !ok || len(c.transcripts[0].blocks) == 0 {
+		return ""
+	}
+	st := c.transcripts[0].blocks[0].story
+	var outs [2][][]byte
+	for round := range outs {
+		if round == 1 {
+			r.Reset()
+		}
+		for bi := range st.blocks {
+			wire, err := encodeSafely(enc, nil, &st.blocks[bi])
+			if err != nil {
+				return fmt.Sprintf("after Reset the encoder failed: %v", err)
+			}
+			outs[round] = append(outs[round], wire)
+		}
+	}
+	for i := range outs[0] {
+		if string(outs[0][i]) != string(outs[1][i]) {
+			return fmt.Sprintf("after Reset, block %d of story %s differs from the fresh encoder's", i, st.name)
+		}
+	}
+	return fmt.Sprintf("identical after Reset (%d blocks)", len(outs[0]))
+}
+
+// amplification measures decoded header-list size per wire octet.
+func amplification(c *caseRun) verdict {
+	var worst float64
+	var worstAt *playedBlock
+	list, wire := 0, 0
+	for _, tr := range c.transcripts {
+		for _, b := range tr.blocks {
+			if b.encErr != nil || len(b.wire) == 0 {
+				continue
+			}
+			size := 0
+			for _, f := range b.in().fields {
+				size += len(f.Name) + len(f.Value) + 32
+			}
+			list += size
+			wire += len(b.wire)
+			if a := float64(size) / float64(len(b.wire)); a > worst {
+				worst, worstAt = a, b
+			}
+		}
+	}
+	if worstAt == nil {
+		return verdict{grade: Info, detail: "no blocks"}
+	}
+	return verdict{grade: Info, detail: fmt.Sprintf("%.2f header-list octets (name+value+32) per wire octet overall; at most %.2f (%s, %d octets)", float64(list)/float64(wire), worst, worstAt.where(), len(worstAt.wire))}
+}
+
+// allocations measures heap allocations per EncodeBlock of a Go encoder
+// running in this process.
+func allocations(c *caseRun) verdict {
+	if _, ok := c.target.(inProcess); !ok {
+		return verdict{grade: Unsupported, detail: "allocations are measured only for Go encoders running in this process"}
+	}
+	var st *story
+	for _, b := range c.transcripts[0].blocks {
+		if st == nil || len(b.story.blocks) > len(st.blocks) {
+			st = b.story
+		}
+	}
+	if st == nil {
+		return verdict{grade: Unsupported, detail: "no traffic story to measure with"}
+	}
+	enc, err := c.target.NewEncoder()
+	if err != nil {
+		return verdict{grade: Fail, detail: err.Error()}
+	}
+	defer closeEncoder(enc)
+	var buf []byte
+	for bi := range st.blocks {
+		if buf, err = encodeSafely(enc, buf[:0], &st.blocks[bi]); err != nil {
+			return verdict{grade: Fail, detail: err.Error()}
+		}
+	}
+	runs, i := c.r.opts.allocRuns(), 0
+	allocs := testing.AllocsPerRun(runs, func() {
+		fields := st.blocks[i%len(st.blocks)].fields
+		i++
+		buf, _ = enc.EncodeBlock(buf[:0], fields)
+	})
+	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (testing.AllocsPerRun, %d runs over story %s, %d blocks)", allocs, runs, st.name, len(st.blocks))}
+}
+
+// inProcess marks targets whose encoders run in this process.
+type inProcess interface{ inProcess() }

@@ -1,0 +1,360 @@
+package certify
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report holds the grades of a run: every selected case for every encoder.
+type Report struct {
+	// Encoders are the names of the targets, in the order they ran.
+	Encoders []string
+	// Cases are the cases that ran, sorted by id.
+	Cases []Case
+	// Results maps an encoder name and a case id to the result.
+	Results map[string]map[string]*Result
+	// Strict is set when non-strict grades were turned into failures.
+	Strict bool
+	// TrafficSource says where the traffic stories came from.
+	TrafficSource string
+}
+
+// Failed reports whether a case failed for some encoder without the
+// failure being expected: the run's exit status is 1.
+func (r *Report) Failed() bool {
+	for _, enc := range r.Encoders {
+		for _, res := range r.Results[enc] {
+			if res.Grade == Fail && !res.Expected {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Counts returns how many cases got each grade for an encoder.
+func (r *Report) Counts(encoder string) map[Grade]int {
+	out := map[Grade]int{}
+	for _, res := range r.Results[encoder] {
+		out[res.Grade]++
+	}
+	return out
+}
+
+func (r *Report) summary(encoder string) string {
+	n := r.Counts(encoder)
+	expected := 0
+	for _, res := range r.Results[encoder] {
+		if res.Expected {
+			expected++
+		}
+	}
+	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[Pass], n[NonStrict], n[Fail], n[Info], n[Unsupported])
+	if expected > 0 {
+		s += fmt.Sprintf(" (%d failures expected)", expected)
+	}
+	return s
+}
+
+// cell is how a grade reads in a matrix.
+func (res *Result) cell() string {
+	if res.Expected {
+		return "fail (expected)"
+	}
+	return res.Grade.String()
+}
+
+// firstFailure returns the first failing result, in case order then
+// encoder order, preferring unexpected failures.
+func (r *Report) firstFailure() (string, Case, *Result) {
+	for _, wantExpected := range []bool{false, true} {
+		for _, c := range r.Cases {
+			for _, enc := range r.Encoders {
+				if res := r.Results[enc][c.ID]; res != nil && res.Grade == Fail && res.Expected == wantExpected {
+					return enc, c, res
+				}
+			}
+		}
+	}
+	return "", Case{}, nil
+}
+
+// WriteText writes the terminal report: one line per case with a column
+// per encoder, a summary per encoder, the details of every case that did
+// not pass, and the reproduction of the first failure.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "case\t%s\ttitle\n", strings.Join(r.Encoders, "\t"))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = r.Results[enc][c.ID].cell()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, strings.Join(cells, "\t"), c.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, enc := range r.Encoders {
+		fmt.Fprintf(w, "%s: %s\n", enc, r.summary(enc))
+	}
+	strict := ""
+	if r.Strict {
+		strict = " (--strict: non-strict counts as fail)"
+	}
+	fmt.Fprintf(w, "traffic stories: %s%s\n", r.TrafficSource, strict)
+	var details []string
+	for _, c := range r.Cases {
+		for _, enc := range r.Encoders {
+			res := r.Results[enc][c.ID]
+			if res.Grade != Pass {
+				details = append(details, fmt.Sprintf("  %s %s %s: %s", enc, c.ID, res.cell(), res.Detail))
+			}
+		}
+	}
+	if len(details) > 0 {
+		fmt.Fprintf(w, "\ndetails:\n%s\n", strings.Join(details, "\n"))
+	}
+	if enc, c, res := r.firstFailure(); res != nil {
+		fmt.Fprintf(w, "\nfirst failure: %s %s (%s)\n%s\n", enc, c.ID, c.Title, c.RFC)
+		if res.Repro != "" {
+			fmt.Fprint(w, res.Repro)
+		} else {
+			fmt.Fprintln(w, res.Detail)
+		}
+		if res.Stderr != "" {
+			fmt.Fprintf(w, "encoder stderr:\n%s", indent(res.Stderr))
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+type jsonResult struct {
+	Grade    Grade   `json:"grade"`
+	Detail   string  `json:"detail"`
+	Duration float64 `json:"duration"` // seconds
+	Repro    string  `json:"repro,omitempty"`
+	Expected bool    `json:"expected_failure,omitempty"`
+	Stderr   string  `json:"stderr,omitempty"`
+}
+
+// WriteJSON writes {encoder: {case: {grade, detail, duration, ...}}},
+// with duration in seconds.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := map[string]map[string]jsonResult{}
+	for _, enc := range r.Encoders {
+		m := map[string]jsonResult{}
+		for id, res := range r.Results[enc] {
+			m[id] = jsonResult{res.Grade, res.Detail, res.Duration.Seconds(), res.Repro, res.Expected, res.Stderr}
+		}
+		out[enc] = m
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(out)
+}
+
+// The JUnit XML schema as CI systems read it.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// WriteJUnit writes JUnit XML: a testsuite per encoder, a testcase per
+// case with name (the case id) and classname ("hpackcert." and the
+// encoder). A failure is a <failure> carrying the reproduction;
+// unsupported cases and expected failures are <skipped>; the detail of
+// every other grade goes to <system-out>.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	all := junitSuites{Name: "hpackcert"}
+	for _, enc := range r.Encoders {
+		s := junitSuite{Name: enc}
+		var total time.Duration
+		for _, c := range r.Cases {
+			res := r.Results[enc][c.ID]
+			total += res.Duration
+			tc := junitCase{Name: c.ID + " " + c.Title, Classname: "hpackcert." + enc, Time: seconds(res.Duration)}
+			text := res.Detail
+			if res.Repro != "" {
+				text += "\n" + res.Repro
+			}
+			if res.Stderr != "" {
+				text += "\nencoder stderr:\n" + res.Stderr
+			}
+			switch {
+			case res.Grade == Fail && res.Expected:
+				tc.Skipped = &junitMessage{Message: "expected failure: " + res.Detail, Text: text}
+				s.Skipped++
+			case res.Grade == Fail:
+				tc.Failure = &junitMessage{Message: res.Detail, Type: "fail", Text: text}
+				s.Failures++
+			case res.Grade == Unsupported:
+				tc.Skipped = &junitMessage{Message: "unsupported: " + res.Detail}
+				s.Skipped++
+			default:
+				tc.SystemOut = res.Grade.String() + ": " + text
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+		s.Tests = len(s.Cases)
+		s.Time = seconds(total)
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Skipped += s.Skipped
+		all.Suites = append(all.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	e := xml.NewEncoder(w)
+	e.Indent("", "  ")
+	if err := e.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// WriteMarkdown writes a Markdown matrix for CI step summaries, then the
+// details of every case that did not pass.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "## hpackcert\n\n| case | title | %s |\n|---|---|%s\n", strings.Join(r.Encoders, " | "), strings.Repeat("---|", len(r.Encoders)))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = mdGrade(r.Results[enc][c.ID])
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdEscape(c.Title), strings.Join(cells, " | "))
+	}
+	fmt.Fprintln(w)
+	for _, enc := range r.Encoders {
+		fmt.Fprintf(w, "- **%s**: %s\n", mdEscape(enc), r.summary(enc))
+	}
+	for _, c := range r.Cases {
+		for _, enc := range r.Encoders {
+			res := r.Results[enc][c.ID]
+			if res.Grade == Pass {
+				continue
+			}
+			body := res.Repro
+			if body == "" {
+				body = res.Detail + "\n"
+			}
+			fmt.Fprintf(w, "\n<details><summary>%s <code>%s</code> %s: %s</summary>\n\n```\n%s```\n</details>\n",
+				template.HTMLEscapeString(enc), c.ID, res.cell(), template.HTMLEscapeString(res.Detail), body)
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+func mdGrade(res *Result) string {
+	switch {
+	case res.Expected:
+		return "fail (expected)"
+	case res.Grade == Fail:
+		return "**fail**"
+	case res.Grade == NonStrict:
+		return "*non-strict*"
+	}
+	return res.Grade.String()
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>hpackcert report</title>
+<style>
+body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+td.g a{display:block;text-decoration:none;color:#000}
+.pass{background:#cfc}.non-strict{background:#ffc}.fail{background:#f99}.info{background:#def}.unsupported{background:#eee}.expected{background:#fdb}
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto}
+</style></head><body>
+<h1>hpackcert report</h1>
+<p>Traffic stories: {{.Report.TrafficSource}}.{{if .Report.Strict}} Strict: non-strict counts as fail.{{end}}</p>
+<table><tr><th>case</th><th>title</th>{{range .Report.Encoders}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td><code>{{.Case.ID}}</code></td><td>{{.Case.Title}}</td>{{range .Cells}}<td class="g {{.Class}}"><a href="#{{.Anchor}}">{{.Label}}</a></td>{{end}}</tr>
+{{end}}</table>
+<ul>{{range .Summaries}}<li><b>{{.Encoder}}</b>: {{.Text}}</li>{{end}}</ul>
+<h2>Details</h2>
+{{range .Rows}}{{$c := .Case}}{{range .Cells}}<section id="{{.Anchor}}"><h3>{{.Encoder}} — <code>{{$c.ID}}</code> {{$c.Title}}: {{.Label}}</h3>
+<p><i>RFC 7541 §{{$c.Section}}</i>: {{$c.RFC}}</p><p>{{.Result.Detail}}{{if .Result.Duration}} ({{.Result.Duration}}){{end}}</p>
+{{if .Result.Repro}}<pre>{{.Result.Repro}}</pre>{{end}}{{if .Result.Stderr}}<p>encoder stderr:</p><pre>{{.Result.Stderr}}</pre>{{end}}</section>
+{{end}}{{end}}</body></html>
+`))
+
+type htmlCell struct {
+	Encoder, Anchor, Class, Label string
+	Result                        *Result
+}
+
+// WriteHTML writes a matrix with the encoders as columns and the cases as
+// rows; every cell links to a section with its detail and reproduction.
+func (r *Report) WriteHTML(w io.Writer) error {
+	type row struct {
+		Case  Case
+		Cells []htmlCell
+	}
+	type summary struct{ Encoder, Text string }
+	data := struct {
+		Report    *Report
+		Rows      []row
+		Summaries []summary
+	}{Report: r}
+	for _, c := range r.Cases {
+		rw := row{Case: c}
+		for i, enc := range r.Encoders {
+			res := r.Results[enc][c.ID]
+			class := res.Grade.String()
+			if res.Expected {
+				class = "expected"
+			}
+			anchor := fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID))
+			rw.Cells = append(rw.Cells, htmlCell{Encoder: enc, Anchor: anchor, Class: class, Label: res.cell(), Result: res})
+		}
+		data.Rows = append(data.Rows, rw)
+	}
+	for _, enc := range r.Encoders {
+		data.Summaries = append(data.Summaries, summary{enc, r.summary(enc)})
+	}
+	return htmlReport.Execute(w, data)
+}

@@ -1,0 +1,428 @@
+package certify
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/oracle/strict"
+)
+
+// block is one header block of a story: the settings acknowledged before
+// it and the fields to encode.
+type block struct {
+	acked  []uint32
+	fields []Field
+	// wire is the recorded encoding, for recorded stories only.
+	wire []byte
+}
+
+// story is one encoding context: a fresh encoder, then its blocks in order.
+type story struct {
+	name   string
+	blocks []block
+}
+
+// decoded is what one oracle made of one block.
+type decoded struct {
+	oracle string
+	fields []oracle.Field
+	err    error
+	// skipped is set when an earlier block broke this oracle's context.
+	skipped bool
+	// known names the oracle.KnownLeniencies case that explains why the
+	// oracle rejected a block the strict oracle decoded correctly: the
+	// oracle's departure from RFC 7541, not the encoder's.
+	known string
+}
+
+// playedBlock is one block as the encoder encoded it and the oracles
+// decoded it.
+type playedBlock struct {
+	story *story
+	index int // in story.blocks
+	wire  []byte
+	// encErr is the encoder's failure; nothing after it in the story ran.
+	encErr error
+	reps   []representation
+	// walkErr is set when the wire walker could not split the block.
+	walkErr error
+	// strict's view: decoded[0] is always strict.
+	decoded  []decoded
+	updates  []uint32
+	warnings []strict.Warning
+	// tableDiff describes the first disagreement between the encoder's
+	// dynamic table (when it shows it) and the oracles' after this block.
+	tableDiff string
+	// maxBefore is the dynamic table's maximum size in effect (by strict's
+	// reckoning) when the block started.
+	maxBefore uint32
+}
+
+func (b *playedBlock) in() *block { return &b.story.blocks[b.index] }
+
+// transcript is a scenario played through one target.
+type transcript struct {
+	scenario string
+	blocks   []*playedBlock
+	// breakdown is the first failure of the encoder itself (an error, a
+	// timeout, a crash or a panic), with the block it happened on.
+	breakdown    error
+	breakdownAt  *playedBlock
+	stderr       string
+	duration     time.Duration
+	unsupported  string // why the scenario cannot run against the target
+	utf8Filtered bool
+}
+
+// newDecoders returns strict first, then every other oracle in the binary.
+func newDecoders() (*strict.Decoder, []oracle.Decoder) {
+	s := strict.New()
+	ds := []oracle.Decoder{s}
+	for _, newDecoder := range oracle.Available() {
+		d := newDecoder()
+		if d.Name() == strict.Name {
+			continue
+		}
+		ds = append(ds, d)
+	}
+	return s, ds
+}
+
+// decodeBlock decodes pb.wire with every decoder of the story's context
+// and fills in the oracles' verdicts and the table comparison.
+func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder) {
+	pb.maxBefore = s.MaxTableSize()
+	for _, n := range pb.in().acked {
+		for _, d := range ds {
+			d.SetMaxDynamicTableSize(n)
+		}
+	}
+	pb.reps, pb.walkErr = walkBlock(pb.wire)
+	pb.decoded = make([]decoded, len(ds))
+	for i, d := range ds {
+		pb.decoded[i].oracle = d.Name()
+		if broken[i] {
+			pb.decoded[i].skipped = true
+			continue
+		}
+		fields, err := decodeSafely(d, pb.wire)
+		pb.decoded[i].fields, pb.decoded[i].err = fields, err
+		if err != nil {
+			broken[i] = true
+		}
+	}
+	if pb.decoded[0].err == nil {
+		pb.updates = s.Updates()
+		pb.warnings = s.Warnings()
+		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
+			for i := 1; i < len(pb.decoded); i++ {
+				if d := &pb.decoded[i]; d.err != nil {
+					d.known = knownRejection(d.oracle)
+				}
+			}
+		}
+	}
+	pb.tableDiff = compareTables(ds, broken, enc)
+}
+
+// knownRejection returns the case of a known leniency by which the oracle
+// rejects blocks RFC 7541 allows, or "".
+func knownRejection(name string) string {
+	for _, l := range oracle.KnownLeniencies {
+		if l.Oracle == name && l.Kind == oracle.RejectsAllowed {
+			return l.Case
+		}
+	}
+	return ""
+}
+
+// decodeSafely turns an oracle's panic into an error: a certifier must
+// report on the encoder, not die on a decoder's bug.
+func decodeSafely(d oracle.Decoder, wire []byte) (fields []oracle.Field, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("oracle %s panicked: %v", d.Name(), r)
+		}
+	}()
+	return d.DecodeBlock(wire)
+}
+
+// compareTables describes the first disagreement between the tables of
+// the decoders still in a defined state and the encoder's, or returns "".
+func compareTables(ds []oracle.Decoder, broken []bool, enc Encoder) string {
+	var ref []oracle.Field
+	refName := ""
+	for i, d := range ds {
+		if broken[i] {
+			continue
+		}
+		t := d.Table()
+		if refName == "" {
+			ref, refName = t, d.Name()
+			continue
+		}
+		if diff := tableDiff(ref, t); diff != "" {
+			return fmt.Sprintf("oracles %s and %s disagree: %s", refName, d.Name(), diff)
+		}
+	}
+	if tr, ok := enc.(TableReader); ok && refName != "" {
+		if diff := tableDiff(ref, tr.Table()); diff != "" {
+			return fmt.Sprintf("the encoder's table differs from oracle %s's: %s", refName, diff)
+		}
+	}
+	return ""
+}
+
+// tableDiff describes how table b differs from table a, or returns "".
+func tableDiff(a, b []oracle.Field) string {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i].Name != b[i].Name || a[i].Value != b[i].Value {
+			return fmt.Sprintf("entry %d (index %d) is %s, not %s", i, 62+i, fieldString(b[i].Name, b[i].Value), fieldString(a[i].Name, a[i].Value))
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d entries (size %d), not %d (size %d)", len(b), tableSize(b), len(a), tableSize(a))
+	}
+	return ""
+}
+
+func tableSize(t []oracle.Field) int {
+	n := 0
+	for _, f := range t {
+		n += len(f.Name) + len(f.Value) + 32
+	}
+	return n
+}
+
+// roundTripError describes the first oracle that did not decode the
+// block to the fields sent, or returns "".
+func (b *playedBlock) roundTripError() string {
+	for _, d := range b.decoded {
+		if d.skipped || d.known != "" {
+			continue
+		}
+		if d.err != nil {
+			return fmt.Sprintf("oracle %s: %v", d.oracle, d.err)
+		}
+		if diff := fieldsDiff(b.in().fields, d.fields); diff != "" {
+			return fmt.Sprintf("oracle %s decoded other fields: %s", d.oracle, diff)
+		}
+	}
+	return ""
+}
+
+func fieldsDiff(sent []Field, got []oracle.Field) string {
+	for i := 0; i < len(sent) && i < len(got); i++ {
+		if sent[i].Name != got[i].Name || sent[i].Value != got[i].Value {
+			return fmt.Sprintf("field %d is %s, want %s", i, fieldString(got[i].Name, got[i].Value), fieldString(sent[i].Name, sent[i].Value))
+		}
+	}
+	if len(sent) != len(got) {
+		return fmt.Sprintf("%d fields, want %d", len(got), len(sent))
+	}
+	return ""
+}
+
+// fieldString quotes a field for a report, shortening long values.
+func fieldString(name, value string) string {
+	return fmt.Sprintf("%s: %s", quoteShort(name), quoteShort(value))
+}
+
+func quoteShort(s string) string {
+	const max = 48
+	if len(s) > max {
+		return fmt.Sprintf("%q... (%d octets)", s[:max], len(s))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// fieldFor returns the field a non-update representation encodes: the
+// n-th field of the block for the n-th such representation.
+func (b *playedBlock) fieldFor(repIndex int) (Field, bool) {
+	n := 0
+	for i := 0; i < repIndex; i++ {
+		if b.reps[i].kind != repSizeUpdate {
+			n++
+		}
+	}
+	fields := b.in().fields
+	if n >= len(fields) {
+		return Field{}, false
+	}
+	return fields[n], true
+}
+
+// where names the block for a report.
+func (b *playedBlock) where() string {
+	return fmt.Sprintf("story %s, block %d", b.story.name, b.index)
+}
+
+// repro writes a self-contained reproduction of the block: the context
+// that led to it (the earlier blocks of its story, inline when they are
+// few) and the block itself with its wire and the oracles' verdicts.
+func (b *playedBlock) repro(problem string) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s: %s\n", b.where(), problem)
+	fmt.Fprintf(&sb, "reproduce: a fresh encoder (table size 4096), then\n")
+	const inline = 6
+	start := 0
+	if b.index > inline {
+		start = b.index - inline
+		fmt.Fprintf(&sb, "  blocks 0-%d of story %s as recorded there\n", start-1, b.story.name)
+	}
+	for i := start; i <= b.index; i++ {
+		writeBlock(&sb, i, &b.story.blocks[i])
+	}
+	if b.encErr != nil {
+		fmt.Fprintf(&sb, "encoder error: %v\n", b.encErr)
+		return sb.String()
+	}
+	fmt.Fprintf(&sb, "wire (%d octets): %s\n", len(b.wire), hexString(b.wire))
+	for _, d := range b.decoded {
+		switch {
+		case d.skipped:
+			fmt.Fprintf(&sb, "oracle %s: not run (its context broke on an earlier block)\n", d.oracle)
+		case d.known != "":
+			fmt.Fprintf(&sb, "oracle %s: %v (a known leniency of the oracle, %q, not counted)\n", d.oracle, d.err, d.known)
+		case d.err != nil:
+			fmt.Fprintf(&sb, "oracle %s: %v\n", d.oracle, d.err)
+		default:
+			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, len(d.fields))
+		}
+	}
+	return sb.String()
+}
+
+func writeBlock(sb *strings.Builder, i int, in *block) {
+	fmt.Fprintf(sb, "  block %d:", i)
+	if len(in.acked) > 0 {
+		fmt.Fprintf(sb, " acked table sizes %v;", in.acked)
+	}
+	fmt.Fprintf(sb, " %d fields\n", len(in.fields))
+	const maxFields = 12
+	for j, f := range in.fields {
+		if j == maxFields {
+			fmt.Fprintf(sb, "    ... %d more\n", len(in.fields)-maxFields)
+			break
+		}
+		sens := ""
+		if f.Sensitive {
+			sens = " (sensitive)"
+		}
+		fmt.Fprintf(sb, "    %s%s\n", fieldString(f.Name, f.Value), sens)
+	}
+}
+
+// hexString formats wire as hex, shortened in the middle when long.
+func hexString(wire []byte) string {
+	const max = 256
+	if len(wire) <= max {
+		return hex.EncodeToString(wire)
+	}
+	return hex.EncodeToString(wire[:max/2]) + "..." + hex.EncodeToString(wire[len(wire)-max/2:])
+}
+
+// play runs the stories through a target and decodes what it wrote.
+func play(t Target, name string, stories []story) *transcript {
+	tr := &transcript{scenario: name}
+	start := time.Now()
+	defer func() { tr.duration = time.Since(start) }()
+	if r, ok := t.(restarter); ok {
+		r.restart()
+	}
+	for si := range stories {
+		st := &stories[si]
+		enc, err := t.NewEncoder()
+		if err != nil {
+			tr.breakdown = fmt.Errorf("opening a new encoding context for story %s: %w", st.name, err)
+			tr.breakdownAt = &playedBlock{story: st, encErr: tr.breakdown}
+			break
+		}
+		if !playStory(tr, st, enc) {
+			break
+		}
+	}
+	if s, ok := t.(stderrReader); ok {
+		tr.stderr = s.stderrTail()
+	}
+	return tr
+}
+
+// playStory plays one story through enc and reports whether the encoder
+// is still usable.
+func playStory(tr *transcript, st *story, enc Encoder) bool {
+	s, ds := newDecoders()
+	broken := make([]bool, len(ds))
+	var buf []byte
+	defer closeEncoder(enc)
+	for bi := range st.blocks {
+		in := &st.blocks[bi]
+		pb := &playedBlock{story: st, index: bi}
+		tr.blocks = append(tr.blocks, pb)
+		wire, err := encodeSafely(enc, buf[:0], in)
+		if err != nil {
+			pb.encErr = err
+			tr.breakdown, tr.breakdownAt = err, pb
+			return false
+		}
+		pb.wire = bytes.Clone(wire)
+		buf = wire
+		decodeBlock(pb, s, ds, broken, enc)
+	}
+	return true
+}
+
+func closeEncoder(enc Encoder) {
+	if c, ok := enc.(interface{ Close() error }); ok {
+		c.Close()
+	}
+}
+
+// encodeSafely applies the acknowledged sizes and encodes one block,
+// turning a panic of an in-process encoder into an error.
+func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("encoder panicked: %v", r)
+		}
+	}()
+	for _, n := range in.acked {
+		if err := enc.SetMaxDynamicTableSize(n); err != nil {
+			return nil, fmt.Errorf("SetMaxDynamicTableSize(%d): %w", n, err)
+		}
+	}
+	return enc.EncodeBlock(dst, in.fields)
+}
+
+// playRecorded decodes the recorded wire of stories without an encoder.
+func playRecorded(name string, stories []story) *transcript {
+	tr := &transcript{scenario: name}
+	start := time.Now()
+	for si := range stories {
+		st := &stories[si]
+		s, ds := newDecoders()
+		broken := make([]bool, len(ds))
+		for bi := range st.blocks {
+			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire}
+			tr.blocks = append(tr.blocks, pb)
+			decodeBlock(pb, s, ds, broken, nil)
+		}
+	}
+	tr.duration = time.Since(start)
+	return tr
+}
+
+// restarter is implemented by targets that start each scenario afresh,
+// such as a child process that is killed and started again.
+type restarter interface{ restart() }
+
+// stderrReader is implemented by targets whose diagnostics are captured.
+type stderrReader interface{ stderrTail() string }
+
+// errUnsupported marks a scenario a target cannot run.
+var errUnsupported = errors.New("unsupported")

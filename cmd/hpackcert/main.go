@@ -1,0 +1,314 @@
+// Command hpackcert certifies HPACK (RFC 7541) header encoders.
+//
+// Usage:
+//
+//	hpackcert [run] [flags]       certify encoders (default: the built-in ones)
+//	hpackcert list [--cases P]    print the cases
+//	hpackcert encode --stories DIR --out DIR [--encoder E]
+//	                              write an encoder's output in the hpack-test-case format
+//
+// Encoders to certify, any number of each, all in one matrix:
+//
+//	--encoder builtin:NAME   a built-in Go encoder: ref, xnet (nghttp2 with -tags nghttp2)
+//	--exec 'CMD ARGS'        a program speaking hpack-stdio/1 on its stdin and stdout
+//	--stories DIR            story files with recorded "wire" to grade
+//
+// With none, the built-in encoders are certified.
+//
+// Exit status: 0 when no case fails, 1 when a case fails (not counting
+// --expect-fail entries), 2 when the run itself could not happen (bad
+// flags, unreadable files, an encoder that never answers hello), with a
+// one-line reason on standard error.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
+	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is a harness error caused by the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// run runs the command and returns its exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	status := 0
+	switch cmd {
+	case "run":
+		status, err = runCmd(args, stdout)
+	case "list":
+		err = listCmd(args, stdout)
+	case "encode":
+		err = encodeCmd(args, stdout)
+	case "help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q (want run, list, encode or help)", cmd)}
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "hpackcert: %s\n", oneLine(err.Error()))
+		return 2
+	}
+	return status
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+const usage = `usage:
+  hpackcert [run] [flags]        certify encoders (default: the built-in ones)
+  hpackcert list [--cases P]     print the cases
+  hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]
+
+encoders (repeatable, one matrix):
+  --encoder builtin:NAME   built-in Go encoder: ref, xnet, nghttp2 (with -tags nghttp2)
+  --exec 'CMD ARGS'        program speaking hpack-stdio/1
+  --stories DIR            story files with recorded "wire" to grade
+
+run flags:
+  --cases PREFIX           run cases whose id starts with PREFIX (repeatable, or comma-separated)
+  --strict                 non-strict grades fail
+  --expect-fail FILE       known failures (case id, or "ENCODER CASE", per line) that do not fail the run
+  --timeout D              per-request timeout for --exec encoders (default 5s)
+  --json FILE, --junit FILE, --html FILE, --md FILE   write reports
+  --testcases DIR          hpack-test-case directory (default ../shared/hpack-test-case from the module root)
+  --traffic-stories N, --traffic-blocks N             cut the traffic stories (quick runs)
+  --seed N                 seed of the generated stories
+
+exit status: 0 nothing failed, 1 a case failed, 2 the run could not happen
+`
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// newFlagSet returns a flag set that reports errors as usageErrors.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{err.Error() + " (see hpackcert help)"}
+	}
+	if fs.NArg() > 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q (see hpackcert help)", fs.Arg(0))}
+	}
+	return nil
+}
+
+func runCmd(args []string, stdout io.Writer) (int, error) {
+	fs := newFlagSet("run")
+	var encoders, execs, stories, cases listFlag
+	fs.Var(&encoders, "encoder", "built-in encoder")
+	fs.Var(&execs, "exec", "stdio encoder command")
+	fs.Var(&stories, "stories", "recorded story directory")
+	fs.Var(&cases, "cases", "case id prefix")
+	strict := fs.Bool("strict", false, "non-strict grades fail")
+	expectFail := fs.String("expect-fail", "", "expected failures file")
+	timeout := fs.Duration("timeout", certify.DefaultTimeout, "per-request timeout")
+	jsonOut := fs.String("json", "", "JSON report file")
+	junitOut := fs.String("junit", "", "JUnit XML report file")
+	htmlOut := fs.String("html", "", "HTML report file")
+	mdOut := fs.String("md", "", "Markdown report file")
+	testcases := fs.String("testcases", "", "hpack-test-case directory")
+	trafficStories := fs.Int("traffic-stories", 0, "traffic stories to use")
+	trafficBlocks := fs.Int("traffic-blocks", 0, "blocks per traffic story")
+	seed := fs.Int64("seed", 1, "seed of generated stories")
+	if err := parse(fs, args); err != nil {
+		return 2, err
+	}
+	if *timeout <= 0 {
+		return 2, &usageError{fmt.Sprintf("--timeout %v: must be positive", *timeout)}
+	}
+	opts := certify.Options{
+		Strict: *strict, TestCaseDir: *testcases, Seed: *seed,
+		TrafficStories: *trafficStories, TrafficBlocks: *trafficBlocks,
+	}
+	for _, c := range cases {
+		for _, p := range strings.Split(c, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				opts.Cases = append(opts.Cases, p)
+			}
+		}
+	}
+	if _, err := certify.SelectCases(opts.Cases); err != nil {
+		return 2, err
+	}
+	if *expectFail != "" {
+		list, err := certify.ReadExpectFail(*expectFail)
+		if err != nil {
+			return 2, err
+		}
+		opts.ExpectFail = list
+	}
+	targets, err := openTargets(encoders, execs, stories, *timeout)
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
+	if err != nil {
+		return 2, err
+	}
+	rep, err := certify.Run(targets, opts)
+	if err != nil {
+		return 2, err
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return 2, err
+	}
+	outputs := []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*jsonOut, rep.WriteJSON}, {*junitOut, rep.WriteJUnit}, {*htmlOut, rep.WriteHTML}, {*mdOut, rep.WriteMarkdown}}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFile(o.path, o.write); err != nil {
+			return 2, err
+		}
+	}
+	if rep.Failed() {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// openTargets opens the encoders named on the command line, or the
+// built-in ones when none is named.
+func openTargets(encoders, execs, stories []string, timeout time.Duration) ([]certify.Target, error) {
+	if len(encoders)+len(execs)+len(stories) == 0 {
+		encoders = certify.BuiltinNames()
+	}
+	var targets []certify.Target
+	for _, e := range encoders {
+		t, err := certify.Builtin(strings.TrimPrefix(e, "builtin:"))
+		if err != nil {
+			return targets, fmt.Errorf("--encoder %s: %w", e, err)
+		}
+		targets = append(targets, t)
+	}
+	for _, dir := range stories {
+		t, err := certify.Recorded(dir)
+		if err != nil {
+			return targets, fmt.Errorf("--stories %s: %w", dir, err)
+		}
+		targets = append(targets, t)
+	}
+	for _, c := range execs {
+		t, err := certify.Exec(c, timeout)
+		if err != nil {
+			return targets, fmt.Errorf("--exec %q: %w", c, err)
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func listCmd(args []string, stdout io.Writer) error {
+	fs := newFlagSet("list")
+	var cases listFlag
+	fs.Var(&cases, "cases", "case id prefix")
+	verbose := fs.Bool("v", false, "print the RFC text of each case")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	selected, err := certify.SelectCases(cases)
+	if err != nil {
+		return err
+	}
+	for _, c := range selected {
+		fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
+		if *verbose {
+			fmt.Fprintf(stdout, "             %s\n", c.RFC)
+		}
+	}
+	return nil
+}
+
+func encodeCmd(args []string, stdout io.Writer) error {
+	fs := newFlagSet("encode")
+	in := fs.String("stories", "", "directory of story files to encode")
+	out := fs.String("out", "", "directory to write the encoded stories to")
+	enc := fs.String("encoder", "builtin:ref", "built-in encoder")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" {
+		return &usageError{"encode needs --stories DIR and --out DIR"}
+	}
+	t, err := certify.Builtin(strings.TrimPrefix(*enc, "builtin:"))
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	stories, err := vectors.ReadStoryDir(*in)
+	if err != nil {
+		return err
+	}
+	if len(stories) == 0 {
+		return fmt.Errorf("%s: no story files (*.json)", *in)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	blocks := 0
+	for _, s := range stories {
+		encoded, err := certify.EncodeStory(t, s)
+		if err != nil {
+			return err
+		}
+		if err := vectors.WriteStory(filepath.Join(*out, filepath.Base(s.Path)), encoded); err != nil {
+			return err
+		}
+		blocks += len(s.Cases)
+	}
+	fmt.Fprintf(stdout, "wrote %d stories (%d blocks) encoded by %s to %s\n", len(stories), blocks, t.Name(), *out)
+	return nil
+}

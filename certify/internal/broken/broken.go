@@ -1,0 +1,306 @@
+// Package broken is a small, plain HPACK encoder with switchable bugs, the
+// proof that the certifier catches them. Without a bug it is a second
+// correct encoder, written apart from package encoder: a linear-scan
+// table, never-indexed credentials and sensitive fields, Huffman when
+// shorter, and the smallest-then-final size updates of RFC 7541 §4.2.
+// Each Bug breaks exactly one rule.
+package broken
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+// Bug selects the one rule the encoder breaks.
+type Bug int
+
+// The bugs, each named after what the encoder gets wrong.
+const (
+	None                 Bug = iota
+	IndexNotInserted         // the third field sent with incremental indexing is not added to its own table
+	NoUpdateAfterDownUp      // after settings down then up again, no update signals the smallest
+	ThreeUpdates             // signals the smallest setting and then every later one
+	UpdateAboveSetting       // signals 4096 whatever the acknowledged setting
+	HuffmanZeroPadding       // pads Huffman strings with zero bits
+	AlwaysHuffman            // Huffman-codes every string, even when longer
+	AuthorizationIndexed     // indexes authorization and short cookies
+	SensitiveIndexed         // ignores the sensitive mark
+	Overhead31               // counts 31 octets of entry overhead, not 32
+	EvictOneTooFew           // evicts one entry fewer than a new entry needs
+)
+
+var bugNames = map[string]Bug{
+	"none":                    None,
+	"index-not-inserted":      IndexNotInserted,
+	"no-update-after-down-up": NoUpdateAfterDownUp,
+	"three-updates":           ThreeUpdates,
+	"update-above-setting":    UpdateAboveSetting,
+	"huffman-zero-padding":    HuffmanZeroPadding,
+	"always-huffman":          AlwaysHuffman,
+	"authorization-indexed":   AuthorizationIndexed,
+	"sensitive-indexed":       SensitiveIndexed,
+	"overhead-31":             Overhead31,
+	"evict-one-too-few":       EvictOneTooFew,
+}
+
+// String returns the bug's name, as ParseBug accepts it.
+func (b Bug) String() string {
+	for name, bug := range bugNames {
+		if bug == b {
+			return name
+		}
+	}
+	return fmt.Sprintf("Bug(%d)", int(b))
+}
+
+// Names returns the names of every bug, sorted.
+func Names() []string {
+	out := make([]string, 0, len(bugNames))
+	for name := range bugNames {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ParseBug returns the bug with the given name.
+func ParseBug(name string) (Bug, error) {
+	b, ok := bugNames[name]
+	if !ok {
+		return 0, fmt.Errorf("broken: unknown bug %q", name)
+	}
+	return b, nil
+}
+
+const capacity = spec.DefaultTableSize
+
+// Encoder is one encoding context with one bug.
+type Encoder struct {
+	bug      Bug
+	table    []spec.HeaderField // newest first
+	size     uint32
+	maxSize  uint32
+	acked    []uint32 // settings acknowledged since the last block
+	inserted int      // fields sent with incremental indexing so far
+}
+
+// New returns a fresh context with the given bug.
+func New(bug Bug) *Encoder {
+	return &Encoder{bug: bug, maxSize: capacity}
+}
+
+// SetMaxDynamicTableSize implements certify.Encoder.
+func (e *Encoder) SetMaxDynamicTableSize(n uint32) error {
+	e.acked = append(e.acked, n)
+	return nil
+}
+
+// Table implements certify.TableReader.
+func (e *Encoder) Table() []oracle.Field {
+	out := make([]oracle.Field, len(e.table))
+	for i, f := range e.table {
+		out[i] = oracle.Field{Name: f.Name, Value: f.Value}
+	}
+	return out
+}
+
+// EncodeBlock implements certify.Encoder.
+func (e *Encoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
+	dst = e.appendUpdates(dst)
+	for _, f := range fields {
+		dst = e.appendField(dst, f)
+	}
+	return dst, nil
+}
+
+// appendUpdates signals the settings acknowledged since the last block.
+func (e *Encoder) appendUpdates(dst []byte) []byte {
+	if len(e.acked) == 0 {
+		return dst
+	}
+	acked := e.acked
+	e.acked = nil
+	final := min(acked[len(acked)-1], capacity)
+	if e.bug == UpdateAboveSetting {
+		e.setMaxSize(capacity)
+		return appendInt(dst, 0x20, 5, capacity)
+	}
+	smallestAt := 0
+	for i, n := range acked {
+		if n < acked[smallestAt] {
+			smallestAt = i
+		}
+	}
+	smallest := acked[smallestAt]
+	if e.bug == ThreeUpdates && len(acked)-smallestAt > 2 {
+		for _, n := range acked[smallestAt:] {
+			n = min(n, final)
+			e.setMaxSize(n)
+			dst = appendInt(dst, 0x20, 5, uint64(n))
+		}
+		return dst
+	}
+	if smallest < e.maxSize && smallest < final && e.bug != NoUpdateAfterDownUp {
+		e.setMaxSize(smallest)
+		dst = appendInt(dst, 0x20, 5, uint64(smallest))
+	}
+	if final != e.maxSize {
+		e.setMaxSize(final)
+		dst = appendInt(dst, 0x20, 5, uint64(final))
+	}
+	return dst
+}
+
+func (e *Encoder) setMaxSize(n uint32) {
+	e.maxSize = n
+	e.evictTo(n)
+}
+
+func (e *Encoder) entrySize(f spec.HeaderField) uint32 {
+	if e.bug == Overhead31 {
+		return f.Size() - 1
+	}
+	return f.Size()
+}
+
+func (e *Encoder) evictTo(n uint32) {
+	for e.size > n && len(e.table) > 0 {
+		last := e.table[len(e.table)-1]
+		e.table = e.table[:len(e.table)-1]
+		e.size -= e.entrySize(last)
+	}
+}
+
+// add inserts f, evicting first (RFC 7541 §4.4).
+func (e *Encoder) add(f spec.HeaderField) {
+	size := e.entrySize(f)
+	if size > e.maxSize {
+		e.table, e.size = e.table[:0], 0
+		return
+	}
+	if e.bug == EvictOneTooFew {
+		need, freed := 0, uint32(0)
+		for i := len(e.table) - 1; i >= 0 && e.size-freed+size > e.maxSize; i-- {
+			freed += e.entrySize(e.table[i])
+			need++
+		}
+		for ; need > 1; need-- {
+			last := e.table[len(e.table)-1]
+			e.table = e.table[:len(e.table)-1]
+			e.size -= e.entrySize(last)
+		}
+	} else {
+		e.evictTo(e.maxSize - size)
+	}
+	e.table = append([]spec.HeaderField{f}, e.table...)
+	e.size += size
+}
+
+// search returns the index of a full match and of a name match (0 when
+// none), static table first.
+func (e *Encoder) search(f spec.HeaderField) (full, name int) {
+	for i, s := range spec.StaticTable {
+		if s.Name == f.Name {
+			if s.Value == f.Value {
+				return i + 1, i + 1
+			}
+			if name == 0 {
+				name = i + 1
+			}
+		}
+	}
+	for i, d := range e.table {
+		if d.Name == f.Name {
+			if d.Value == f.Value {
+				return spec.StaticTableLen + 1 + i, name
+			}
+			if name == 0 {
+				name = spec.StaticTableLen + 1 + i
+			}
+		}
+	}
+	return 0, name
+}
+
+func (e *Encoder) appendField(dst []byte, cf certify.Field) []byte {
+	f := spec.HeaderField{Name: cf.Name, Value: cf.Value}
+	never := cf.Sensitive && e.bug != SensitiveIndexed
+	if e.bug != AuthorizationIndexed && (f.Name == "authorization" || f.Name == "proxy-authorization" || (f.Name == "cookie" && len(f.Value) < 20)) {
+		never = true
+	}
+	full, name := e.search(f)
+	if never {
+		return e.appendLiteral(dst, 0x10, 4, name, f)
+	}
+	if full != 0 {
+		return appendInt(dst, 0x80, 7, uint64(full))
+	}
+	if e.entrySize(f) > e.maxSize {
+		return e.appendLiteral(dst, 0x00, 4, name, f)
+	}
+	dst = e.appendLiteral(dst, 0x40, 6, name, f)
+	e.inserted++
+	if e.bug == IndexNotInserted && e.inserted == 3 {
+		return dst
+	}
+	e.add(f)
+	return dst
+}
+
+func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefix uint8, name int, f spec.HeaderField) []byte {
+	dst = appendInt(dst, pattern, prefix, uint64(name))
+	if name == 0 {
+		dst = e.appendString(dst, f.Name)
+	}
+	return e.appendString(dst, f.Value)
+}
+
+// appendInt appends v with an n-bit prefix after the pattern bits (§5.1).
+func appendInt(dst []byte, pattern byte, n uint8, v uint64) []byte {
+	limit := uint64(1)<<n - 1
+	if v < limit {
+		return append(dst, pattern|byte(v))
+	}
+	dst = append(dst, pattern|byte(limit))
+	v -= limit
+	for v >= 0x80 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}
+
+func (e *Encoder) appendString(dst []byte, s string) []byte {
+	bits := 0
+	for i := 0; i < len(s); i++ {
+		bits += int(spec.HuffmanCodeLens[s[i]])
+	}
+	hlen := (bits + 7) / 8
+	if hlen >= len(s) && e.bug != AlwaysHuffman {
+		dst = appendInt(dst, 0, 7, uint64(len(s)))
+		return append(dst, s...)
+	}
+	dst = appendInt(dst, 0x80, 7, uint64(hlen))
+	var acc uint64
+	var nbits uint
+	for i := 0; i < len(s); i++ {
+		acc = acc<<spec.HuffmanCodeLens[s[i]] | uint64(spec.HuffmanCodes[s[i]])
+		nbits += uint(spec.HuffmanCodeLens[s[i]])
+		for nbits >= 8 {
+			nbits -= 8
+			dst = append(dst, byte(acc>>nbits))
+		}
+	}
+	if nbits > 0 {
+		pad := uint64(1)<<(8-nbits) - 1
+		if e.bug == HuffmanZeroPadding {
+			pad = 0
+		}
+		dst = append(dst, byte(acc<<(8-nbits)|pad))
+	}
+	return dst
+}

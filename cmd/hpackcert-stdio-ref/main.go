@@ -1,0 +1,36 @@
+// Command hpackcert-stdio-ref is the reference encoder (package encoder)
+// speaking hpack-stdio/1 on its standard input and output: the example of
+// the protocol for encoder authors, and the program the certifier's tests
+// drive through --exec.
+//
+//	hpackcert run --exec hpackcert-stdio-ref
+//
+// Flags -capacity and -no-huffman select the encoder's Config, so that
+// the certifier can be shown an encoder with another table budget or
+// without Huffman coding.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/encoder"
+)
+
+func main() {
+	capacity := flag.Uint("capacity", 4096, "dynamic table capacity in octets (RFC 7541 §4.1 sizes)")
+	noHuffman := flag.Bool("no-huffman", false, "send every string raw")
+	flag.Parse()
+	cfg := encoder.Config{Capacity: uint32(*capacity)}
+	cfg.Policy.NoHuffman = *noHuffman
+	name := fmt.Sprintf("hpackcert-stdio-ref (capacity %d)", cfg.Capacity)
+	err := certify.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
+		return certify.NewReference(cfg)
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hpackcert-stdio-ref:", err)
+		os.Exit(1)
+	}
+}

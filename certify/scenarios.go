@@ -38,7 +38,7 @@ func (r *runner) scenarioStories(name string, utf8Only bool) ([]story, bool, err
 			return nil, false, err
 		}
 	case scAdversarial:
-		stories = append(fromVectors(generateStories(r.opts.Seed, r.opts.adversarial())), ownAdversarial(r.opts.Seed)...)
+		stories = append(fromVectors(vectors.GenerateStories(r.opts.Seed, r.opts.adversarial())), ownAdversarial(r.opts.Seed)...)
 	case scEntrySize:
 		stories = entrySizeStories()
 	case scSizes:
@@ -100,7 +100,7 @@ func (r *runner) traffic() ([]story, error) {
 	} else if explicit {
 		return nil, fmt.Errorf("certify: traffic stories: no raw-data directory in %s", dir)
 	} else {
-		stories = fromVectors(generateStories(r.opts.Seed+1, 32))
+		stories = fromVectors(vectors.GenerateStories(r.opts.Seed+1, 32))
 		r.trafficSource = "vectors.GenerateStories (hpack-test-case not found)"
 	}
 	if n := r.opts.TrafficStories; n > 0 && n < len(stories) {
@@ -135,9 +135,6 @@ func fromVectors(vs []*vectors.Story) []story {
 		name := filepath.Base(v.Path)
 		if v.Path == "" {
 			name = fmt.Sprintf("generated-%02d", i)
-			if v.Description != "" {
-				name += " (" + v.Description + ")"
-			}
 		}
 		st := story{name: name, blocks: make([]block, len(v.Cases))}
 		for j, c := range v.Cases {

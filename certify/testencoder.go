@@ -1,0 +1,52 @@
+package certify
+
+import "testing"
+
+// TestEncoder certifies a Go encoder from its own tests, the way
+// nettest.TestConn checks a net.Conn: every case runs as a subtest named
+// by its id. A failing case fails its subtest with the detail and the
+// reproduction; a non-strict case is logged, or fails when opts sets
+// Strict; info cases are logged and unsupported ones skipped.
+//
+// newEncoder must return a fresh encoding context on every call. opts, at
+// most one, replaces the default Options; to keep the test quick under
+// -race, set TrafficStories and TrafficBlocks.
+//
+// The caller imports the oracles it wants to check against, usually all:
+//
+//	import _ "github.com/hpackcert/hpackcert/oracle/all"
+func TestEncoder(t *testing.T, newEncoder func() Encoder, opts ...Options) {
+	t.Helper()
+	var o Options
+	switch len(opts) {
+	case 0:
+	case 1:
+		o = opts[0]
+	default:
+		t.Fatalf("certify.TestEncoder: %d Options given, want at most one", len(opts))
+	}
+	rep, err := Run([]Target{Func(t.Name(), newEncoder)}, o)
+	if err != nil {
+		t.Fatalf("certify.TestEncoder: %v", err)
+	}
+	results := rep.Results[rep.Encoders[0]]
+	for _, c := range rep.Cases {
+		res := results[c.ID]
+		t.Run(c.ID, func(t *testing.T) {
+			switch res.Grade {
+			case Fail:
+				if res.Expected {
+					t.Logf("expected failure: %s", res.Detail)
+					return
+				}
+				t.Errorf("%s: %s\n%s\n%s", c.Title, res.Detail, c.RFC, res.Repro)
+			case NonStrict:
+				t.Logf("non-strict: %s: %s\n%s", c.Title, res.Detail, res.Repro)
+			case Unsupported:
+				t.Skipf("unsupported: %s", res.Detail)
+			default:
+				t.Logf("%s: %s", res.Grade, res.Detail)
+			}
+		})
+	}
+}

@@ -204,8 +204,8 @@ int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
 		if (n < 0) {
 			return (int)n;
 		}
-		h->consumed += (size_t)n;
 		if (flags & NGHTTP2_HD_INFLATE_EMIT) {
+			/* consumed stays at the start of a field that fails. */
 			list += nv.namelen + nv.valuelen + ENTRY_OVERHEAD;
 			if (list_limit != 0 && list > list_limit) {
 				return HCINF_ERR_LIST_LIMIT;
@@ -216,6 +216,7 @@ int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
 			}
 			h->nfields++;
 		}
+		h->consumed += (size_t)n;
 		if (flags & NGHTTP2_HD_INFLATE_FINAL) {
 			nghttp2_hd_inflate_end_headers(h->inflater);
 			return 0;

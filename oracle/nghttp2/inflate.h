@@ -38,7 +38,7 @@ typedef struct hcinf {
 	uint8_t *out; /* records of the last block or table read */
 	size_t outlen;
 	size_t outcap;
-	size_t consumed; /* bytes of the last block used by the calls that succeeded */
+	size_t consumed; /* bytes of the last block up to the end of the last field taken */
 	size_t nfields;  /* fields of the last block emitted so far */
 } hcinf;
 

@@ -1,0 +1,217 @@
+//go:build nghttp2
+
+package nghttp2
+
+import (
+	"encoding/hex"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+func mustHex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		t.Fatalf("bad hex %q: %v", s, err)
+	}
+	return b
+}
+
+// longName is a literal field without indexing whose name is n bytes of
+// 'x' (RFC 7541 §6.2.2, new name) and whose value is empty.
+func longName(n int) []byte {
+	block := appendInt([]byte{0x00}, 0x00, 7, uint64(n))
+	block = append(block, strings.Repeat("x", n)...)
+	return append(block, 0x00)
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		sizes      []uint32 // SetMaxDynamicTableSize calls before the block
+		listLimit  int      // SetMaxHeaderListSize when not 0
+		block      []byte
+		wantOffset int
+		wantFields int
+		wantLimit  bool // the header list limit, not nghttp2, refuses it
+	}{
+		{name: "index 0 (RFC 7541 §6.1)", block: mustHex(t, "80")},
+		{name: "index past the empty dynamic table (§2.3.3)", block: mustHex(t, "82 be"), wantOffset: 1, wantFields: 1},
+		{name: "literal name index past the table (§6.2.1)", block: mustHex(t, "7e 01 61")},
+		{name: "size update after a field (§4.2)", block: mustHex(t, "82 3f e1 1f"), wantOffset: 1, wantFields: 1},
+		{name: "size update 4097 above the setting 4096 (§6.3)", block: mustHex(t, "3f e2 1f")},
+		{name: "truncated integer (§5.1)", block: mustHex(t, "82 ff"), wantOffset: 1, wantFields: 1},
+		{name: "string longer than the block (§5.2)", block: mustHex(t, "00 85 61")},
+		{name: "EOS inside a Huffman string (§5.2)", block: mustHex(t, "00 84 ff ff ff ff 01 61")},
+		{name: "Huffman padding of 8 bits (§5.2)", block: mustHex(t, "00 81 ff 01 61")},
+		{name: "Huffman padding of zeros (§5.2)", block: mustHex(t, "00 81 18 01 61")},
+		{name: "index overflowing 32 bits (§5.1)", block: mustHex(t, "ff 80 80 80 80 10")},
+		{name: "no size update after the setting went down (§4.2)", sizes: []uint32{0}, block: mustHex(t, "82")},
+		{name: "empty block after the setting went down (§4.2)", sizes: []uint32{0}, block: nil},
+		{name: "update above the lowest setting after down-then-up (§4.2)", sizes: []uint32{0, 4096}, block: mustHex(t, "3f e1 1f 82")},
+		{name: "name of 65537 bytes (nghttp2 limit NGHTTP2_HD_MAX_NV, not the RFC)", block: longName(65537)},
+		{name: "header list over the limit", listLimit: 64, block: mustHex(t, "82 86 84"), wantOffset: 1, wantFields: 1, wantLimit: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := New()
+			defer d.Close()
+			if tt.listLimit != 0 {
+				d.SetMaxHeaderListSize(tt.listLimit)
+			}
+			for _, n := range tt.sizes {
+				d.SetMaxDynamicTableSize(n)
+			}
+			fields, err := d.DecodeBlock(tt.block)
+			if err == nil {
+				t.Fatalf("DecodeBlock(%x) = %+v, nil; want an error", tt.block, fields)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is %T; want *Error", err, err)
+			}
+			if e.Offset != tt.wantOffset || e.Fields != tt.wantFields {
+				t.Errorf("error at offset %d after %d fields; want offset %d after %d fields (%v)", e.Offset, e.Fields, tt.wantOffset, tt.wantFields, err)
+			}
+			if gotLimit := e.Code == 0; gotLimit != tt.wantLimit {
+				t.Errorf("Code = %d (%v); want the list limit: %t", e.Code, err, tt.wantLimit)
+			}
+			if e.Reason == "" || !strings.HasPrefix(err.Error(), "nghttp2: offset ") {
+				t.Errorf("error text %q; want \"nghttp2: offset N, after M fields: reason\"", err)
+			}
+		})
+	}
+}
+
+func TestDecodeAccepted(t *testing.T) {
+	tests := []struct {
+		name       string
+		sizes      []uint32
+		block      []byte
+		wantFields []oracle.Field
+		wantTable  []oracle.Field
+		wantMax    uint32
+	}{
+		{name: "empty block", block: nil, wantMax: 4096},
+		{name: "three size updates (legal, §4.2)", block: mustHex(t, "20 3f e1 1f 20"), wantMax: 0},
+		{name: "size updates only after down-then-up", sizes: []uint32{0, 4096}, block: mustHex(t, "20 3f e1 1f"), wantMax: 4096},
+		{name: "setting up without an update", sizes: []uint32{8192}, block: mustHex(t, "82"),
+			wantFields: []oracle.Field{{Name: ":method", Value: "GET"}}, wantMax: 4096},
+		{name: "never indexed, new name (§6.2.3)", block: mustHex(t, "10 01 61 01 62"),
+			wantFields: []oracle.Field{{Name: "a", Value: "b", NeverIndexed: true}}, wantMax: 4096},
+		{name: "never indexed, indexed name (§6.2.3)", block: mustHex(t, "1f 08 01 62"),
+			wantFields: []oracle.Field{{Name: "authorization", Value: "b", NeverIndexed: true}}, wantMax: 4096},
+		{name: "incremental indexing (§6.2.1)", block: mustHex(t, "40 01 61 01 62 be"),
+			wantFields: []oracle.Field{{Name: "a", Value: "b"}, {Name: "a", Value: "b"}},
+			wantTable:  []oracle.Field{{Name: "a", Value: "b"}}, wantMax: 4096},
+		{name: "newest entry first", block: mustHex(t, "40 01 61 01 62 40 01 63 01 64"),
+			wantFields: []oracle.Field{{Name: "a", Value: "b"}, {Name: "c", Value: "d"}},
+			wantTable:  []oracle.Field{{Name: "c", Value: "d"}, {Name: "a", Value: "b"}}, wantMax: 4096},
+		{name: "entry larger than the table is not added (§4.4)", block: mustHex(t, "3f 02 40 01 61 01 62"),
+			wantFields: []oracle.Field{{Name: "a", Value: "b"}}, wantMax: 33},
+		{name: "Huffman with ones padding (§5.2)", block: mustHex(t, "00 81 1f 01 61"),
+			wantFields: []oracle.Field{{Name: "a", Value: "a"}}, wantMax: 4096},
+		{name: "name of 65536 bytes", block: longName(65536),
+			wantFields: []oracle.Field{{Name: strings.Repeat("x", 65536)}}, wantMax: 4096},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := New()
+			defer d.Close()
+			d.SetMaxHeaderListSize(0)
+			for _, n := range tt.sizes {
+				d.SetMaxDynamicTableSize(n)
+			}
+			fields, err := d.DecodeBlock(tt.block)
+			if err != nil {
+				t.Fatalf("DecodeBlock(%x): %v", tt.block, err)
+			}
+			if !slices.Equal(fields, tt.wantFields) {
+				t.Errorf("fields = %+v; want %+v", fields, tt.wantFields)
+			}
+			if table := d.Table(); !slices.Equal(table, tt.wantTable) {
+				t.Errorf("Table() = %+v; want %+v", table, tt.wantTable)
+			}
+			if got := d.MaxTableSize(); got != tt.wantMax {
+				t.Errorf("MaxTableSize() = %d; want %d", got, tt.wantMax)
+			}
+		})
+	}
+}
+
+func TestSetMaxDynamicTableSize(t *testing.T) {
+	d := New()
+	defer d.Close()
+	if _, err := d.DecodeBlock(mustHex(t, "40 01 61 01 62")); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.TableSize(); got != 34 {
+		t.Fatalf("TableSize() = %d; want 34", got)
+	}
+	d.SetMaxDynamicTableSize(0)
+	if table, max := d.Table(), d.MaxTableSize(); len(table) != 0 || max != 0 {
+		t.Fatalf("after SetMaxDynamicTableSize(0): Table() = %+v, MaxTableSize() = %d; want empty, 0", table, max)
+	}
+	d.SetMaxDynamicTableSize(4096)
+	if _, err := d.DecodeBlock(mustHex(t, "20 3f e1 1f 40 01 63 01 64")); err != nil {
+		t.Fatalf("block beginning with updates to 0 then 4096: %v", err)
+	}
+	want := []oracle.Field{{Name: "c", Value: "d"}}
+	if table := d.Table(); !slices.Equal(table, want) {
+		t.Fatalf("Table() = %+v; want %+v", table, want)
+	}
+}
+
+func TestHeaderListLimit(t *testing.T) {
+	block := longName(2000) // 2000 + 32 bytes of header list per field
+	block = slices.Concat(block, block, block)
+	d := New()
+	defer d.Close()
+	d.SetMaxHeaderListSize(3 * 2032)
+	if _, err := d.DecodeBlock(block); err != nil {
+		t.Fatalf("block of exactly the limit: %v", err)
+	}
+	d.SetMaxHeaderListSize(3*2032 - 1)
+	_, err := d.DecodeBlock(block)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != 0 || e.Fields != 2 || e.Offset != 2*len(longName(2000)) {
+		t.Fatalf("block one byte over the limit: error %v; want the list limit after 2 fields", err)
+	}
+}
+
+func TestBrokenAfterError(t *testing.T) {
+	d := New()
+	defer d.Close()
+	_, first := d.DecodeBlock(mustHex(t, "80"))
+	if first == nil {
+		t.Fatal("index 0 decoded without error")
+	}
+	_, err := d.DecodeBlock(mustHex(t, "82"))
+	if !errors.Is(err, first) {
+		t.Fatalf("block after a failure: error %v; want one wrapping %v", err, first)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	d := New()
+	if _, err := d.DecodeBlock(mustHex(t, "40 01 61 01 62")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close() = %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("second Close() = %v", err)
+	}
+	if _, err := d.DecodeBlock(mustHex(t, "82")); err != ErrClosed {
+		t.Fatalf("DecodeBlock after Close: error %v; want ErrClosed", err)
+	}
+	d.SetMaxDynamicTableSize(0)
+	if table, size, max, heap := d.Table(), d.TableSize(), d.MaxTableSize(), d.HeapBytes(); table != nil || size != 0 || max != 0 || heap != 0 {
+		t.Fatalf("after Close: Table() = %+v, TableSize() = %d, MaxTableSize() = %d, HeapBytes() = %d; want nil, 0, 0, 0", table, size, max, heap)
+	}
+}

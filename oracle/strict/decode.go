@@ -83,8 +83,8 @@ func (b *blockDecoder) sizeUpdates() error {
 	if len(d.updates) == 0 {
 		return &Error{0, "4.2", fmt.Sprintf("the acknowledged SETTINGS_HEADER_TABLE_SIZE went down to %d, below the table's maximum size %d, since the last block, so this block must begin with a dynamic table size update to at most %d", d.minAcked, maxBefore, d.minAcked)}
 	}
-	if smallest > d.minAcked {
-		return &Error{0, "4.2", fmt.Sprintf("the acknowledged SETTINGS_HEADER_TABLE_SIZE went down to %d since the last block, but the smallest dynamic table size update at the start of this block is %d; the smallest size in the interval must be signaled", d.minAcked, smallest)}
+	if first := d.updates[0]; first > d.minAcked {
+		return &Error{0, "4.2", fmt.Sprintf("the acknowledged SETTINGS_HEADER_TABLE_SIZE went down to %d since the last block, but the first dynamic table size update of this block is %d; the smallest size in the interval must be signaled first", d.minAcked, first)}
 	}
 	return nil
 }

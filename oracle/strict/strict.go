@@ -39,11 +39,13 @@
 //
 //	(a) If the smallest value acknowledged since the previous block is below
 //	    the table's maximum size in effect when the block starts, the block
-//	    must start with at least one update, and the smallest of them must be
-//	    at most that smallest acknowledged value. §4.2: "the smallest maximum
-//	    table size that occurs in that interval MUST be signaled in a dynamic
-//	    table size update". The RFC does not fix the order of the updates, so
-//	    the smallest need not come first (but see the warnings).
+//	    must start with an update to at most that smallest value. §4.2: "the
+//	    smallest maximum table size that occurs in that interval MUST be
+//	    signaled in a dynamic table size update", at "the beginning of the
+//	    first header block following the change"; the final size may follow.
+//	    Updates replay the interval in order, so the smallest comes first:
+//	    4096 then 1024 after settings of 1024 then 4096 is an error, as it is
+//	    for libnghttp2 (x/net rejects it too, for another reason).
 //	(b) Every update must be at most the last acknowledged value. By the time
 //	    the encoder writes the block it has acknowledged every setting in the
 //	    interval, and §6.3 names "the last value of the
@@ -53,8 +55,8 @@
 //	(c) Updates that are legal but unusual produce a Warning rather than an
 //	    error, for the certifier to grade as non-strict: more than two updates
 //	    (§4.2 says the smallest and the final size result "in at most two"),
-//	    and two or more updates whose first is not the smallest (§4.2 lists
-//	    the smallest first, then the final).
+//	    and, when rule (a) does not apply, two or more updates whose first
+//	    is not the smallest (§4.2 lists the smallest first, then the final).
 //
 // A setting that rises needs no update: the encoder may keep using a
 // smaller table. An update may also come without any setting change.

@@ -54,6 +54,7 @@ func TestDecodeErrors(t *testing.T) {
 		{name: "empty block after the setting went down (§4.2)", sizes: []uint32{0}, block: nil},
 		{name: "update above the lowest setting after down-then-up (§4.2)", sizes: []uint32{0, 4096}, block: mustHex(t, "3f e1 1f 82")},
 		{name: "name of 65537 bytes (nghttp2 limit NGHTTP2_HD_MAX_NV, not the RFC)", block: longName(65537)},
+		{name: "integer of 6 continuation octets (nghttp2 limit, not the RFC)", block: mustHex(t, "3f 80 80 80 80 80 00")},
 		{name: "header list over the limit", listLimit: 64, block: mustHex(t, "82 86 84"), wantOffset: 1, wantFields: 1, wantLimit: true},
 	}
 	for _, tt := range tests {
@@ -115,6 +116,9 @@ func TestDecodeAccepted(t *testing.T) {
 			wantFields: []oracle.Field{{Name: "a", Value: "b"}}, wantMax: 33},
 		{name: "Huffman with ones padding (§5.2)", block: mustHex(t, "00 81 1f 01 61"),
 			wantFields: []oracle.Field{{Name: "a", Value: "a"}}, wantMax: 4096},
+		{name: "size update of 4 redundant continuation octets (§5.1)", block: mustHex(t, "3f 80 80 80 00"), wantMax: 31},
+		{name: "empty name (legal in HPACK, §5.2)", block: mustHex(t, "00 80 00"),
+			wantFields: []oracle.Field{{}}, wantMax: 4096},
 		{name: "name of 65536 bytes", block: longName(65536),
 			wantFields: []oracle.Field{{Name: strings.Repeat("x", 65536)}}, wantMax: 4096},
 	}

@@ -241,31 +241,33 @@ func (obs *observation) blockProblem(exp *blockExpect) string {
 	}
 	if len(exp.fields) == 0 {
 		if len(obs.wire) != 0 {
-			return fmt.Sprintf("no fields, but the encoder wrote %x", obs.wire)
+			return fmt.Sprintf("no fields, but the encoder wrote %s", hexShort(obs.wire))
 		}
 		return ""
 	}
 	reps, err := walkBlock(obs.wire)
 	if err != nil {
-		return fmt.Sprintf("block %x: %v", obs.wire, err)
+		return fmt.Sprintf("block %s: %v", hexShort(obs.wire), err)
 	}
 	plain := make([][2]string, len(exp.fields))
 	for i, f := range exp.fields {
 		plain[i] = [2]string{f.Name, f.Value}
 	}
 	if err := checkForm(reps, plain); err != nil {
-		return fmt.Sprintf("block %x: %v", obs.wire, err)
+		return fmt.Sprintf("block %s: %v", hexShort(obs.wire), err)
 	}
-	var kinds []repKind
+	i := 0
 	for _, r := range reps {
-		if r.kind != repSizeUpdate {
-			kinds = append(kinds, r.kind)
+		if r.kind == repSizeUpdate {
+			continue
 		}
-	}
-	for i := range kinds {
-		if kinds[i] != exp.kinds[i] {
-			return fmt.Sprintf("block %x: field %d (%s) sent as %s; the policy says %s", obs.wire, i, fieldString(exp.fields[i]), kinds[i], exp.kinds[i])
+		if r.kind != exp.kinds[i] {
+			return fmt.Sprintf("block %s: field %d (%s) sent as %s; the policy says %s", hexShort(obs.wire), i, fieldString(exp.fields[i]), r.kind, exp.kinds[i])
 		}
+		if r.kind != repIndexed && (r.name == nil) != exp.byName[i] {
+			return fmt.Sprintf("block %s: field %d (%s) sent as %s with name index %d; a table has the name: %v (names go by index whenever a table has them)", hexShort(obs.wire), i, fieldString(exp.fields[i]), r.kind, r.index.value, exp.byName[i])
+		}
+		i++
 	}
 	for i, d := range obs.decoded {
 		switch {
@@ -278,16 +280,16 @@ func (obs *observation) blockProblem(exp *blockExpect) string {
 			obs.decoded[i].retired = true
 			continue
 		case d.err != nil:
-			return fmt.Sprintf("decoder %s rejects block %x: %v", d.name, obs.wire, d.err)
+			return fmt.Sprintf("decoder %s rejects block %s: %v", d.name, hexShort(obs.wire), d.err)
 		case !slices.Equal(d.fields, exp.fields):
-			return fmt.Sprintf("decoder %s decodes block %x to %s; want %s", d.name, obs.wire, fieldsString(d.fields), fieldsString(exp.fields))
+			return fmt.Sprintf("decoder %s decodes block %s to %s; want %s", d.name, hexShort(obs.wire), fieldsString(d.fields), fieldsString(exp.fields))
 		}
 	}
 	if !slices.Equal(obs.updates, exp.updates) {
-		return fmt.Sprintf("block %x starts with size updates %v; want %v (RFC 7541 §4.2)", obs.wire, obs.updates, exp.updates)
+		return fmt.Sprintf("block %s starts with size updates %v; want %v (RFC 7541 §4.2)", hexShort(obs.wire), obs.updates, exp.updates)
 	}
 	if len(obs.warnings) > 0 {
-		return fmt.Sprintf("block %x: strict decoder warns: %v", obs.wire, obs.warnings)
+		return fmt.Sprintf("block %s: strict decoder warns: %v", hexShort(obs.wire), obs.warnings)
 	}
 	return ""
 }

@@ -72,6 +72,21 @@ func (t *modelTable) hasField(name, value string) bool {
 	return false
 }
 
+// hasName reports whether the static table or t has an entry named name.
+func (t *modelTable) hasName(name string) bool {
+	for _, f := range spec.StaticTable {
+		if f.Name == name {
+			return true
+		}
+	}
+	for _, f := range t.entries {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // diffTables describes the first difference between two tables, newest
 // first, or returns "" when they are equal.
 func diffTables(wantName string, want []oracle.Field, gotName string, got []oracle.Field) string {
@@ -103,6 +118,14 @@ func short(s string) string {
 		return fmt.Sprintf("%q...(%d octets)", s[:40], len(s))
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// hexShort shows b in hex, cut to 48 octets.
+func hexShort(b []byte) string {
+	if len(b) > 48 {
+		return fmt.Sprintf("%x...(%d octets)", b[:48], len(b))
+	}
+	return fmt.Sprintf("%x", b)
 }
 
 // fieldsString shows a list of fields on one line.

@@ -3,7 +3,9 @@ package property
 import (
 	"flag"
 	"fmt"
+	"github.com/leanovate/gopter/prop"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,4 +152,24 @@ func check(t *testing.T, p *gopter.TestParameters, prop gopter.Prop) *gopter.Tes
 	fmt.Fprintf(&b, "  replay: %s", replayHint(t, p.Seed(), p.MinSuccessfulTests))
 	t.Error(b.String())
 	return res
+}
+
+// forAll is prop.ForAll for a condition that returns an error: nil passes,
+// and an error fails the property (and is shrunk) with its text as the
+// label. prop.ForAll itself would count an error as a crash of the check.
+func forAll(condition interface{}, gens ...gopter.Gen) gopter.Prop {
+	f := reflect.ValueOf(condition)
+	in := make([]reflect.Type, f.Type().NumIn())
+	for i := range in {
+		in[i] = f.Type().In(i)
+	}
+	resultType := reflect.TypeOf((*gopter.PropResult)(nil))
+	wrapped := reflect.MakeFunc(reflect.FuncOf(in, []reflect.Type{resultType}, false), func(args []reflect.Value) []reflect.Value {
+		res := &gopter.PropResult{Status: gopter.PropTrue}
+		if err, _ := f.Call(args)[0].Interface().(error); err != nil {
+			res = &gopter.PropResult{Status: gopter.PropFalse, Labels: []string{err.Error()}}
+		}
+		return []reflect.Value{reflect.ValueOf(res)}
+	})
+	return prop.ForAll(wrapped.Interface(), gens...)
 }

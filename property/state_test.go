@@ -38,6 +38,9 @@ type connState struct {
 type blockExpect struct {
 	fields  []oracle.Field
 	kinds   []repKind // representation of each field
+	// byName tells, for each literal field, whether its name goes by
+	// index: the doc promises it whenever either table has the name.
+	byName []bool
 	updates []uint32  // size updates at the start of the block (§4.2)
 	// xnetRejects is set when the block starts with two size updates and
 	// the first leaves entries in the table: x/net rejects that legal
@@ -139,6 +142,7 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 	for _, f := range fields {
 		kind := next.representation(f)
 		exp.kinds = append(exp.kinds, kind)
+		exp.byName = append(exp.byName, next.dec.hasName(f.Name))
 		exp.fields = append(exp.fields, oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: kind == repNever})
 		if kind == repIncremental {
 			next.dec.add(f.Name, f.Value)

@@ -36,12 +36,12 @@ type connState struct {
 
 // blockExpect is what one encoded block must decode to.
 type blockExpect struct {
-	fields  []oracle.Field
-	kinds   []repKind // representation of each field
+	fields []oracle.Field
+	kinds  []repKind // representation of each field
 	// byName tells, for each literal field, whether its name goes by
 	// index: the doc promises it whenever either table has the name.
-	byName []bool
-	updates []uint32  // size updates at the start of the block (§4.2)
+	byName  []bool
+	updates []uint32 // size updates at the start of the block (§4.2)
 	// xnetRejects is set when the block starts with two size updates and
 	// the first leaves entries in the table: x/net rejects that legal
 	// sequence (see package oracle/xnet).

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -372,7 +373,7 @@ func (p *storyParser) object(what string, member func(key string) error) error {
 	if err := p.delim(what, '{', "an object"); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
+	var seen []string // objects here have a handful of keys
 	for p.dec.More() {
 		start := p.valueStart()
 		tok, err := p.token()
@@ -380,10 +381,10 @@ func (p *storyParser) object(what string, member func(key string) error) error {
 			return err
 		}
 		key := tok.(string) // the decoder only returns strings as keys
-		if seen[key] {
+		if slices.Contains(seen, key) {
 			return p.errorAt(start, fmt.Sprintf("%s: duplicate key %q", what, key))
 		}
-		seen[key] = true
+		seen = append(seen, key)
 		if err := member(key); err != nil {
 			return err
 		}

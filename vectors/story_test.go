@@ -340,3 +340,13 @@ func TestAckedSizes(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkReadStoryDir(b *testing.B) {
+	dir := filepath.Join(testenv.TestCaseDir(b), "nghttp2")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadStoryDir(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package certify_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/encoder"
+	_ "github.com/hpackcert/hpackcert/oracle/all"
+)
+
+// quick keeps test runs small enough for -race: a few traffic stories of
+// a few dozen blocks, a few generated stories.
+func quick() certify.Options {
+	return certify.Options{TrafficStories: 3, TrafficBlocks: 40, Adversarial: 4, AllocRuns: 10}
+}
+
+func brokenTarget(bug broken.Bug) certify.Target {
+	return certify.Func("broken "+bug.String(), func() certify.Encoder { return broken.New(bug) })
+}
+
+// TestBrokenEncodersCaught is the proof that the certifier catches bugs:
+// each broken encoder is flagged by the case written for its bug, with
+// the grade the case gives a violation.
+func TestBrokenEncodersCaught(t *testing.T) {
+	tests := []struct {
+		bug   broken.Bug
+		id    string
+		grade certify.Grade
+	}{
+		{broken.IndexNotInserted, "enc/2.3.2/1", certify.Fail},
+		{broken.NoUpdateAfterDownUp, "enc/4.2/2", certify.Fail},
+		{broken.ThreeUpdates, "enc/4.2/3", certify.NonStrict},
+		{broken.UpdateAboveSetting, "enc/6.3/1", certify.Fail},
+		{broken.HuffmanZeroPadding, "enc/5.2/1", certify.Fail},
+		{broken.AlwaysHuffman, "enc/5.2/2", certify.NonStrict},
+		{broken.AuthorizationIndexed, "enc/7.1.3/2", certify.NonStrict},
+		{broken.SensitiveIndexed, "enc/7.1.3/1", certify.Fail},
+		{broken.Overhead31, "enc/4.1/1", certify.Fail},
+		{broken.EvictOneTooFew, "enc/4.4/1", certify.Fail},
+	}
+	targets := []certify.Target{brokenTarget(broken.None)}
+	for _, tt := range tests {
+		targets = append(targets, brokenTarget(tt.bug))
+	}
+	rep, err := certify.Run(targets, quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		res := rep.Results["broken "+tt.bug.String()][tt.id]
+		if res.Grade != tt.grade {
+			t.Errorf("%s: %s graded %s (%s); want %s", tt.bug, tt.id, res.Grade, res.Detail, tt.grade)
+			continue
+		}
+		if res.Repro == "" || !strings.Contains(res.Repro, "wire") {
+			t.Errorf("%s: %s has no reproduction with the wire: %q", tt.bug, tt.id, res.Repro)
+		}
+		t.Logf("%s: %s %s: %s", tt.bug, tt.id, res.Grade, res.Detail)
+		// Without the bug, the same encoder passes the same case.
+		if got := rep.Results["broken none"][tt.id].Grade; got != certify.Pass {
+			t.Errorf("broken none: %s graded %s; want pass", tt.id, got)
+		}
+	}
+	if !rep.Failed() {
+		t.Error("report with failing encoders: Failed() = false; want true")
+	}
+}
+
+// gradesWithout lists the cases of an encoder graded neither pass, info
+// nor unsupported.
+func gradesWithout(rep *certify.Report, enc string) []string {
+	var bad []string
+	for _, c := range rep.Cases {
+		res := rep.Results[enc][c.ID]
+		switch res.Grade {
+		case certify.Pass, certify.Info, certify.Unsupported:
+		default:
+			bad = append(bad, c.ID+" "+res.Grade.String()+": "+res.Detail)
+		}
+	}
+	return bad
+}
+
+// TestCleanEncodersPassStrict runs the reference encoder and the bug-free
+// broken encoder with --strict: nothing may fail.
+func TestCleanEncodersPassStrict(t *testing.T) {
+	ref, err := certify.Builtin("ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := quick()
+	opts.Strict = true
+	rep, err := certify.Run([]certify.Target{ref, brokenTarget(broken.None)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range rep.Encoders {
+		if bad := gradesWithout(rep, enc); len(bad) > 0 {
+			t.Errorf("%s with Strict:\n%s", enc, strings.Join(bad, "\n"))
+		}
+	}
+	if rep.Failed() {
+		t.Error("Failed() = true; want false")
+	}
+	if got := rep.Results["ref"]["enc/7.3/2"].Detail; !strings.HasPrefix(got, "0.0 allocations per block") {
+		t.Errorf("ref enc/7.3/2: %q; want 0.0 allocations per block", got)
+	}
+}
+
+// TestXNetGrades records how x/net's encoder does: it indexes
+// authorization and short cookies unless the caller marks them
+// sensitive (non-strict), and breaks no MUST.
+func TestXNetGrades(t *testing.T) {
+	xnet, err := certify.Builtin("xnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := certify.Run([]certify.Target{xnet}, quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := gradesWithout(rep, "x/net")
+	if len(bad) != 1 || !strings.HasPrefix(bad[0], "enc/7.1.3/2 non-strict") {
+		t.Errorf("x/net grades other than pass/info:\n%s\nwant only enc/7.1.3/2 non-strict", strings.Join(bad, "\n"))
+	}
+}
+
+// TestStrictTurnsNonStrictIntoFail checks --strict on a non-strict bug.
+func TestStrictTurnsNonStrictIntoFail(t *testing.T) {
+	opts := quick()
+	opts.Cases = []string{"enc/5.2/2"}
+	for _, strict := range []bool{false, true} {
+		opts.Strict = strict
+		rep, err := certify.Run([]certify.Target{brokenTarget(broken.AlwaysHuffman)}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := certify.NonStrict
+		if strict {
+			want = certify.Fail
+		}
+		if got := rep.Results["broken always-huffman"]["enc/5.2/2"].Grade; got != want {
+			t.Errorf("Strict=%v: enc/5.2/2 graded %s; want %s", strict, got, want)
+		}
+		if rep.Failed() != strict {
+			t.Errorf("Strict=%v: Failed() = %v; want %v", strict, rep.Failed(), strict)
+		}
+	}
+}
+
+func TestExpectFail(t *testing.T) {
+	opts := quick()
+	opts.Cases = []string{"enc/5.2/1"}
+	opts.ExpectFail = []string{"broken huffman-zero-padding enc/5.2/1"}
+	rep, err := certify.Run([]certify.Target{brokenTarget(broken.HuffmanZeroPadding)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results["broken huffman-zero-padding"]["enc/5.2/1"]
+	if res.Grade != certify.Fail || !res.Expected {
+		t.Errorf("enc/5.2/1: grade %s, expected %v; want fail, expected", res.Grade, res.Expected)
+	}
+	if rep.Failed() {
+		t.Error("an expected failure made Failed() true")
+	}
+}
+
+func TestSelectCases(t *testing.T) {
+	tests := []struct {
+		prefixes []string
+		want     []string
+		err      bool
+	}{
+		{[]string{"enc/4.2/"}, []string{"enc/4.2/1", "enc/4.2/2", "enc/4.2/3"}, false},
+		{[]string{"enc/7.1.3", "enc/1."}, []string{"enc/1.1/1", "enc/7.1.3/1", "enc/7.1.3/2"}, false},
+		{[]string{"enc/9"}, nil, true},
+	}
+	for _, tt := range tests {
+		cases, err := certify.SelectCases(tt.prefixes)
+		if (err != nil) != tt.err {
+			t.Errorf("SelectCases(%q) error %v; want error %v", tt.prefixes, err, tt.err)
+			continue
+		}
+		var got []string
+		for _, c := range cases {
+			got = append(got, c.ID)
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("SelectCases(%q) = %q; want %q", tt.prefixes, got, tt.want)
+		}
+	}
+}
+
+// TestCasesDocumented checks that every case says what it checks.
+func TestCasesDocumented(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range certify.Cases() {
+		if !strings.HasPrefix(c.ID, "enc/"+c.Section+"/") {
+			t.Errorf("%s: id does not start with enc/%s/", c.ID, c.Section)
+		}
+		if c.Title == "" || c.RFC == "" {
+			t.Errorf("%s: title %q, RFC text %q; want both", c.ID, c.Title, c.RFC)
+		}
+		if seen[c.ID] {
+			t.Errorf("%s: duplicate id", c.ID)
+		}
+		seen[c.ID] = true
+	}
+}
+
+func TestTestEncoder(t *testing.T) {
+	certify.TestEncoder(t, func() certify.Encoder { return certify.NewReference(encoder.Config{}) }, quick())
+}

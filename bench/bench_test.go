@@ -1,0 +1,143 @@
+package bench
+
+import (
+	"testing"
+
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// cAllocCounter is implemented by runners whose allocations happen in C,
+// out of sight of ReportAllocs.
+type cAllocCounter interface {
+	CAllocs() (calls, bytes int64)
+}
+
+// run times op (Steps or Passes of r, given b.N) and reports, for a runner
+// allocating in C, its C allocations per operation beside Go's allocs/op.
+func run(b *testing.B, r Runner, op func(n int) (int, error)) {
+	b.ReportAllocs()
+	counter, inC := r.(cAllocCounter)
+	var calls0, bytes0 int64
+	if inC {
+		calls0, bytes0 = counter.CAllocs()
+	}
+	b.ResetTimer()
+	if _, err := op(b.N); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	if inC {
+		calls, bytes := counter.CAllocs()
+		b.ReportMetric(float64(calls-calls0)/float64(b.N), "C-allocs/op")
+		b.ReportMetric(float64(bytes-bytes0)/float64(b.N), "C-B/op")
+	}
+}
+
+// benchSteps runs a steady workload: one long-lived context per
+// implementation, one block per operation, after a warm-up cycle over every
+// block so the dynamic tables start full.
+func benchSteps(b *testing.B, w *Workload) {
+	for _, impl := range Impls() {
+		b.Run("impl="+impl.Name, func(b *testing.B) {
+			r := newRunner(b, impl, w)
+			if _, err := r.Steps(w.Blocks()); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(w.RawBytes() / w.Blocks()))
+			run(b, r, r.Steps)
+		})
+	}
+}
+
+// benchPasses runs a pass workload: one pass over every connection per
+// operation, each on a fresh context.
+func benchPasses(b *testing.B, w *Workload, impls []Impl) {
+	for _, impl := range impls {
+		b.Run("impl="+impl.Name, func(b *testing.B) {
+			r := newRunner(b, impl, w)
+			if _, err := r.Passes(1); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(w.RawBytes()))
+			run(b, r, r.Passes)
+			if w.Blocks() > 1 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*w.Blocks()), "ns/block")
+			}
+		})
+	}
+}
+
+// BenchmarkBatch is workload (a): the 4-field batch on a warm connection.
+func BenchmarkBatch(b *testing.B) { benchSteps(b, Batch()) }
+
+// BenchmarkStories is workload (b): one operation encodes all 32 raw-data
+// stories, each on a fresh (for ours, pooled) encoder; ns/block divides by
+// the 3,384 blocks.
+func BenchmarkStories(b *testing.B) {
+	w, err := Stories(testenv.TestCaseDir(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPasses(b, w, Impls())
+}
+
+// BenchmarkChurn is workload (c): an edge proxy's request stream with a
+// fresh request id and a rotating bearer token in every block.
+func BenchmarkChurn(b *testing.B) { benchSteps(b, Churn()) }
+
+// BenchmarkSetup is workload (e): set up a connection's encoder, encode
+// one small block, release the encoder. pool=new makes a new encoder every
+// time (x/net and nghttp2 can do nothing else); pool=pooled takes ours from
+// an encoder.Pool and puts it back.
+func BenchmarkSetup(b *testing.B) {
+	w := Setup()
+	b.Run("pool=new", func(b *testing.B) {
+		impls := Impls()
+		for i := range impls {
+			if impls[i].Name == "ours" {
+				impls[i].NewRunner = func(w *Workload) (Runner, error) { return NewOursUnpooled(w), nil }
+			}
+		}
+		benchPasses(b, w, impls)
+	})
+	b.Run("pool=pooled", func(b *testing.B) {
+		benchPasses(b, w, Impls()[:1])
+	})
+}
+
+// BenchmarkHuffman is workload (d): Huffman coding alone (RFC 7541 §5.2)
+// of typical header values and of random octets of the same lengths. x/net
+// is measured with AppendHuffmanString; ours, which exports no Huffman
+// function, through appendHuffmanOurs (see there). libnghttp2 exports no
+// Huffman function either, so it is absent here.
+func BenchmarkHuffman(b *testing.B) {
+	for _, input := range []struct {
+		name    string
+		strings []string
+	}{{"text", HuffmanText()}, {"random", HuffmanRandom()}} {
+		b.Run("input="+input.name, func(b *testing.B) {
+			dst := make([]byte, 0, 4*totalLen(input.strings))
+			b.Run("impl=ours", func(b *testing.B) {
+				e := encoder.New(encoder.Config{})
+				b.SetBytes(int64(totalLen(input.strings)))
+				b.ReportAllocs()
+				for range b.N {
+					dst = appendHuffmanOurs(e, dst[:0], input.strings)
+				}
+			})
+			b.Run("impl=xnet", func(b *testing.B) {
+				b.SetBytes(int64(totalLen(input.strings)))
+				b.ReportAllocs()
+				for range b.N {
+					dst = dst[:0]
+					for _, s := range input.strings {
+						dst = hpack.AppendHuffmanString(dst, s)
+					}
+				}
+			})
+		})
+	}
+}

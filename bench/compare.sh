@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# compare.sh runs the benchmarks of package bench and prints how many times
+# faster our encoder is than x/net's encoder and nghttp2's deflater, all
+# measured in the same run, then the compression table. BENCHMARKS.md shows
+# its output and explains every number.
+#
+# Environment:
+#   COUNT=10      runs of each benchmark (benchstat wants at least 6)
+#   BENCHTIME=1s  -benchtime of each run
+#   BENCH=.       -bench regexp, e.g. BENCH='Batch|Stories'
+#   OUT=file      where the raw `go test -bench` output goes (default: a temp file)
+#   TAGS=nghttp2  build tags; set TAGS= to run without libnghttp2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+count=${COUNT:-10}
+benchtime=${BENCHTIME:-1s}
+pattern=${BENCH:-.}
+tags=${TAGS-nghttp2}
+out=${OUT:-$(mktemp -t hpackcert-bench.XXXXXX)}
+benchstat=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
+
+echo "== go test -tags '$tags' -run '^\$' -bench '$pattern' -benchtime $benchtime -count $count ./bench/"
+go version
+go test -tags "$tags" -run '^$' -bench "$pattern" -benchtime "$benchtime" -count "$count" ./bench/ | tee "$out"
+echo "raw output: $out"
+
+echo
+echo "== benchstat -col /impl (first column is ours; 'vs base' is the peer's change from ours)"
+"${benchstat[@]}" -col /impl "$out"
+
+echo
+echo "== speed ratios: peer's median time / our median time (how many times faster ours is)"
+"${benchstat[@]}" -col /impl -format csv "$out" 2>/dev/null | awk -F, '
+	# benchstat prints one CSV table per unit: a row naming the columns
+	# (",ours,,xnet,...") then a row of units (",sec/op,CI,..."). Only the
+	# sec/op table is read.
+	/^,/ && $2 != "" && $2 !~ /\// { for (i = 2; i <= NF; i++) impl[i] = $i; next }
+	/^,/ { intime = ($2 == "sec/op"); next }
+	/^$/ { intime = 0; next }
+	!intime || $1 == "geomean" { next }
+	{
+		name = $1; sub(/-[0-9]+$/, "", name)
+		ours = ""; xnet = ""; ng = ""
+		for (i = 2; i <= NF; i++) {
+			if (impl[i] == "ours") ours = $i
+			if (impl[i] == "xnet") xnet = $i
+			if (impl[i] == "nghttp2") ng = $i
+		}
+		target = "-"
+		if (name ~ /^(Batch|Stories)$/) target = "xnet >= 4x, nghttp2 >= 2x"
+		if (name ~ /^Churn$/) target = "xnet >= 2.5x"
+		if (name ~ /^Huffman/) target = "xnet >= 2.5x"
+		rows[++n] = sprintf("%-22s %12s %12s %9s %12s %9s   %s", name,
+			ns(ours), ns(xnet), ratio(xnet, ours), ns(ng), ratio(ng, ours), target)
+	}
+	function ns(v) { return v == "" ? "-" : sprintf("%.1f", v * 1e9) }
+	function ratio(peer, base) { return (peer == "" || base == "" || base == 0) ? "-" : sprintf("%.2fx", peer / base) }
+	END {
+		printf "%-22s %12s %12s %9s %12s %9s   %s\n", "benchmark", "ours ns/op", "xnet ns/op", "xnet/ours", "nghttp2 ns/op", "ng/ours", "target (issue 7)"
+		for (i = 1; i <= n; i++) print rows[i]
+	}'
+
+echo
+echo "== compression on the raw-data stories: wire bytes / raw bytes of names and values"
+go run -tags "$tags" ./bench/cmd/compression

@@ -1,0 +1,15 @@
+// Package bench measures the reference encoder against golang.org/x/net's
+// HPACK encoder and libnghttp2's deflater on the same workloads, and counts
+// the bytes each one puts on the wire.
+//
+// The workloads are those of BENCHMARKS.md: the 4-field batch, the 32
+// raw-data stories of hpack-test-case, an edge proxy's churn, Huffman coding
+// alone and connection setup. Every benchmark is named
+// Benchmark<Workload>/.../impl=<ours|xnet|nghttp2> so that benchstat can put
+// the implementations side by side (benchstat -col /impl); compare.sh runs
+// them all and prints the ratios.
+//
+// The nghttp2 side needs cgo and libnghttp2 and is built only with the
+// nghttp2 build tag. Its loops run inside C, one cgo call per benchmark run,
+// so no cgo crossing is charged to nghttp2.
+package bench

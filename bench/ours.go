@@ -1,0 +1,123 @@
+package bench
+
+import "github.com/hpackcert/hpackcert/encoder"
+
+// Ours runs the reference encoder. Steps and Passes allocate nothing: dst
+// is sized once with encoder.MaxFieldLen, and a pass takes its encoders
+// from an encoder.Pool (or, for NewOursUnpooled, makes each with
+// encoder.New).
+type Ours struct {
+	blocks    []Block
+	connStart []int // blocks[connStart[c]:connStart[c+1]] belong to connection c
+	unpooled  bool
+	pool      encoder.Pool
+	steady    *encoder.Encoder
+	dst       []byte
+	next      int
+}
+
+// NewOurs returns a runner of the reference encoder over w whose passes
+// take a pooled encoder for each connection and put it back after.
+func NewOurs(w *Workload) *Ours {
+	r := &Ours{connStart: []int{0}}
+	largest := 0
+	for _, c := range w.Conns {
+		for _, b := range c {
+			r.blocks = append(r.blocks, b)
+			largest = max(largest, blockLen(b))
+		}
+		r.connStart = append(r.connStart, len(r.blocks))
+	}
+	r.steady = encoder.New(encoder.Config{})
+	r.dst = make([]byte, 0, largest)
+	return r
+}
+
+// NewOursUnpooled is NewOurs with passes that make every connection's
+// encoder with encoder.New and drop it after: a connection set up without a
+// pool.
+func NewOursUnpooled(w *Workload) *Ours {
+	r := NewOurs(w)
+	r.unpooled = true
+	return r
+}
+
+// blockLen bounds the bytes one block appends, by encoder.MaxFieldLen.
+func blockLen(b Block) int {
+	n := 0
+	for _, f := range b {
+		n += encoder.MaxFieldLen(len(f.Name), len(f.Value))
+	}
+	return n
+}
+
+func appendBlock(e *encoder.Encoder, dst []byte, b Block) []byte {
+	for _, f := range b {
+		dst = e.AppendFieldString(dst, f.Name, f.Value, f.Sensitive)
+	}
+	return dst
+}
+
+// Steps implements Runner.
+func (r *Ours) Steps(n int) (int, error) {
+	total := 0
+	for range n {
+		b := r.blocks[r.next]
+		r.next++
+		if r.next == len(r.blocks) {
+			r.next = 0
+		}
+		r.dst = appendBlock(r.steady, r.dst[:0], b)
+		total += len(r.dst)
+	}
+	return total, nil
+}
+
+// Passes implements Runner.
+func (r *Ours) Passes(n int) (int, error) {
+	total := 0
+	for range n {
+		for c := range len(r.connStart) - 1 {
+			var e *encoder.Encoder
+			if r.unpooled {
+				e = encoder.New(encoder.Config{})
+			} else {
+				e = r.pool.Get()
+			}
+			for _, b := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
+				r.dst = appendBlock(e, r.dst[:0], b)
+				total += len(r.dst)
+			}
+			if !r.unpooled {
+				r.pool.Put(e)
+			}
+		}
+	}
+	return total, nil
+}
+
+// Wire implements Runner.
+func (r *Ours) Wire(c int) ([][]byte, error) {
+	e := encoder.New(encoder.Config{})
+	var out [][]byte
+	for _, b := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
+		out = append(out, appendBlock(e, nil, b))
+	}
+	return out, nil
+}
+
+// Close implements Runner.
+func (r *Ours) Close() {}
+
+// appendHuffmanOurs appends each of values as the value of a "Never
+// Indexed" user-agent field (RFC 7541 §6.2.3), its name a one-byte static
+// index: the package exports no Huffman function, so this is the closest
+// path to its Huffman coder. A value is Huffman coded only when that is
+// strictly shorter, so random octets measure the length computation and a
+// raw copy.
+func appendHuffmanOurs(e *encoder.Encoder, dst []byte, values []string) []byte {
+	for _, v := range values {
+		dst = e.AppendFieldString(dst, "user-agent", v, true)
+	}
+	return dst
+}

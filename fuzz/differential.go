@@ -1,0 +1,239 @@
+package fuzz
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/oracle/strict"
+)
+
+// A Session is what FuzzDecoderDifferential decodes its input into: what
+// one HPACK decoding context receives, header blocks of arbitrary octets
+// and the SETTINGS_HEADER_TABLE_SIZE values acknowledged between them.
+//
+// ParseSession reads any input; its format, one op after another:
+//
+//	0x00-0xdf  a header block of that many octets (fewer at the end of input)
+//	0xe0-0xef  a header block of (low 4 bits << 8 | next octet) octets
+//	0xf0-0xff  a setting acknowledged: 2 octets of size follow, big-endian,
+//	           or 4 when bit 0 is set
+type Session struct {
+	Steps []Step
+}
+
+// A Step is a header block or, when IsSetting, an acknowledged setting.
+type Step struct {
+	IsSetting bool
+	Size      uint32
+	Block     []byte
+}
+
+const (
+	sessionShortMax = 0xdf
+	sessionLongMax  = 0xef
+	sessionSize32   = 1 << 0
+)
+
+// ParseSession decodes data as a Session. Every input is a valid session.
+func ParseSession(data []byte) *Session {
+	r := &scriptReader{data: data}
+	s := &Session{}
+	for !r.done() {
+		b := r.byte()
+		switch {
+		case b <= sessionShortMax:
+			s.Steps = append(s.Steps, Step{Block: []byte(r.bytes(int(b)))})
+		case b <= sessionLongMax:
+			n := int(b&0x0f)<<8 | int(r.byte())
+			s.Steps = append(s.Steps, Step{Block: []byte(r.bytes(n))})
+		default:
+			size := uint32(r.uint16())
+			if b&sessionSize32 != 0 {
+				size = size<<16 | uint32(r.uint16())
+			}
+			s.Steps = append(s.Steps, Step{IsSetting: true, Size: size})
+		}
+	}
+	return s
+}
+
+// Bytes encodes s in the format ParseSession reads. It fails for a block
+// longer than 4095 octets.
+func (s *Session) Bytes() ([]byte, error) {
+	var out []byte
+	for i, st := range s.Steps {
+		switch {
+		case st.IsSetting && st.Size > 0xffff:
+			out = append(out, 0xf0|sessionSize32)
+			out = binary.BigEndian.AppendUint32(out, st.Size)
+		case st.IsSetting:
+			out = append(out, 0xf0)
+			out = binary.BigEndian.AppendUint16(out, uint16(st.Size))
+		case len(st.Block) <= sessionShortMax:
+			out = append(out, byte(len(st.Block)))
+			out = append(out, st.Block...)
+		case len(st.Block) < 1<<12:
+			out = append(out, 0xe0|byte(len(st.Block)>>8), byte(len(st.Block)))
+			out = append(out, st.Block...)
+		default:
+			return nil, fmt.Errorf("fuzz: step %d: block of %d octets is longer than 4095", i, len(st.Block))
+		}
+	}
+	return out, nil
+}
+
+// String prints the session one step a line, blocks in hex.
+func (s *Session) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "session: %d steps\n", len(s.Steps))
+	block := 0
+	for _, st := range s.Steps {
+		if st.IsSetting {
+			fmt.Fprintf(&b, "  SETTINGS_HEADER_TABLE_SIZE = %d\n", st.Size)
+			continue
+		}
+		block++
+		fmt.Fprintf(&b, "  block %d (%d octets): %x\n", block, len(st.Block), st.Block)
+	}
+	return b.String()
+}
+
+// CheckDecoderDifferential is the body of FuzzDecoderDifferential. It feeds
+// the session decoded from data to the strict oracle and to a fresh decoder
+// from each factory in others (factories of the strict oracle are skipped),
+// and compares every block's outcome with strict's: accept or reject, the
+// fields with their never-indexed marks, and the dynamic table. A
+// difference listed in oracle.KnownLeniencies takes that oracle out of the
+// rest of the session, since its table may now differ; once strict
+// rejects a block the session ends, as an HTTP/2 connection would. The
+// error, if any, ends with the session.
+func CheckDecoderDifferential(data []byte, others []func() oracle.Decoder) error {
+	s := ParseSession(data)
+	if err := runDifferential(s, others); err != nil {
+		return fmt.Errorf("%w\n%s", err, s)
+	}
+	return nil
+}
+
+type outcome struct {
+	fields []oracle.Field
+	err    error
+	table  []oracle.Field
+}
+
+func decode(d oracle.Decoder, block []byte) outcome {
+	fields, err := d.DecodeBlock(block)
+	if err != nil {
+		return outcome{err: err}
+	}
+	return outcome{fields: fields, table: d.Table()}
+}
+
+func runDifferential(s *Session, others []func() oracle.Decoder) error {
+	ref := strict.New()
+	var decoders []oracle.Decoder
+	for _, newDecoder := range others {
+		if d := newDecoder(); d.Name() != strict.Name {
+			decoders = append(decoders, d)
+		}
+	}
+	block := 0
+	for _, st := range s.Steps {
+		if st.IsSetting {
+			ref.SetMaxDynamicTableSize(st.Size)
+			for _, d := range decoders {
+				d.SetMaxDynamicTableSize(st.Size)
+			}
+			continue
+		}
+		block++
+		want := decode(ref, st.Block)
+		kept := decoders[:0]
+		for _, d := range decoders {
+			got := decode(d, st.Block)
+			diff := compareOutcomes(got, want)
+			if diff == "" {
+				kept = append(kept, d)
+				continue
+			}
+			if _, known := knownLeniency(d.Name(), got, want, ref); known {
+				continue
+			}
+			return fmt.Errorf("block %d: %s and strict disagree: %s", block, d.Name(), diff)
+		}
+		decoders = kept
+		if want.err != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// compareOutcomes describes how got differs from want, or returns "".
+func compareOutcomes(got, want outcome) string {
+	switch {
+	case got.err != nil && want.err != nil:
+		return ""
+	case got.err != nil:
+		return fmt.Sprintf("it rejects the block (%v); strict decodes %s", got.err, tableString(want.fields))
+	case want.err != nil:
+		return fmt.Sprintf("it decodes %s; strict rejects the block (%v)", tableString(got.fields), want.err)
+	case !reflect.DeepEqual(normalize(got.fields), normalize(want.fields)):
+		return fmt.Sprintf("it decodes %s; strict decodes %s", fieldsString(got.fields), fieldsString(want.fields))
+	case !reflect.DeepEqual(normalize(got.table), normalize(want.table)):
+		return fmt.Sprintf("its table is %s; strict's is %s", tableString(got.table), tableString(want.table))
+	}
+	return ""
+}
+
+// normalize makes an empty list and nil compare equal.
+func normalize(fields []oracle.Field) []oracle.Field {
+	if len(fields) == 0 {
+		return nil
+	}
+	return fields
+}
+
+func fieldsString(fields []oracle.Field) string {
+	s := tableString(fields)
+	var never []string
+	for i, f := range fields {
+		if f.NeverIndexed {
+			never = append(never, fmt.Sprint(i))
+		}
+	}
+	if len(never) > 0 {
+		s += " (never indexed: " + strings.Join(never, ", ") + ")"
+	}
+	return s
+}
+
+// knownLeniency reports whether oracle.KnownLeniencies explains the
+// difference between an oracle's outcome got and strict's outcome want.
+// An acceptance of what strict rejects is known by the section of
+// strict's error; a rejection of what strict accepts is known for §4.2
+// when the block began with two or more size updates, the one such case
+// listed so far.
+func knownLeniency(name string, got, want outcome, ref *strict.Decoder) (oracle.Leniency, bool) {
+	var strictErr *strict.Error
+	for _, l := range oracle.KnownLeniencies {
+		if l.Oracle != name {
+			continue
+		}
+		switch l.Kind {
+		case oracle.AcceptsForbidden, oracle.AcceptsOverLimit:
+			if got.err == nil && errors.As(want.err, &strictErr) && strictErr.Section == l.Section {
+				return l, true
+			}
+		case oracle.RejectsAllowed:
+			if got.err != nil && want.err == nil && l.Section == "4.2" && len(ref.Updates()) >= 2 {
+				return l, true
+			}
+		}
+	}
+	return oracle.Leniency{}, false
+}

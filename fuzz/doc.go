@@ -1,0 +1,28 @@
+// Package fuzz holds hpackcert's fuzz targets, written once and run
+// unchanged by Go's native fuzzing (go test -fuzz), go-fuzz, and libFuzzer
+// through OSS-Fuzz or ClusterFuzzLite (see docs/FUZZING.md).
+//
+// Each target is a Check function here, taking the fuzzer's input as one
+// []byte and returning an error that describes a failure readably:
+//
+//   - CheckEncodeRoundTrip: a Script (fields, sensitive flags, table-size
+//     changes, block boundaries, resets) through the reference encoder;
+//     every oracle must decode each block to the script's fields and hold
+//     the encoder's dynamic table.
+//   - CheckHuffman: octets through the encoder's Huffman coder and every
+//     oracle's decoder; Huffman only when strictly shorter, of the length
+//     the code lengths give.
+//   - CheckInteger: integers with 4-, 5-, 6- and 7-bit prefixes written by
+//     the encoder and read back.
+//   - CheckDecoderDifferential: a Session of arbitrary blocks and settings
+//     fed to every oracle, which must agree with the strict oracle except
+//     where oracle.KnownLeniencies says why not.
+//   - CheckCertifyXNetEncoder: a Script through the encoder of
+//     golang.org/x/net/http2/hpack, judged by the strict oracle.
+//
+// fuzz_test.go wraps them as native targets FuzzEncodeRoundTrip, FuzzHuffman,
+// FuzzInteger, FuzzDecoderDifferential and FuzzCertifyXNetEncoder; gofuzz.go
+// (build tag gofuzz) as go-fuzz entry points of the same names. The oracles
+// are those linked into the binary: strict and x/net always, nghttp2 with
+// -tags nghttp2.
+package fuzz

@@ -1,0 +1,155 @@
+package fuzz
+
+import (
+	"bytes"
+	"fmt"
+
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+// huffmanProbeName is the name the Huffman and integer checks send their
+// values under: absent from the static table, one octet either way.
+const huffmanProbeName = "x"
+
+// HuffmanLen returns the length in octets of the Huffman code of s, padding
+// included (RFC 7541 §5.2), from the code lengths of Appendix B.
+func HuffmanLen(s []byte) int {
+	bits := 0
+	for _, c := range s {
+		bits += int(spec.HuffmanCodeLens[c])
+	}
+	return (bits + 7) / 8
+}
+
+// CheckHuffman is the body of FuzzHuffman. The encoder's Huffman coder is
+// not exported, so the check reaches it through the public API: data is
+// sent as the value of a sensitive field, which the encoder writes as a
+// "Literal Header Field Never Indexed" with a new name (RFC 7541 §6.2.3).
+// The value's string literal must be Huffman coded exactly when that is
+// strictly shorter (§5.2), the coded length must equal HuffmanLen, the
+// code must equal x/net's AppendHuffmanString octet for octet (the
+// canonical code with EOS-prefix padding is unique), and a fresh decoder
+// from each factory in oracles must decode the block back to data.
+func CheckHuffman(data []byte, oracles []func() oracle.Decoder) error {
+	enc := encoder.New(encoder.Config{})
+	block := enc.AppendField(nil, []byte(huffmanProbeName), data, true)
+	lit, err := parseNeverIndexedNewName(block)
+	if err != nil {
+		return fmt.Errorf("value %q: block %x: %v", data, block, err)
+	}
+	bound := HuffmanLen(data)
+	switch {
+	case lit.huffman && bound >= len(data):
+		return fmt.Errorf("value %q: Huffman coded in %d octets, not shorter than the %d raw octets (block %x)", data, len(lit.value), len(data), block)
+	case lit.huffman && len(lit.value) != bound:
+		return fmt.Errorf("value %q: Huffman code is %d octets; want %d (block %x)", data, len(lit.value), bound, block)
+	case lit.huffman && !bytes.Equal(lit.value, hpack.AppendHuffmanString(nil, string(data))):
+		return fmt.Errorf("value %q: Huffman code %x; x/net codes %x", data, lit.value, hpack.AppendHuffmanString(nil, string(data)))
+	case !lit.huffman && bound < len(data):
+		return fmt.Errorf("value %q: sent raw although its Huffman code is %d octets, shorter than %d (block %x)", data, bound, len(data), block)
+	case !lit.huffman && !bytes.Equal(lit.value, data):
+		return fmt.Errorf("value %q: raw string literal holds %q (block %x)", data, lit.value, block)
+	}
+	want := []Op{{Kind: OpField, Name: huffmanProbeName, Value: string(data), Sensitive: true}}
+	for _, newDecoder := range oracles {
+		d := newDecoder()
+		got, err := d.DecodeBlock(block)
+		if err != nil {
+			return fmt.Errorf("value %q: %s rejects the block %x: %v", data, d.Name(), block, err)
+		}
+		if err := compareFields(got, want); err != nil {
+			return fmt.Errorf("value %q: %s decodes the block %x: %v", data, d.Name(), block, err)
+		}
+	}
+	return nil
+}
+
+// stringLiteral is a string literal as it stands on the wire (§5.2).
+type stringLiteral struct {
+	huffman bool
+	value   []byte // the octets of the literal, Huffman coded if huffman
+}
+
+// parseNeverIndexedNewName splits a block holding exactly one "Literal
+// Header Field Never Indexed -- New Name" (§6.2.3, first octet 0x10) whose
+// name is huffmanProbeName, and returns its value literal.
+func parseNeverIndexedNewName(block []byte) (stringLiteral, error) {
+	if len(block) == 0 || block[0] != 0x10 {
+		return stringLiteral{}, fmt.Errorf("does not start with 0x10, a never-indexed literal with a new name")
+	}
+	p := &wireReader{block: block, pos: 1}
+	name, err := p.stringLiteral()
+	if err != nil {
+		return stringLiteral{}, err
+	}
+	if name.huffman || string(name.value) != huffmanProbeName {
+		return stringLiteral{}, fmt.Errorf("name literal %+v; want %q raw", name, huffmanProbeName)
+	}
+	value, err := p.stringLiteral()
+	if err != nil {
+		return stringLiteral{}, err
+	}
+	if p.pos != len(block) {
+		return stringLiteral{}, fmt.Errorf("%d octets after the field", len(block)-p.pos)
+	}
+	return value, nil
+}
+
+// wireReader reads the primitives of RFC 7541 §5 from a block. It is the
+// fuzz package's own, written from the RFC, so the checks do not lean on
+// the encoder or an oracle to read what the encoder wrote.
+type wireReader struct {
+	block []byte
+	pos   int
+}
+
+// integer reads an integer with an n-bit prefix (§5.1) and returns it with
+// the number of octets it took. It fails past 2^62, far beyond any value
+// the encoder writes.
+func (r *wireReader) integer(n uint) (value uint64, octets int, err error) {
+	start := r.pos
+	if r.pos >= len(r.block) {
+		return 0, 0, fmt.Errorf("offset %d: integer missing", r.pos)
+	}
+	mask := uint64(1)<<n - 1
+	value = uint64(r.block[r.pos]) & mask
+	r.pos++
+	if value < mask {
+		return value, 1, nil
+	}
+	for shift := uint(0); ; shift += 7 {
+		if r.pos >= len(r.block) {
+			return 0, 0, fmt.Errorf("offset %d: integer cut off", start)
+		}
+		if shift > 56 {
+			return 0, 0, fmt.Errorf("offset %d: integer too long", start)
+		}
+		b := r.block[r.pos]
+		r.pos++
+		value += uint64(b&0x7f) << shift
+		if b&0x80 == 0 {
+			return value, r.pos - start, nil
+		}
+	}
+}
+
+func (r *wireReader) stringLiteral() (stringLiteral, error) {
+	if r.pos >= len(r.block) {
+		return stringLiteral{}, fmt.Errorf("offset %d: string literal missing", r.pos)
+	}
+	huffman := r.block[r.pos]&0x80 != 0
+	n, _, err := r.integer(7)
+	if err != nil {
+		return stringLiteral{}, err
+	}
+	if n > uint64(len(r.block)-r.pos) {
+		return stringLiteral{}, fmt.Errorf("offset %d: string of %d octets runs past the block", r.pos, n)
+	}
+	s := stringLiteral{huffman: huffman, value: r.block[r.pos : r.pos+int(n)]}
+	r.pos += int(n)
+	return s, nil
+}

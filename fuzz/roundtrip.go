@@ -1,0 +1,154 @@
+package fuzz
+
+import (
+	"fmt"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+// CheckEncodeRoundTrip is the body of FuzzEncodeRoundTrip. It runs the
+// script decoded from data through the reference encoder and hands every
+// header block to a fresh decoder from each factory in oracles. Each
+// decoder must accept each block, decode it to the script's fields (a
+// sensitive field as "Literal Header Field Never Indexed", RFC 7541 §6.2.3),
+// and hold the encoder's dynamic table afterwards. The error, if any,
+// ends with the script.
+func CheckEncodeRoundTrip(data []byte, oracles []func() oracle.Decoder) error {
+	s := ParseScript(data)
+	if err := runEncodeRoundTrip(s, oracles); err != nil {
+		return errScript(s, err)
+	}
+	return nil
+}
+
+func runEncodeRoundTrip(s *Script, oracles []func() oracle.Decoder) error {
+	policy := encoder.DefaultPolicy
+	if s.IndexAll {
+		policy = encoder.IndexAllPolicy()
+	}
+	policy.NoHuffman = s.NoHuffman
+	enc := encoder.New(encoder.Config{Capacity: s.Capacity, Policy: policy})
+	rt := &roundTrip{enc: enc, oracles: oracles, conn: 1}
+	rt.newConnection()
+	for _, op := range s.Ops {
+		var err error
+		switch op.Kind {
+		case OpField:
+			rt.block = enc.AppendFieldString(rt.block, op.Name, op.Value, op.Sensitive)
+			rt.want = append(rt.want, op)
+		case OpTableSize:
+			err = rt.endBlock()
+			enc.SetMaxDynamicTableSize(op.Size)
+			for _, d := range rt.decoders {
+				d.SetMaxDynamicTableSize(op.Size)
+			}
+		case OpEndBlock:
+			err = rt.endBlock()
+		case OpReset:
+			err = rt.endBlock()
+			enc.Reset()
+			rt.conn++
+			rt.newConnection()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return rt.endBlock()
+}
+
+type roundTrip struct {
+	enc      *encoder.Encoder
+	oracles  []func() oracle.Decoder
+	decoders []oracle.Decoder
+	block    []byte
+	want     []Op
+	conn     int // connection number, from 1
+	blockNum int // block number within the connection, from 1
+}
+
+func (rt *roundTrip) newConnection() {
+	rt.decoders = rt.decoders[:0]
+	for _, newDecoder := range rt.oracles {
+		rt.decoders = append(rt.decoders, newDecoder())
+	}
+	rt.blockNum = 1
+}
+
+// endBlock decodes the block written so far with every decoder. A block
+// without fields is not sent: the encoder's API cannot write one.
+func (rt *roundTrip) endBlock() error {
+	if len(rt.want) == 0 {
+		return nil
+	}
+	where := fmt.Sprintf("connection %d, block %d", rt.conn, rt.blockNum)
+	wantTable := encoderTable(rt.enc)
+	for _, d := range rt.decoders {
+		got, err := d.DecodeBlock(rt.block)
+		if err != nil {
+			return fmt.Errorf("%s: %s rejects the encoder's block %x: %v", where, d.Name(), rt.block, err)
+		}
+		if err := compareFields(got, rt.want); err != nil {
+			return fmt.Errorf("%s: %s decodes the encoder's block %x: %v", where, d.Name(), rt.block, err)
+		}
+		if err := compareTables(d.Table(), wantTable); err != nil {
+			return fmt.Errorf("%s: after block %x, %s's dynamic table differs from the encoder's: %v", where, rt.block, d.Name(), err)
+		}
+	}
+	rt.block = rt.block[:0]
+	rt.want = rt.want[:0]
+	rt.blockNum++
+	return nil
+}
+
+func encoderTable(enc *encoder.Encoder) []oracle.Field {
+	table := make([]oracle.Field, enc.TableLen())
+	for i := range table {
+		name, value := enc.TableEntry(i)
+		table[i] = oracle.Field{Name: string(name), Value: string(value)}
+	}
+	return table
+}
+
+// compareFields checks that a decoder produced the script's fields, and
+// that sensitive ones arrived never indexed.
+func compareFields(got []oracle.Field, want []Op) error {
+	for i := 0; i < len(got) || i < len(want); i++ {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("%d fields, missing field %d %s: %s", len(got), i, quoteShort(want[i].Name), quoteShort(want[i].Value))
+		case i >= len(want):
+			return fmt.Errorf("%d fields; want %d", len(got), len(want))
+		case got[i].Name != want[i].Name || got[i].Value != want[i].Value:
+			return fmt.Errorf("field %d is %s: %s; want %s: %s", i, quoteShort(got[i].Name), quoteShort(got[i].Value), quoteShort(want[i].Name), quoteShort(want[i].Value))
+		case want[i].Sensitive && !got[i].NeverIndexed:
+			return fmt.Errorf("field %d %s is sensitive but was not sent as never indexed (RFC 7541 §6.2.3)", i, quoteShort(want[i].Name))
+		}
+	}
+	return nil
+}
+
+// compareTables checks two dynamic tables, newest entry first.
+func compareTables(got, want []oracle.Field) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("%d entries %s; want %d entries %s", len(got), tableString(got), len(want), tableString(want))
+	}
+	for i := range got {
+		if got[i].Name != want[i].Name || got[i].Value != want[i].Value {
+			return fmt.Errorf("entry %d is %s: %s; want %s: %s", i, quoteShort(got[i].Name), quoteShort(got[i].Value), quoteShort(want[i].Name), quoteShort(want[i].Value))
+		}
+	}
+	return nil
+}
+
+func tableString(t []oracle.Field) string {
+	s := "["
+	for i, f := range t {
+		if i > 0 {
+			s += ", "
+		}
+		s += quoteShort(f.Name) + ": " + quoteShort(f.Value)
+	}
+	return s + "]"
+}

@@ -1,0 +1,329 @@
+package fuzz
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// A Script is what FuzzEncodeRoundTrip and FuzzCertifyXNetEncoder decode
+// their input into: the life of one HPACK encoding context, as a sequence
+// of header fields, changes of the acknowledged SETTINGS_HEADER_TABLE_SIZE,
+// header block boundaries and connection resets.
+//
+// ParseScript turns any byte string into a Script and never fails, so every
+// input the fuzzer makes is a valid script; Script.Bytes goes back. The wire
+// format, one header octet then one op after another:
+//
+//	header   bits 0-2 select Capacity from 4096, 256, 1024, 64, 16384,
+//	         65536, 100, 0 (0 is the encoder's default); bit 3 sets
+//	         IndexAll, bit 4 NoHuffman
+//	0x00-0x7f  a header field; bit 0 marks it sensitive, bits 1-2 say where
+//	           the name comes from, bits 3-4 where the value comes from:
+//	             0 static: name (and, for the value, the value) of static
+//	               table entry 1 + (next octet % 61); a value "static" with
+//	               a name that was not static is empty
+//	             1 repeat: the name (value) of an earlier field in the
+//	               script, the next octet modulo how many there were
+//	               (empty when there were none)
+//	             2 literal: a length, then that many octets
+//	             3 run: a 2-octet big-endian count, then one octet repeated
+//	           a length is one octet below 0xff, or 0xff and 2 octets
+//	0x80-0xbf  the peer's SETTINGS_HEADER_TABLE_SIZE changes (and is
+//	           acknowledged); 2 octets follow, or 4 when bit 0 is set
+//	0xc0-0xef  end of the header block
+//	0xf0-0xff  reset: a new connection, fresh encoder and decoders
+//
+// Octets missing at the end of the input read as zero. A setting change
+// ends the block being written, because an encoder applies a new setting
+// from the next block on (RFC 7541 §4.2). Strings are cut to MaxString
+// octets and parsing stops once the fields of a block would reach
+// MaxBlockListSize, so that every oracle keeps the whole header list.
+type Script struct {
+	// Capacity is the encoder's Config.Capacity.
+	Capacity uint32
+	// IndexAll selects encoder.IndexAllPolicy instead of the default policy.
+	IndexAll bool
+	// NoHuffman sets the policy's NoHuffman: every string literal raw.
+	NoHuffman bool
+	Ops       []Op
+}
+
+// OpKind says what an Op does.
+type OpKind uint8
+
+// The kinds of Op.
+const (
+	OpField     OpKind = iota // encode Name: Value, never indexed if Sensitive
+	OpTableSize               // the peer's SETTINGS_HEADER_TABLE_SIZE becomes Size
+	OpEndBlock                // the current header block is complete
+	OpReset                   // the connection is replaced by a new one
+)
+
+// An Op is one step of a Script.
+type Op struct {
+	Kind        OpKind
+	Name, Value string
+	Sensitive   bool
+	Size        uint32
+}
+
+// Limits that keep every script decodable by every oracle.
+const (
+	// MaxString is the longest name or value a script holds.
+	MaxString = 1<<14 - 1
+	// MaxBlockListSize bounds the header list size of one block (name +
+	// value + 32 per field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it),
+	// below the strict oracle's default limit of 64 KiB.
+	MaxBlockListSize = 60000
+)
+
+var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}
+
+// Octets that start each kind of op, and the field op's bit layout.
+const (
+	opFieldMax      = 0x7f
+	opTableSizeBase = 0x80
+	opTableSizeMax  = 0xbf
+	opEndBlockBase  = 0xc0
+	opResetBase     = 0xf0
+
+	fieldSensitive = 1 << 0
+	fieldNameShift = 1
+	fieldValShift  = 3
+	tableSize32    = 1 << 0
+	headerIndexAll = 1 << 3
+	headerNoHuff   = 1 << 4
+	longLength     = 0xff
+)
+
+// Sources of a field's name or value (bits 1-2 and 3-4 of a field op).
+const (
+	srcStatic = iota
+	srcRepeat
+	srcLiteral
+	srcRun
+)
+
+type scriptReader struct {
+	data []byte
+	pos  int
+}
+
+func (r *scriptReader) done() bool { return r.pos >= len(r.data) }
+
+func (r *scriptReader) byte() byte {
+	if r.pos >= len(r.data) {
+		return 0
+	}
+	b := r.data[r.pos]
+	r.pos++
+	return b
+}
+
+func (r *scriptReader) uint16() uint16 { return uint16(r.byte())<<8 | uint16(r.byte()) }
+
+func (r *scriptReader) uint32() uint32 { return uint32(r.uint16())<<16 | uint32(r.uint16()) }
+
+func (r *scriptReader) bytes(n int) string {
+	end := min(r.pos+n, len(r.data))
+	s := string(r.data[r.pos:end])
+	r.pos = end
+	return s
+}
+
+// ParseScript decodes data as a Script (see the format in the Script
+// documentation). Every input is a valid script.
+func ParseScript(data []byte) *Script {
+	r := &scriptReader{data: data}
+	h := r.byte()
+	s := &Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0, NoHuffman: h&headerNoHuff != 0}
+	var names, values []string
+	blockSize := 0
+	for !r.done() {
+		b := r.byte()
+		switch {
+		case b <= opFieldMax:
+			var nameStatic int
+			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
+			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
+			size := len(name) + len(value) + spec.EntryOverhead
+			if blockSize+size > MaxBlockListSize {
+				return s
+			}
+			blockSize += size
+			names = append(names, name)
+			values = append(values, value)
+			s.Ops = append(s.Ops, Op{Kind: OpField, Name: name, Value: value, Sensitive: b&fieldSensitive != 0})
+		case b <= opTableSizeMax:
+			var size uint32
+			if b&tableSize32 != 0 {
+				size = r.uint32()
+			} else {
+				size = uint32(r.uint16())
+			}
+			blockSize = 0
+			s.Ops = append(s.Ops, Op{Kind: OpTableSize, Size: size})
+		case b < opResetBase:
+			blockSize = 0
+			s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
+		default:
+			blockSize = 0
+			s.Ops = append(s.Ops, Op{Kind: OpReset})
+		}
+	}
+	return s
+}
+
+// string reads a name or value from the source src. For names, static
+// receives the static table index used (or -1); for values, pairedStatic is
+// the name's static index, whose value a static source takes.
+func (r *scriptReader) string(src byte, earlier []string, pairedStatic int, static *int) string {
+	if static != nil {
+		*static = -1
+	}
+	switch src {
+	case srcStatic:
+		if static != nil {
+			i := int(r.byte()) % spec.StaticTableLen
+			*static = i
+			return spec.StaticTable[i].Name
+		}
+		if pairedStatic >= 0 {
+			return spec.StaticTable[pairedStatic].Value
+		}
+		return ""
+	case srcRepeat:
+		i := int(r.byte())
+		if len(earlier) == 0 {
+			return ""
+		}
+		return earlier[i%len(earlier)]
+	case srcLiteral:
+		n := int(r.byte())
+		if n == longLength {
+			n = int(r.uint16())
+		}
+		return r.bytes(min(n, MaxString))
+	default:
+		n := min(int(r.uint16()), MaxString)
+		return strings.Repeat(string([]byte{r.byte()}), n)
+	}
+}
+
+// Bytes encodes s in the format ParseScript reads, so that
+// ParseScript(s.Bytes()) equals s. Names and values are written as
+// literals. It fails for a Capacity the header cannot select or a string
+// longer than MaxString; a script that breaks MaxBlockListSize comes back
+// shorter from ParseScript.
+func (s *Script) Bytes() ([]byte, error) {
+	h := -1
+	for i, c := range scriptCapacities {
+		if c == s.Capacity {
+			h = i
+			break
+		}
+	}
+	if h < 0 {
+		return nil, fmt.Errorf("fuzz: capacity %d is not one of %v", s.Capacity, scriptCapacities)
+	}
+	if s.IndexAll {
+		h |= headerIndexAll
+	}
+	if s.NoHuffman {
+		h |= headerNoHuff
+	}
+	out := []byte{byte(h)}
+	for i, op := range s.Ops {
+		switch op.Kind {
+		case OpField:
+			b := byte(srcLiteral<<fieldNameShift | srcLiteral<<fieldValShift)
+			if op.Sensitive {
+				b |= fieldSensitive
+			}
+			out = append(out, b)
+			for _, str := range []string{op.Name, op.Value} {
+				if len(str) > MaxString {
+					return nil, fmt.Errorf("fuzz: op %d: string of %d octets is longer than %d", i, len(str), MaxString)
+				}
+				if len(str) < longLength {
+					out = append(out, byte(len(str)))
+				} else {
+					out = append(out, longLength)
+					out = binary.BigEndian.AppendUint16(out, uint16(len(str)))
+				}
+				out = append(out, str...)
+			}
+		case OpTableSize:
+			if op.Size > 0xffff {
+				out = append(out, opTableSizeBase|tableSize32)
+				out = binary.BigEndian.AppendUint32(out, op.Size)
+			} else {
+				out = append(out, opTableSizeBase)
+				out = binary.BigEndian.AppendUint16(out, uint16(op.Size))
+			}
+		case OpEndBlock:
+			out = append(out, opEndBlockBase)
+		case OpReset:
+			out = append(out, opResetBase)
+		default:
+			return nil, fmt.Errorf("fuzz: op %d: unknown kind %d", i, op.Kind)
+		}
+	}
+	return out, nil
+}
+
+// String prints the script one op a line, for failure messages.
+func (s *Script) String() string {
+	var b strings.Builder
+	policy := "default"
+	if s.IndexAll {
+		policy = "index-all"
+	}
+	if s.NoHuffman {
+		policy += ", no Huffman"
+	}
+	fmt.Fprintf(&b, "script: capacity %d, policy %s, %d ops\n", s.Capacity, policy, len(s.Ops))
+	block, conn := 1, 1
+	fmt.Fprintf(&b, "  connection %d, block %d:\n", conn, block)
+	for _, op := range s.Ops {
+		switch op.Kind {
+		case OpField:
+			fmt.Fprintf(&b, "    %s: %s", quoteShort(op.Name), quoteShort(op.Value))
+			if op.Sensitive {
+				b.WriteString(" (sensitive)")
+			}
+			b.WriteByte('\n')
+		case OpTableSize:
+			block++
+			fmt.Fprintf(&b, "  SETTINGS_HEADER_TABLE_SIZE = %d; block %d:\n", op.Size, block)
+		case OpEndBlock:
+			block++
+			fmt.Fprintf(&b, "  end of block; block %d:\n", block)
+		case OpReset:
+			conn++
+			block = 1
+			fmt.Fprintf(&b, "  reset; connection %d, block %d:\n", conn, block)
+		}
+	}
+	return b.String()
+}
+
+// quoteShort quotes s, abbreviating long strings and runs of one octet.
+func quoteShort(s string) string {
+	const show = 40
+	if len(s) > show && strings.Count(s, s[:1]) == len(s) {
+		return fmt.Sprintf("%q x %d", s[:1], len(s))
+	}
+	if len(s) > show {
+		return fmt.Sprintf("%q... (%d octets)", s[:show], len(s))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// errScript wraps a failure with the script that caused it.
+func errScript(s *Script, err error) error {
+	return fmt.Errorf("%w\n%s", err, s)
+}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // unhex decodes hex with optional spaces, failing the test on bad input.
@@ -225,4 +227,47 @@ func TestDecodeBlockValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+func BenchmarkDecodeBlock(b *testing.B) {
+	for _, seq := range vectors.RFCAppendixC() {
+		b.Run(seq.Section, func(b *testing.B) {
+			n := 0
+			for _, step := range seq.Steps {
+				n += len(step.Wire)
+			}
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				d := New()
+				if seq.TableSize != spec.DefaultTableSize {
+					// C.5 and C.6 start with a smaller table: set it by
+					// the setting and the update §4.2 then requires.
+					d.SetMaxDynamicTableSize(seq.TableSize)
+					if _, err := d.DecodeBlock(appendSizeUpdate(nil, seq.TableSize)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for _, step := range seq.Steps {
+					if _, err := d.DecodeBlock(step.Wire); err != nil {
+						b.Fatalf("%s: %v", step.Section, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// appendSizeUpdate appends a "Dynamic Table Size Update" (RFC 7541 §6.3)
+// to size: a 5-bit prefix integer (§5.1) under the pattern 001.
+func appendSizeUpdate(dst []byte, size uint32) []byte {
+	const prefixMax = 1<<5 - 1
+	if size < prefixMax {
+		return append(dst, 0x20|byte(size))
+	}
+	dst = append(dst, 0x20|prefixMax)
+	for size -= prefixMax; size >= 0x80; size >>= 7 {
+		dst = append(dst, 0x80|byte(size&0x7f))
+	}
+	return append(dst, byte(size))
 }

@@ -1,0 +1,351 @@
+//go:build nghttp2
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "deflate.h"
+
+/* RFC 7541 Appendix A; dynamic entries start at index 62. */
+#define STATIC_TABLE_LEN 61
+
+/* Each allocation is preceded by its size so that free can subtract it.
+   Sixteen bytes keep the alignment malloc guarantees on amd64 and arm64.
+   (oracle/nghttp2 has its own copy of this allocator: packages cannot
+   share C code without sharing a directory.) */
+#define SIZE_HEADER 16
+
+/* Bytes held by every hcdef and hcdef_workload of the process. */
+static size_t global_live;
+
+size_t hcdef_global_live(void) {
+	return __atomic_load_n(&global_live, __ATOMIC_RELAXED);
+}
+
+static void account(hcdef_heap *heap, size_t added, size_t removed) {
+	heap->live = heap->live + added - removed;
+	if (heap->live > heap->peak) {
+		heap->peak = heap->live;
+	}
+	__atomic_add_fetch(&global_live, added, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&global_live, removed, __ATOMIC_RELAXED);
+}
+
+static void *count_malloc(size_t size, void *user) {
+	unsigned char *p;
+
+	if (size > SIZE_MAX - SIZE_HEADER) {
+		return NULL;
+	}
+	p = malloc(SIZE_HEADER + size);
+	if (p == NULL) {
+		return NULL;
+	}
+	memcpy(p, &size, sizeof size);
+	account(user, size, 0);
+	return p + SIZE_HEADER;
+}
+
+static void count_free(void *ptr, void *user) {
+	unsigned char *p;
+	size_t size;
+
+	if (ptr == NULL) {
+		return;
+	}
+	p = (unsigned char *)ptr - SIZE_HEADER;
+	memcpy(&size, p, sizeof size);
+	account(user, 0, size);
+	free(p);
+}
+
+static void *count_calloc(size_t n, size_t size, void *user) {
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size) {
+		return NULL;
+	}
+	p = count_malloc(n * size, user);
+	if (p != NULL) {
+		memset(p, 0, n * size);
+	}
+	return p;
+}
+
+static void *count_realloc(void *ptr, size_t size, void *user) {
+	unsigned char *old, *p;
+	size_t oldsize;
+
+	if (ptr == NULL) {
+		return count_malloc(size, user);
+	}
+	if (size > SIZE_MAX - SIZE_HEADER) {
+		return NULL;
+	}
+	old = (unsigned char *)ptr - SIZE_HEADER;
+	memcpy(&oldsize, old, sizeof oldsize);
+	p = realloc(old, SIZE_HEADER + size);
+	if (p == NULL) {
+		return NULL;
+	}
+	memcpy(p, &size, sizeof size);
+	account(user, size, oldsize);
+	return p + SIZE_HEADER;
+}
+
+static void init_mem(nghttp2_mem *mem, hcdef_heap *heap) {
+	mem->mem_user_data = heap;
+	mem->malloc = count_malloc;
+	mem->free = count_free;
+	mem->calloc = count_calloc;
+	mem->realloc = count_realloc;
+}
+
+hcdef *hcdef_new(size_t max_table) {
+	hcdef *h;
+
+	h = calloc(1, sizeof *h);
+	if (h == NULL) {
+		return NULL;
+	}
+	account(&h->heap, sizeof *h, 0);
+	init_mem(&h->mem, &h->heap);
+	if (nghttp2_hd_deflate_new2(&h->deflater, max_table, &h->mem) != 0) {
+		account(&h->heap, 0, sizeof *h);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void hcdef_del(hcdef *h) {
+	if (h == NULL) {
+		return;
+	}
+	nghttp2_hd_deflate_del(h->deflater);
+	count_free(h->nva, &h->heap);
+	count_free(h->out, &h->heap);
+	account(&h->heap, 0, sizeof *h);
+	free(h);
+}
+
+static uint32_t get_le32(const uint8_t *p) {
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v) {
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen, size_t nfields,
+                    uint8_t *dst, size_t dstcap) {
+	size_t i, left = inlen;
+	const uint8_t *p = in;
+
+	if (nfields > h->nvcap) {
+		nghttp2_nv *nva;
+
+		if (nfields > SIZE_MAX / sizeof *nva) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		nva = count_realloc(h->nva, nfields * sizeof *nva, &h->heap);
+		if (nva == NULL) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		h->nva = nva;
+		h->nvcap = nfields;
+	}
+	for (i = 0; i < nfields; i++) {
+		nghttp2_nv *nv = &h->nva[i];
+
+		if (left < HCDEF_RECORD_HEADER) {
+			return NGHTTP2_ERR_INVALID_ARGUMENT;
+		}
+		nv->namelen = get_le32(p);
+		nv->valuelen = get_le32(p + 4);
+		nv->flags = p[8];
+		p += HCDEF_RECORD_HEADER;
+		left -= HCDEF_RECORD_HEADER;
+		if (left < nv->namelen || left - nv->namelen < nv->valuelen) {
+			return NGHTTP2_ERR_INVALID_ARGUMENT;
+		}
+		/* nghttp2 reads, never writes, the fields, and copies what it
+		   keeps in its table. */
+		nv->name = (uint8_t *)p;
+		nv->value = (uint8_t *)p + nv->namelen;
+		p += nv->namelen + nv->valuelen;
+		left -= nv->namelen + nv->valuelen;
+	}
+	return nghttp2_hd_deflate_hd(h->deflater, dst, dstcap, h->nva, nfields);
+}
+
+/* reserve makes room for more bytes at the end of h->out. */
+static int reserve(hcdef *h, size_t more) {
+	size_t cap;
+	uint8_t *p;
+
+	if (more <= h->outcap - h->outlen) {
+		return 0;
+	}
+	cap = h->outcap != 0 ? h->outcap : 256;
+	while (cap - h->outlen < more) {
+		if (cap > SIZE_MAX / 2) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		cap *= 2;
+	}
+	p = count_realloc(h->out, cap, &h->heap);
+	if (p == NULL) {
+		return NGHTTP2_ERR_NOMEM;
+	}
+	h->out = p;
+	h->outcap = cap;
+	return 0;
+}
+
+int hcdef_table(hcdef *h) {
+	size_t n, i;
+
+	h->outlen = 0;
+	n = nghttp2_hd_deflate_get_num_table_entries(h->deflater);
+	for (i = STATIC_TABLE_LEN + 1; i <= n; i++) {
+		const nghttp2_nv *nv = nghttp2_hd_deflate_get_table_entry(h->deflater, i);
+		uint8_t *p;
+		size_t size;
+		int rv;
+
+		if (nv == NULL) {
+			break;
+		}
+		if (nv->namelen > UINT32_MAX || nv->valuelen > UINT32_MAX) {
+			return NGHTTP2_ERR_INVALID_ARGUMENT;
+		}
+		size = HCDEF_RECORD_HEADER + nv->namelen + nv->valuelen;
+		rv = reserve(h, size);
+		if (rv != 0) {
+			return rv;
+		}
+		p = h->out + h->outlen;
+		put_le32(p, (uint32_t)nv->namelen);
+		put_le32(p + 4, (uint32_t)nv->valuelen);
+		p[8] = nv->flags;
+		p += HCDEF_RECORD_HEADER;
+		if (nv->namelen != 0) {
+			memcpy(p, nv->name, nv->namelen);
+		}
+		if (nv->valuelen != 0) {
+			memcpy(p + nv->namelen, nv->value, nv->valuelen);
+		}
+		h->outlen += size;
+	}
+	return 0;
+}
+
+/* array allocates n elements of size bytes, at least one byte so that an
+   empty array is not NULL. */
+static void *array(hcdef_workload *w, size_t n, size_t size) {
+	if (size != 0 && n > SIZE_MAX / size) {
+		return NULL;
+	}
+	return count_malloc(n * size != 0 ? n * size : 1, &w->heap);
+}
+
+hcdef_workload *hcdef_workload_new(size_t datalen, size_t nnv, size_t nsizes,
+                                   size_t nblocks, size_t nstories,
+                                   size_t outcap) {
+	hcdef_workload *w;
+
+	w = calloc(1, sizeof *w);
+	if (w == NULL) {
+		return NULL;
+	}
+	account(&w->heap, sizeof *w, 0);
+	init_mem(&w->mem, &w->heap);
+	w->data = array(w, datalen, 1);
+	w->nva = array(w, nnv, sizeof *w->nva);
+	w->sizes = array(w, nsizes, sizeof *w->sizes);
+	w->blocks = array(w, nblocks, sizeof *w->blocks);
+	w->story_ends = array(w, nstories, sizeof *w->story_ends);
+	w->out = array(w, outcap, 1);
+	if (w->data == NULL || w->nva == NULL || w->sizes == NULL ||
+	    w->blocks == NULL || w->story_ends == NULL || w->out == NULL) {
+		hcdef_workload_del(w);
+		return NULL;
+	}
+	w->nblocks = nblocks;
+	w->nstories = nstories;
+	w->outcap = outcap;
+	return w;
+}
+
+void hcdef_workload_del(hcdef_workload *w) {
+	if (w == NULL) {
+		return;
+	}
+	count_free(w->data, &w->heap);
+	count_free(w->nva, &w->heap);
+	count_free(w->sizes, &w->heap);
+	count_free(w->blocks, &w->heap);
+	count_free(w->story_ends, &w->heap);
+	count_free(w->out, &w->heap);
+	account(&w->heap, 0, sizeof *w);
+	free(w);
+}
+
+int hcdef_workload_run(hcdef_workload *w, size_t passes) {
+	nghttp2_hd_deflater *d = NULL;
+	size_t pass, story = 0, b = 0, k;
+	int rv = 0;
+
+	w->wire = 0;
+	for (pass = 0; pass < passes; pass++) {
+		b = 0;
+		for (story = 0; story < w->nstories; story++) {
+			if (d == NULL) {
+				rv = nghttp2_hd_deflate_new2(&d, w->max_table, &w->mem);
+				if (rv != 0) {
+					d = NULL;
+					goto fail;
+				}
+			}
+			for (; b < w->story_ends[story]; b++) {
+				const hcdef_wblock *blk = &w->blocks[b];
+				ssize_t n;
+
+				for (k = 0; k < blk->nsizes; k++) {
+					rv = nghttp2_hd_deflate_change_table_size(
+						d, w->sizes[blk->first_size + k]);
+					if (rv != 0) {
+						goto fail;
+					}
+				}
+				n = nghttp2_hd_deflate_hd(d, w->out, w->outcap,
+				                          w->nva + blk->first_nv, blk->nvlen);
+				if (n < 0) {
+					rv = (int)n;
+					goto fail;
+				}
+				w->wire += (uint64_t)n;
+			}
+			if (!w->reuse) {
+				nghttp2_hd_deflate_del(d);
+				d = NULL;
+			}
+		}
+	}
+	if (d != NULL) {
+		nghttp2_hd_deflate_del(d);
+	}
+	return 0;
+
+fail:
+	w->failed_story = story;
+	w->failed_block = story == 0 ? b : b - w->story_ends[story - 1];
+	if (d != NULL) {
+		nghttp2_hd_deflate_del(d);
+	}
+	return rv;
+}

@@ -1,0 +1,5 @@
+//go:build nghttp2 && race
+
+package nghttp2deflate
+
+const raceEnabled = true

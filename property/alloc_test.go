@@ -1,0 +1,136 @@
+package property
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+)
+
+// allocRuns is the run count of testing.AllocsPerRun; it calls the
+// function once more to warm up.
+const allocRuns = 100
+
+// allocStep is one call on the encoder's public API.
+type allocStep struct {
+	Kind        string // "field", "size", "reset" or "pool"
+	Field       genField
+	name, value []byte // Field's octets for AppendField
+	Size        uint32
+}
+
+func (s allocStep) String() string {
+	switch s.Kind {
+	case "field":
+		api := "AppendFieldString"
+		if s.Field.Bytes {
+			api = "AppendField"
+		}
+		return fmt.Sprintf("%s(%s: %s, sensitive %v)", api, short(s.Field.Name), short(s.Field.Value), s.Field.Sensitive)
+	case "size":
+		return fmt.Sprintf("SetMaxDynamicTableSize(%d)", s.Size)
+	}
+	return s.Kind
+}
+
+// allocSequence is a generated sequence of API calls on one configuration.
+type allocSequence struct {
+	Capacity uint32
+	IndexAll bool
+	Steps    []allocStep
+}
+
+// genAllocSequence draws sequences from the state machine's command
+// generator, flattened into single calls.
+func genAllocSequence(p *gopter.GenParameters) *gopter.GenResult {
+	m := &machine{}
+	st := m.GenInitialState()(p).Result.(*connState)
+	seq := allocSequence{Capacity: st.configCapacity, IndexAll: st.indexAll}
+	for range p.MaxSize {
+		switch c := m.GenCommand(st)(p).Result.(type) {
+		case encodeCmd:
+			for _, f := range c.fields {
+				seq.Steps = append(seq.Steps, allocStep{Kind: "field", Field: f, name: []byte(f.Name), value: []byte(f.Value)})
+			}
+			st = st.encodeBlock(c.fields)
+		case sizesCmd:
+			for _, n := range c.sizes {
+				seq.Steps = append(seq.Steps, allocStep{Kind: "size", Size: n})
+			}
+			st = st.setSizes(c.sizes)
+		case resetCmd:
+			seq.Steps = append(seq.Steps, allocStep{Kind: "reset"})
+			st = newConnState(st.configCapacity, st.indexAll)
+		case poolCmd:
+			seq.Steps = append(seq.Steps, allocStep{Kind: "pool"})
+			st = newConnState(st.configCapacity, st.indexAll)
+		}
+	}
+	return gopter.NewGenResult(seq, func(v interface{}) gopter.Shrink {
+		s := v.(allocSequence)
+		return gen.SliceShrinker(gopter.NoShrinker)(s.Steps).Map(func(steps []allocStep) allocSequence {
+			return allocSequence{Capacity: s.Capacity, IndexAll: s.IndexAll, Steps: steps}
+		})
+	})
+}
+
+// TestZeroAllocation: no call of a generated sequence allocates, whether
+// it encodes a field (string or []byte API, into a buffer sized by
+// MaxFieldLen), sets a table size, resets, or round-trips through a Pool.
+// Each step is measured on its own: allocRuns+1 encoders are driven in
+// lockstep, and AllocsPerRun's calls each advance a different one by that
+// step, so every measured call does exactly what the sequence does.
+func TestZeroAllocation(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
+	params := params(t, propConfig{runs: 40, maxSize: 30})
+	check(t, params, forAll(func(seq allocSequence) error {
+		cfg := encoder.Config{Capacity: seq.Capacity}
+		if seq.IndexAll {
+			cfg.Policy = encoder.IndexAllPolicy()
+		}
+		pool := &encoder.Pool{Config: cfg}
+		bufLen := 0
+		for _, s := range seq.Steps {
+			bufLen = max(bufLen, encoder.MaxFieldLen(len(s.Field.Name), len(s.Field.Value)))
+		}
+		encs := make([]*encoder.Encoder, allocRuns+1)
+		bufs := make([][]byte, len(encs))
+		for k := range encs {
+			encs[k] = encoder.New(cfg)
+			bufs[k] = make([]byte, 0, bufLen)
+		}
+		for i, s := range seq.Steps {
+			k := 0
+			allocs := testing.AllocsPerRun(allocRuns, func() {
+				e := encs[k]
+				switch s.Kind {
+				case "field":
+					if s.Field.Bytes {
+						bufs[k] = e.AppendField(bufs[k][:0], s.name, s.value, s.Field.Sensitive)
+					} else {
+						bufs[k] = e.AppendFieldString(bufs[k][:0], s.Field.Name, s.Field.Value, s.Field.Sensitive)
+					}
+				case "size":
+					e.SetMaxDynamicTableSize(s.Size)
+				case "reset":
+					e.Reset()
+				case "pool":
+					pool.Put(e)
+					encs[k] = pool.Get()
+				}
+				k++
+			})
+			if k != len(encs) {
+				return fmt.Errorf("AllocsPerRun called the step %d times; want %d", k, len(encs))
+			}
+			if allocs != 0 {
+				return fmt.Errorf("step %d, %v, allocates %v times per call", i, s, allocs)
+			}
+		}
+		return nil
+	}, genAllocSequence))
+}

@@ -1,0 +1,132 @@
+package property
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"golang.org/x/net/http2/hpack"
+)
+
+// The Huffman coding (RFC 7541 §5.2, Appendix B) is tested where it reaches
+// the wire: the value of a never-indexed literal field with a new name. The
+// strict decoder and x/net's Huffman decoder both read it back, and its
+// length must be the sum of the code lengths padded to an octet, which
+// x/net's HuffmanEncodeLength computes independently.
+
+// codeLenSymbols lists the octets by the length of their Huffman code.
+var codeLenSymbols = func() map[int][]byte {
+	m := map[int][]byte{}
+	for c := range 256 {
+		n := int(spec.HuffmanCodeLens[c])
+		m[n] = append(m[n], byte(c))
+	}
+	return m
+}()
+
+// genOctets draws octet strings from five mixes: every octet, printable
+// ASCII, short-code octets (Huffman wins), long-code octets (raw wins),
+// and strings steered to about 8 bits an octet, where the two lengths tie
+// or differ by one octet and the "strictly shorter" rule decides.
+func genOctets(p *gopter.GenParameters) *gopter.GenResult {
+	rng := p.Rng
+	n := rng.Intn(p.MaxSize*3 + 1)
+	b := make([]byte, n)
+	pick := func(lengths ...int) byte {
+		s := codeLenSymbols[lengths[rng.Intn(len(lengths))]]
+		return s[rng.Intn(len(s))]
+	}
+	mix := rng.Intn(5)
+	bits := 0
+	for i := range b {
+		switch mix {
+		case 0:
+			b[i] = byte(rng.Intn(256))
+		case 1:
+			b[i] = byte(' ' + rng.Intn(95))
+		case 2:
+			b[i] = pick(5, 6)
+		case 3:
+			b[i] = pick(13, 14, 15, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28)
+		default:
+			if bits > 8*i {
+				b[i] = pick(5, 6, 7, 8)
+			} else {
+				b[i] = pick(8, 10, 11, 12, 13)
+			}
+		}
+		bits += int(spec.HuffmanCodeLens[b[i]])
+	}
+	return gopter.NewGenResult(b, gen.SliceShrinker(gen.UInt8Shrinker))
+}
+
+// TestHuffman: every octet string round-trips; its coded length is the
+// computed bound; Huffman is used exactly when strictly shorter.
+func TestHuffman(t *testing.T) {
+	p := newPair(encoder.Config{})
+	ties := 0
+	params := params(t, propConfig{runs: 2000, maxSize: 100})
+	check(t, params, forAll(func(s []byte) error {
+		hl := huffmanLen(s)
+		if want := int(hpack.HuffmanEncodeLength(string(s))); hl != want {
+			return fmt.Errorf("%q: code lengths add up to %d octets; x/net says %d", s, hl, want)
+		}
+		if hl == len(s) && len(s) > 0 {
+			ties++
+		}
+		p.reset()
+		// pair.block checks the form: Huffman iff strictly shorter,
+		// exactly hl octets when coded, raw octets otherwise.
+		_, reps, err := p.block(genField{Name: "x-" + string(s), Value: string(s), Sensitive: true})
+		if err != nil {
+			return err
+		}
+		name, value := "x-"+string(s), string(s)
+		for _, w := range []struct {
+			wire  wireString
+			plain string
+		}{{*reps[0].name, name}, {reps[0].value, value}} {
+			if !w.wire.huffman {
+				continue
+			}
+			got, err := hpack.HuffmanDecodeToString(w.wire.payload)
+			if err != nil {
+				return fmt.Errorf("x/net cannot decode the Huffman string %x of %q: %v", w.wire.payload, w.plain, err)
+			}
+			if got != w.plain {
+				return fmt.Errorf("Huffman string %x decodes to %q; want %q", w.wire.payload, got, w.plain)
+			}
+		}
+		return nil
+	}, genOctets))
+	if ties == 0 && !t.Failed() {
+		t.Errorf("no generated string had a Huffman length equal to its length; the tie rule went untested")
+	}
+}
+
+// TestNoHuffmanPolicy: with Policy.NoHuffman every string goes raw.
+func TestNoHuffmanPolicy(t *testing.T) {
+	enc := encoder.New(encoder.Config{Policy: encoder.Policy{NoHuffman: true}})
+	var buf []byte
+	params := params(t, propConfig{runs: 500, maxSize: 100})
+	check(t, params, forAll(func(s []byte) error {
+		enc.Reset()
+		buf = enc.AppendField(buf[:0], append([]byte("x-"), s...), s, true)
+		reps, err := walkBlock(buf)
+		if err != nil {
+			return err
+		}
+		for _, w := range []wireString{*reps[len(reps)-1].name, reps[len(reps)-1].value} {
+			if w.huffman {
+				return fmt.Errorf("NoHuffman, yet %x is Huffman coded", w.payload)
+			}
+		}
+		if string(reps[len(reps)-1].value.payload) != string(s) {
+			return fmt.Errorf("raw value %q; want %q", reps[len(reps)-1].value.payload, s)
+		}
+		return nil
+	}, genOctets))
+}

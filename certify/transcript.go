@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -58,8 +59,10 @@ type playedBlock struct {
 	// tableDiff describes the first disagreement between the encoder's
 	// dynamic table (when it shows it) and the oracles' after this block.
 	tableDiff string
-	// maxBefore is the dynamic table's maximum size in effect (by strict's
-	// reckoning) when the block started.
+	// maxBefore is the dynamic table's maximum size in effect when the
+	// block started: 4096, or the last size update of the story's earlier
+	// blocks. The wire walker, not an oracle, tracks it, so that it stays
+	// right after an oracle's context broke.
 	maxBefore uint32
 }
 
@@ -95,14 +98,19 @@ func newDecoders() (*strict.Decoder, []oracle.Decoder) {
 
 // decodeBlock decodes pb.wire with every decoder of the story's context
 // and fills in the oracles' verdicts and the table comparison.
-func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder) {
-	pb.maxBefore = s.MaxTableSize()
+func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder, maxSize *uint32) {
 	for _, n := range pb.in().acked {
 		for _, d := range ds {
 			d.SetMaxDynamicTableSize(n)
 		}
 	}
 	pb.reps, pb.walkErr = walkBlock(pb.wire)
+	pb.maxBefore = *maxSize
+	for _, r := range pb.reps {
+		if r.kind == repSizeUpdate {
+			*maxSize = uint32(min(r.index.value, 1<<32-1))
+		}
+	}
 	pb.decoded = make([]decoded, len(ds))
 	for i, d := range ds {
 		pb.decoded[i].oracle = d.Name()
@@ -358,6 +366,7 @@ func play(t Target, name string, stories []story) *transcript {
 func playStory(tr *transcript, st *story, enc Encoder) bool {
 	s, ds := newDecoders()
 	broken := make([]bool, len(ds))
+	maxSize := uint32(spec.DefaultTableSize)
 	var buf []byte
 	defer closeEncoder(enc)
 	for bi := range st.blocks {
@@ -372,7 +381,7 @@ func playStory(tr *transcript, st *story, enc Encoder) bool {
 		}
 		pb.wire = bytes.Clone(wire)
 		buf = wire
-		decodeBlock(pb, s, ds, broken, enc)
+		decodeBlock(pb, s, ds, broken, enc, &maxSize)
 	}
 	return true
 }
@@ -407,10 +416,11 @@ func playRecorded(name string, stories []story) *transcript {
 		st := &stories[si]
 		s, ds := newDecoders()
 		broken := make([]bool, len(ds))
+		maxSize := uint32(spec.DefaultTableSize)
 		for bi := range st.blocks {
 			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire}
 			tr.blocks = append(tr.blocks, pb)
-			decodeBlock(pb, s, ds, broken, nil)
+			decodeBlock(pb, s, ds, broken, nil, &maxSize)
 		}
 	}
 	tr.duration = time.Since(start)

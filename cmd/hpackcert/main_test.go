@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// quick cuts the traffic stories so that runs stay short under -race.
+var quick = []string{"--traffic-stories", "2", "--traffic-blocks", "20"}
+
+func runCLI(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+func TestList(t *testing.T) {
+	status, out, _ := runCLI(t, "list")
+	if status != 0 {
+		t.Fatalf("list: exit %d", status)
+	}
+	for _, c := range certify.Cases() {
+		if !strings.Contains(out, c.ID+" ") {
+			t.Errorf("list lacks %s", c.ID)
+		}
+	}
+	status, out, _ = runCLI(t, "list", "--cases", "enc/4.2")
+	if lines := strings.Count(out, "\n"); status != 0 || lines != 3 {
+		t.Errorf("list --cases enc/4.2: exit %d, %d lines; want 0, 3:\n%s", status, lines, out)
+	}
+}
+
+func TestHarnessErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"run", "extra"}, "unexpected argument"},
+		{[]string{"--cases", "enc/9"}, "no case id starts with"},
+		{[]string{"--stories", filepath.Join(dir, "missing")}, "--stories"},
+		{[]string{"--stories", dir}, "no *.json story"},
+		{[]string{"--encoder", "builtin:nope"}, "no built-in encoder"},
+		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expected failures"},
+		{[]string{"--timeout", "0s"}, "must be positive"},
+		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
+		{[]string{"--testcases", dir}, "no raw-data directory"},
+		{[]string{"encode"}, "needs --stories DIR and --out DIR"},
+		{[]string{"list", "--cases", "nope"}, "no case id starts with"},
+	}
+	for _, tt := range tests {
+		status, _, stderr := runCLI(t, tt.args...)
+		if status != 2 {
+			t.Errorf("%q: exit %d; want 2", tt.args, status)
+		}
+		if !strings.HasPrefix(stderr, "hpackcert: ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: stderr %q; want one line containing %q", tt.args, stderr, tt.want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"list", "-h"}} {
+		status, out, _ := runCLI(t, args...)
+		if status != 0 || !strings.Contains(out, "usage:") {
+			t.Errorf("%q: exit %d, output %q; want 0 and the usage", args, status, out)
+		}
+	}
+}
+
+// TestDefaultEncoders runs without --encoder: the built-in encoders form
+// the matrix.
+func TestDefaultEncoders(t *testing.T) {
+	status, out, stderr := runCLI(t, quick...)
+	if status != 0 {
+		t.Fatalf("exit %d; stderr %s\n%s", status, stderr, out)
+	}
+	header := strings.SplitN(out, "\n", 2)[0]
+	for _, name := range []string{"ref", "x/net"} {
+		if !strings.Contains(header, name) {
+			t.Errorf("matrix header %q lacks %s", header, name)
+		}
+	}
+}
+
+func TestReports(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	args := append([]string{"--encoder", "builtin:ref", "--encoder", "builtin:xnet", "--strict", "--cases", "enc/4,enc/7.1.3/1"}, quick...)
+	for _, kind := range []string{"json", "junit", "html", "md"} {
+		files[kind] = filepath.Join(dir, "report."+kind)
+		args = append(args, "--"+kind, files[kind])
+	}
+	status, out, stderr := runCLI(t, args...)
+	if status != 0 {
+		t.Fatalf("exit %d; stderr %s\n%s", status, stderr, out)
+	}
+	read := func(kind string) []byte {
+		data, err := os.ReadFile(files[kind])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	var doc map[string]map[string]map[string]any
+	if err := json.Unmarshal(read("json"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc["x/net"]["enc/4.4/1"]["grade"]; got != "pass" {
+		t.Errorf(`JSON ["x/net"]["enc/4.4/1"].grade = %v; want "pass"`, got)
+	}
+	var junit struct {
+		Tests int `xml:"tests,attr"`
+	}
+	if err := xml.Unmarshal(read("junit"), &junit); err != nil || junit.Tests != 2*len(doc["ref"]) {
+		t.Errorf("JUnit: %v, %d tests; want %d", err, junit.Tests, 2*len(doc["ref"]))
+	}
+	if html := read("html"); !bytes.Contains(html, []byte("<table>")) {
+		t.Error("HTML report has no table")
+	}
+	if md := read("md"); !bytes.Contains(md, []byte("| `enc/4.4/1` |")) {
+		t.Error("Markdown report has no row for enc/4.4/1")
+	}
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// stdioEncoders builds the stdio encoders the tests drive, once.
+func stdioEncoders(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
+	if err != nil {
+		testenv.Missing(t, "the go command, to build the stdio test encoders")
+	}
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "hpackcert-cli"); buildErr != nil {
+			return
+		}
+		for _, pkg := range []string{"../../certify/testdata/stdioenc", "../hpackcert-stdio-ref"} {
+			if out, err := exec.Command(goTool, "build", "-o", buildDir, pkg).CombinedOutput(); err != nil {
+				buildErr = &buildError{pkg, string(out), err}
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return buildDir
+}
+
+type buildError struct {
+	pkg, out string
+	err      error
+}
+
+func (e *buildError) Error() string { return "building " + e.pkg + ": " + e.err.Error() + "\n" + e.out }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// TestExecExitStatus checks the gate: 0 for a passing stdio encoder, 1 for
+// a failing one, 0 again when its failure is listed as expected.
+func TestExecExitStatus(t *testing.T) {
+	bin := stdioEncoders(t)
+	ref := filepath.Join(bin, "hpackcert-stdio-ref")
+	bad := filepath.Join(bin, "stdioenc") + " -bug huffman-zero-padding"
+	cases := []string{"--cases", "enc/5.2/1,enc/4.2"}
+
+	status, out, stderr := runCLI(t, append(append([]string{"--exec", ref, "--strict", "--timeout", "10s"}, cases...), quick...)...)
+	if status != 0 {
+		t.Errorf("reference over stdio: exit %d; stderr %s\n%s", status, stderr, out)
+	}
+	status, out, _ = runCLI(t, append(append([]string{"--exec", bad, "--timeout", "10s"}, cases...), quick...)...)
+	if status != 1 || !strings.Contains(out, "first failure: stdioenc huffman-zero-padding enc/5.2/1") {
+		t.Errorf("zero-padding encoder: exit %d; want 1 and the first failure:\n%s", status, out)
+	}
+	expect := filepath.Join(t.TempDir(), "expect-fail.txt")
+	if err := os.WriteFile(expect, []byte("# known\nenc/5.2/1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, out, _ = runCLI(t, append(append([]string{"--exec", bad, "--timeout", "10s", "--expect-fail", expect}, cases...), quick...)...)
+	if status != 0 || !strings.Contains(out, "fail (expected)") {
+		t.Errorf("zero-padding encoder with --expect-fail: exit %d; want 0:\n%s", status, out)
+	}
+}
+
+// TestEncodeThenGradeStories writes the reference encoder's output with
+// encode, grades it with run --stories, then grades a corrupted copy.
+func TestEncodeThenGradeStories(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	for i, s := range vectors.GenerateStories(3, 3) {
+		s.Cases = s.Cases[:20]
+		if err := vectors.WriteStory(filepath.Join(in, "story_"+string(rune('0'+i))+".json"), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status, stdout, stderr := runCLI(t, "encode", "--stories", in, "--out", out)
+	if status != 0 || !strings.Contains(stdout, "wrote 3 stories (60 blocks)") {
+		t.Fatalf("encode: exit %d, %q, %q", status, stdout, stderr)
+	}
+	status, stdout, stderr = runCLI(t, "run", "--stories", out, "--strict")
+	if status != 0 {
+		t.Fatalf("run --stories of the reference's output: exit %d; stderr %s\n%s", status, stderr, stdout)
+	}
+	if !strings.Contains(stdout, "enc/4.1/1    unsupported") {
+		t.Errorf("a case needing a live encoder is not unsupported:\n%s", stdout)
+	}
+
+	path := filepath.Join(out, "story_0.json")
+	s, err := vectors.ReadStory(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Cases[5].Headers[0].Value += "-changed"
+	if err := vectors.WriteStory(path, s); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, _ = runCLI(t, "run", "--stories", out, "--cases", "enc/3.2/1")
+	if status != 1 || !strings.Contains(stdout, "block 5") {
+		t.Errorf("corrupted story: exit %d; want 1 naming block 5:\n%s", status, stdout)
+	}
+}

@@ -55,8 +55,9 @@
 //	(c) Updates that are legal but unusual produce a Warning rather than an
 //	    error, for the certifier to grade as non-strict: more than two updates
 //	    (§4.2 says the smallest and the final size result "in at most two"),
-//	    and, when rule (a) does not apply, two or more updates whose first
-//	    is not the smallest (§4.2 lists the smallest first, then the final).
+//	    and two or more updates whose first is not the smallest, when rule
+//	    (a) does not already make that an error (§4.2 lists the smallest
+//	    first, then the final).
 //
 // A setting that rises needs no update: the encoder may keep using a
 // smaller table. An update may also come without any setting change.
@@ -66,8 +67,9 @@
 // ErrBroken from every later DecodeBlock.
 //
 // The decoder accepts nothing RFC 7541 forbids, as far as its tests know.
-// It rejects, by choice, header lists over its limit and integers with
-// more continuation octets than their value needs beyond five.
+// By choice, where the RFC lets a decoder set limits, it rejects header
+// lists over its limit and integers with more than five continuation
+// octets.
 package strict
 
 import (

@@ -4,6 +4,10 @@
 # measured in the same run, then the compression table. BENCHMARKS.md shows
 # its output and explains every number.
 #
+# The test binary is built once and run COUNT times with -count=1, so the
+# runs of the three implementations interleave: a burst of load from other
+# processes then spreads over all of them instead of skewing one.
+#
 # Environment:
 #   COUNT=10      runs of each benchmark (benchstat wants at least 6)
 #   BENCHTIME=1s  -benchtime of each run
@@ -20,9 +24,16 @@ tags=${TAGS-nghttp2}
 out=${OUT:-$(mktemp -t hpackcert-bench.XXXXXX)}
 benchstat=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
 
-echo "== go test -tags '$tags' -run '^\$' -bench '$pattern' -benchtime $benchtime -count $count ./bench/"
+bin=$(mktemp -d -t hpackcert-bench.XXXXXX)/bench.test
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go test -tags "$tags" -c -o "$bin" ./bench/
+echo "== $count rounds of: go test -tags '$tags' -run '^\$' -bench '$pattern' -benchtime $benchtime -count 1 ./bench/"
 go version
-go test -tags "$tags" -run '^$' -bench "$pattern" -benchtime "$benchtime" -count "$count" ./bench/ | tee "$out"
+: >"$out"
+for round in $(seq "$count"); do
+	echo "-- round $round of $count" >&2
+	(cd bench && "$bin" -test.run '^$' -test.bench "$pattern" -test.benchtime "$benchtime" -test.count 1) | tee -a "$out"
+done
 echo "raw output: $out"
 
 echo

@@ -82,7 +82,7 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	// The name index refers to the table before the insertion, even if
 	// the insertion evicts the entry it names (RFC 7541 §4.4).
 	dst = e.appendLiteral(dst, incrementalPattern, incrementalPrefixBits, nameIndex, name, value)
-	e.table.add(name, value, fieldHash, uint32(nameHash), staticName == 0)
+	e.table.add(name, value, fieldHash, fold(nameHash), staticName == 0)
 	return dst
 }
 
@@ -142,11 +142,11 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 	return e.appendString(dst, value)
 }
 
-// appendString appends a string literal (RFC 7541 §5.2), Huffman coded when
-// that is strictly shorter and the policy allows it.
+// appendString appends a string literal (RFC 7541 §5.2), Huffman coded or
+// raw as the policy's HuffmanMode says.
 func (e *Encoder) appendString(dst []byte, s []byte) []byte {
-	if !e.noHuffman {
-		if n := huffmanLen(s); n < len(s) {
+	if e.huffman != HuffmanNever && len(s) > 0 {
+		if n := huffmanLen(s); n < len(s) || n == len(s) && e.huffman == HuffmanNotLonger {
 			dst = appendInteger(dst, huffmanPattern, stringPrefixBits, uint64(n))
 			return appendHuffman(dst, s)
 		}

@@ -117,10 +117,9 @@ type Policy struct {
 	// rules and LargeEntryPercent below. DefaultPolicy leaves it unset.
 	IndexAll bool
 
-	// NoHuffman, when set, sends every string literal raw. Otherwise a
-	// string is Huffman coded (RFC 7541 §5.2) when that is strictly
-	// shorter. DefaultPolicy leaves it unset.
-	NoHuffman bool
+	// Huffman says when string literals are Huffman coded (RFC 7541
+	// §5.2). The zero value, HuffmanShorter, is DefaultPolicy's.
+	Huffman HuffmanMode
 
 	// ShortCookieLen makes "cookie" fields whose value is shorter than
 	// this many bytes "Never Indexed": short cookies are easy to guess
@@ -142,6 +141,22 @@ type Policy struct {
 	LargeEntryPercent uint8
 }
 
+// HuffmanMode says when a string literal is Huffman coded (RFC 7541 §5.2).
+// In every mode a coded string is never longer than the raw one, so
+// MaxFieldLen holds.
+type HuffmanMode uint8
+
+const (
+	// HuffmanShorter codes a string when that is strictly shorter.
+	HuffmanShorter HuffmanMode = iota
+	// HuffmanNotLonger codes a string when that is not longer, as the
+	// examples of RFC 7541 Appendix C.4 and C.6 do ("307" takes three
+	// bytes either way).
+	HuffmanNotLonger
+	// HuffmanNever sends every string raw.
+	HuffmanNever
+)
+
 // DefaultPolicy is the indexing policy of a zero Config: never-index
 // authorization, proxy-authorization and cookies under 20 bytes, do not
 // index the fields that rarely repeat nor entries over 3/4 of the table,
@@ -161,7 +176,7 @@ type Encoder struct {
 
 	config            Config // as given to New, normalized
 	indexAll          bool
-	noHuffman         bool
+	huffman           HuffmanMode
 	shortCookieLen    int
 	largeEntryPercent uint64
 
@@ -186,7 +201,7 @@ func New(cfg Config) *Encoder {
 		table:             newTable(cfg.Capacity),
 		config:            cfg,
 		indexAll:          p.IndexAll,
-		noHuffman:         p.NoHuffman,
+		huffman:           p.Huffman,
 		shortCookieLen:    p.ShortCookieLen,
 		largeEntryPercent: uint64(p.LargeEntryPercent),
 		seed:              maphash.MakeSeed(),

@@ -1,0 +1,110 @@
+package encoder
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// TestStaticLookup checks staticLookup against a scan of the static table
+// for every static entry, for each entry's name with other values, and for
+// every name with one byte changed.
+func TestStaticLookup(t *testing.T) {
+	scan := func(name, value string) (nameIndex, fieldIndex int) {
+		for i, f := range spec.StaticTable {
+			if f.Name == name && nameIndex == 0 {
+				nameIndex = i + 1
+			}
+			if f.Name == name && f.Value == value && fieldIndex == 0 {
+				fieldIndex = i + 1
+			}
+		}
+		return nameIndex, fieldIndex
+	}
+	check := func(name, value string) {
+		t.Helper()
+		gotName, gotField := staticLookup([]byte(name), []byte(value))
+		wantName, wantField := scan(name, value)
+		if gotName != wantName || gotField != wantField {
+			t.Errorf("staticLookup(%q, %q) = %d, %d; want %d, %d", name, value, gotName, gotField, wantName, wantField)
+		}
+	}
+	for _, f := range spec.StaticTable {
+		check(f.Name, f.Value)
+		check(f.Name, f.Value+"x")
+		check(f.Name, "GET")
+		for i := range len(f.Name) {
+			for _, c := range []byte{'a', 'z', '-', ':', f.Name[i] ^ 0x20} {
+				mutated := []byte(f.Name)
+				mutated[i] = c
+				check(string(mutated), "")
+			}
+		}
+		check(f.Name[1:], "")
+		check(f.Name+"s", "")
+	}
+	for _, name := range []string{"", "a", "ab", "x-custom", "content-languagf", "AUTHORIZATION"} {
+		check(name, "")
+	}
+}
+
+// TestStaticIndexConstants checks the static indices the policy names.
+func TestStaticIndexConstants(t *testing.T) {
+	tests := []struct {
+		index int
+		name  string
+	}{
+		{staticPath, ":path"},
+		{staticAge, "age"},
+		{staticAuthorization, "authorization"},
+		{staticContentLength, "content-length"},
+		{staticCookie, "cookie"},
+		{staticETag, "etag"},
+		{staticIfModifiedSince, "if-modified-since"},
+		{staticIfNoneMatch, "if-none-match"},
+		{staticLocation, "location"},
+		{staticProxyAuthorization, "proxy-authorization"},
+		{staticSetCookie, "set-cookie"},
+	}
+	for _, tt := range tests {
+		if got := spec.StaticTable[tt.index-1].Name; got != tt.name {
+			t.Errorf("static index %d is %q; want %q", tt.index, got, tt.name)
+		}
+		if tt.index > 1 && spec.StaticTable[tt.index-2].Name == tt.name {
+			t.Errorf("static index %d is not the first entry named %q", tt.index, tt.name)
+		}
+	}
+}
+
+// TestGeneratedTablesUpToDate fails when tables.go is not what
+// "go generate" writes (an edited or stale file, or a change in
+// internal/spec).
+func TestGeneratedTablesUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping go run in -short mode")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		testenv.Missing(t, "go command not found in PATH: "+err.Error())
+	}
+	out := filepath.Join(t.TempDir(), "tables.go")
+	if output, err := exec.Command(goCmd, "run", "gen.go", "-output", out).CombinedOutput(); err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, output)
+	}
+	generated, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile("tables.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(generated, committed) {
+		t.Errorf("tables.go differs from the output of gen.go; run go generate ./encoder")
+	}
+}

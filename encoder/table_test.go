@@ -1,0 +1,188 @@
+package encoder
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// modelTable is the dynamic table of RFC 7541 §2.3.2 and §4 written as
+// plainly as possible: a slice, newest first.
+type modelTable struct {
+	entries []spec.HeaderField
+	maxSize uint32
+}
+
+func (m *modelTable) size() uint32 {
+	var size uint32
+	for _, f := range m.entries {
+		size += f.Size()
+	}
+	return size
+}
+
+func (m *modelTable) evictTo(limit uint32) {
+	for m.size() > limit {
+		m.entries = m.entries[:len(m.entries)-1]
+	}
+}
+
+func (m *modelTable) setMaxSize(n uint32) {
+	m.maxSize = n
+	m.evictTo(n)
+}
+
+// encode applies IndexAllPolicy to a non-sensitive field and reports the
+// bytes it added to the table: a field the static or the dynamic table
+// holds is referenced, one that does not fit is not indexed, any other
+// is added after evicting what §4.4 says.
+func (m *modelTable) encode(f spec.HeaderField) (inserted int) {
+	for _, s := range spec.StaticTable {
+		if s == f {
+			return 0
+		}
+	}
+	for _, e := range m.entries {
+		if e == f {
+			return 0
+		}
+	}
+	if f.Size() > m.maxSize {
+		return 0
+	}
+	m.evictTo(m.maxSize - f.Size())
+	m.entries = append([]spec.HeaderField{f}, m.entries...)
+	return len(f.Name) + len(f.Value)
+}
+
+// checkModel fails unless enc's table has the model's entries, bytes and
+// order.
+func checkModel(t *testing.T, where string, enc *Encoder, m *modelTable) {
+	t.Helper()
+	if enc.TableLen() != len(m.entries) || enc.TableSize() != m.size() || enc.MaxTableSize() != m.maxSize {
+		t.Fatalf("%s: encoder has %d entries, size %d, max %d; model has %d, %d, %d", where,
+			enc.TableLen(), enc.TableSize(), enc.MaxTableSize(), len(m.entries), m.size(), m.maxSize)
+	}
+	for i, f := range m.entries {
+		name, value := enc.TableEntry(i)
+		if string(name) != f.Name || string(value) != f.Value {
+			t.Fatalf("%s: entry %d is %q: %q; model has %q: %q", where, i, name, value, f.Name, f.Value)
+		}
+	}
+}
+
+// TestChurnMatchesModel runs long random sequences of fields and size
+// changes and compares the table with the model after every step. It also
+// checks that compaction happens, and at most once per Capacity bytes
+// inserted, and that the encoder copied the caller's bytes.
+func TestChurnMatchesModel(t *testing.T) {
+	steps := 20000
+	if testing.Short() {
+		steps = 2000
+	}
+	for _, capacity := range []uint32{64, 256, 700, 4096} {
+		t.Run(fmt.Sprint(capacity), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(capacity), 7))
+			enc := New(Config{Capacity: capacity, Policy: IndexAllPolicy()})
+			m := &modelTable{maxSize: min(capacity, spec.DefaultTableSize)}
+			names := []string{"user-agent", "cookie", "x-a", "x-bb", "x-request-identifier", ":status", "accept", "via", ""}
+			values := make([]string, 40)
+			for i := range values {
+				values[i] = randomString(rng, rng.IntN(int(capacity)/2+2))
+			}
+			values[0], values[1] = "", "200"
+			var nameBuf, valueBuf []byte
+			inserted := 0
+			for step := range steps {
+				where := fmt.Sprintf("step %d", step)
+				if rng.IntN(50) == 0 {
+					n := rng.Uint32N(capacity + capacity/2 + 1)
+					enc.SetMaxDynamicTableSize(n)
+					m.setMaxSize(min(n, capacity))
+					checkModel(t, where+" (size change)", enc, m)
+					continue
+				}
+				f := spec.HeaderField{Name: names[rng.IntN(len(names))], Value: values[rng.IntN(len(values))]}
+				nameBuf = append(nameBuf[:0], f.Name...)
+				valueBuf = append(valueBuf[:0], f.Value...)
+				enc.AppendField(nil, nameBuf, valueBuf, false)
+				for i := range nameBuf {
+					nameBuf[i] = '#'
+				}
+				for i := range valueBuf {
+					valueBuf[i] = '#'
+				}
+				inserted += m.encode(f)
+				checkModel(t, where, enc, m)
+			}
+			compactions := enc.table.compactions
+			// A 64-byte table holds one entry at a time and empties
+			// before each insertion, so it never compacts.
+			if compactions == 0 && capacity > 64 {
+				t.Errorf("no compaction in %d steps", steps)
+			}
+			if limit := inserted/int(capacity) + 1; compactions > limit {
+				t.Errorf("%d compactions for %d bytes inserted; want at most %d", compactions, inserted, limit)
+			}
+		})
+	}
+}
+
+// TestIndexCollisions drives the dynamic table's indexes with a hash that
+// puts every key into one of four slots, so probe runs are long and
+// backward-shift deletion moves slots across runs, and checks every lookup
+// against a scan of the live entries.
+func TestIndexCollisions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	table := newTable(1024)
+	weakHash := func(s string) uint32 { return uint32(len(s) % 4) }
+	var live []spec.HeaderField // newest first
+	keys := make([]spec.HeaderField, 60)
+	for i := range keys {
+		keys[i] = spec.HeaderField{Name: fmt.Sprintf("n%d", i%7), Value: fmt.Sprintf("v%0*d", i%5, i)}
+	}
+	for step := range 5000 {
+		f := keys[rng.IntN(len(keys))]
+		fieldHash, nameHash := weakHash(f.Name+f.Value), weakHash(f.Name)
+		if _, ok := table.findField(fieldHash, []byte(f.Name), []byte(f.Value)); !ok {
+			table.add([]byte(f.Name), []byte(f.Value), fieldHash, nameHash, true)
+			live = append([]spec.HeaderField{f}, live...)
+			var size uint32
+			for i, e := range live {
+				size += e.Size()
+				if size > table.maxSize {
+					live = live[:i]
+					break
+				}
+			}
+		}
+		for _, k := range keys {
+			wantField, wantName := -1, -1
+			for i, e := range live {
+				if wantName < 0 && e.Name == k.Name {
+					wantName = i
+				}
+				if wantField < 0 && e == k {
+					wantField = i
+				}
+			}
+			pos, ok := table.findField(weakHash(k.Name+k.Value), []byte(k.Name), []byte(k.Value))
+			if got := position(pos, ok); got != wantField {
+				t.Fatalf("step %d: findField(%v) = %d; want %d", step, k, got, wantField)
+			}
+			pos, ok = table.findName(weakHash(k.Name), []byte(k.Name))
+			if got := position(pos, ok); got != wantName {
+				t.Fatalf("step %d: findName(%q) = %d; want %d", step, k.Name, got, wantName)
+			}
+		}
+	}
+}
+
+func position(pos uint32, ok bool) int {
+	if !ok {
+		return -1
+	}
+	return int(pos)
+}

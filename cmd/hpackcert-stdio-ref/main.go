@@ -24,7 +24,9 @@ func main() {
 	noHuffman := flag.Bool("no-huffman", false, "send every string raw")
 	flag.Parse()
 	cfg := encoder.Config{Capacity: uint32(*capacity)}
-	cfg.Policy.NoHuffman = *noHuffman
+	if *noHuffman {
+		cfg.Policy.Huffman = encoder.HuffmanNever
+	}
 	name := fmt.Sprintf("hpackcert-stdio-ref (capacity %d)", cfg.Capacity)
 	err := certify.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
 		return certify.NewReference(cfg)

@@ -1,0 +1,102 @@
+package encoder
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"unsafe"
+)
+
+// encodeStory encodes every block of s, acknowledging size 256 half way,
+// and returns all the bytes.
+func encodeStory(enc *Encoder, s story) []byte {
+	var out []byte
+	for i, block := range s.blocks {
+		if i == len(s.blocks)/2 {
+			enc.SetMaxDynamicTableSize(256)
+		}
+		for j, f := range block {
+			out = enc.AppendFieldString(out, f.Name, f.Value, j%7 == 6)
+		}
+	}
+	return out
+}
+
+// TestResetEqualsFresh checks that an encoder after Reset encodes exactly
+// as a new one does, whatever state it was left in.
+func TestResetEqualsFresh(t *testing.T) {
+	stories := readRawStories(t)
+	for _, capacity := range []uint32{0, 1024, 8192} {
+		t.Run(fmt.Sprint(capacity), func(t *testing.T) {
+			used := New(Config{Capacity: capacity})
+			for i := range 8 {
+				encodeStory(used, stories[i])
+				used.SetMaxDynamicTableSize(uint32(i) * 1000)
+				used.Reset()
+				if used.TableLen() != 0 || used.TableSize() != 0 {
+					t.Fatalf("after Reset: TableLen %d, TableSize %d; want 0, 0", used.TableLen(), used.TableSize())
+				}
+				next := stories[i+1]
+				got := encodeStory(used, next)
+				want := encodeStory(New(Config{Capacity: capacity}), next)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("story %s after Reset differs from a fresh encoder", next.name)
+				}
+			}
+		})
+	}
+}
+
+// TestPool checks that Get returns encoders in fresh state, that Put drops
+// encoders of another Config, and that a zero Pool works.
+func TestPool(t *testing.T) {
+	s := readRawStories(t)[3]
+	want := encodeStory(New(Config{Capacity: 2048}), s)
+
+	pool := &Pool{Config: Config{Capacity: 2048}}
+	e := pool.Get()
+	encodeStory(e, s)
+	e.SetMaxDynamicTableSize(100)
+	pool.Put(e)
+	for i := range 3 {
+		e := pool.Get()
+		if got := encodeStory(e, s); !bytes.Equal(got, want) {
+			t.Fatalf("Get %d: encoder not in fresh state", i)
+		}
+		pool.Put(e)
+	}
+
+	other := New(Config{Capacity: 4096})
+	pool.Put(other)
+	pool.Put(nil)
+	for range 3 {
+		if e := pool.Get(); e == other || e.MaxTableSize() != 2048 {
+			t.Fatalf("Get returned an encoder of another Config (MaxTableSize %d)", e.MaxTableSize())
+		}
+	}
+
+	var zero Pool
+	if e := zero.Get(); e.MaxTableSize() != 4096 {
+		t.Errorf("zero Pool: MaxTableSize %d; want 4096", e.MaxTableSize())
+	}
+}
+
+// TestMemory checks the memory figures the package doc gives.
+func TestMemory(t *testing.T) {
+	tests := []struct {
+		capacity uint32
+		want     int
+	}{
+		{4096, 15360},
+		{65536, 65536 * 15 / 4},
+		{256, 960},
+	}
+	for _, tt := range tests {
+		if got := New(Config{Capacity: tt.capacity}).table.memory(); got != tt.want {
+			t.Errorf("Capacity %d: table memory %d bytes; want %d", tt.capacity, got, tt.want)
+		}
+	}
+	if unsafe.Sizeof(entry{}) != 24 || unsafe.Sizeof(slot{}) != 8 {
+		t.Errorf("entry is %d bytes and slot %d; dynamicTable.memory assumes 24 and 8", unsafe.Sizeof(entry{}), unsafe.Sizeof(slot{}))
+	}
+}

@@ -107,26 +107,20 @@ func TestHuffman(t *testing.T) {
 	}
 }
 
-// TestNoHuffmanPolicy: with Policy.NoHuffman every string goes raw.
-func TestNoHuffmanPolicy(t *testing.T) {
-	enc := encoder.New(encoder.Config{Policy: encoder.Policy{NoHuffman: true}})
-	var buf []byte
-	params := params(t, propConfig{runs: 500, maxSize: 100})
-	check(t, params, forAll(func(s []byte) error {
-		enc.Reset()
-		buf = enc.AppendField(buf[:0], append([]byte("x-"), s...), s, true)
-		reps, err := walkBlock(buf)
-		if err != nil {
-			return err
-		}
-		for _, w := range []wireString{*reps[len(reps)-1].name, reps[len(reps)-1].value} {
-			if w.huffman {
-				return fmt.Errorf("NoHuffman, yet %x is Huffman coded", w.payload)
-			}
-		}
-		if string(reps[len(reps)-1].value.payload) != string(s) {
-			return fmt.Errorf("raw value %q; want %q", reps[len(reps)-1].value.payload, s)
-		}
-		return nil
-	}, genOctets))
+// TestHuffmanModes: under HuffmanNever every string goes raw; under
+// HuffmanNotLonger a string is coded when the coding is not longer, ties
+// included (the empty string stays raw).
+func TestHuffmanModes(t *testing.T) {
+	for _, mode := range []encoder.HuffmanMode{encoder.HuffmanNever, encoder.HuffmanNotLonger} {
+		t.Run(fmt.Sprint(mode), func(t *testing.T) {
+			p := newPair(encoder.Config{Policy: encoder.Policy{Huffman: mode}})
+			params := params(t, propConfig{runs: 500, maxSize: 100})
+			check(t, params, forAll(func(s []byte) error {
+				p.reset()
+				// pair.block checks each string against the mode.
+				_, _, err := p.block(genField{Name: "x-" + string(s), Value: string(s), Sensitive: true})
+				return err
+			}, genOctets))
+		})
+	}
 }

@@ -42,7 +42,7 @@ func reportFailedRun(t *testing.T, name string, r *failedRun) {
 	path, again, err := writeRegression(name, r, r.failure)
 	switch {
 	case err != nil:
-		fmt.Fprintf(&b, "  could not write the regression story: %v", err)
+		fmt.Fprintf(&b, "  regression story: %v", err)
 	case again == "":
 		fmt.Fprintf(&b, "  wrote %s, but replaying it passes (the story format lost something)", path)
 	default:

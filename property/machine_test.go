@@ -253,7 +253,7 @@ func (obs *observation) blockProblem(exp *blockExpect) string {
 	for i, f := range exp.fields {
 		plain[i] = [2]string{f.Name, f.Value}
 	}
-	if err := checkForm(reps, plain); err != nil {
+	if err := checkForm(reps, plain, obs.sys.cfg.Policy.Huffman); err != nil {
 		return fmt.Sprintf("block %s: %v", hexShort(obs.wire), err)
 	}
 	i := 0

@@ -10,13 +10,14 @@ import (
 // pair is an encoder and the strict decoder on the other end of its
 // connection, kept in step: every block one encodes the other decodes.
 type pair struct {
+	cfg encoder.Config
 	enc *encoder.Encoder
 	dec *strict.Decoder
 	buf []byte
 }
 
 func newPair(cfg encoder.Config) *pair {
-	p := &pair{enc: encoder.New(cfg)}
+	p := &pair{cfg: cfg, enc: encoder.New(cfg)}
 	p.reset()
 	return p
 }
@@ -50,7 +51,7 @@ func (p *pair) block(fields ...genField) ([]byte, []rep, error) {
 	for i, f := range fields {
 		plain[i] = [2]string{f.Name, f.Value}
 	}
-	if err := checkForm(reps, plain); err != nil {
+	if err := checkForm(reps, plain, p.cfg.Policy.Huffman); err != nil {
 		return p.buf, reps, fmt.Errorf("block %s: %v", hexShort(p.buf), err)
 	}
 	got, err := p.dec.DecodeBlock(p.buf)

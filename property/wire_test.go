@@ -3,6 +3,8 @@ package property
 import (
 	"fmt"
 
+	"github.com/hpackcert/hpackcert/encoder"
+
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
@@ -176,12 +178,12 @@ func huffmanLen(s []byte) int {
 }
 
 // checkForm checks the form rules of every representation in a block: each
-// integer is the shortest encoding (§5.1); a string is Huffman-coded exactly
-// when that is strictly shorter, and then has exactly the computed length
-// (§5.2); size updates come first, at most two of them (§4.2). decoded holds
-// the block's plain strings, name and value per field, to compute Huffman
-// lengths from; it comes from an oracle, never from the walker.
-func checkForm(reps []rep, plain [][2]string) error {
+// integer is the shortest encoding (§5.1); a string is Huffman coded exactly
+// when the policy's mode says (by default: when strictly shorter), and then
+// has exactly the computed length (§5.2); size updates come first, at most
+// two of them (§4.2). plain holds the name and value each field must carry,
+// to compute Huffman lengths from.
+func checkForm(reps []rep, plain [][2]string, mode encoder.HuffmanMode) error {
 	fields := 0
 	for i, r := range reps {
 		if !r.index.minimal() {
@@ -199,11 +201,11 @@ func checkForm(reps []rep, plain [][2]string) error {
 		}
 		if r.kind != repIndexed {
 			if r.name != nil {
-				if err := checkString(*r.name, plain[fields][0]); err != nil {
+				if err := checkString(*r.name, plain[fields][0], mode); err != nil {
 					return fmt.Errorf("offset %d: %s name: %v", r.offset, r.kind, err)
 				}
 			}
-			if err := checkString(r.value, plain[fields][1]); err != nil {
+			if err := checkString(r.value, plain[fields][1], mode); err != nil {
 				return fmt.Errorf("offset %d: %s value: %v", r.offset, r.kind, err)
 			}
 		}
@@ -216,21 +218,31 @@ func checkForm(reps []rep, plain [][2]string) error {
 }
 
 // checkString checks one string literal against the plain string it
-// carries.
-func checkString(w wireString, plain string) error {
+// carries, under the policy's Huffman mode.
+func checkString(w wireString, plain string, mode encoder.HuffmanMode) error {
 	if !w.length.minimal() {
 		return fmt.Errorf("length %d takes %d octets; shortest is %d (RFC 7541 §5.1)", w.length.value, w.length.octets, intLen(w.length.value, 7))
 	}
 	hl := huffmanLen([]byte(plain))
+	var coded bool
+	var rule string
+	switch mode {
+	case encoder.HuffmanNever:
+		coded, rule = false, "HuffmanNever: never Huffman"
+	case encoder.HuffmanNotLonger:
+		coded, rule = plain != "" && hl <= len(plain), "HuffmanNotLonger: Huffman when not longer"
+	default:
+		coded, rule = hl < len(plain), "HuffmanShorter: Huffman only when strictly shorter"
+	}
 	switch {
-	case w.huffman && hl >= len(plain):
-		return fmt.Errorf("Huffman-coded %q in %d octets; raw is %d (use Huffman only when strictly shorter)", plain, hl, len(plain))
-	case !w.huffman && hl < len(plain):
-		return fmt.Errorf("raw %q in %d octets; Huffman is %d", plain, len(plain), hl)
+	case w.huffman && !coded:
+		return fmt.Errorf("Huffman-coded %s in %d octets; raw is %d (%s)", short(plain), hl, len(plain), rule)
+	case !w.huffman && coded:
+		return fmt.Errorf("raw %s in %d octets; Huffman is %d (%s)", short(plain), len(plain), hl, rule)
 	case w.huffman && len(w.payload) != hl:
-		return fmt.Errorf("Huffman coding of %q is %d octets; the code lengths add up to %d", plain, len(w.payload), hl)
+		return fmt.Errorf("Huffman coding of %s is %d octets; the code lengths add up to %d", short(plain), len(w.payload), hl)
 	case !w.huffman && string(w.payload) != plain:
-		return fmt.Errorf("raw payload %q; want %q", w.payload, plain)
+		return fmt.Errorf("raw payload %s; want %s", short(string(w.payload)), short(plain))
 	}
 	return nil
 }

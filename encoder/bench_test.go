@@ -1,0 +1,113 @@
+package encoder
+
+import (
+	"bytes"
+	"testing"
+
+	"golang.org/x/net/http2/hpack"
+)
+
+// The benchmarks run each workload on this encoder and on x/net's
+// http2/hpack Encoder, in the same run, so that benchstat can compare them:
+//
+//	go test -run='^$' -bench=. -benchmem -count=10 ./encoder | benchstat -col /impl -
+
+func batchBytes() int {
+	n := 0
+	for _, f := range batch {
+		n += len(f.name) + len(f.value)
+	}
+	return n
+}
+
+// BenchmarkBatch encodes the 4-field request (:method GET, :path
+// /api/v1/resource, a 110-byte Chrome user-agent, a session cookie) as one
+// block per iteration, on a warm connection.
+func BenchmarkBatch(b *testing.B) {
+	if len(chromeUserAgent) != 110 {
+		b.Fatalf("user-agent is %d bytes; want 110", len(chromeUserAgent))
+	}
+	b.Run("impl=hpackcert/input=string", func(b *testing.B) {
+		enc := New(Config{})
+		dst := make([]byte, 0, 1024)
+		b.ReportAllocs()
+		b.SetBytes(int64(batchBytes()))
+		for b.Loop() {
+			dst = appendAll(enc, dst[:0], batch, true)
+		}
+	})
+	b.Run("impl=hpackcert/input=bytes", func(b *testing.B) {
+		enc := New(Config{})
+		dst := make([]byte, 0, 1024)
+		b.ReportAllocs()
+		b.SetBytes(int64(batchBytes()))
+		for b.Loop() {
+			dst = appendAll(enc, dst[:0], batch, false)
+		}
+	})
+	b.Run("impl=xnet/input=string", func(b *testing.B) {
+		var buf bytes.Buffer
+		enc := hpack.NewEncoder(&buf)
+		b.ReportAllocs()
+		b.SetBytes(int64(batchBytes()))
+		for b.Loop() {
+			buf.Reset()
+			for _, f := range batch {
+				enc.WriteField(hpack.HeaderField{Name: f.name, Value: f.value})
+			}
+		}
+	})
+}
+
+// BenchmarkStories encodes every block of the 32 raw-data stories per
+// iteration, one connection per story, and reports the time per block.
+func BenchmarkStories(b *testing.B) {
+	stories := readRawStories(b)
+	blocks, size := 0, 0
+	for _, s := range stories {
+		blocks += len(s.blocks)
+		for _, block := range s.blocks {
+			for _, f := range block {
+				size += len(f.Name) + len(f.Value)
+			}
+		}
+	}
+	perBlock := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*blocks), "ns/block")
+	}
+	b.Run("impl=hpackcert", func(b *testing.B) {
+		enc := New(Config{})
+		dst := make([]byte, 0, 1<<16)
+		b.ReportAllocs()
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, s := range stories {
+				enc.Reset()
+				for _, block := range s.blocks {
+					dst = dst[:0]
+					for _, f := range block {
+						dst = enc.AppendFieldString(dst, f.Name, f.Value, false)
+					}
+				}
+			}
+		}
+		perBlock(b)
+	})
+	b.Run("impl=xnet", func(b *testing.B) {
+		var buf bytes.Buffer
+		b.ReportAllocs()
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, s := range stories {
+				enc := hpack.NewEncoder(&buf)
+				for _, block := range s.blocks {
+					buf.Reset()
+					for _, f := range block {
+						enc.WriteField(f)
+					}
+				}
+			}
+		}
+		perBlock(b)
+	})
+}

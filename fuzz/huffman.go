@@ -28,41 +28,57 @@ func HuffmanLen(s []byte) int {
 // CheckHuffman is the body of FuzzHuffman. The encoder's Huffman coder is
 // not exported, so the check reaches it through the public API: data is
 // sent as the value of a sensitive field, which the encoder writes as a
-// "Literal Header Field Never Indexed" with a new name (RFC 7541 §6.2.3).
-// The value's string literal must be Huffman coded exactly when that is
-// strictly shorter (§5.2), the coded length must equal HuffmanLen, the
-// code must equal x/net's AppendHuffmanString octet for octet (the
-// canonical code with EOS-prefix padding is unique), and a fresh decoder
-// from each factory in oracles must decode the block back to data.
+// "Literal Header Field Never Indexed" with a new name (RFC 7541 §6.2.3),
+// once under each Huffman mode that codes. The value's string literal must
+// be Huffman coded exactly when the mode says (HuffmanShorter: strictly
+// shorter; HuffmanNotLonger: not longer, §5.2), the coded length must
+// equal HuffmanLen, the code must equal x/net's AppendHuffmanString octet
+// for octet (the canonical code with EOS-prefix padding is unique), and a
+// fresh decoder from each factory in oracles must decode the block back to
+// data.
 func CheckHuffman(data []byte, oracles []func() oracle.Decoder) error {
-	enc := encoder.New(encoder.Config{})
+	for _, mode := range []encoder.HuffmanMode{encoder.HuffmanShorter, encoder.HuffmanNotLonger} {
+		if err := checkHuffmanMode(data, mode, oracles); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkHuffmanMode(data []byte, mode encoder.HuffmanMode, oracles []func() oracle.Decoder) error {
+	enc := encoder.New(encoder.Config{Policy: encoder.Policy{Huffman: mode}})
 	block := enc.AppendField(nil, []byte(huffmanProbeName), data, true)
+	modeName := "HuffmanShorter"
+	wantHuffman := HuffmanLen(data) < len(data)
+	if mode == encoder.HuffmanNotLonger {
+		modeName = "HuffmanNotLonger"
+		wantHuffman = HuffmanLen(data) <= len(data)
+	}
 	lit, err := parseNeverIndexedNewName(block)
 	if err != nil {
-		return fmt.Errorf("value %q: block %x: %v", data, block, err)
+		return fmt.Errorf("%s: value %q: block %x: %v", modeName, data, block, err)
 	}
-	bound := HuffmanLen(data)
 	switch {
-	case lit.huffman && bound >= len(data):
-		return fmt.Errorf("value %q: Huffman coded in %d octets, not shorter than the %d raw octets (block %x)", data, len(lit.value), len(data), block)
-	case lit.huffman && len(lit.value) != bound:
-		return fmt.Errorf("value %q: Huffman code is %d octets; want %d (block %x)", data, len(lit.value), bound, block)
+	case lit.huffman && !wantHuffman:
+		return fmt.Errorf("%s: value %q: Huffman coded in %d octets; the raw string is %d (block %x)", modeName, data, len(lit.value), len(data), block)
+	case lit.huffman && len(lit.value) != HuffmanLen(data):
+		return fmt.Errorf("%s: value %q: Huffman code is %d octets; want %d (block %x)", modeName, data, len(lit.value), HuffmanLen(data), block)
 	case lit.huffman && !bytes.Equal(lit.value, hpack.AppendHuffmanString(nil, string(data))):
-		return fmt.Errorf("value %q: Huffman code %x; x/net codes %x", data, lit.value, hpack.AppendHuffmanString(nil, string(data)))
-	case !lit.huffman && bound < len(data):
-		return fmt.Errorf("value %q: sent raw although its Huffman code is %d octets, shorter than %d (block %x)", data, bound, len(data), block)
+		return fmt.Errorf("%s: value %q: Huffman code %x; x/net codes %x", modeName, data, lit.value, hpack.AppendHuffmanString(nil, string(data)))
+	case !lit.huffman && wantHuffman:
+		return fmt.Errorf("%s: value %q: sent raw although its Huffman code is %d octets and the raw string %d (block %x)", modeName, data, HuffmanLen(data), len(data), block)
 	case !lit.huffman && !bytes.Equal(lit.value, data):
-		return fmt.Errorf("value %q: raw string literal holds %q (block %x)", data, lit.value, block)
+		return fmt.Errorf("%s: value %q: raw string literal holds %q (block %x)", modeName, data, lit.value, block)
 	}
 	want := []Op{{Kind: OpField, Name: huffmanProbeName, Value: string(data), Sensitive: true}}
 	for _, newDecoder := range oracles {
 		d := newDecoder()
 		got, err := d.DecodeBlock(block)
 		if err != nil {
-			return fmt.Errorf("value %q: %s rejects the block %x: %v", data, d.Name(), block, err)
+			return fmt.Errorf("%s: value %q: %s rejects the block %x: %v", modeName, data, d.Name(), block, err)
 		}
 		if err := compareFields(got, want); err != nil {
-			return fmt.Errorf("value %q: %s decodes the block %x: %v", data, d.Name(), block, err)
+			return fmt.Errorf("%s: value %q: %s decodes the block %x: %v", modeName, data, d.Name(), block, err)
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@ func runEncodeRoundTrip(s *Script, oracles []func() oracle.Decoder) error {
 	if s.IndexAll {
 		policy = encoder.IndexAllPolicy()
 	}
-	policy.NoHuffman = s.NoHuffman
+	policy.Huffman = s.Huffman
 	enc := encoder.New(encoder.Config{Capacity: s.Capacity, Policy: policy})
 	rt := &roundTrip{enc: enc, oracles: oracles, conn: 1}
 	rt.newConnection()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
@@ -19,7 +20,8 @@ import (
 //
 //	header   bits 0-2 select Capacity from 4096, 256, 1024, 64, 16384,
 //	         65536, 100, 0 (0 is the encoder's default); bit 3 sets
-//	         IndexAll, bit 4 NoHuffman
+//	         IndexAll; bits 4-5 select Huffman: 0 and 3 HuffmanShorter,
+//	         1 HuffmanNotLonger, 2 HuffmanNever
 //	0x00-0x7f  a header field; bit 0 marks it sensitive, bits 1-2 say where
 //	           the name comes from, bits 3-4 where the value comes from:
 //	             0 static: name (and, for the value, the value) of static
@@ -46,9 +48,9 @@ type Script struct {
 	Capacity uint32
 	// IndexAll selects encoder.IndexAllPolicy instead of the default policy.
 	IndexAll bool
-	// NoHuffman sets the policy's NoHuffman: every string literal raw.
-	NoHuffman bool
-	Ops       []Op
+	// Huffman is the policy's Huffman mode.
+	Huffman encoder.HuffmanMode
+	Ops     []Op
 }
 
 // OpKind says what an Op does.
@@ -90,13 +92,13 @@ const (
 	opEndBlockBase  = 0xc0
 	opResetBase     = 0xf0
 
-	fieldSensitive = 1 << 0
-	fieldNameShift = 1
-	fieldValShift  = 3
-	tableSize32    = 1 << 0
-	headerIndexAll = 1 << 3
-	headerNoHuff   = 1 << 4
-	longLength     = 0xff
+	fieldSensitive  = 1 << 0
+	fieldNameShift  = 1
+	fieldValShift   = 3
+	tableSize32     = 1 << 0
+	headerIndexAll  = 1 << 3
+	headerHuffShift = 4
+	longLength      = 0xff
 )
 
 // Sources of a field's name or value (bits 1-2 and 3-4 of a field op).
@@ -139,7 +141,10 @@ func (r *scriptReader) bytes(n int) string {
 func ParseScript(data []byte) *Script {
 	r := &scriptReader{data: data}
 	h := r.byte()
-	s := &Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0, NoHuffman: h&headerNoHuff != 0}
+	s := &Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0}
+	if mode := encoder.HuffmanMode(h >> headerHuffShift & 3); mode <= encoder.HuffmanNever {
+		s.Huffman = mode
+	}
 	var names, values []string
 	blockSize := 0
 	for !r.done() {
@@ -232,9 +237,10 @@ func (s *Script) Bytes() ([]byte, error) {
 	if s.IndexAll {
 		h |= headerIndexAll
 	}
-	if s.NoHuffman {
-		h |= headerNoHuff
+	if s.Huffman > encoder.HuffmanNever {
+		return nil, fmt.Errorf("fuzz: unknown Huffman mode %d", s.Huffman)
 	}
+	h |= int(s.Huffman) << headerHuffShift
 	out := []byte{byte(h)}
 	for i, op := range s.Ops {
 		switch op.Kind {
@@ -282,9 +288,7 @@ func (s *Script) String() string {
 	if s.IndexAll {
 		policy = "index-all"
 	}
-	if s.NoHuffman {
-		policy += ", no Huffman"
-	}
+	policy += ", Huffman " + [...]string{"when shorter", "when not longer", "never"}[s.Huffman]
 	fmt.Fprintf(&b, "script: capacity %d, policy %s, %d ops\n", s.Capacity, policy, len(s.Ops))
 	block, conn := 1, 1
 	fmt.Fprintf(&b, "  connection %d, block %d:\n", conn, block)

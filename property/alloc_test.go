@@ -37,9 +37,8 @@ func (s allocStep) String() string {
 
 // allocSequence is a generated sequence of API calls on one configuration.
 type allocSequence struct {
-	Capacity uint32
-	IndexAll bool
-	Steps    []allocStep
+	Config encoder.Config
+	Steps  []allocStep
 }
 
 // genAllocSequence draws sequences from the state machine's command
@@ -47,7 +46,7 @@ type allocSequence struct {
 func genAllocSequence(p *gopter.GenParameters) *gopter.GenResult {
 	m := &machine{}
 	st := m.GenInitialState()(p).Result.(*connState)
-	seq := allocSequence{Capacity: st.configCapacity, IndexAll: st.indexAll}
+	seq := allocSequence{Config: st.cfg}
 	for range p.MaxSize {
 		switch c := m.GenCommand(st)(p).Result.(type) {
 		case encodeCmd:
@@ -62,16 +61,16 @@ func genAllocSequence(p *gopter.GenParameters) *gopter.GenResult {
 			st = st.setSizes(c.sizes)
 		case resetCmd:
 			seq.Steps = append(seq.Steps, allocStep{Kind: "reset"})
-			st = newConnState(st.configCapacity, st.indexAll)
+			st = newConnState(st.cfg)
 		case poolCmd:
 			seq.Steps = append(seq.Steps, allocStep{Kind: "pool"})
-			st = newConnState(st.configCapacity, st.indexAll)
+			st = newConnState(st.cfg)
 		}
 	}
 	return gopter.NewGenResult(seq, func(v interface{}) gopter.Shrink {
 		s := v.(allocSequence)
 		return gen.SliceShrinker(gopter.NoShrinker)(s.Steps).Map(func(steps []allocStep) allocSequence {
-			return allocSequence{Capacity: s.Capacity, IndexAll: s.IndexAll, Steps: steps}
+			return allocSequence{Config: s.Config, Steps: steps}
 		})
 	})
 }
@@ -88,10 +87,7 @@ func TestZeroAllocation(t *testing.T) {
 	}
 	params := params(t, propConfig{runs: 40, maxSize: 30})
 	check(t, params, forAll(func(seq allocSequence) error {
-		cfg := encoder.Config{Capacity: seq.Capacity}
-		if seq.IndexAll {
-			cfg.Policy = encoder.IndexAllPolicy()
-		}
+		cfg := seq.Config
 		pool := &encoder.Pool{Config: cfg}
 		bufLen := 0
 		for _, s := range seq.Steps {

@@ -34,7 +34,7 @@ type failedRun struct {
 func reportFailedRun(t *testing.T, name string, r *failedRun) {
 	t.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, "shrunk to %d commands (Capacity %d, index-all %v):\n", len(r.history), r.initial.configCapacity, r.initial.indexAll)
+	fmt.Fprintf(&b, "shrunk to %d commands (%s):\n", len(r.history), configString(r.initial.cfg))
 	for i, c := range r.history {
 		fmt.Fprintf(&b, "  %d. %v\n", i+1, c)
 	}

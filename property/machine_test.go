@@ -38,10 +38,7 @@ type system struct {
 }
 
 func newSystem(st *connState) *system {
-	cfg := encoder.Config{Capacity: st.configCapacity}
-	if st.indexAll {
-		cfg.Policy = encoder.IndexAllPolicy()
-	}
+	cfg := st.cfg
 	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg)}
 	s.newDecoders()
 	return s
@@ -344,7 +341,7 @@ func (c resetCmd) Run(s commands.SystemUnderTest) commands.Result {
 }
 func (c resetCmd) NextState(st commands.State) commands.State {
 	old := st.(*connState)
-	return newConnState(old.configCapacity, old.indexAll)
+	return newConnState(old.cfg)
 }
 func (c resetCmd) PreCondition(commands.State) bool { return true }
 func (c resetCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
@@ -358,7 +355,7 @@ func (c poolCmd) Run(s commands.SystemUnderTest) commands.Result {
 }
 func (c poolCmd) NextState(st commands.State) commands.State {
 	old := st.(*connState)
-	return newConnState(old.configCapacity, old.indexAll)
+	return newConnState(old.cfg)
 }
 func (c poolCmd) PreCondition(commands.State) bool { return true }
 func (c poolCmd) PostCondition(st commands.State, r commands.Result) *gopter.PropResult {
@@ -383,15 +380,23 @@ func (m *machine) NewSystemUnderTest(initial commands.State) commands.SystemUnde
 func (m *machine) DestroySystemUnderTest(s commands.SystemUnderTest) {
 	sys := s.(*system)
 	if sys.failure != "" && m.onFailure != nil {
-		st := newConnState(sys.cfg.Capacity, sys.cfg.Policy.IndexAll)
-		m.onFailure(st, slices.Clone(sys.history), sys.failure)
+		m.onFailure(newConnState(sys.cfg), slices.Clone(sys.history), sys.failure)
 	}
 }
 
 func (m *machine) GenInitialState() gopter.Gen {
 	return func(p *gopter.GenParameters) *gopter.GenResult {
-		c := capacities[p.Rng.Intn(len(capacities))]
-		return gopter.NewGenResult(newConnState(c, p.Rng.Intn(3) == 0), gopter.NoShrinker)
+		cfg := encoder.Config{Capacity: capacities[p.Rng.Intn(len(capacities))]}
+		if p.Rng.Intn(3) == 0 {
+			cfg.Policy = encoder.IndexAllPolicy()
+		}
+		switch p.Rng.Intn(6) {
+		case 0:
+			cfg.Policy.Huffman = encoder.HuffmanNotLonger
+		case 1:
+			cfg.Policy.Huffman = encoder.HuffmanNever
+		}
+		return gopter.NewGenResult(newConnState(cfg), gopter.NoShrinker)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 )
@@ -12,10 +13,11 @@ import (
 // every decoder's table must hold, derived from RFC 7541 and the indexing
 // policy documented in package encoder, and nothing else.
 type connState struct {
-	// configCapacity is Config.Capacity as given (0 means 4096);
-	// capacity is its effective value.
-	configCapacity, capacity uint32
-	indexAll                 bool // IndexAllPolicy rather than DefaultPolicy
+	// cfg is the encoder's configuration; capacity is its effective
+	// Capacity (0 means 4096), indexAll its policy's IndexAll.
+	cfg      encoder.Config
+	capacity uint32
+	indexAll bool
 
 	// dec is every decoder's table after the last block; its maxSize is
 	// the size last signalled to them.
@@ -51,12 +53,12 @@ type blockExpect struct {
 // newConnState is the state of a new connection, as after New or Reset:
 // an empty table of maximum size min(4096, capacity), the decoders at
 // 4096, and a pending update when the capacity is smaller.
-func newConnState(configCapacity uint32, indexAll bool) *connState {
-	c := configCapacity
+func newConnState(cfg encoder.Config) *connState {
+	c := cfg.Capacity
 	if c == 0 {
 		c = spec.DefaultTableSize
 	}
-	st := &connState{configCapacity: configCapacity, capacity: c, indexAll: indexAll}
+	st := &connState{cfg: cfg, capacity: c, indexAll: cfg.Policy.IndexAll}
 	st.dec.maxSize = spec.DefaultTableSize
 	if c < spec.DefaultTableSize {
 		st.pending = []uint32{c}

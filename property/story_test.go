@@ -2,6 +2,8 @@ package property
 
 import (
 	"fmt"
+
+	"github.com/hpackcert/hpackcert/encoder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,10 +21,11 @@ import (
 // What the format has no field for goes on the first line of the
 // description, as space-separated key=value pairs:
 //
-//	hpackcert-property capacity=256 policy=index-all events=reset@2,pool@4
+//	hpackcert-property capacity=256 policy=index-all huffman=never events=reset@2,pool@4
 //
-// capacity is Config.Capacity, policy is "default" or "index-all", and
-// events lists the Resets and Pool round trips, each before the case of
+// capacity is Config.Capacity, policy is "default" or "index-all", huffman
+// is the policy's HuffmanMode ("shorter", "not-longer" or "never"; absent
+// means "shorter"), and events lists the Resets and Pool round trips, each before the case of
 // the given index (the number of cases: after the last). Sizes acked right
 // before an event, or at the very end, travel in a case without headers.
 
@@ -33,10 +36,6 @@ const storyTag = "hpackcert-property"
 // some octets were not valid UTF-8 and were replaced by 'a' (JSON strings
 // cannot carry them).
 func historyStory(initial *connState, history []commands.Command, note string) (s *vectors.Story, lossy bool) {
-	policy := "default"
-	if initial.indexAll {
-		policy = "index-all"
-	}
 	var events []string
 	var sizes []uint32
 	s = &vectors.Story{Context: "request"}
@@ -76,12 +75,65 @@ func historyStory(initial *connState, history []commands.Command, note string) (
 	if len(sizes) > 0 {
 		addCase(nil)
 	}
-	meta := fmt.Sprintf("%s capacity=%d policy=%s", storyTag, initial.configCapacity, policy)
+	meta := storyTag + " " + configString(initial.cfg)
 	if len(events) > 0 {
 		meta += " events=" + strings.Join(events, ",")
 	}
 	s.Description = meta + "\n" + note
 	return s, lossy
+}
+
+// huffmanModes names the Huffman modes in story descriptions.
+var huffmanModes = map[encoder.HuffmanMode]string{
+	encoder.HuffmanShorter:   "shorter",
+	encoder.HuffmanNotLonger: "not-longer",
+	encoder.HuffmanNever:     "never",
+}
+
+// configString describes the configurations the state machine uses, as
+// key=value words.
+func configString(cfg encoder.Config) string {
+	policy := "default"
+	if cfg.Policy.IndexAll {
+		policy = "index-all"
+	}
+	s := fmt.Sprintf("capacity=%d policy=%s", cfg.Capacity, policy)
+	if cfg.Policy.Huffman != encoder.HuffmanShorter {
+		s += " huffman=" + huffmanModes[cfg.Policy.Huffman]
+	}
+	return s
+}
+
+// parseConfigWord applies one key=value word of configString to cfg.
+func parseConfigWord(cfg *encoder.Config, key, value string) error {
+	switch key {
+	case "capacity":
+		n, err := strconv.ParseUint(value, 10, 32)
+		if err != nil {
+			return fmt.Errorf("capacity=%q: %v", value, err)
+		}
+		cfg.Capacity = uint32(n)
+	case "policy":
+		huffman := cfg.Policy.Huffman
+		switch value {
+		case "default":
+			cfg.Policy = encoder.Policy{}
+		case "index-all":
+			cfg.Policy = encoder.IndexAllPolicy()
+		default:
+			return fmt.Errorf("policy=%q: want default or index-all", value)
+		}
+		cfg.Policy.Huffman = huffman
+	case "huffman":
+		for mode, name := range huffmanModes {
+			if name == value {
+				cfg.Policy.Huffman = mode
+				return nil
+			}
+		}
+		return fmt.Errorf("huffman=%q: want shorter, not-longer or never", value)
+	}
+	return nil
 }
 
 // validUTF8 returns s, or s with every octet above 0x7f replaced by 'a'
@@ -107,24 +159,14 @@ func storyCommands(s *vectors.Story) (*connState, []commands.Command, error) {
 	if len(words) == 0 || words[0] != storyTag {
 		return nil, nil, fmt.Errorf("%s: description does not start with %q", s.Path, storyTag)
 	}
-	var capacity uint64
-	indexAll := false
+	var cfg encoder.Config
 	events := map[int][]commands.Command{}
 	for _, w := range words[1:] {
 		key, value, _ := strings.Cut(w, "=")
 		switch key {
-		case "capacity":
-			var err error
-			if capacity, err = strconv.ParseUint(value, 10, 32); err != nil {
-				return nil, nil, fmt.Errorf("%s: capacity=%q: %v", s.Path, value, err)
-			}
-		case "policy":
-			switch value {
-			case "default":
-			case "index-all":
-				indexAll = true
-			default:
-				return nil, nil, fmt.Errorf("%s: policy=%q: want default or index-all", s.Path, value)
+		case "capacity", "policy", "huffman":
+			if err := parseConfigWord(&cfg, key, value); err != nil {
+				return nil, nil, fmt.Errorf("%s: %v", s.Path, err)
 			}
 		case "events":
 			for _, e := range strings.Split(value, ",") {
@@ -159,7 +201,7 @@ func storyCommands(s *vectors.Story) (*connState, []commands.Command, error) {
 		cmds = append(cmds, encodeCmd{fields})
 	}
 	cmds = append(cmds, events[len(s.Cases)]...)
-	return newConnState(uint32(capacity), indexAll), cmds, nil
+	return newConnState(cfg), cmds, nil
 }
 
 // replayStory runs a regression story through the state machine and

@@ -13,7 +13,7 @@ import (
 // quick keeps test runs small enough for -race: a few traffic stories of
 // a few dozen blocks, a few generated stories.
 func quick() certify.Options {
-	return certify.Options{TrafficStories: 3, TrafficBlocks: 40, Adversarial: 4, AllocRuns: 10}
+	return certify.Options{TrafficStories: 2, TrafficBlocks: 30, Adversarial: 3, AllocRuns: 10}
 }
 
 func brokenTarget(bug broken.Bug) certify.Target {

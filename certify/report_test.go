@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -14,19 +15,29 @@ import (
 
 // sampleReport runs the reference and two broken encoders on a few cases,
 // for every grade but unsupported to show up.
+// It runs once per test binary; the tests only read it.
 func sampleReport(t *testing.T) *certify.Report {
 	t.Helper()
-	ref, err := certify.Builtin("ref")
-	if err != nil {
-		t.Fatal(err)
+	sample.once.Do(func() {
+		ref, err := certify.Builtin("ref")
+		if err != nil {
+			sample.err = err
+			return
+		}
+		opts := quick()
+		opts.Cases = []string{"enc/5.2/", "enc/1.1/1"}
+		sample.rep, sample.err = certify.Run([]certify.Target{ref, brokenTarget(broken.HuffmanZeroPadding), brokenTarget(broken.AlwaysHuffman)}, opts)
+	})
+	if sample.err != nil {
+		t.Fatal(sample.err)
 	}
-	opts := quick()
-	opts.Cases = []string{"enc/5.2/", "enc/1.1/1"}
-	rep, err := certify.Run([]certify.Target{ref, brokenTarget(broken.HuffmanZeroPadding), brokenTarget(broken.AlwaysHuffman)}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return sample.rep
+}
+
+var sample struct {
+	once sync.Once
+	rep  *certify.Report
+	err  error
 }
 
 func TestWriteJUnit(t *testing.T) {

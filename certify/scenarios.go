@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -91,7 +92,7 @@ func (r *runner) traffic() ([]story, error) {
 	var stories []story
 	raw := filepath.Join(dir, "raw-data")
 	if _, err := os.Stat(raw); dir != "" && err == nil {
-		vs, err := vectors.ReadStoryDir(raw)
+		vs, err := readStories(raw, r.opts.TrafficStories)
 		if err != nil {
 			return nil, fmt.Errorf("certify: reading traffic stories: %w", err)
 		}
@@ -115,6 +116,31 @@ func (r *runner) traffic() ([]story, error) {
 	}
 	r.trafficStories = stories
 	return cloneStories(stories), nil
+}
+
+// readStories reads the story files of dir in name order, only the first
+// limit of them when limit is positive.
+func readStories(dir string, limit int) ([]*vectors.Story, error) {
+	if limit <= 0 {
+		return vectors.ReadStoryDir(dir)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	if len(paths) > limit {
+		paths = paths[:limit]
+	}
+	var out []*vectors.Story
+	for _, p := range paths {
+		s, err := vectors.ReadStory(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func cloneStories(in []story) []story {

@@ -61,21 +61,32 @@ func rawStories(t testing.TB) [][][]Field {
 	return stories
 }
 
-// xnetTable reads the dynamic table of an x/net decoder without changing
-// it, by decoding indexed representations of 62, 63, ... (RFC 7541 §6.1)
-// until one is out of range. The failed probe leaves the decoder inside a
-// block (DecodeFull skips Close on error), so Close ends it: otherwise x/net
+// xnetTable reads the dynamic table of an x/net decoder that should hold n
+// entries, without changing it: one block of indexed field representations
+// of 62 to 61+n (RFC 7541 §6.1), which do not insert, then index 62+n, which
+// must be out of range. It reports false when the table does not hold
+// exactly n entries. The failed probe leaves the decoder inside a block
+// (DecodeFull skips Close on error), so Close ends it: otherwise x/net
 // would refuse a size update at the start of the next block.
-func xnetTable(dec *hpack.Decoder) []Field {
-	var table []Field
-	for index := uint64(62); ; index++ {
-		fields, err := dec.DecodeFull(appendIndexed(nil, index))
-		if err != nil {
-			dec.Close()
-			return table
-		}
-		table = append(table, Field{Name: fields[0].Name, Value: fields[0].Value})
+func xnetTable(dec *hpack.Decoder, n int) ([]Field, bool) {
+	var probe []byte
+	for index := range n {
+		probe = appendIndexed(probe, uint64(62+index))
 	}
+	fields, err := dec.DecodeFull(probe)
+	if err != nil {
+		dec.Close()
+		return nil, false
+	}
+	if _, err := dec.DecodeFull(appendIndexed(nil, uint64(62+n))); err == nil {
+		return nil, false
+	}
+	dec.Close()
+	table := make([]Field, n)
+	for i, f := range fields {
+		table[i] = Field{Name: f.Name, Value: f.Value}
+	}
+	return table, true
 }
 
 // appendIndexed appends an RFC 7541 §6.1 indexed field representation.
@@ -148,8 +159,8 @@ func TestRoundTrip(t *testing.T) {
 					}
 					checkFields(t, fmt.Sprintf("story %d, block %d", s, b), decoded, fields)
 					table := d.Table()
-					if want := xnetTable(dec); !slices.Equal(table, want) {
-						t.Fatalf("story %d, block %d: Table() = %+v; x/net's table is %+v", s, b, table, want)
+					if want, ok := xnetTable(dec, len(table)); !ok || !slices.Equal(table, want) {
+						t.Fatalf("story %d, block %d: Table() = %+v; x/net's table is %+v (same length: %t)", s, b, table, want, ok)
 					}
 					var size uint32
 					for _, e := range table {

@@ -85,23 +85,32 @@ func wireStoryFiles(t testing.TB) []string {
 	return files
 }
 
-// xnetTable reads the dynamic table of an x/net decoder without changing
-// it: it decodes indexed field representations of 62, 63, ... (RFC 7541
-// §6.1), which do not insert, until one is out of range. The failed probe
-// leaves the decoder inside a block (DecodeFull skips Close on error), so
-// Close ends it: otherwise x/net would refuse a size update at the start of
-// the next block.
-func xnetTable(dec *hpack.Decoder) []oracle.Field {
-	var table []oracle.Field
-	for index := uint64(62); ; index++ {
-		block := appendInt(nil, 0x80, 7, index)
-		fields, err := dec.DecodeFull(block)
-		if err != nil {
-			dec.Close()
-			return table
-		}
-		table = append(table, oracle.Field{Name: fields[0].Name, Value: fields[0].Value})
+// xnetTable reads the dynamic table of an x/net decoder that should hold n
+// entries, without changing it: one block of indexed field representations
+// of 62 to 61+n (RFC 7541 §6.1), which do not insert, then index 62+n, which
+// must be out of range. It reports false when the table does not hold
+// exactly n entries. The failed probe leaves the decoder inside a block
+// (DecodeFull skips Close on error), so Close ends it: otherwise x/net
+// would refuse a size update at the start of the next block.
+func xnetTable(dec *hpack.Decoder, n int) ([]oracle.Field, bool) {
+	var probe []byte
+	for index := range n {
+		probe = appendInt(probe, 0x80, 7, uint64(62+index))
 	}
+	fields, err := dec.DecodeFull(probe)
+	if err != nil {
+		dec.Close()
+		return nil, false
+	}
+	if _, err := dec.DecodeFull(appendInt(nil, 0x80, 7, uint64(62+n))); err == nil {
+		return nil, false
+	}
+	dec.Close()
+	table := make([]oracle.Field, n)
+	for i, f := range fields {
+		table[i] = oracle.Field{Name: f.Name, Value: f.Value}
+	}
+	return table, true
 }
 
 // appendInt appends v as an RFC 7541 §5.1 integer with an n-bit prefix,
@@ -156,8 +165,8 @@ func TestStories(t *testing.T) {
 					t.Fatalf("case %d: fields\ngot  %+v\nwant %+v", i, got, want)
 				}
 				table := d.Table()
-				if refTable := xnetTable(ref); !slices.Equal(table, refTable) {
-					t.Fatalf("case %d: table differs from x/net's\ngot  %+v\nwant %+v", i, table, refTable)
+				if refTable, ok := xnetTable(ref, len(table)); !ok || !slices.Equal(table, refTable) {
+					t.Fatalf("case %d: table of %d entries differs from x/net's (same length: %t)\ngot  %+v\nwant %+v", i, len(table), ok, table, refTable)
 				}
 				var size uint32
 				for k, e := range table {

@@ -41,14 +41,18 @@ var builtinNames = map[string]string{
 	"xnet": "x/net",
 }
 
-// BuiltinNames returns the names Builtin accepts, sorted.
+// BuiltinNames returns the names Builtin accepts: "ref" and "xnet", then
+// any others (such as "nghttp2") sorted.
 func BuiltinNames() []string {
-	out := make([]string, 0, len(builtins))
+	out := []string{"ref", "xnet"}
+	var more []string
 	for name := range builtins {
-		out = append(out, name)
+		if name != "ref" && name != "xnet" {
+			more = append(more, name)
+		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(more)
+	return append(out, more...)
 }
 
 // Builtin returns the target for one of the encoders built into hpackcert:

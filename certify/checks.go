@@ -283,7 +283,7 @@ func resetDeterminism(c *caseRun) string {
 	if !ok || len(c.transcripts[0].blocks) == 0 {
 		return ""
 	}
-	st := c.transcripts[0].blocks[0].story
+	st := longestStory(c.transcripts[0])
 	var outs [2][][]byte
 	for round := range outs {
 		if round == 1 {
@@ -338,12 +338,7 @@ func allocations(c *caseRun) verdict {
 	if _, ok := c.target.(inProcess); !ok {
 		return verdict{grade: Unsupported, detail: "allocations are measured only for Go encoders running in this process"}
 	}
-	var st *story
-	for _, b := range c.transcripts[0].blocks {
-		if st == nil || len(b.story.blocks) > len(st.blocks) {
-			st = b.story
-		}
-	}
+	st := longestStory(c.transcripts[0])
 	if st == nil {
 		return verdict{grade: Unsupported, detail: "no traffic story to measure with"}
 	}
@@ -365,6 +360,17 @@ func allocations(c *caseRun) verdict {
 		buf, _ = enc.EncodeBlock(buf[:0], fields)
 	})
 	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (testing.AllocsPerRun, %d runs over story %s, %d blocks)", allocs, runs, st.name, len(st.blocks))}
+}
+
+// longestStory returns the story of the transcript with the most blocks.
+func longestStory(tr *transcript) *story {
+	var st *story
+	for _, b := range tr.blocks {
+		if st == nil || len(b.story.blocks) > len(st.blocks) {
+			st = b.story
+		}
+	}
+	return st
 }
 
 // inProcess marks targets whose encoders run in this process.

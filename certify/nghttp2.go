@@ -1,0 +1,54 @@
+//go:build nghttp2
+
+package certify
+
+import (
+	"github.com/hpackcert/hpackcert/internal/nghttp2deflate"
+	"github.com/hpackcert/hpackcert/oracle"
+)
+
+func init() {
+	builtins["nghttp2"] = func() Encoder { return NewNghttp2() }
+	builtinNames["nghttp2"] = "nghttp2"
+}
+
+// Nghttp2 adapts libnghttp2's HPACK deflater (nghttp2_hd_deflater, through
+// internal/nghttp2deflate) to Encoder. It exists only in binaries built
+// with -tags nghttp2.
+type Nghttp2 struct {
+	d      *nghttp2deflate.Deflater
+	fields []nghttp2deflate.Field
+}
+
+// NewNghttp2 returns an nghttp2 deflater whose table may grow to 4096
+// octets, the size an HTTP/2 connection starts with.
+func NewNghttp2() *Nghttp2 {
+	return &Nghttp2{d: nghttp2deflate.New(4096)}
+}
+
+// SetMaxDynamicTableSize implements Encoder.
+func (n *Nghttp2) SetMaxDynamicTableSize(size uint32) error {
+	return n.d.ChangeTableSize(size)
+}
+
+// EncodeBlock implements Encoder.
+func (n *Nghttp2) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
+	n.fields = n.fields[:0]
+	for _, f := range fields {
+		n.fields = append(n.fields, nghttp2deflate.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive})
+	}
+	return n.d.EncodeBlock(dst, n.fields)
+}
+
+// Table implements TableReader.
+func (n *Nghttp2) Table() []oracle.Field {
+	t := n.d.Table()
+	out := make([]oracle.Field, len(t))
+	for i, f := range t {
+		out[i] = oracle.Field{Name: f.Name, Value: f.Value}
+	}
+	return out
+}
+
+// Close frees the deflater's C memory.
+func (n *Nghttp2) Close() error { return n.d.Close() }

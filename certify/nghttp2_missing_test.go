@@ -1,0 +1,13 @@
+//go:build !nghttp2
+
+package certify_test
+
+import (
+	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+func TestNghttp2Grades(t *testing.T) {
+	testenv.Missing(t, "built without -tags nghttp2: the nghttp2 encoder is not certified")
+}

@@ -9,60 +9,102 @@ import (
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
+// A ScriptEncoder is an HPACK encoder under test, as CertifyScript drives
+// it: one value per connection.
+type ScriptEncoder interface {
+	// WriteField encodes a field into the current block.
+	WriteField(name, value string, sensitive bool) error
+	// SetMaxDynamicTableSize tells the encoder that the peer's
+	// SETTINGS_HEADER_TABLE_SIZE is now n (and acknowledged).
+	SetMaxDynamicTableSize(n uint32)
+	// EndBlock returns the block written since the last EndBlock and starts
+	// a new one. The slice may be reused after the next call.
+	EndBlock() []byte
+}
+
 // CheckCertifyXNetEncoder is the body of FuzzCertifyXNetEncoder: it drives
 // the encoder of golang.org/x/net/http2/hpack with the script decoded from
-// data and checks every block with the strict oracle, which must accept it
-// and decode the script's fields (sensitive ones never indexed). The
-// script's Capacity becomes the library's SetMaxDynamicTableSizeLimit (0
-// leaves its default of 4096); IndexAll has no counterpart and is ignored.
-// The error, if any, ends with the script.
+// data through CertifyScript. The script's Capacity becomes the library's
+// SetMaxDynamicTableSizeLimit (0 leaves its default of 4096); IndexAll and
+// Huffman have no counterpart and are ignored. The error, if any, ends
+// with the script.
 func CheckCertifyXNetEncoder(data []byte) error {
 	s := ParseScript(data)
-	if err := runXNetEncoder(s); err != nil {
+	if err := CertifyScript(s, newXNetEncoder); err != nil {
 		return errScript(s, err)
 	}
 	return nil
 }
 
-func runXNetEncoder(s *Script) error {
-	var buf bytes.Buffer
-	var enc *hpack.Encoder
-	var dec *strict.Decoder
-	var want []Op
-	conn, blockNum := 0, 0
+type xnetEncoder struct {
+	buf bytes.Buffer
+	enc *hpack.Encoder
+}
+
+func newXNetEncoder(capacity uint32) ScriptEncoder {
+	e := &xnetEncoder{}
+	e.enc = hpack.NewEncoder(&e.buf)
+	if capacity != 0 {
+		e.enc.SetMaxDynamicTableSizeLimit(capacity)
+	}
+	return e
+}
+
+func (e *xnetEncoder) WriteField(name, value string, sensitive bool) error {
+	return e.enc.WriteField(hpack.HeaderField{Name: name, Value: value, Sensitive: sensitive})
+}
+
+func (e *xnetEncoder) SetMaxDynamicTableSize(n uint32) { e.enc.SetMaxDynamicTableSize(n) }
+
+func (e *xnetEncoder) EndBlock() []byte {
+	block := bytes.Clone(e.buf.Bytes())
+	e.buf.Reset()
+	return block
+}
+
+// CertifyScript runs the script s through encoders made by newEncoder (one
+// per connection, given the script's Capacity) and checks every block with
+// the strict oracle, which must accept it and decode the script's fields,
+// sensitive ones never indexed (RFC 7541 §6.2.3). Blocks without fields
+// are not written.
+func CertifyScript(s *Script, newEncoder func(capacity uint32) ScriptEncoder) error {
+	var (
+		enc      ScriptEncoder
+		dec      *strict.Decoder
+		want     []Op
+		conn     int
+		blockNum int
+	)
 	newConnection := func() {
-		buf.Reset()
-		enc = hpack.NewEncoder(&buf)
-		if s.Capacity != 0 {
-			enc.SetMaxDynamicTableSizeLimit(s.Capacity)
-		}
+		enc = newEncoder(s.Capacity)
 		dec = strict.New()
 		conn++
 		blockNum = 1
 	}
 	endBlock := func() error {
+		defer func() { blockNum++ }()
 		if len(want) == 0 {
 			return nil
 		}
-		block := buf.Bytes()
+		block := enc.EndBlock()
 		got, err := dec.DecodeBlock(block)
 		if err != nil {
-			return fmt.Errorf("connection %d, block %d: x/net's encoder wrote %x, which the strict oracle rejects: %v", conn, blockNum, block, err)
+			return fmt.Errorf("connection %d, block %d: the encoder wrote %x, which the strict oracle rejects: %v", conn, blockNum, block, err)
 		}
 		if err := compareFields(got, want); err != nil {
-			return fmt.Errorf("connection %d, block %d: x/net's encoder wrote %x, which the strict oracle decodes differently: %v", conn, blockNum, block, err)
+			return fmt.Errorf("connection %d, block %d: the encoder wrote %x, which the strict oracle decodes differently: %v", conn, blockNum, block, err)
 		}
-		buf.Reset()
 		want = want[:0]
-		blockNum++
 		return nil
 	}
 	newConnection()
-	for _, op := range s.Ops {
+	for i, op := range s.Ops {
 		var err error
 		switch op.Kind {
 		case OpField:
-			err = enc.WriteField(hpack.HeaderField{Name: op.Name, Value: op.Value, Sensitive: op.Sensitive})
+			if werr := enc.WriteField(op.Name, op.Value, op.Sensitive); werr != nil {
+				err = fmt.Errorf("op %d: WriteField: %v", i, werr)
+			}
 			want = append(want, op)
 		case OpTableSize:
 			err = endBlock()

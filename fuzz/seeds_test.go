@@ -1,0 +1,226 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+var updateSeeds = flag.Bool("update", false, "rewrite the generated seeds in ../corpus/<Target>/")
+
+// storyChunk is how many cases of a story go into one seed: whole stories
+// would make seeds of up to 60 KB, slow to mutate.
+const storyChunk = 25
+
+// seeds returns the generated seeds, target to file name to contents: RFC
+// 7541 Appendix C, the generated stories of vectors/testdata/generated,
+// integer boundaries and the malformed blocks every decoder must reject.
+func seeds(t *testing.T) map[string]map[string][]byte {
+	t.Helper()
+	out := map[string]map[string][]byte{}
+	add := func(target, name string, data []byte) {
+		if out[target] == nil {
+			out[target] = map[string][]byte{}
+		}
+		if _, dup := out[target][name]; dup {
+			t.Fatalf("seed %s/%s made twice", target, name)
+		}
+		out[target][name] = data
+	}
+	addScript := func(name string, s *Script) {
+		b, err := s.Bytes()
+		if err != nil {
+			t.Fatalf("seed %s: %v", name, err)
+		}
+		add("FuzzEncodeRoundTrip", name, b)
+		add("FuzzCertifyXNetEncoder", name, b)
+	}
+	addSession := func(name string, s *Session) {
+		b, err := s.Bytes()
+		if err != nil {
+			t.Fatalf("seed %s: %v", name, err)
+		}
+		add("FuzzDecoderDifferential", name, b)
+	}
+
+	for _, seq := range vectors.RFCAppendixC() {
+		name := "rfc-" + seq.Section
+		s := &Script{Capacity: seq.TableSize, IndexAll: true}
+		session := &Session{}
+		for i, step := range seq.Steps {
+			for j, h := range step.Headers {
+				s.Ops = append(s.Ops, Op{Kind: OpField, Name: h.Name, Value: h.Value})
+				add("FuzzHuffman", fmt.Sprintf("%s-%d-%d", name, i+1, j+1), []byte(h.Value))
+			}
+			s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
+			session.Steps = append(session.Steps, Step{Block: step.Wire})
+		}
+		addScript(name, s)
+		addSession(name, session)
+	}
+	for _, ex := range vectors.FieldExamples() {
+		addSession("rfc-"+ex.Section, &Session{Steps: []Step{{Block: ex.Wire}}})
+	}
+
+	stories, err := vectors.ReadStoryDir(filepath.Join("..", "vectors", "testdata", "generated"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, story := range stories {
+		base := filepath.Base(story.Path)
+		base = base[:len(base)-len(filepath.Ext(base))]
+		for start := 0; start < len(story.Cases); start += storyChunk {
+			cases := story.Cases[start:min(start+storyChunk, len(story.Cases))]
+			name := fmt.Sprintf("%s-%03d", base, start)
+			s := storyScript(cases)
+			addScript(name, s)
+			addSession(name, encodeSession(s))
+		}
+	}
+
+	// Values around each prefix's boundaries (2^N-1 and 2^N-1+128 start a
+	// new octet) and the examples of RFC 7541 C.1, for each representation.
+	for kind := range intKinds {
+		values := []uint32{0, 1, 10, 42, 1337}
+		for _, n := range []uint32{4, 5, 6, 7} {
+			limit := uint32(1)<<n - 1
+			values = append(values, limit-1, limit, limit+127, limit+128, limit+16383, limit+16384)
+		}
+		for _, v := range values {
+			if kind >= intIndexed {
+				v-- // CheckInteger reads index v as 1 + v
+			}
+			add("FuzzInteger", fmt.Sprintf("kind%d-%d", kind, v), binary.BigEndian.AppendUint32([]byte{byte(kind)}, v))
+		}
+	}
+
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	add("FuzzHuffman", "all-octets", all)
+	add("FuzzHuffman", "empty", nil)
+
+	// Blocks every decoder must reject (the h2spec HPACK cases and §5),
+	// each after a valid block so the table is not empty.
+	for name, block := range map[string][]byte{
+		"index-0":                 {0x80},
+		"index-past-table":        {0xc0},
+		"name-index-past-table":   {0x7f, 0x10, 0x01, 'v'},
+		"update-after-field":      {0x82, 0x3f, 0xe1, 0x1f},
+		"update-above-setting":    {0x3f, 0xe2, 0x1f},
+		"huffman-padding-8-bits":  {0x00, 0x81, 0x1f, 0x82, 0x1f, 0xff},
+		"huffman-padding-zeros":   {0x00, 0x81, 0x1c, 0x81, 0x1c},
+		"huffman-eos-in-string":   {0x00, 0x81, 0x1f, 0x84, 0xff, 0xff, 0xff, 0xff},
+		"integer-cut-off":         {0xff, 0x80},
+		"integer-overlong":        {0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00},
+		"integer-over-2-to-32":    {0x3f, 0xff, 0xff, 0xff, 0xff, 0x7f},
+		"string-past-block":       {0x00, 0x05, 'a'},
+		"setting-down-no-update":  nil,
+		"setting-down-up-pair":    nil,
+		"setting-down-up-no-pair": nil,
+	} {
+		var s *Session
+		switch name {
+		case "setting-down-no-update":
+			s = &Session{Steps: []Step{{Block: []byte{0x40, 0x01, 'a', 0x01, 'b'}}, {IsSetting: true, Size: 0}, {Block: []byte{0x82}}}}
+		case "setting-down-up-pair":
+			s = &Session{Steps: []Step{{Block: []byte{0x40, 0x01, 'a', 0x01, 'b'}}, {IsSetting: true, Size: 100}, {IsSetting: true, Size: 4096}, {Block: []byte{0x3f, 0x45, 0x3f, 0xe1, 0x1f, 0xbe}}}}
+		case "setting-down-up-no-pair":
+			s = &Session{Steps: []Step{{Block: []byte{0x40, 0x01, 'a', 0x01, 'b'}}, {IsSetting: true, Size: 100}, {IsSetting: true, Size: 4096}, {Block: []byte{0xbe}}}}
+		default:
+			s = &Session{Steps: []Step{{Block: []byte{0x40, 0x01, 'a', 0x01, 'b'}}, {Block: block}}}
+		}
+		addSession("bad-"+name, s)
+	}
+	return out
+}
+
+// storyScript turns story cases into a script: each acknowledged setting,
+// then the fields, then the end of the block.
+func storyScript(cases []vectors.Case) *Script {
+	s := &Script{}
+	for _, c := range cases {
+		for _, size := range c.AckedSizes() {
+			s.Ops = append(s.Ops, Op{Kind: OpTableSize, Size: size})
+		}
+		for i, h := range c.Headers {
+			sensitive := i < len(c.Sensitive) && c.Sensitive[i]
+			s.Ops = append(s.Ops, Op{Kind: OpField, Name: h.Name, Value: h.Value[:min(len(h.Value), MaxString)], Sensitive: sensitive})
+		}
+		s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
+	}
+	// Keep exactly what ParseScript keeps of it.
+	b, _ := s.Bytes()
+	return ParseScript(b)
+}
+
+// encodeSession encodes a script with the reference encoder and returns
+// what the decoder side sees, settings and blocks.
+func encodeSession(s *Script) *Session {
+	enc := encoder.New(encoder.Config{Capacity: s.Capacity})
+	out := &Session{}
+	var block []byte
+	flush := func() {
+		if len(block) > 0 && len(block) < 1<<12 {
+			out.Steps = append(out.Steps, Step{Block: bytes.Clone(block)})
+		}
+		block = block[:0]
+	}
+	for _, op := range s.Ops {
+		switch op.Kind {
+		case OpField:
+			block = enc.AppendFieldString(block, op.Name, op.Value, op.Sensitive)
+		case OpTableSize:
+			flush()
+			enc.SetMaxDynamicTableSize(op.Size)
+			out.Steps = append(out.Steps, Step{IsSetting: true, Size: op.Size})
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// TestSeeds checks that corpus/<Target>/ holds every generated seed; with
+// -update it writes them. Run go run ./corpus/cmd/corpussync afterwards to
+// carry them into testdata/fuzz/.
+func TestSeeds(t *testing.T) {
+	for target, files := range seeds(t) {
+		dir := filepath.Join("..", "corpus", target)
+		names := make([]string, 0, len(files))
+		for name := range files {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			path := filepath.Join(dir, name)
+			if *updateSeeds {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, files[name], 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Errorf("seed %s: %v (run go test ./fuzz -run TestSeeds -update, then go run ./corpus/cmd/corpussync)", path, err)
+				continue
+			}
+			if !bytes.Equal(got, files[name]) {
+				t.Errorf("seed %s is out of date (run go test ./fuzz -run TestSeeds -update, then go run ./corpus/cmd/corpussync)", path)
+			}
+		}
+	}
+}

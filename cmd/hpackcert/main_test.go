@@ -155,7 +155,7 @@ func stdioEncoders(t *testing.T) string {
 		if buildDir, buildErr = os.MkdirTemp("", "hpackcert-cli"); buildErr != nil {
 			return
 		}
-		for _, pkg := range []string{"../../certify/testdata/stdioenc", "../hpackcert-stdio-ref"} {
+		for _, pkg := range []string{"../../certify/testdata/stdioenc", "../hpackcert-stdio-ref", "."} {
 			if out, err := exec.Command(goTool, "build", "-o", buildDir, pkg).CombinedOutput(); err != nil {
 				buildErr = &buildError{pkg, string(out), err}
 				return
@@ -243,5 +243,42 @@ func TestEncodeThenGradeStories(t *testing.T) {
 	status, stdout, _ = runCLI(t, "run", "--stories", out, "--cases", "enc/3.2/1")
 	if status != 1 || !strings.Contains(stdout, "block 5") {
 		t.Errorf("corrupted story: exit %d; want 1 naming block 5:\n%s", status, stdout)
+	}
+}
+
+// TestGateScript runs ci/gate.sh, the script users copy into their CI,
+// with the hpackcert built here: it writes the four reports and passes
+// hpackcert's exit status through.
+func TestGateScript(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		testenv.Missing(t, "bash, to run ci/gate.sh")
+	}
+	bin := stdioEncoders(t)
+	tests := []struct {
+		args   []string
+		status int
+	}{
+		{[]string{"--encoder", "builtin:ref", "--cases", "enc/5.2/1"}, 0},
+		{[]string{"--exec", filepath.Join(bin, "stdioenc") + " -bug huffman-zero-padding", "--cases", "enc/5.2/1"}, 1},
+		{[]string{"--cases", "enc/nope"}, 2},
+	}
+	for _, tt := range tests {
+		out := t.TempDir()
+		cmd := exec.Command(bash, append([]string{"../../ci/gate.sh"}, append(tt.args, quick...)...)...)
+		cmd.Env = append(os.Environ(), "HPACKCERT_BIN="+filepath.Join(bin, "hpackcert"), "HPACKCERT_OUT="+out, "GITHUB_STEP_SUMMARY=")
+		output, _ := cmd.CombinedOutput()
+		if got := cmd.ProcessState.ExitCode(); got != tt.status {
+			t.Errorf("gate.sh %q: exit %d; want %d\n%s", tt.args, got, tt.status, output)
+			continue
+		}
+		if tt.status == 2 {
+			continue
+		}
+		for _, name := range []string{"report.json", "junit.xml", "report.html", "summary.md"} {
+			if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+				t.Errorf("gate.sh %q: %v", tt.args, err)
+			}
+		}
 	}
 }

@@ -70,20 +70,47 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
 	}
 
-	nameIndex, nameHash := e.nameIndex(staticName, name)
-	fieldHash := e.fieldHash(nameHash, value)
-	if pos, ok := e.table.findField(fieldHash, name, value); ok {
-		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(pos)+spec.StaticTableLen+1)
+	// Most repeated fields equal the newest entry with their name: try
+	// it before hashing the value.
+	var newest uint32
+	var nameHash uint64
+	if staticName != 0 {
+		newest = e.table.newestStatic[staticName]
+	} else {
+		nameHash = maphash.Bytes(e.seed, name)
+		newest = e.table.findName(fold(nameHash), name)
+	}
+	if newest != 0 && e.table.valueEqual(newest, value) {
+		return e.appendIndexed(dst, newest)
+	}
+	fieldHash := e.fieldHash(staticName, nameHash, value)
+	if ref := e.table.findField(fieldHash, name, value); ref != 0 {
+		return e.appendIndexed(dst, ref)
 	}
 
+	nameIndex := staticName
+	if newest != 0 && staticName == 0 {
+		nameIndex = e.dynamicIndex(newest)
+	}
 	if !e.indexes(staticName, name, value) {
 		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, nameIndex, name, value)
 	}
 	// The name index refers to the table before the insertion, even if
 	// the insertion evicts the entry it names (RFC 7541 §4.4).
 	dst = e.appendLiteral(dst, incrementalPattern, incrementalPrefixBits, nameIndex, name, value)
-	e.table.add(name, value, fieldHash, fold(nameHash), staticName == 0)
+	e.table.add(name, value, fieldHash, fold(nameHash), staticName)
 	return dst
+}
+
+// dynamicIndex returns the RFC 7541 index (§2.3.3) of dynamic entry ref.
+func (e *Encoder) dynamicIndex(ref uint32) int {
+	return int(e.table.position(ref)) + spec.StaticTableLen + 1
+}
+
+// appendIndexed appends an "Indexed Header Field" (RFC 7541 §6.1) for
+// dynamic entry ref.
+func (e *Encoder) appendIndexed(dst []byte, ref uint32) []byte {
+	return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(e.dynamicIndex(ref)))
 }
 
 // indexes reports whether the policy puts the field in the dynamic table.
@@ -109,22 +136,27 @@ func (e *Encoder) indexes(staticName int, name, value []byte) bool {
 	return true
 }
 
-// nameIndex returns the RFC 7541 index of name, 0 if neither table has it,
-// preferring the static table, and the name's hash key.
+// nameIndex returns the RFC 7541 index of name, 0 if neither table has
+// it, preferring the static table (shorter integers), and for names the
+// static table lacks, the name's hash.
 func (e *Encoder) nameIndex(staticName int, name []byte) (index int, nameHash uint64) {
 	if staticName != 0 {
-		return staticName, uint64(staticName) * e.staticNameSalt
+		return staticName, 0
 	}
 	nameHash = maphash.Bytes(e.seed, name)
-	if pos, ok := e.table.findName(fold(nameHash), name); ok {
-		return int(pos) + spec.StaticTableLen + 1, nameHash
+	if ref := e.table.findName(fold(nameHash), name); ref != 0 {
+		return e.dynamicIndex(ref), nameHash
 	}
 	return 0, nameHash
 }
 
 // fieldHash returns the key of a name and value in the dynamic table's
-// field index.
-func (e *Encoder) fieldHash(nameHash uint64, value []byte) uint32 {
+// field index. A name from the static table is keyed by its static index
+// rather than hashed.
+func (e *Encoder) fieldHash(staticName int, nameHash uint64, value []byte) uint32 {
+	if staticName != 0 {
+		nameHash = uint64(staticName) * e.staticNameSalt
+	}
 	return fold(maphash.Bytes(e.seed, value) ^ bits.RotateLeft64(nameHash, 31))
 }
 

@@ -15,12 +15,13 @@ type entry struct {
 	// fieldHash is the entry's key in dynamicTable.fields.
 	fieldHash uint32
 	// nameHash is the entry's key in dynamicTable.names; it is only
-	// meaningful when nameIndexed is set.
+	// meaningful when staticName is 0.
 	nameHash uint32
-	// nameIndexed reports that the entry's name is not in the static
-	// table and so was entered in dynamicTable.names; names the static
-	// table has are always referenced by their static index.
-	nameIndexed bool
+	// staticName is the RFC index of the first static entry with the
+	// entry's name, 0 if the static table lacks the name. Only names the
+	// static table lacks go into dynamicTable.names: the others are
+	// always referenced by their static index.
+	staticName uint8
 }
 
 // size returns the entry's size as RFC 7541 §4.1 defines it.
@@ -53,7 +54,11 @@ type slot struct {
 // backward-shift deletion, at most half full. Each maps a key to the newest
 // entry that has it: eviction is oldest-first, so an older duplicate is
 // never needed while a newer one is live, and the newest match wins as
-// RFC 7541 encoders expect.
+// RFC 7541 encoders expect. newestStatic does the same for names the
+// static table has, indexed by their static index.
+//
+// Entries are referred to by ref, their ring position plus one; 0 means
+// none.
 type dynamicTable struct {
 	size     uint32 // RFC 7541 §4.1 size of the live entries
 	maxSize  uint32 // current maximum size, at most capacity
@@ -67,9 +72,10 @@ type dynamicTable struct {
 	arena     []byte
 	arenaHead uint32
 
-	fields   []slot
-	names    []slot
-	slotMask uint32
+	fields       []slot
+	names        []slot
+	slotMask     uint32
+	newestStatic [spec.StaticTableLen + 1]uint32
 
 	compactions int // number of compactions so far, for tests
 }
@@ -105,6 +111,7 @@ func (t *dynamicTable) reset(maxSize uint32) {
 	t.compactions = 0
 	clear(t.fields)
 	clear(t.names)
+	clear(t.newestStatic[:])
 }
 
 // memory returns the bytes the table's slices hold.
@@ -134,41 +141,44 @@ func (t *dynamicTable) value(e *entry) []byte {
 	return t.arena[start : start+e.valueLen : start+e.valueLen]
 }
 
-// findField returns the 0-based position of the newest entry equal to name
-// and value.
-func (t *dynamicTable) findField(hash uint32, name, value []byte) (uint32, bool) {
+// findField returns the ref of the newest entry equal to name and value,
+// 0 if none.
+func (t *dynamicTable) findField(hash uint32, name, value []byte) uint32 {
 	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
 		s := t.fields[i]
-		if s.ref == 0 {
-			return 0, false
-		}
-		if s.hash != hash {
-			continue
-		}
-		e := &t.ring[s.ref-1]
-		if int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
-			bytes.Equal(t.name(e), name) && bytes.Equal(t.value(e), value) {
-			return t.position(s.ref), true
+		if s.ref == 0 || s.hash == hash && t.equal(s.ref, name, value) {
+			return s.ref
 		}
 	}
 }
 
-// findName returns the 0-based position of the newest entry named name,
-// for names the static table lacks.
-func (t *dynamicTable) findName(hash uint32, name []byte) (uint32, bool) {
+// findName returns the ref of the newest entry named name, 0 if none, for
+// names the static table lacks.
+func (t *dynamicTable) findName(hash uint32, name []byte) uint32 {
 	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
 		s := t.names[i]
 		if s.ref == 0 {
-			return 0, false
+			return 0
 		}
-		if s.hash != hash {
-			continue
-		}
-		e := &t.ring[s.ref-1]
-		if int(e.nameLen) == len(name) && bytes.Equal(t.name(e), name) {
-			return t.position(s.ref), true
+		if s.hash == hash {
+			if e := &t.ring[s.ref-1]; int(e.nameLen) == len(name) && bytes.Equal(t.name(e), name) {
+				return s.ref
+			}
 		}
 	}
+}
+
+// equal reports whether entry ref is name: value.
+func (t *dynamicTable) equal(ref uint32, name, value []byte) bool {
+	e := &t.ring[ref-1]
+	return int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
+		bytes.Equal(t.value(e), value) && bytes.Equal(t.name(e), name)
+}
+
+// valueEqual reports whether entry ref has value.
+func (t *dynamicTable) valueEqual(ref uint32, value []byte) bool {
+	e := &t.ring[ref-1]
+	return int(e.valueLen) == len(value) && bytes.Equal(t.value(e), value)
 }
 
 // setMaxSize changes the maximum size and evicts down to it (RFC 7541 §4.3).
@@ -181,8 +191,8 @@ func (t *dynamicTable) setMaxSize(n uint32) {
 
 // add inserts name and value as the newest entry, evicting what RFC 7541
 // §4.4 says must go first. The caller has checked that the entry fits the
-// maximum size. nameIndexed says whether to enter the name in names.
-func (t *dynamicTable) add(name, value []byte, fieldHash, nameHash uint32, nameIndexed bool) {
+// maximum size. staticName is the static index of the name, 0 if none.
+func (t *dynamicTable) add(name, value []byte, fieldHash, nameHash uint32, staticName int) {
 	entrySize := uint32(len(name)) + uint32(len(value)) + spec.EntryOverhead
 	for t.size+entrySize > t.maxSize {
 		t.evictOldest()
@@ -198,19 +208,21 @@ func (t *dynamicTable) add(name, value []byte, fieldHash, nameHash uint32, nameI
 
 	ref := t.head&t.ringMask + 1
 	t.ring[ref-1] = entry{
-		off:         off,
-		nameLen:     uint32(len(name)),
-		valueLen:    uint32(len(value)),
-		fieldHash:   fieldHash,
-		nameHash:    nameHash,
-		nameIndexed: nameIndexed,
+		off:        off,
+		nameLen:    uint32(len(name)),
+		valueLen:   uint32(len(value)),
+		fieldHash:  fieldHash,
+		nameHash:   nameHash,
+		staticName: uint8(staticName),
 	}
 	t.head++
 	t.count++
 	t.size += entrySize
 
 	t.insert(t.fields, fieldHash, ref, true)
-	if nameIndexed {
+	if staticName != 0 {
+		t.newestStatic[staticName] = ref
+	} else {
 		t.insert(t.names, nameHash, ref, false)
 	}
 }
@@ -242,7 +254,11 @@ func (t *dynamicTable) evictOldest() {
 	ref := (t.head-t.count)&t.ringMask + 1
 	e := &t.ring[ref-1]
 	t.remove(t.fields, e.fieldHash, ref)
-	if e.nameIndexed {
+	if e.staticName != 0 {
+		if t.newestStatic[e.staticName] == ref {
+			t.newestStatic[e.staticName] = 0
+		}
+	} else {
 		t.remove(t.names, e.nameHash, ref)
 	}
 	t.size -= e.size()

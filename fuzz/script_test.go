@@ -1,0 +1,202 @@
+package fuzz
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+)
+
+func TestParseScript(t *testing.T) {
+	tests := []struct {
+		label string
+		data  []byte
+		want  *Script
+	}{
+		{"empty input", nil, &Script{Capacity: 4096}},
+		{"header only: capacity 64, IndexAll, HuffmanNever", []byte{0x03 | 0x08 | 0x20}, &Script{Capacity: 64, IndexAll: true, Huffman: encoder.HuffmanNever}},
+		{"Huffman mode 3 reads as HuffmanShorter", []byte{0x30}, &Script{Capacity: 4096}},
+		{"static name and its value, sensitive", []byte{0, 0x01, 1}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: ":method", Value: "GET", Sensitive: true}}}},
+		{"static name index wraps at 61", []byte{0, 0x00, 61 + 1}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: ":method", Value: "GET"}}}},
+		{"literal name and value", []byte{0, 0x14, 2, 'a', 'b', 1, 'c'}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: "ab", Value: "c"}}}},
+		{"long literal length", []byte{0, 0x04, 0xff, 0x00, 0x02, 'x', 'y'}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: "xy", Value: ""}}}},
+		{"literal cut off by the end of input", []byte{0, 0x04, 9, 'a'}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: "a"}}}},
+		{"run of one octet", []byte{0, 0x1c, 1, 'n', 0x00, 0x03, 'z'}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: "n", Value: "zzz"}}}},
+		{"repeat earlier name and value", []byte{0, 0x14, 1, 'a', 1, 'b', 0x0a, 0, 0}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField, Name: "a", Value: "b"}, {Kind: OpField, Name: "a", Value: "b"}}}},
+		{"repeat with nothing earlier is empty", []byte{0, 0x0a, 5, 5}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpField}}}},
+		{"table sizes, 16 and 32 bits", []byte{0, 0x80, 0x01, 0x00, 0x81, 0x00, 0x01, 0x00, 0x00}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpTableSize, Size: 256}, {Kind: OpTableSize, Size: 65536}}}},
+		{"end of block and reset", []byte{0, 0xc0, 0xef, 0xf0, 0xff}, &Script{Capacity: 4096, Ops: []Op{
+			{Kind: OpEndBlock}, {Kind: OpEndBlock}, {Kind: OpReset}, {Kind: OpReset}}}},
+	}
+	for _, tt := range tests {
+		got := ParseScript(tt.data)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: ParseScript(%x) = %+v; want %+v", tt.label, tt.data, got, tt.want)
+		}
+	}
+}
+
+func TestParseScriptLimits(t *testing.T) {
+	// A run longer than MaxString is cut to MaxString.
+	s := ParseScript([]byte{0, 0x1c, 0x00, 0xff, 0xff, 'q'})
+	if len(s.Ops) != 1 || len(s.Ops[0].Value) != MaxString {
+		t.Fatalf("run of 65535: got %d ops, value of %d octets; want 1 op of %d", len(s.Ops), len(s.Ops[0].Value), MaxString)
+	}
+	// Five fields of MaxString each exceed MaxBlockListSize: parsing stops
+	// at the field that would cross it, and an end of block resets the
+	// count.
+	field := []byte{0x1c, 0x00, 0xff, 0xff, 'q'}
+	var data []byte
+	data = append(data, 0)
+	for range 5 {
+		data = append(data, field...)
+	}
+	if got, want := len(ParseScript(data).Ops), MaxBlockListSize/(MaxString+spec32); got != want {
+		t.Errorf("five giant fields in one block: %d ops; want %d", got, want)
+	}
+	data = []byte{0}
+	for range 5 {
+		data = append(data, field...)
+		data = append(data, 0xc0)
+	}
+	if got := len(ParseScript(data).Ops); got != 10 {
+		t.Errorf("five giant fields in five blocks: %d ops; want 10", got)
+	}
+}
+
+// spec32 is the entry overhead of RFC 7541 §4.1.
+const spec32 = 32
+
+func TestScriptBytesRoundTrip(t *testing.T) {
+	s := &Script{Capacity: 100, IndexAll: true, Huffman: encoder.HuffmanNotLonger, Ops: []Op{
+		{Kind: OpField, Name: "", Value: ""},
+		{Kind: OpField, Name: "custom-key", Value: strings.Repeat("v", 300), Sensitive: true},
+		{Kind: OpTableSize, Size: 0},
+		{Kind: OpTableSize, Size: 1 << 20},
+		{Kind: OpEndBlock},
+		{Kind: OpReset},
+		{Kind: OpField, Name: "\x00\xff", Value: "\n"},
+	}}
+	b, err := s.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ParseScript(b); !reflect.DeepEqual(got, s) {
+		t.Errorf("ParseScript(Bytes()) = %+v; want %+v", got, s)
+	}
+}
+
+func TestScriptBytesRejects(t *testing.T) {
+	tests := []struct {
+		label   string
+		s       *Script
+		wantErr string
+	}{
+		{"capacity not in the header's list", &Script{Capacity: 5000}, "capacity 5000"},
+		{"string over MaxString", &Script{Capacity: 4096, Ops: []Op{{Kind: OpField, Value: strings.Repeat("a", MaxString+1)}}}, "op 0"},
+		{"unknown Huffman mode", &Script{Capacity: 4096, Huffman: 7}, "Huffman mode 7"},
+	}
+	for _, tt := range tests {
+		_, err := tt.s.Bytes()
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%s: Bytes() error %v; want one containing %q", tt.label, err, tt.wantErr)
+		}
+	}
+}
+
+func TestScriptString(t *testing.T) {
+	s := &Script{Capacity: 256, Ops: []Op{
+		{Kind: OpField, Name: ":path", Value: "/", Sensitive: true},
+		{Kind: OpTableSize, Size: 0},
+		{Kind: OpField, Name: "x", Value: strings.Repeat("z", 100)},
+		{Kind: OpEndBlock},
+		{Kind: OpReset},
+	}}
+	want := `script: capacity 256, policy default, Huffman when shorter, 5 ops
+  connection 1, block 1:
+    ":path": "/" (sensitive)
+  SETTINGS_HEADER_TABLE_SIZE = 0; block 2:
+    "x": "z" x 100
+  end of block; block 3:
+  reset; connection 2, block 1:
+`
+	if got := s.String(); got != want {
+		t.Errorf("String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestParseSession(t *testing.T) {
+	data := []byte{2, 0x82, 0x86, 0xf0, 0x01, 0x00, 0xf1, 0x00, 0x01, 0x00, 0x00, 0xe0, 0x01, 0xbe, 3, 'a'}
+	want := &Session{Steps: []Step{
+		{Block: []byte{0x82, 0x86}},
+		{IsSetting: true, Size: 256},
+		{IsSetting: true, Size: 65536},
+		{Block: []byte{0xbe}},
+		{Block: []byte{'a'}},
+	}}
+	got := ParseSession(data)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseSession(%x) = %+v; want %+v", data, got, want)
+	}
+	long := &Session{Steps: []Step{{Block: make([]byte, 300)}, {IsSetting: true, Size: 1 << 31}}}
+	b, err := long.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := ParseSession(b); !reflect.DeepEqual(back, long) {
+		t.Errorf("ParseSession(Bytes()) = %+v; want %+v", back, long)
+	}
+	if _, err := (&Session{Steps: []Step{{Block: make([]byte, 4096)}}}).Bytes(); err == nil {
+		t.Errorf("Bytes() of a 4096-octet block succeeded; want an error")
+	}
+}
+
+func TestIntegerLen(t *testing.T) {
+	tests := []struct {
+		v    uint64
+		n    uint
+		want int
+	}{
+		{10, 5, 1},   // RFC 7541 C.1.1
+		{1337, 5, 3}, // C.1.2
+		{42, 8, 1},   // C.1.3
+		{30, 5, 1},
+		{31, 5, 2},
+		{31 + 127, 5, 2},
+		{31 + 128, 5, 3},
+		{1<<32 - 1, 4, 6},
+	}
+	for _, tt := range tests {
+		if got := IntegerLen(tt.v, tt.n); got != tt.want {
+			t.Errorf("IntegerLen(%d, %d) = %d; want %d", tt.v, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestHuffmanLen(t *testing.T) {
+	tests := []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"www.example.com", 12}, // RFC 7541 C.4.1
+		{"no-cache", 6},         // C.4.2
+		{"custom-value", 9},     // C.4.3
+		{"\xff", 4},             // a 26-bit code
+	}
+	for _, tt := range tests {
+		if got := HuffmanLen([]byte(tt.s)); got != tt.want {
+			t.Errorf("HuffmanLen(%q) = %d; want %d", tt.s, got, tt.want)
+		}
+	}
+}

@@ -176,11 +176,29 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 
 // appendString appends a string literal (RFC 7541 §5.2), Huffman coded or
 // raw as the policy's HuffmanMode says.
+//
+// It codes in one pass: the Huffman coding goes after room for the raw
+// length's prefix and gives up once it is too long; a shorter length
+// prefix then moves the coding back.
 func (e *Encoder) appendString(dst []byte, s []byte) []byte {
 	if e.huffman != HuffmanNever && len(s) > 0 {
-		if n := huffmanLen(s); n < len(s) || n == len(s) && e.huffman == HuffmanNotLonger {
-			dst = appendInteger(dst, huffmanPattern, stringPrefixBits, uint64(n))
-			return appendHuffman(dst, s)
+		limit := len(s) - 1
+		if e.huffman == HuffmanNotLonger {
+			limit = len(s)
+		}
+		start := len(dst)
+		prefixLen := integerLen(stringPrefixBits, uint64(len(s)))
+		dst = append(dst, make([]byte, prefixLen)...)
+		coded, ok := appendHuffman(dst, s, limit)
+		dst = coded[:start]
+		if ok {
+			n := len(coded) - start - prefixLen
+			if codedPrefixLen := integerLen(stringPrefixBits, uint64(n)); codedPrefixLen < prefixLen {
+				copy(coded[start+codedPrefixLen:], coded[start+prefixLen:])
+				coded = coded[:start+codedPrefixLen+n]
+			}
+			appendInteger(dst, huffmanPattern, stringPrefixBits, uint64(n))
+			return coded
 		}
 	}
 	dst = appendInteger(dst, 0, stringPrefixBits, uint64(len(s)))

@@ -33,14 +33,16 @@ func TestHuffmanRandom(t *testing.T) {
 
 func checkHuffman(t *testing.T, s []byte) {
 	t.Helper()
-	if got, want := huffmanLen(s), int(hpack.HuffmanEncodeLength(string(s))); got != want {
-		t.Fatalf("huffmanLen(%x) = %d; want %d", s, got, want)
-	}
-	prefix := []byte{0xaa}
-	got := appendHuffman(prefix, s)
 	want := hpack.AppendHuffmanString([]byte{0xaa}, string(s))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("appendHuffman(%x):\ngot  %x\nwant %x", s, got, want)
+	limit := len(want) - 1
+	got, ok := appendHuffman([]byte{0xaa}, s, limit)
+	if !ok || !bytes.Equal(got, want) {
+		t.Fatalf("appendHuffman(%x, limit %d) = %x, %v; want %x, true", s, limit, got, ok, want)
+	}
+	if limit > 0 {
+		if short, ok := appendHuffman([]byte{0xaa}, s, limit-1); ok || len(short) != 1 {
+			t.Fatalf("appendHuffman(%x, limit %d) = %x, %v; want [aa], false", s, limit-1, short, ok)
+		}
 	}
 	decoded, err := hpack.HuffmanDecodeToString(got[1:])
 	if err != nil || decoded != string(s) {

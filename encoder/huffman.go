@@ -21,11 +21,25 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	n := 0
 	var acc uint64 // pending bits in the low nbits bits
 	var nbits uint
-	for _, c := range s {
-		code := huffmanTable[c]
-		length := uint(code & 0xff)
-		acc = acc<<(length&63) | code>>8
-		nbits += length
+	// Four codes of at most 8 bits each (most printable octets) fit
+	// beside fewer than 32 pending bits, so they need one flush check.
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		_ = s[i+3] // one bounds check for the four loads below
+		c0, c1, c2, c3 := huffmanTable[s[i]], huffmanTable[s[i+1]], huffmanTable[s[i+2]], huffmanTable[s[i+3]]
+		l0, l1, l2, l3 := uint(c0&0xff), uint(c1&0xff), uint(c2&0xff), uint(c3&0xff)
+		if l0+l1+l2+l3 > 32 {
+			var ok bool
+			if acc, nbits, n, ok = appendCodes(out, n, acc, nbits, s[i:i+4]); !ok {
+				return dst, false
+			}
+			continue
+		}
+		acc = acc<<(l0&63) | c0>>8
+		acc = acc<<(l1&63) | c1>>8
+		acc = acc<<(l2&63) | c2>>8
+		acc = acc<<(l3&63) | c3>>8
+		nbits += l0 + l1 + l2 + l3
 		if nbits >= 32 {
 			if n+4 > len(out) {
 				return dst, false
@@ -34,6 +48,10 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 			binary.BigEndian.PutUint32(out[n:], uint32(acc>>(nbits&63)))
 			n += 4
 		}
+	}
+	acc, nbits, n, ok := appendCodes(out, n, acc, nbits, s[i:])
+	if !ok {
+		return dst, false
 	}
 	if n+int(nbits+7)/8 > len(out) {
 		return dst, false
@@ -48,4 +66,25 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		n++
 	}
 	return dst[:len(dst)+n], true
+}
+
+// appendCodes adds the codes of s one at a time to the nbits < 32 pending
+// bits in acc, flushing 32 bits to out[n:] whenever there are 32. It
+// reports false if a flush would pass the end of out.
+func appendCodes(out []byte, n int, acc uint64, nbits uint, s []byte) (uint64, uint, int, bool) {
+	for _, c := range s {
+		code := huffmanTable[c]
+		length := uint(code & 0xff)
+		acc = acc<<(length&63) | code>>8
+		nbits += length
+		if nbits >= 32 {
+			if n+4 > len(out) {
+				return acc, nbits, n, false
+			}
+			nbits -= 32
+			binary.BigEndian.PutUint32(out[n:], uint32(acc>>(nbits&63)))
+			n += 4
+		}
+	}
+	return acc, nbits, n, true
 }

@@ -56,11 +56,12 @@ func MaxBlockLen(fields []Field) int {
 }
 
 // Deflater is one libnghttp2 HPACK deflater, with nghttp2's own indexing
-// policy: it never indexes authorization, proxy-authorization, cookie
-// values under 20 bytes and Sensitive fields, does not index :path,
-// content-length, etag, if-modified-since, if-none-match, location,
-// set-cookie and age, nor fields larger than 3/4 of the table. A Deflater
-// is not safe for concurrent use.
+// policy: authorization, cookie values under 20 bytes and Sensitive fields
+// are sent never indexed (RFC 7541 §6.2.3); :path, age, content-length,
+// etag, if-modified-since, if-none-match, location, set-cookie and fields
+// whose entry would take more than 3/4 of the table are sent without
+// indexing (§6.2.2); everything else is indexed. proxy-authorization is
+// indexed. A Deflater is not safe for concurrent use.
 type Deflater struct {
 	c       *C.hcdef
 	cleanup runtime.Cleanup

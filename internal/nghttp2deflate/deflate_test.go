@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/http2/hpack"
@@ -105,12 +106,49 @@ func appendIndexed(dst []byte, index uint64) []byte {
 // indexed although the caller did not mark it.
 func neverIndexedByPolicy(f Field) bool {
 	switch f.Name {
-	case "authorization", "proxy-authorization":
+	case "authorization":
 		return true
 	case "cookie":
 		return len(f.Value) < 20
 	}
 	return false
+}
+
+// TestPolicy pins nghttp2's indexing policy as the Deflater documents it.
+func TestPolicy(t *testing.T) {
+	long := strings.Repeat("v", 3040) // an entry of 1+3040+32 bytes is over 3/4 of 4096
+	tests := []struct {
+		field        Field
+		neverIndexed bool
+		indexed      bool
+	}{
+		{Field{Name: "x-custom", Value: "1"}, false, true},
+		{Field{Name: "x-custom", Value: "1", Sensitive: true}, true, false},
+		{Field{Name: "authorization", Value: "Basic Zm9vOmJhcg=="}, true, false},
+		{Field{Name: "proxy-authorization", Value: "Basic Zm9vOmJhcg=="}, false, true},
+		{Field{Name: "cookie", Value: "id=1234567890123456"}, true, false},  // 19 bytes
+		{Field{Name: "cookie", Value: "id=12345678901234567"}, false, true}, // 20 bytes
+		{Field{Name: ":path", Value: "/index.html"}, false, false},
+		{Field{Name: "content-length", Value: "42"}, false, false},
+		{Field{Name: "set-cookie", Value: "a=b"}, false, false},
+		{Field{Name: "x", Value: long}, false, false},
+		{Field{Name: "x", Value: long[:3039]}, false, true},
+	}
+	for _, tt := range tests {
+		d := New(4096)
+		wire, err := d.EncodeBlock(nil, []Field{tt.field})
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := hpack.NewDecoder(4096, nil).DecodeFull(wire)
+		if err != nil {
+			t.Fatalf("%.40q: x/net decoding %x: %v", tt.field.Name+": "+tt.field.Value, wire, err)
+		}
+		if indexed := len(d.Table()) == 1; decoded[0].Sensitive != tt.neverIndexed || indexed != tt.indexed {
+			t.Errorf("%.40q: never indexed %t, indexed %t; want %t, %t", tt.field.Name+": "+tt.field.Value, decoded[0].Sensitive, indexed, tt.neverIndexed, tt.indexed)
+		}
+		d.Close()
+	}
 }
 
 // TestRoundTrip encodes every raw-data story with one Deflater per story,

@@ -93,6 +93,7 @@ func SelectCases(prefixes []string) ([]Case, error) {
 type caseRun struct {
 	r           *runner
 	target      Target
+	recorded    bool // the target is recorded stories, not an encoder
 	transcripts []*transcript
 }
 
@@ -196,7 +197,7 @@ var allCases = []Case{
 	{
 		ID: "enc/3.2/1", Section: "3.2", Violation: Fail,
 		Title:     "traffic stories decode to the fields sent, by every oracle",
-		RFC:       "§3.2: \"A decoder processes a header block ... the header fields are emitted in the order of their representations\"; a header list is an ordered collection of fields, duplicates included (§1.3).",
+		RFC:       "§3.2: \"All the header field representations contained in a header block are processed in the order in which they appear\", each appending its field to the decoded header list: the list must be the fields sent, in order, duplicates included.",
 		scenarios: []string{scTraffic},
 		check:     everyBlock(Fail, "round-trip through every oracle", roundTrip),
 	},
@@ -210,7 +211,7 @@ var allCases = []Case{
 	{
 		ID: "enc/2.3.2/1", Section: "2.3.2", Violation: Fail,
 		Title:     "dynamic tables agree after every block (traffic)",
-		RFC:       "§2.3.2: \"The dynamic table consists of a list of header fields maintained in first-in, first-out order\"; encoder and decoder must hold the same entries (§2.2) or indices point at different fields.",
+		RFC:       "§2.3.2: \"The dynamic table consists of a list of header fields maintained in first-in, first-out order.\" Encoder and decoder must hold the same entries, or an index names different fields on each side.",
 		scenarios: []string{scTraffic},
 		check:     everyBlock(Fail, "leave every table equal", tablesAgree),
 	},
@@ -231,7 +232,7 @@ var allCases = []Case{
 	{
 		ID: "enc/4.2/1", Section: "4.2", Violation: Fail,
 		Title:     "a lower setting is signalled by a size update in the next block",
-		RFC:       "§4.2: \"A change in the maximum size of the dynamic table is signaled via a dynamic table size update ... This dynamic table size update MUST occur at the beginning of the first header block following the change\"; a setting below the table's size forces a change (RFC 7540 §6.5.2).",
+		RFC:       "§4.2: the size the encoder chooses \"MUST stay lower than or equal to the maximum set by the protocol\", so a setting below it forces a change, and \"A change in the maximum size of the dynamic table is signaled via a dynamic table size update ... This dynamic table size update MUST occur at the beginning of the first header block following the change to the dynamic table size.\"",
 		scenarios: []string{scSizes, scAdversarial, scTraffic},
 		check:     everyBlock(Fail, "signal every reduced setting", reducedSignalled),
 	},
@@ -273,35 +274,35 @@ var allCases = []Case{
 	{
 		ID: "enc/5.1/1", Section: "5.1", Violation: NonStrict,
 		Title:     "integers use the fewest octets",
-		RFC:       "§5.1: an integer that does not fit the prefix continues in as many octets as it needs; a redundant zero continuation octet wastes space and trips decoders that limit integer length (\"in value or octet length\").",
+		RFC:       "§5.1: \"It is also possible for an encoder to send a large number of zero values, which can waste octets ... Integer encodings that exceed implementation limits -- in value or octet length -- MUST be treated as decoding errors.\" A minimal integer ends in a non-zero octet.",
 		scenarios: []string{scTraffic, scAdversarial},
 		check:     everyBlock(NonStrict, "use minimal integers", walked(minimalIntegers)),
 	},
 	{
 		ID: "enc/5.2/1", Section: "5.2", Violation: Fail,
 		Title:     "Huffman padding is fewer than 8 bits of EOS",
-		RFC:       "§5.2: \"As the Huffman-encoded data doesn't always end at an octet boundary, some padding is inserted after it, up to the next octet boundary ... this padding is constructed from the most significant bits of the code corresponding to the EOS symbol.\" \"A padding strictly longer than 7 bits MUST be treated as a decoding error.\"",
+		RFC:       "§5.2: \"To prevent this padding from being misinterpreted as part of the string literal, the most significant bits of the code corresponding to the EOS (end-of-string) symbol are used.\" \"A padding strictly longer than 7 bits MUST be treated as a decoding error. A padding not corresponding to the most significant bits of the code for the EOS symbol MUST be treated as a decoding error.\"",
 		scenarios: []string{scTraffic, scAdversarial, scOctets},
 		check:     everyBlock(Fail, "pad Huffman strings right", walked(huffmanPadding)),
 	},
 	{
 		ID: "enc/5.2/2", Section: "5.2", Violation: NonStrict,
 		Title:     "Huffman is used only when it is shorter",
-		RFC:       "§5.2: a string literal is sent as raw octets or Huffman-coded; the Huffman code exists to make strings shorter (§1.1), so coding a string longer than its octets wastes space.",
+		RFC:       "§5.2: a string literal is sent \"either by directly encoding the string literal's octets or by using a Huffman code\"; Huffman coding a string into more octets than it has defeats the purpose of compression (§7.1: \"reduce the amount of data\").",
 		scenarios: []string{scTraffic, scAdversarial, scOctets},
 		check:     everyBlock(NonStrict, "Huffman-code only when it saves octets", walked(huffmanShorter)),
 	},
 	{
 		ID: "enc/5.2/3", Section: "5.2", Violation: Fail,
 		Title:     "every octet value round-trips",
-		RFC:       "§5.2: \"The Huffman code ... [has] codes for all 256 octets\"; a string literal may carry any octet (Appendix B).",
+		RFC:       "§5.2: \"A string literal is encoded as a sequence of octets, either by directly encoding the string literal's octets or by using a Huffman code\"; Appendix B gives a code to every octet value, so every value must round-trip either way.",
 		scenarios: []string{scOctets},
 		check:     octetsRoundTrip,
 	},
 	{
 		ID: "enc/6.3/1", Section: "6.3", Violation: Fail,
 		Title:     "a size update never exceeds the acknowledged setting",
-		RFC:       "§6.3: \"The new maximum size MUST be lower than or equal to the limit determined by the protocol using HPACK\", in HTTP/2 the last SETTINGS_HEADER_TABLE_SIZE acknowledged.",
+		RFC:       "§6.3: \"The new maximum size MUST be lower than or equal to the limit determined by the protocol using HPACK ... In HTTP/2, this limit is the last value of the SETTINGS_HEADER_TABLE_SIZE parameter ... received from the decoder and acknowledged by the encoder.\"",
 		scenarios: []string{scSizes, scAdversarial, scTraffic},
 		check:     everyBlock(Fail, "keep updates within the setting", walked(updatesWithinSetting)),
 	},
@@ -315,14 +316,14 @@ var allCases = []Case{
 	{
 		ID: "enc/7.1.3/1", Section: "7.1.3", Violation: Fail,
 		Title:     "sensitive fields are sent never-indexed",
-		RFC:       "§6.2.3: \"A literal header field never-indexed representation ... is used to protect header field values that are not to be put at risk by compressing them\"; §7.1.3: an encoder marks such fields so that no intermediary indexes them.",
+		RFC:       "§6.2.3: this representation \"is intended for protecting header field values that are not to be put at risk by compressing them\"; \"When a header field is represented as a literal header field never indexed, it MUST always be encoded with this specific literal representation.\"",
 		scenarios: []string{scSensitive, scAdversarial},
 		check:     everyBlock(Fail, "send every sensitive field never-indexed", walked(sensitiveNeverIndexed)),
 	},
 	{
 		ID: "enc/7.1.3/2", Section: "7.1.3", Violation: NonStrict,
 		Title:     "authorization and short cookies are not indexed",
-		RFC:       "§7.1.3: \"an encoder might choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\"; \"a cookie value shorter than 20 octets\" is easy to recover by guessing.",
+		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\"; like nghttp2, cookies under 20 octets count as short.",
 		scenarios: []string{scCredentials, scTraffic},
 		check:     everyBlock(NonStrict, "keep credentials out of the table", walked(credentialsNotIndexed)),
 	},

@@ -37,9 +37,6 @@ type Options struct {
 	// AllocRuns is the number of runs testing.AllocsPerRun averages over
 	// in enc/7.3/2; 0 means 100.
 	AllocRuns int
-	// Recorded is set by Run when the targets are recorded stories; it is
-	// not an input.
-	Recorded bool
 }
 
 func (o *Options) adversarial() int {
@@ -135,13 +132,12 @@ func contains(list []string, s string) bool {
 // certify runs the cases against one target.
 func (r *runner) certify(t Target, cases []Case) (map[string]*Result, error) {
 	_, recorded := t.(*recordedTarget)
-	r.opts.Recorded = recorded
 	_, utf8Only := t.(*execTarget)
 	played := map[string]*transcript{}
 	results := map[string]*Result{}
 	for _, c := range cases {
 		start := time.Now()
-		run := &caseRun{r: r, target: t}
+		run := &caseRun{r: r, target: t, recorded: recorded}
 		var unsupported []string
 		for _, sc := range c.scenarios {
 			tr, ok := played[sc]

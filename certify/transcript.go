@@ -52,9 +52,10 @@ type playedBlock struct {
 	reps   []representation
 	// walkErr is set when the wire walker could not split the block.
 	walkErr error
-	// strict's view: decoded[0] is always strict.
-	decoded  []decoded
-	updates  []uint32
+	// decoded holds every oracle's verdict; decoded[0] is strict's.
+	decoded []decoded
+	// warnings are strict's notes on the block (strict.Decoder.Warnings),
+	// when it decoded the block.
 	warnings []strict.Warning
 	// tableDiff describes the first disagreement between the encoder's
 	// dynamic table (when it shows it) and the oracles' after this block.
@@ -125,7 +126,6 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 		}
 	}
 	if pb.decoded[0].err == nil {
-		pb.updates = s.Updates()
 		pb.warnings = s.Warnings()
 		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
 			for i := 1; i < len(pb.decoded); i++ {
@@ -205,6 +205,16 @@ func tableSize(t []oracle.Field) int {
 		n += len(f.Name) + len(f.Value) + 32
 	}
 	return n
+}
+
+// strictError returns the strict oracle's error for the block, if it
+// reported a violation of RFC 7541 there.
+func (b *playedBlock) strictError() *strict.Error {
+	var e *strict.Error
+	if len(b.decoded) > 0 && errors.As(b.decoded[0].err, &e) {
+		return e
+	}
+	return nil
 }
 
 // roundTripError describes the first oracle that did not decode the
@@ -433,6 +443,3 @@ type restarter interface{ restart() }
 
 // stderrReader is implemented by targets whose diagnostics are captured.
 type stderrReader interface{ stderrTail() string }
-
-// errUnsupported marks a scenario a target cannot run.
-var errUnsupported = errors.New("unsupported")

@@ -263,6 +263,7 @@ func listCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
 	for _, c := range selected {
 		fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
 		if *verbose {

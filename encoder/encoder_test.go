@@ -96,6 +96,9 @@ func TestMemory(t *testing.T) {
 			t.Errorf("Capacity %d: table memory %d bytes; want %d", tt.capacity, got, tt.want)
 		}
 	}
+	if size := unsafe.Sizeof(Encoder{}); size >= 512 {
+		t.Errorf("Encoder is %d bytes; the package doc says under 512", size)
+	}
 	if unsafe.Sizeof(entry{}) != 24 || unsafe.Sizeof(slot{}) != 8 {
 		t.Errorf("entry is %d bytes and slot %d; dynamicTable.memory assumes 24 and 8", unsafe.Sizeof(entry{}), unsafe.Sizeof(slot{}))
 	}

@@ -29,11 +29,8 @@ func Recorded(dir string) (Target, error) {
 			}
 		}
 	}
-	name := filepath.Base(filepath.Clean(dir))
-	if len(vs) > 0 && vs[0].Description != "" {
-		name += " (" + vs[0].Description + ")"
-	}
-	return &recordedTarget{name: "recorded:" + name, stories: fromVectors(vs)}, nil
+	name := "recorded:" + filepath.Base(filepath.Clean(dir))
+	return &recordedTarget{name: name, stories: fromVectors(vs)}, nil
 }
 
 type recordedTarget struct {

@@ -86,8 +86,9 @@ func (r *Report) firstFailure() (string, Case, *Result) {
 }
 
 // WriteText writes the terminal report: one line per case with a column
-// per encoder, a summary per encoder, the details of every case that did
-// not pass, and the reproduction of the first failure.
+// per encoder, a summary per encoder, the details of every case graded
+// info, non-strict or fail, and the reproduction of the first failure.
+// Why a case is unsupported is in the other reports.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "case\t%s\ttitle\n", strings.Join(r.Encoders, "\t"))
@@ -114,7 +115,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, c := range r.Cases {
 		for _, enc := range r.Encoders {
 			res := r.Results[enc][c.ID]
-			if res.Grade != Pass {
+			if res.Grade != Pass && res.Grade != Unsupported {
 				details = append(details, fmt.Sprintf("  %s %s %s: %s", enc, c.ID, res.cell(), res.Detail))
 			}
 		}

@@ -22,7 +22,8 @@
 //
 // fuzz_test.go wraps them as native targets FuzzEncodeRoundTrip, FuzzHuffman,
 // FuzzInteger, FuzzDecoderDifferential and FuzzCertifyXNetEncoder; gofuzz.go
-// (build tag gofuzz) as go-fuzz entry points of the same names. The oracles
+// (build tag gofuzz) as go-fuzz entry points FuzzEncodeRoundTripGoFuzz and so
+// on. The oracles
 // are those linked into the binary: strict and x/net always, nghttp2 with
 // -tags nghttp2.
 package fuzz

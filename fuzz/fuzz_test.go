@@ -1,5 +1,3 @@
-//go:build !gofuzz
-
 package fuzz
 
 import (

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Native Go fuzzing gate: checks that corpus/ and fuzz/testdata/fuzz/ are in
+# step, replays every seed and saved crasher with go test, then fuzzes each
+# target for a short fixed budget. A failing input found here is written by
+# the go command to fuzz/testdata/fuzz/<Target>/; commit it (after
+# go run ./corpus/cmd/corpussync) so that go test replays it forever after.
+#
+# Run from anywhere: ./ci/fuzz.sh
+#
+# Environment:
+#   FUZZ_TIME     budget per target, a go test -fuzztime value (default 15s)
+#   FUZZ_TARGETS  space-separated targets (default: all five)
+#   FUZZ_TAGS     build tags (default nghttp2: all three oracles; needs
+#                 libnghttp2-dev; set FUZZ_TAGS= for strict and x/net only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fuzz_time=${FUZZ_TIME:-15s}
+targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder}
+tags=${FUZZ_TAGS-nghttp2}
+# GOFLAGS from the caller (ci/test.sh sets -tags) would clash with -tags here.
+export GOFLAGS=
+
+step() { printf '\n== fuzz: %s\n' "$*"; }
+
+step "corpus/ and fuzz/testdata/fuzz/ in step (go run ./corpus/cmd/corpussync -check)"
+go run ./corpus/cmd/corpussync -check
+
+step "replay every seed and saved crasher (go test -tags '$tags' -run '^Fuzz' ./fuzz)"
+go test -count=1 -tags "$tags" -run '^Fuzz' ./fuzz
+
+summary=()
+for target in $targets; do
+	step "$target for $fuzz_time (go test -tags '$tags' -run '^\$' -fuzz '^$target\$' -fuzztime $fuzz_time ./fuzz)"
+	log=$(mktemp)
+	if ! go test -tags "$tags" -run '^$' -fuzz "^$target\$" -fuzztime "$fuzz_time" ./fuzz >"$log" 2>&1; then
+		cat "$log"
+		echo "fuzz: $target failed; the input is in fuzz/testdata/fuzz/$target/ (see above)." >&2
+		echo "fuzz: minimize it (go test -run '$target/<name>' ./fuzz to replay), then run go run ./corpus/cmd/corpussync and commit both copies." >&2
+		rm -f "$log"
+		exit 1
+	fi
+	tail -n 3 "$log"
+	# The last progress line: "fuzz: elapsed: 15s, execs: 12345 (823/sec), new interesting: ..."
+	last=$(grep 'fuzz: elapsed' "$log" | tail -n 1 || true)
+	execs=$(sed -n 's/.*execs: \([0-9]*\) .*/\1/p' <<<"$last")
+	interesting=$(sed -n 's/.*(total: \([0-9]*\)).*/\1/p' <<<"$last")
+	rate=?
+	if [[ $fuzz_time =~ ^([0-9]+)s$ && -n $execs ]]; then rate=$((execs / BASH_REMATCH[1])); fi
+	summary+=("$(printf '%-26s %10s execs in %s (%s/s), corpus %s' "$target" "${execs:-?}" "$fuzz_time" "$rate" "${interesting:-?}")")
+	rm -f "$log"
+done
+
+step "summary"
+printf '%s\n' "${summary[@]}"

@@ -63,11 +63,15 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 		}
 	}
 	if neverIndexed {
-		nameIndex, _ := e.nameIndex(staticName, name)
-		return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, nameIndex, name, value)
+		return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, e.nameIndex(staticName, name), name, value)
 	}
 	if staticField != 0 {
 		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
+	}
+	if !e.indexAll && rarelyRepeats(staticName, value) {
+		// Such fields never enter the table, so there is nothing to
+		// look up.
+		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, staticName, name, value)
 	}
 
 	// Most repeated fields equal the newest entry with their name: try
@@ -92,7 +96,7 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	if newest != 0 && staticName == 0 {
 		nameIndex = e.dynamicIndex(newest)
 	}
-	if !e.indexes(staticName, name, value) {
+	if !e.indexes(name, value) {
 		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, nameIndex, name, value)
 	}
 	// The name index refers to the table before the insertion, even if
@@ -113,41 +117,40 @@ func (e *Encoder) appendIndexed(dst []byte, ref uint32) []byte {
 	return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(e.dynamicIndex(ref)))
 }
 
-// indexes reports whether the policy puts the field in the dynamic table.
-func (e *Encoder) indexes(staticName int, name, value []byte) bool {
+// rarelyRepeats reports whether DefaultPolicy's name rules send the field
+// "without Indexing" because its value rarely repeats.
+func rarelyRepeats(staticName int, value []byte) bool {
+	switch staticName {
+	case staticPath:
+		return bytes.IndexByte(value, '?') >= 0
+	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
+		staticIfNoneMatch, staticLocation, staticSetCookie:
+		return true
+	}
+	return false
+}
+
+// indexes reports whether the size rules let the field into the dynamic
+// table: the giant-field fallback and LargeEntryPercent.
+func (e *Encoder) indexes(name, value []byte) bool {
 	entrySize := uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
 	maxSize := uint64(e.table.maxSize)
 	if entrySize > maxSize {
 		return false // the giant-field fallback: the table is left alone
 	}
-	if e.indexAll {
-		return true
-	}
-	if entrySize*100 > maxSize*e.largeEntryPercent {
-		return false
-	}
-	switch staticName {
-	case staticPath:
-		return bytes.IndexByte(value, '?') < 0
-	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
-		staticIfNoneMatch, staticLocation, staticSetCookie:
-		return false
-	}
-	return true
+	return e.indexAll || entrySize*100 <= maxSize*e.largeEntryPercent
 }
 
 // nameIndex returns the RFC 7541 index of name, 0 if neither table has
-// it, preferring the static table (shorter integers), and for names the
-// static table lacks, the name's hash.
-func (e *Encoder) nameIndex(staticName int, name []byte) (index int, nameHash uint64) {
+// it, preferring the static table (shorter integers).
+func (e *Encoder) nameIndex(staticName int, name []byte) int {
 	if staticName != 0 {
-		return staticName, 0
+		return staticName
 	}
-	nameHash = maphash.Bytes(e.seed, name)
-	if ref := e.table.findName(fold(nameHash), name); ref != 0 {
-		return e.dynamicIndex(ref), nameHash
+	if ref := e.table.findName(fold(maphash.Bytes(e.seed, name)), name); ref != 0 {
+		return e.dynamicIndex(ref)
 	}
-	return 0, nameHash
+	return 0
 }
 
 // fieldHash returns the key of a name and value in the dynamic table's

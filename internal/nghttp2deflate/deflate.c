@@ -140,8 +140,8 @@ static void put_le32(uint8_t *p, uint32_t v) {
 	p[3] = (uint8_t)(v >> 24);
 }
 
-ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen, size_t nfields,
-                    uint8_t *dst, size_t dstcap) {
+ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
+                     size_t nfields, uint8_t *dst, size_t dstcap) {
 	size_t i, left = inlen;
 	const uint8_t *p = in;
 

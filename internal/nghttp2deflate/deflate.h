@@ -42,8 +42,8 @@ typedef struct hcdef {
 
 hcdef *hcdef_new(size_t max_table);
 void hcdef_del(hcdef *h);
-ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen, size_t nfields,
-                    uint8_t *dst, size_t dstcap);
+ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
+                     size_t nfields, uint8_t *dst, size_t dstcap);
 int hcdef_table(hcdef *h);
 
 /* One block of a workload: nva[first_nv, first_nv+nvlen) encoded after

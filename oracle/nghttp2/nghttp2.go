@@ -3,7 +3,6 @@
 package nghttp2
 
 // #cgo pkg-config: libnghttp2
-// #include <stdlib.h>
 // #include "inflate.h"
 import "C"
 

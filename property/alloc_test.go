@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 )
@@ -75,6 +76,32 @@ func genAllocSequence(p *gopter.GenParameters) *gopter.GenResult {
 	})
 }
 
+// tableConsistent checks what an encoder says about its table against
+// itself: TableLen within what Capacity allows, TableSize the sum of the
+// entries' sizes (RFC 7541 §4.1), TableSize <= MaxTableSize <= Capacity.
+func tableConsistent(enc *encoder.Encoder, cfg encoder.Config) error {
+	capacity := cfg.Capacity
+	if capacity == 0 {
+		capacity = spec.DefaultTableSize
+	}
+	n := enc.TableLen()
+	if n > int(capacity/spec.EntryOverhead) {
+		return fmt.Errorf("TableLen %d: more entries than Capacity %d can hold", n, capacity)
+	}
+	var sum uint32
+	for i := range n {
+		name, value := enc.TableEntry(i)
+		sum += entrySize(string(name), string(value))
+	}
+	if enc.TableSize() != sum {
+		return fmt.Errorf("TableSize %d; the %d entries add up to %d", enc.TableSize(), n, sum)
+	}
+	if !(enc.TableSize() <= enc.MaxTableSize() && enc.MaxTableSize() <= capacity) {
+		return fmt.Errorf("TableSize %d, MaxTableSize %d, Capacity %d: want TableSize <= MaxTableSize <= Capacity", enc.TableSize(), enc.MaxTableSize(), capacity)
+	}
+	return nil
+}
+
 // TestZeroAllocation: no call of a generated sequence allocates, whether
 // it encodes a field (string or []byte API, into a buffer sized by
 // MaxFieldLen), sets a table size, resets, or round-trips through a Pool.
@@ -125,6 +152,11 @@ func TestZeroAllocation(t *testing.T) {
 			}
 			if allocs != 0 {
 				return fmt.Errorf("step %d, %v, allocates %v times per call", i, s, allocs)
+			}
+			// An inconsistent table can send the next step into an
+			// endless eviction loop; stop here instead.
+			if err := tableConsistent(encs[0], cfg); err != nil {
+				return fmt.Errorf("after step %d, %v: %v", i, s, err)
 			}
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -29,12 +30,19 @@ import (
 //   - the growth of the caller's buffer: "append escapes to heap" for a
 //     call whose first argument is a []byte parameter of the function
 //     (dst). That allocation happens only when the caller did not size dst
-//     by MaxFieldLen, which the package doc makes the caller's job.
+//     by MaxFieldLen, which the package doc makes the caller's job;
+//   - constants converted to interfaces, such as the panic message of an
+//     inlined standard-library check ("cannot be negative" in slices.Grow):
+//     the compiler reports them as escaping, but they live in read-only
+//     data and cost nothing at run time.
 //
 // _test.go files are not compiled by go build, so they never appear.
 
 // escapeMessage matches one line of -m output.
 var escapeMessage = regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
+
+// constantEscape matches an escape of a string or number literal.
+var constantEscape = regexp.MustCompile(`^("([^"\\]|\\.)*"|[0-9][0-9a-fA-Fx._]*) escapes to heap`)
 
 // escapeFinding is one -m diagnostic inside the encoder's sources.
 type escapeFinding struct {
@@ -64,6 +72,26 @@ func parseSources(root string, files map[string][]byte) (*sourceIndex, error) {
 		idx.files[name] = f
 	}
 	return idx, nil
+}
+
+// source maps a path the compiler printed to the parsed file it names.
+// The go command prints paths relative to the directory it ran in, and
+// replays output from its build cache as first printed, from wherever that
+// was: "encoder/table.go", "./table.go" and "table.go" all name the same
+// file. Absolute paths and paths climbing out with ".." name other
+// packages' files (the standard library's, when inlined).
+func (idx *sourceIndex) source(printed string) (string, bool) {
+	p := filepath.ToSlash(printed)
+	if filepath.IsAbs(printed) || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	p = strings.TrimPrefix(p, "./")
+	for name := range idx.files {
+		if p == name || p == path.Base(name) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // enclosing returns the function declaration around line:col of file
@@ -164,8 +192,8 @@ func classify(idx *sourceIndex, output string) (offending []escapeFinding, seen 
 		if m == nil {
 			continue
 		}
-		file := filepath.ToSlash(m[1])
-		if _, ok := idx.files[file]; !ok {
+		file, ok := idx.source(m[1])
+		if !ok {
 			continue
 		}
 		seen++
@@ -180,6 +208,8 @@ func classify(idx *sourceIndex, output string) (offending []escapeFinding, seen 
 		case excluded:
 			continue
 		case fd != nil && strings.HasPrefix(msg, "append escapes to heap") && idx.growsDst(fd, line, col):
+			continue
+		case constantEscape.MatchString(msg):
 			continue
 		}
 		f := escapeFinding{file: file, line: line, col: col, msg: msg, fn: fn}
@@ -285,11 +315,16 @@ var global = func() *int {
 		"encoder/x.go:12:15: append escapes to heap",
 		"encoder/x.go:12:15: append escapes to heap",
 		"encoder/x.go:16:2: moved to heap: x",
-		"encoder/x.go:21:16: append escapes to heap",
+		"x.go:21:16: append escapes to heap",
 		"encoder/x.go:26:42: new(Encoder) escapes to heap",
-		"encoder/x.go:29:2: moved to heap: y",
+		"./x.go:29:2: moved to heap: y",
 		"encoder/x.go:11:28: leaking param: dst to result ~r0 level=0",
+		"x.go:21:16: \"cannot be negative\" escapes to heap",
+		"x.go:21:16: 42 escapes to heap",
+		"x.go:17:9: &x escapes to heap",
 		"other/y.go:3:3: moved to heap: z",
+		"/usr/local/go/src/slices/x.go:3:3: moved to heap: z",
+		"../internal/x.go:3:3: moved to heap: z",
 	}, "\n")
 	offending, seen := classify(idx, out)
 	var got []string
@@ -298,13 +333,14 @@ var global = func() *int {
 	}
 	want := []string{
 		"encoder/x.go:16:2: moved to heap: x (in *Encoder.leak)",
+		"encoder/x.go:17:9: &x escapes to heap (in *Encoder.leak)",
 		"encoder/x.go:21:16: append escapes to heap (in *Encoder.grow)",
 		"encoder/x.go:29:2: moved to heap: y (in package level)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("offending findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if seen != 10 {
-		t.Errorf("seen %d diagnostics for encoder sources; want 10", seen)
+	if seen != 13 {
+		t.Errorf("seen %d diagnostics for encoder sources; want 13", seen)
 	}
 }

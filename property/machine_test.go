@@ -7,8 +7,11 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/oracle/strict"
@@ -35,11 +38,16 @@ type system struct {
 	// skipped.
 	history []commands.Command
 	failure string
+	// hang is shared by every system of one test: set when a command
+	// hung, after which commands are skipped.
+	hang *atomic.Pointer[string]
+	// capacity is the encoder's effective Capacity.
+	capacity uint32
 }
 
-func newSystem(st *connState) *system {
+func newSystem(st *connState, hang *atomic.Pointer[string]) *system {
 	cfg := st.cfg
-	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg)}
+	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), hang: hang, capacity: st.capacity}
 	s.newDecoders()
 	return s
 }
@@ -73,6 +81,7 @@ type observation struct {
 	updates     []uint32
 	warnings    []strict.Warning
 	encTable    []oracle.Field
+	tableLen    int
 	tableSize   uint32
 	maxSize     uint32
 }
@@ -88,22 +97,50 @@ type decoding struct {
 
 // run runs one command's effect on the system and observes the result.
 // A panic becomes part of the observation so that shrinking goes on.
-func (s *system) run(cmd commands.Command, effect func(*observation)) (obs *observation) {
-	obs = &observation{sys: s}
-	if s.failure != "" {
-		obs.skipped = true
-		return obs
+//
+// A command that does not return within hangLimit (an encoder stuck in a
+// loop) fails too. Its goroutine cannot be stopped; it is left spinning,
+// and every later command of the test is skipped, so that shrinking ends
+// at once with the sequence that hung.
+func (s *system) run(cmd commands.Command, effect func(*observation)) *observation {
+	if s.failure != "" || s.hang.Load() != nil {
+		return &observation{sys: s, skipped: true}
 	}
 	s.history = append(s.history, cmd)
-	defer func() {
-		if r := recover(); r != nil {
-			obs.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
-		}
+	done := make(chan *observation, 1)
+	go func() {
+		obs := &observation{sys: s}
+		defer func() {
+			if r := recover(); r != nil {
+				obs.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
+			}
+			done <- obs
+		}()
+		effect(obs)
+		s.observe(obs)
 	}()
-	effect(obs)
+	select {
+	case obs := <-done:
+		return obs
+	case <-time.After(hangLimit):
+		msg := fmt.Sprintf("%v did not return within %v: the encoder hangs", cmd, hangLimit)
+		s.hang.Store(&msg)
+		return &observation{sys: s, panicked: msg}
+	}
+}
+
+// hangLimit bounds one command: far above what any command takes, even
+// under -race on a loaded machine.
+const hangLimit = 20 * time.Second
+
+// observe reads the encoder's table and every decoder's table into obs.
+func (s *system) observe(obs *observation) {
 	obs.maxSize = s.enc.MaxTableSize()
 	obs.tableSize = s.enc.TableSize()
-	for i := range s.enc.TableLen() {
+	obs.tableLen = s.enc.TableLen()
+	// A table cannot hold more than Capacity/32 entries; a broken count
+	// must not make the reading loop run for ever.
+	for i := range min(obs.tableLen, int(s.capacity/spec.EntryOverhead)+1) {
 		name, value := s.enc.TableEntry(i)
 		obs.encTable = append(obs.encTable, oracle.Field{Name: string(name), Value: string(value)})
 	}
@@ -115,7 +152,6 @@ func (s *system) run(cmd commands.Command, effect func(*observation)) (obs *obse
 			obs.decoded[i].table = d.Table()
 		}
 	}
-	return obs
 }
 
 // encode encodes fields as one block and has every decoder decode it.
@@ -198,6 +234,9 @@ func (obs *observation) problem(st *connState) string {
 	}
 	if !(obs.tableSize <= obs.maxSize && obs.maxSize <= st.capacity) {
 		return fmt.Sprintf("TableSize %d, MaxTableSize %d, Capacity %d: want TableSize <= MaxTableSize <= Capacity", obs.tableSize, obs.maxSize, st.capacity)
+	}
+	if obs.tableLen != len(obs.encTable) {
+		return fmt.Sprintf("TableLen %d: more entries than a table of Capacity %d can hold", obs.tableLen, st.capacity)
 	}
 	want := st.encTable()
 	if obs.maxSize != want.maxSize {
@@ -371,10 +410,11 @@ var capacities = []uint32{0, 40, 64, 100, 256, 512, 1000, 4096, 6000, 16384}
 // the failing (by then shrunk) command sequence each time a run fails.
 type machine struct {
 	onFailure func(initial *connState, history []commands.Command, failure string)
+	hang      atomic.Pointer[string]
 }
 
 func (m *machine) NewSystemUnderTest(initial commands.State) commands.SystemUnderTest {
-	return newSystem(initial.(*connState))
+	return newSystem(initial.(*connState), &m.hang)
 }
 
 func (m *machine) DestroySystemUnderTest(s commands.SystemUnderTest) {

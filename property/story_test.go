@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/hpackcert/hpackcert/vectors"
@@ -211,7 +212,7 @@ func replayStory(s *vectors.Story) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sys := newSystem(initial)
+	sys := newSystem(initial, new(atomic.Pointer[string]))
 	res := commands.Replay(sys, initial, cmds...)
 	if res.Success() {
 		return "", nil

@@ -17,6 +17,10 @@
 //   - from recorded story files in the hpack-test-case format: Recorded
 //     grades the wire another implementation wrote down.
 //
+// Every block is decoded by oracle/strict and by every other oracle in
+// oracle.Available(); the package imports oracle/all, so that is x/net's
+// decoder and, in binaries built with -tags nghttp2, libnghttp2's.
+//
 // Run grades one or more targets and returns a Report, which writes itself
 // as text, JSON, JUnit XML, an HTML matrix or Markdown.
 package certify
@@ -26,6 +30,9 @@ import (
 	"fmt"
 
 	"github.com/hpackcert/hpackcert/oracle"
+	// Every verdict uses every oracle built into the binary: strict, x/net
+	// and, with -tags nghttp2, nghttp2.
+	_ "github.com/hpackcert/hpackcert/oracle/all"
 )
 
 // Field is one header field handed to an encoder.

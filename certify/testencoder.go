@@ -10,11 +10,12 @@ import "testing"
 //
 // newEncoder must return a fresh encoding context on every call. opts, at
 // most one, replaces the default Options; to keep the test quick under
-// -race, set TrafficStories and TrafficBlocks.
+// -race, set TrafficStories and TrafficBlocks:
 //
-// The caller imports the oracles it wants to check against, usually all:
-//
-//	import _ "github.com/hpackcert/hpackcert/oracle/all"
+//	func TestConformance(t *testing.T) {
+//		certify.TestEncoder(t, func() certify.Encoder { return newMyAdapter() },
+//			certify.Options{TrafficStories: 4, TrafficBlocks: 50})
+//	}
 func TestEncoder(t *testing.T, newEncoder func() Encoder, opts ...Options) {
 	t.Helper()
 	var o Options

@@ -14,7 +14,7 @@ func ExampleRun() {
 		log.Fatal(err)
 	}
 	defer ref.Close()
-	rep, err := certify.Run([]certify.Target{ref}, certify.Options{Cases: []string{"enc/4."}})
+	rep, err := certify.Run([]certify.Target{ref}, certify.Options{Cases: []string{"enc/4."}, TrafficStories: 2})
 	if err != nil {
 		log.Fatal(err)
 	}

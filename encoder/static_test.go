@@ -45,6 +45,11 @@ func TestStaticLookup(t *testing.T) {
 				check(string(mutated), "")
 			}
 		}
+		for i := range len(f.Value) {
+			mutated := []byte(f.Value)
+			mutated[i] ^= 1
+			check(f.Name, string(mutated))
+		}
 		check(f.Name[1:], "")
 		check(f.Name+"s", "")
 	}

@@ -25,14 +25,16 @@
 //
 // # Representations
 //
-// Every field is sent with the shortest representation the indexing policy
-// allows (RFC 7541 §6): "Indexed Header Field" when the static or dynamic
-// table holds the whole field (static first, then the newest dynamic
-// entry); otherwise a literal, "with Incremental Indexing", "without
-// Indexing" or "Never Indexed", whose name is referenced by index when the
-// static table (preferred) or the dynamic table has it. Integers use the
-// minimal encoding of §5.1, and each string literal is Huffman coded (§5.2)
-// when that is strictly shorter than sending it raw.
+// Each field is sent with one representation of RFC 7541 §6: "Indexed
+// Header Field" when the static or dynamic table holds the whole field
+// (the static entry first, else the newest dynamic one) and the field is
+// not to be "Never Indexed"; otherwise a literal, "with Incremental
+// Indexing", "without Indexing" or "Never Indexed" as the indexing policy
+// says, whose name is referenced by index when the static table (preferred,
+// for its shorter indices) or the dynamic table has it. Integers use the
+// minimal encoding of §5.1. By default a string literal is Huffman coded
+// (§5.2) only when that is strictly shorter than sending it raw; octets
+// 0-255 are all encodable.
 //
 // # Indexing policy
 //
@@ -51,8 +53,10 @@
 //     so one large field does not flush the table;
 //   - every other field is sent "with Incremental Indexing".
 //
-// Names are referenced by index in every case. IndexAllPolicy indexes every
-// field that fits; it reproduces the examples of RFC 7541 Appendix C.
+// Names are referenced by index in every case. Names are matched exactly:
+// HTTP/2 field names are lowercase (RFC 9113 §8.2.1). IndexAllPolicy
+// indexes every field that fits; with the matching HuffmanMode it
+// reproduces the examples of RFC 7541 Appendix C byte for byte.
 //
 // # Giant fields
 //

@@ -45,7 +45,8 @@ type decoded struct {
 // decoded it.
 type playedBlock struct {
 	story *story
-	index int // in story.blocks
+	index int          // in story.blocks
+	prev  *playedBlock // the block before it in the story, or nil
 	wire  []byte
 	// encErr is the encoder's failure; nothing after it in the story ran.
 	encErr error
@@ -293,8 +294,15 @@ func (b *playedBlock) repro(problem string) string {
 		start = b.index - inline
 		fmt.Fprintf(&sb, "  blocks 0-%d of story %s as recorded there\n", start-1, b.story.name)
 	}
+	wires := make([][]byte, b.index+1)
+	for p := b; p != nil; p = p.prev {
+		wires[p.index] = p.wire
+	}
 	for i := start; i <= b.index; i++ {
 		writeBlock(&sb, i, &b.story.blocks[i])
+		if i < b.index && wires[i] != nil {
+			fmt.Fprintf(&sb, "    wire (%d octets): %s\n", len(wires[i]), hexString(wires[i]))
+		}
 	}
 	if b.encErr != nil {
 		fmt.Fprintf(&sb, "encoder error: %v\n", b.encErr)
@@ -321,7 +329,11 @@ func writeBlock(sb *strings.Builder, i int, in *block) {
 	if len(in.acked) > 0 {
 		fmt.Fprintf(sb, " acked table sizes %v;", in.acked)
 	}
-	fmt.Fprintf(sb, " %d fields\n", len(in.fields))
+	if len(in.fields) == 1 {
+		fmt.Fprintf(sb, " 1 field\n")
+	} else {
+		fmt.Fprintf(sb, " %d fields\n", len(in.fields))
+	}
 	const maxFields = 12
 	for j, f := range in.fields {
 		if j == maxFields {
@@ -377,11 +389,13 @@ func playStory(tr *transcript, st *story, enc Encoder) bool {
 	s, ds := newDecoders()
 	broken := make([]bool, len(ds))
 	maxSize := uint32(spec.DefaultTableSize)
+	var prev *playedBlock
 	var buf []byte
 	defer closeEncoder(enc)
 	for bi := range st.blocks {
 		in := &st.blocks[bi]
-		pb := &playedBlock{story: st, index: bi}
+		pb := &playedBlock{story: st, index: bi, prev: prev}
+		prev = pb
 		tr.blocks = append(tr.blocks, pb)
 		wire, err := encodeSafely(enc, buf[:0], in)
 		if err != nil {
@@ -427,8 +441,10 @@ func playRecorded(name string, stories []story) *transcript {
 		s, ds := newDecoders()
 		broken := make([]bool, len(ds))
 		maxSize := uint32(spec.DefaultTableSize)
+		var prev *playedBlock
 		for bi := range st.blocks {
-			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire}
+			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire, prev: prev}
+			prev = pb
 			tr.blocks = append(tr.blocks, pb)
 			decodeBlock(pb, s, ds, broken, nil, &maxSize)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/testenv"
@@ -231,6 +232,32 @@ func TestExecExitStatus(t *testing.T) {
 	status, out, _ = runCLI(t, append(append([]string{"--exec", bad, "--timeout", "10s", "--expect-fail", expect}, cases...), quick...)...)
 	if status != 0 || !strings.Contains(out, "fail (expected)") {
 		t.Errorf("zero-padding encoder with --expect-fail: exit %d; want 0:\n%s", status, out)
+	}
+}
+
+// TestExecMisbehaving checks the CLI's verdicts on stdio encoders that
+// hang, crash or never answer hello: a grade or a harness error, each
+// within the timeout.
+func TestExecMisbehaving(t *testing.T) {
+	enc := filepath.Join(stdioEncoders(t), "stdioenc")
+	tests := []struct {
+		flags  string
+		status int
+		want   string
+	}{
+		{"-hang-after 1", 1, "no answer to encode within 1s"},
+		{"-crash-after 1", 1, "exit status 3"},
+		{"-no-hello", 2, "no answer to hello"},
+	}
+	for _, tt := range tests {
+		start := time.Now()
+		status, out, stderr := runCLI(t, append([]string{"--exec", enc + " " + tt.flags, "--timeout", "1s", "--cases", "enc/4.1/1,enc/4.4/1"}, quick...)...)
+		if status != tt.status || !strings.Contains(out+stderr, tt.want) {
+			t.Errorf("%s: exit %d; want %d and %q in the output:\n%s%s", tt.flags, status, tt.status, tt.want, out, stderr)
+		}
+		if elapsed := time.Since(start); elapsed > 20*time.Second {
+			t.Errorf("%s: took %v with a 1s timeout", tt.flags, elapsed)
+		}
 	}
 }
 

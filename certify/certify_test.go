@@ -165,6 +165,18 @@ func TestExpectFail(t *testing.T) {
 	if rep.Failed() {
 		t.Error("an expected failure made Failed() true")
 	}
+	if len(rep.StaleExpectations) != 0 {
+		t.Errorf("StaleExpectations = %q; want none", rep.StaleExpectations)
+	}
+
+	// The same list against an encoder without the bug: the entry is stale.
+	rep, err = certify.Run([]certify.Target{brokenTarget(broken.None)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := opts.ExpectFail; len(rep.StaleExpectations) != 1 || rep.StaleExpectations[0] != want[0] {
+		t.Errorf("StaleExpectations = %q; want %q", rep.StaleExpectations, want)
+	}
 }
 
 func TestSelectCases(t *testing.T) {

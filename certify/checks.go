@@ -6,9 +6,16 @@ import (
 )
 
 // leadingUpdates returns the dynamic table size updates at the start of
-// the block, as the wire walker read them.
+// the block: strict.Decoder.Updates when the strict oracle decoded the
+// block, else what the wire walker read.
 func leadingUpdates(b *playedBlock) []uint64 {
 	var out []uint64
+	if b.strictDecoded {
+		for _, u := range b.updates {
+			out = append(out, uint64(u))
+		}
+		return out
+	}
 	for _, r := range b.reps {
 		if r.kind != repSizeUpdate {
 			break

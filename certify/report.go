@@ -23,6 +23,9 @@ type Report struct {
 	Strict bool
 	// TrafficSource says where the traffic stories came from.
 	TrafficSource string
+	// StaleExpectations are the entries of Options.ExpectFail that matched
+	// no failure: the encoder got better, and the list can shrink.
+	StaleExpectations []string
 }
 
 // Failed reports whether a case failed for some encoder without the
@@ -111,6 +114,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		strict = " (--strict: non-strict counts as fail)"
 	}
 	fmt.Fprintf(w, "traffic stories: %s%s\n", r.TrafficSource, strict)
+	for _, e := range r.StaleExpectations {
+		fmt.Fprintf(w, "expected failure %q did not fail: remove it from the list\n", e)
+	}
 	var details []string
 	for _, c := range r.Cases {
 		for _, enc := range r.Encoders {

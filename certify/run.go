@@ -79,6 +79,7 @@ type runner struct {
 	refTraffic     *transcript
 	refErr         error
 	expect         map[string]bool
+	expectMet      map[string]bool // entries of expect that matched a failure
 }
 
 // Run certifies each target on the selected cases and returns the report.
@@ -92,7 +93,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, expect: map[string]bool{}}
+	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}}
 	for _, e := range opts.ExpectFail {
 		r.expect[e] = true
 	}
@@ -108,6 +109,11 @@ func Run(targets []Target, opts Options) (*Report, error) {
 			return nil, err
 		}
 		rep.Results[name] = results
+	}
+	for _, e := range opts.ExpectFail {
+		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {
+			rep.StaleExpectations = append(rep.StaleExpectations, e)
+		}
 	}
 	return rep, nil
 }
@@ -166,8 +172,13 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, error) {
 			res.Grade = Fail
 			res.Detail = "(strict) " + res.Detail
 		}
-		if res.Grade == Fail && (r.expect[c.ID] || r.expect[t.Name()+" "+c.ID]) {
-			res.Expected = true
+		if res.Grade == Fail {
+			for _, key := range []string{c.ID, t.Name() + " " + c.ID} {
+				if r.expect[key] {
+					res.Expected = true
+					r.expectMet[key] = true
+				}
+			}
 		}
 		results[c.ID] = res
 	}

@@ -55,9 +55,11 @@ type playedBlock struct {
 	walkErr error
 	// decoded holds every oracle's verdict; decoded[0] is strict's.
 	decoded []decoded
-	// warnings are strict's notes on the block (strict.Decoder.Warnings),
-	// when it decoded the block.
-	warnings []strict.Warning
+	// strictDecoded is set when the strict oracle decoded the block; then
+	// updates and warnings are its strict.Decoder.Updates and Warnings.
+	strictDecoded bool
+	updates       []uint32
+	warnings      []strict.Warning
 	// tableDiff describes the first disagreement between the encoder's
 	// dynamic table (when it shows it) and the oracles' after this block.
 	tableDiff string
@@ -127,6 +129,8 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 		}
 	}
 	if pb.decoded[0].err == nil {
+		pb.strictDecoded = true
+		pb.updates = s.Updates()
 		pb.warnings = s.Warnings()
 		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
 			for i := 1; i < len(pb.decoded); i++ {

@@ -91,15 +91,22 @@ func (r *runner) traffic() ([]story, error) {
 	}
 	var stories []story
 	raw := filepath.Join(dir, "raw-data")
+	if _, err := os.Stat(raw); err != nil && explicit {
+		// --testcases may name the raw-data directory itself.
+		raw = dir
+	}
 	if _, err := os.Stat(raw); dir != "" && err == nil {
 		vs, err := readStories(raw, r.opts.TrafficStories)
+		if err == nil && len(vs) == 0 {
+			err = fmt.Errorf("no *.json story in %s", raw)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("certify: reading traffic stories: %w", err)
 		}
 		stories = fromVectors(vs)
 		r.trafficSource = raw
 	} else if explicit {
-		return nil, fmt.Errorf("certify: traffic stories: no raw-data directory in %s", dir)
+		return nil, fmt.Errorf("certify: traffic stories: %s: %w", dir, err)
 	} else {
 		stories = fromVectors(vectors.GenerateStories(r.opts.Seed+1, 32))
 		r.trafficSource = "vectors.GenerateStories (hpack-test-case not found)"

@@ -85,7 +85,8 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expected failures"},
 		{[]string{"--timeout", "0s"}, "must be positive"},
 		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
-		{[]string{"--testcases", dir}, "no raw-data directory"},
+		{[]string{"--testcases", dir}, "no *.json story"},
+		{[]string{"--testcases", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"encode"}, "needs --stories DIR and --out DIR"},
 		{[]string{"list", "--cases", "nope"}, "no case id starts with"},
 	}

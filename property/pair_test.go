@@ -35,13 +35,22 @@ func (p *pair) setSize(n uint32) {
 	p.dec.SetMaxDynamicTableSize(n)
 }
 
-// block encodes fields as one block, checks its form (checkForm) and that
+// block encodes fields as one block, checks the table's self-consistency
+// (tableConsistent), the block's form (checkForm) and that
 // the strict decoder gets the same names and values back, and returns the
 // wire and its representations. The wire aliases p's buffer.
 func (p *pair) block(fields ...genField) ([]byte, []rep, error) {
 	p.buf = p.buf[:0]
 	for _, f := range fields {
 		p.buf = p.enc.AppendFieldString(p.buf, f.Name, f.Value, f.Sensitive)
+	}
+	// A table inconsistent with itself can send the next call into an
+	// endless eviction loop; catch it first. Big tables (the integer
+	// properties fill 16,000 entries) are not summed on every block.
+	if p.enc.TableLen() <= 256 {
+		if err := tableConsistent(p.enc, p.cfg); err != nil {
+			return p.buf, nil, fmt.Errorf("after block %s: %v", hexShort(p.buf), err)
+		}
 	}
 	reps, err := walkBlock(p.buf)
 	if err != nil {

@@ -305,7 +305,17 @@ func (obs *observation) blockProblem(exp *blockExpect) string {
 		}
 		i++
 	}
-	for i, d := range obs.decoded {
+	// Report the strict decoder's verdict first: it names the offset and
+	// the RFC section.
+	order := make([]int, len(obs.decoded))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return boolInt(obs.decoded[b].name == strict.Name) - boolInt(obs.decoded[a].name == strict.Name)
+	})
+	for _, i := range order {
+		d := obs.decoded[i]
 		switch {
 		case d.retired:
 			continue
@@ -488,4 +498,11 @@ func genEncode(rng *rand.Rand, st *connState) *gopter.GenResult {
 	})
 	res.ResultType = commandType
 	return res
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -251,6 +251,13 @@ var allCases = []Case{
 		check:     everyBlock(NonStrict, "use at most two updates, smallest first", fewUpdates),
 	},
 	{
+		ID: "enc/4.2/4", Section: "4.2", Violation: NonStrict,
+		Title:     "a block without fields still carries the size update",
+		RFC:       "§4.2: the size update \"MUST occur at the beginning of the first header block following the change to the dynamic table size\"; a block without fields (empty trailers) is such a block, and the strict oracle rejects it without the update. Graded non-strict: an encoder that changes its table lazily, at its next field, can read the rule as satisfied.",
+		scenarios: []string{scEmptyBlock},
+		check:     everyBlock(NonStrict, "signal the setting even without fields", walked(emptyBlockSignalled)),
+	},
+	{
 		ID: "enc/4.3/1", Section: "4.3", Violation: Fail,
 		Title:     "a smaller table evicts entries",
 		RFC:       "§4.3: \"Whenever the maximum size for the dynamic table is reduced, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to the maximum size.\"",

@@ -1,6 +1,7 @@
 package certify_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,13 +70,13 @@ func TestBrokenEncodersCaught(t *testing.T) {
 }
 
 // gradesWithout lists the cases of an encoder graded neither pass, info
-// nor unsupported.
+// nor unsupported, leaving out expected failures.
 func gradesWithout(rep *certify.Report, enc string) []string {
 	var bad []string
 	for _, c := range rep.Cases {
 		res := rep.Results[enc][c.ID]
-		switch res.Grade {
-		case certify.Pass, certify.Info, certify.Unsupported:
+		switch {
+		case res.Grade == certify.Pass, res.Grade == certify.Info, res.Grade == certify.Unsupported, res.Expected:
 		default:
 			bad = append(bad, c.ID+" "+res.Grade.String()+": "+res.Detail)
 		}
@@ -83,8 +84,16 @@ func gradesWithout(rep *certify.Report, enc string) []string {
 	return bad
 }
 
+// refEmptyBlock is the one case the reference encoder does not pass
+// strictly: its API has no call that starts a block, so a block without
+// fields cannot carry the size update a setting change asks for (it comes
+// with the next field instead). The tests list it as an expected failure,
+// so that they fail both on any other failure and once it passes.
+const refEmptyBlock = "enc/4.2/4"
+
 // TestCleanEncodersPassStrict runs the reference encoder and the bug-free
-// broken encoder with --strict: nothing may fail.
+// broken encoder with --strict: nothing may fail, but for refEmptyBlock
+// for the reference.
 func TestCleanEncodersPassStrict(t *testing.T) {
 	ref, err := certify.Builtin("ref")
 	if err != nil {
@@ -92,6 +101,7 @@ func TestCleanEncodersPassStrict(t *testing.T) {
 	}
 	opts := quick()
 	opts.Strict = true
+	opts.ExpectFail = []string{"ref " + refEmptyBlock}
 	rep, err := certify.Run([]certify.Target{ref, brokenTarget(broken.None)}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +114,9 @@ func TestCleanEncodersPassStrict(t *testing.T) {
 	if rep.Failed() {
 		t.Error("Failed() = true; want false")
 	}
+	if len(rep.StaleExpectations) > 0 {
+		t.Errorf("the reference now passes %s: remove refEmptyBlock from the tests", refEmptyBlock)
+	}
 	if got := rep.Results["ref"]["enc/7.3/2"].Detail; !raceEnabled && !strings.HasPrefix(got, "0.0 allocations per block") {
 		t.Errorf("ref enc/7.3/2: %q; want 0.0 allocations per block", got)
 	}
@@ -111,7 +124,8 @@ func TestCleanEncodersPassStrict(t *testing.T) {
 
 // TestXNetGrades records how x/net's encoder does: it indexes
 // authorization and short cookies unless the caller marks them
-// sensitive (non-strict), and breaks no MUST.
+// sensitive, and like the reference it sends no size update in a block
+// without fields (both non-strict); it breaks no MUST.
 func TestXNetGrades(t *testing.T) {
 	xnet, err := certify.Builtin("xnet")
 	if err != nil {
@@ -121,9 +135,9 @@ func TestXNetGrades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := gradesWithout(rep, "x/net")
-	if len(bad) != 1 || !strings.HasPrefix(bad[0], "enc/7.1.3/2 non-strict") {
-		t.Errorf("x/net grades other than pass/info:\n%s\nwant only enc/7.1.3/2 non-strict", strings.Join(bad, "\n"))
+	got := strings.Join(gradesWithout(rep, "x/net"), "\n")
+	if !regexp.MustCompile(`^enc/4\.2/4 non-strict: [^\n]*\nenc/7\.1\.3/2 non-strict: [^\n]*$`).MatchString(got) {
+		t.Errorf("x/net grades other than pass/info:\n%s\nwant enc/4.2/4 and enc/7.1.3/2 non-strict", got)
 	}
 }
 
@@ -185,7 +199,7 @@ func TestSelectCases(t *testing.T) {
 		want     []string
 		err      bool
 	}{
-		{[]string{"enc/4.2/"}, []string{"enc/4.2/1", "enc/4.2/2", "enc/4.2/3"}, false},
+		{[]string{"enc/4.2/"}, []string{"enc/4.2/1", "enc/4.2/2", "enc/4.2/3", "enc/4.2/4"}, false},
 		{[]string{"enc/7.1.3", "enc/1."}, []string{"enc/1.1/1", "enc/7.1.3/1", "enc/7.1.3/2"}, false},
 		{[]string{"enc/9"}, nil, true},
 	}

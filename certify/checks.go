@@ -37,10 +37,11 @@ func settingAt(b *playedBlock) uint32 {
 }
 
 // reducedSignalled checks a single setting change: one below the table's
-// maximum size must be met by an update to at most the new setting.
+// maximum size must be met by an update to at most the new setting. Blocks
+// without fields are enc/4.2/4's.
 func reducedSignalled(b *playedBlock) (string, bool) {
 	acked := b.in().acked
-	if len(acked) != 1 || acked[0] >= b.maxBefore {
+	if len(acked) != 1 || acked[0] >= b.maxBefore || len(b.in().fields) == 0 {
 		return "", false
 	}
 	updates := leadingUpdates(b)
@@ -55,12 +56,34 @@ func reducedSignalled(b *playedBlock) (string, bool) {
 
 // smallestSignalled checks an interval with several settings: when the
 // smallest is below the table's maximum size, an update at most that
-// small must be sent.
+// small must be sent. Blocks without fields are enc/4.2/4's.
 func smallestSignalled(b *playedBlock) (string, bool) {
 	acked := b.in().acked
-	if len(acked) < 2 {
+	if len(acked) < 2 || len(b.in().fields) == 0 {
 		return "", false
 	}
+	return smallestUpdate(b)
+}
+
+// emptyBlockSignalled checks a block without fields after settings went
+// down: it must still start with the update enc/4.2/1 and enc/4.2/2 ask
+// for.
+func emptyBlockSignalled(b *playedBlock) (string, bool) {
+	if len(b.in().acked) == 0 || len(b.in().fields) > 0 {
+		return "", false
+	}
+	problem, bad := smallestUpdate(b)
+	if bad {
+		problem = "a block without fields: " + problem
+	}
+	return problem, bad
+}
+
+// smallestUpdate checks that when the smallest setting acknowledged before
+// the block is below the table's maximum size, the block starts with an
+// update at most that small.
+func smallestUpdate(b *playedBlock) (string, bool) {
+	acked := b.in().acked
 	smallest := acked[0]
 	for _, n := range acked {
 		smallest = min(smallest, n)

@@ -20,6 +20,7 @@ const (
 	scAdversarial = "adversarial"  // vectors.GenerateStories plus our own sequences
 	scEntrySize   = "entry-size"   // §4.1 sizes that differ by one octet of overhead
 	scSizes       = "size-updates" // §4.2 settings going down, up, and several times
+	scEmptyBlock  = "empty-block"  // §4.2 a setting change followed by a block without fields
 	scEvictResize = "evict-resize" // §4.3 a table emptied by a smaller setting
 	scEvictInsert = "evict-insert" // §4.4 an entry evicting exactly two others
 	scGiant       = "giant"        // §4.4 entries larger than the table
@@ -44,6 +45,8 @@ func (r *runner) scenarioStories(name string, utf8Only bool) ([]story, bool, err
 		stories = entrySizeStories()
 	case scSizes:
 		stories = sizeStories()
+	case scEmptyBlock:
+		stories = emptyBlockStories()
 	case scEvictResize:
 		stories = evictResizeStories()
 	case scEvictInsert:
@@ -241,6 +244,23 @@ func sizeStories() []story {
 			{acked: []uint32{1000, 100, 2000, 4096}, fields: indexable},
 			{acked: []uint32{300, 200, 3000}, fields: indexable},
 			{acked: []uint32{4096}, fields: indexable},
+		}},
+	}
+}
+
+// emptyBlockStories follow setting changes with blocks that have no
+// fields, as an empty trailers block would be.
+func emptyBlockStories() []story {
+	return []story{
+		{name: "empty-block/reduce", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{0}},
+			{fields: indexable},
+		}},
+		{name: "empty-block/down-then-up", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{100, 4096}},
+			{fields: indexable},
 		}},
 	}
 }

@@ -128,7 +128,7 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			broken[i] = true
 		}
 	}
-	if pb.decoded[0].err == nil {
+	if !pb.decoded[0].skipped && pb.decoded[0].err == nil {
 		pb.strictDecoded = true
 		pb.updates = s.Updates()
 		pb.warnings = s.Warnings()

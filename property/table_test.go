@@ -216,18 +216,25 @@ func TestGiantFieldLeavesTable(t *testing.T) {
 		before := encoderTable(p.enc)
 		size, maxSize := p.enc.TableSize(), p.enc.MaxTableSize()
 		arena := snapshotBytes(p.enc)
-		valueLen := max(int(maxSize)-len(c.Name)-spec.EntryOverhead+1, 0) + c.Extra
+		// At least one octet: no static entry has a value of g's, so the
+		// field is never a full static match (which goes by index).
+		valueLen := max(int(maxSize)-len(c.Name)-spec.EntryOverhead+1, 1) + c.Extra
 		giant := genField{Name: c.Name, Value: strings.Repeat("g", valueLen), Sensitive: c.Sensitive}
 		_, reps, err := p.block(giant)
 		if err != nil {
 			return fmt.Errorf("giant field %s (%d octets of value, max size %d): %v", short(c.Name), valueLen, maxSize, err)
 		}
 		want := repWithout
-		if c.Sensitive || (!c.Prefix.IndexAll && (c.Name == "authorization" || c.Name == "proxy-authorization")) {
+		shortCookie := c.Name == "cookie" && valueLen < 20
+		if c.Sensitive || (!c.Prefix.IndexAll && (c.Name == "authorization" || c.Name == "proxy-authorization" || shortCookie)) {
 			want = repNever
 		}
 		if len(reps) != 1 || reps[0].kind != want {
-			return fmt.Errorf("giant field %s sent as %v; want one %s", short(c.Name), reps, want)
+			kinds := make([]string, len(reps))
+			for i, r := range reps {
+				kinds[i] = r.kind.String()
+			}
+			return fmt.Errorf("giant field %s sent as %v; want one %s", short(c.Name), kinds, want)
 		}
 		if after := encoderTable(p.enc); fmt.Sprint(after) != fmt.Sprint(before) {
 			return fmt.Errorf("giant field %s changed the table from %d entries %v to %d entries %v", short(c.Name), len(before), shortTable(before), len(after), shortTable(after))

@@ -113,3 +113,26 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 		t.Errorf("tables.go differs from the output of gen.go; run go generate ./encoder")
 	}
 }
+
+// TestWordsOf checks that wordsOf tells apart strings of equal length up
+// to 16 bytes: every one-byte change changes the words.
+func TestWordsOf(t *testing.T) {
+	for n := 1; n <= 16; n++ {
+		b := []byte("0123456789abcdef")[:n]
+		head, tail := wordsOf(b)
+		for i := range n {
+			for _, bit := range []byte{1, 0x80} {
+				c := bytes.Clone(b)
+				c[i] ^= bit
+				if h, tl := wordsOf(c); h == head && tl == tail {
+					t.Errorf("wordsOf(%q) = wordsOf(%q)", c, b)
+				}
+			}
+		}
+	}
+	for _, f := range spec.StaticTable {
+		if len(f.Value) > 16 {
+			t.Errorf("static value %q is over 16 bytes; staticLookup compares values by words only", f.Value)
+		}
+	}
+}

@@ -8,14 +8,18 @@
 # Run from anywhere: ./ci/fuzz.sh
 #
 # Environment:
-#   FUZZ_TIME     budget per target, a go test -fuzztime value (default 15s)
+#   FUZZ_TIME     budget per target, a go test -fuzztime value (default 10s)
 #   FUZZ_TARGETS  space-separated targets (default: all five)
+#   FUZZ_MINIMIZE_TIME  -fuzzminimizetime (default 1s): the go command
+#                 minimizes every new interesting input, 60s by default, which
+#                 stalls a short run on the larger script seeds
 #   FUZZ_TAGS     build tags (default nghttp2: all three oracles; needs
 #                 libnghttp2-dev; set FUZZ_TAGS= for strict and x/net only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fuzz_time=${FUZZ_TIME:-15s}
+fuzz_time=${FUZZ_TIME:-10s}
+minimize_time=${FUZZ_MINIMIZE_TIME:-1s}
 targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder}
 tags=${FUZZ_TAGS-nghttp2}
 # GOFLAGS from the caller (ci/test.sh sets -tags) would clash with -tags here.
@@ -31,12 +35,13 @@ go test -count=1 -tags "$tags" -run '^Fuzz' ./fuzz
 
 summary=()
 for target in $targets; do
-	step "$target for $fuzz_time (go test -tags '$tags' -run '^\$' -fuzz '^$target\$' -fuzztime $fuzz_time ./fuzz)"
+	step "$target for $fuzz_time (go test -tags '$tags' -run '^\$' -fuzz '^$target\$' -fuzztime $fuzz_time -fuzzminimizetime $minimize_time ./fuzz)"
 	log=$(mktemp)
-	if ! go test -tags "$tags" -run '^$' -fuzz "^$target\$" -fuzztime "$fuzz_time" ./fuzz >"$log" 2>&1; then
+	if ! go test -tags "$tags" -run '^$' -fuzz "^$target\$" -fuzztime "$fuzz_time" -fuzzminimizetime "$minimize_time" ./fuzz >"$log" 2>&1; then
 		cat "$log"
 		echo "fuzz: $target failed; the input is in fuzz/testdata/fuzz/$target/ (see above)." >&2
-		echo "fuzz: minimize it (go test -run '$target/<name>' ./fuzz to replay), then run go run ./corpus/cmd/corpussync and commit both copies." >&2
+		echo "fuzz: replay it with go test -run '$target/<name>' ./fuzz; rerun with FUZZ_MINIMIZE_TIME=60s to minimize;" >&2
+		echo "fuzz: then go run ./corpus/cmd/corpussync, rename the raw twin corpus/$target/finding-<what>, sync again and commit." >&2
 		rm -f "$log"
 		exit 1
 	fi

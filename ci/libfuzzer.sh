@@ -95,7 +95,7 @@ for target in $targets; do
 	fi
 	grep -E '^#[0-9]+ +(INITED|DONE)' "$log" || true
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-	cov=$(sed -n "s/^#[0-9]* *DONE *cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p" "$log")
+	cov=$(sed -n "s/^#[0-9]*[[:space:]]*DONE[[:space:]]*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p" "$log")
 	summary+=("$(printf '%-26s %8s execs/s, %s' "$target" "${rate:-?}" "${cov:-?}")")
 done
 

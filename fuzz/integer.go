@@ -26,8 +26,8 @@ const (
 // check stays cheap: a size update allocates a table of that capacity, a
 // string length a value that long, and a dynamic index one entry per step.
 const (
-	maxIntSize     = 1 << 16
-	maxIntString   = 60000
+	maxIntSize     = 1 << 15
+	maxIntString   = 1 << 15
 	maxIntDynIndex = 1024
 )
 

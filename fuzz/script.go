@@ -41,8 +41,9 @@ import (
 // Octets missing at the end of the input read as zero. A setting change
 // ends the block being written, because an encoder applies a new setting
 // from the next block on (RFC 7541 §4.2). Strings are cut to MaxString
-// octets and parsing stops once the fields of a block would reach
-// MaxBlockListSize, so that every oracle keeps the whole header list.
+// octets, and parsing stops once the fields of a block would pass
+// MaxBlockListSize, so that every oracle keeps the whole header list, or
+// those of the script MaxScriptListSize, so that a run stays fast.
 type Script struct {
 	// Capacity is the encoder's Config.Capacity.
 	Capacity uint32
@@ -80,6 +81,10 @@ const (
 	// value + 32 per field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it),
 	// below the strict oracle's default limit of 64 KiB.
 	MaxBlockListSize = 60000
+	// MaxScriptListSize bounds the sum of the header list sizes of all the
+	// blocks. Without it a few octets repeating a giant value make
+	// megabytes, and one run takes seconds.
+	MaxScriptListSize = 1 << 17
 )
 
 var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}
@@ -146,7 +151,7 @@ func ParseScript(data []byte) *Script {
 		s.Huffman = mode
 	}
 	var names, values []string
-	blockSize := 0
+	blockSize, scriptSize := 0, 0
 	for !r.done() {
 		b := r.byte()
 		switch {
@@ -155,10 +160,11 @@ func ParseScript(data []byte) *Script {
 			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
 			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
 			size := len(name) + len(value) + spec.EntryOverhead
-			if blockSize+size > MaxBlockListSize {
+			if blockSize+size > MaxBlockListSize || scriptSize+size > MaxScriptListSize {
 				return s
 			}
 			blockSize += size
+			scriptSize += size
 			names = append(names, name)
 			values = append(values, value)
 			s.Ops = append(s.Ops, Op{Kind: OpField, Name: name, Value: value, Sensitive: b&fieldSensitive != 0})

@@ -40,37 +40,46 @@ echo
 echo "== benchstat -col /impl (first column is ours; 'vs base' is the peer's change from ours)"
 "${benchstat[@]}" -col /impl "$out"
 
-echo
-echo "== speed ratios: peer's median time / our median time (how many times faster ours is)"
-"${benchstat[@]}" -col /impl -format csv "$out" 2>/dev/null | awk -F, '
-	# benchstat prints one CSV table per unit: a row naming the columns
-	# (",ours,,xnet,...") then a row of units (",sec/op,CI,..."). Only the
-	# sec/op table is read.
-	/^,/ && $2 != "" && $2 !~ /\// { for (i = 2; i <= NF; i++) impl[i] = $i; next }
-	/^,/ { intime = ($2 == "sec/op"); next }
-	/^$/ { intime = 0; next }
-	!intime || $1 == "geomean" { next }
-	{
-		name = $1; sub(/-[0-9]+$/, "", name)
-		ours = ""; xnet = ""; ng = ""
-		for (i = 2; i <= NF; i++) {
-			if (impl[i] == "ours") ours = $i
-			if (impl[i] == "xnet") xnet = $i
-			if (impl[i] == "nghttp2") ng = $i
+# ratios prints, for the benchstat unit $1 (sec/op or cpu-sec/op), each
+# peer's median divided by ours: how many times faster ours is.
+ratios() {
+	"${benchstat[@]}" -col /impl -format csv "$out" 2>/dev/null | awk -F, -v unit="$1" '
+		# benchstat prints one CSV table per unit: a row naming the
+		# columns (",ours,,xnet,...") then a row of units
+		# (",sec/op,CI,..."). Only the table of unit is read.
+		/^,/ && $2 != "" && $2 !~ /\// { for (i = 2; i <= NF; i++) impl[i] = $i; next }
+		/^,/ { intable = ($2 == unit); next }
+		/^$/ { intable = 0; next }
+		!intable || $1 == "geomean" { next }
+		{
+			name = $1; sub(/-[0-9]+$/, "", name)
+			ours = ""; xnet = ""; ng = ""
+			for (i = 2; i <= NF; i++) {
+				if (impl[i] == "ours") ours = $i
+				if (impl[i] == "xnet") xnet = $i
+				if (impl[i] == "nghttp2") ng = $i
+			}
+			target = "-"
+			if (name ~ /^(Batch|Stories)$/) target = "xnet >= 4x, nghttp2 >= 2x"
+			if (name ~ /^Churn$/) target = "xnet >= 2.5x"
+			if (name ~ /^Huffman/) target = "xnet >= 2.5x"
+			rows[++n] = sprintf("%-22s %12s %12s %9s %13s %9s   %s", name,
+				ns(ours), ns(xnet), ratio(xnet, ours), ns(ng), ratio(ng, ours), target)
 		}
-		target = "-"
-		if (name ~ /^(Batch|Stories)$/) target = "xnet >= 4x, nghttp2 >= 2x"
-		if (name ~ /^Churn$/) target = "xnet >= 2.5x"
-		if (name ~ /^Huffman/) target = "xnet >= 2.5x"
-		rows[++n] = sprintf("%-22s %12s %12s %9s %12s %9s   %s", name,
-			ns(ours), ns(xnet), ratio(xnet, ours), ns(ng), ratio(ng, ours), target)
-	}
-	function ns(v) { return v == "" ? "-" : sprintf("%.1f", v * 1e9) }
-	function ratio(peer, base) { return (peer == "" || base == "" || base == 0) ? "-" : sprintf("%.2fx", peer / base) }
-	END {
-		printf "%-22s %12s %12s %9s %12s %9s   %s\n", "benchmark", "ours ns/op", "xnet ns/op", "xnet/ours", "nghttp2 ns/op", "ng/ours", "target (issue 7)"
-		for (i = 1; i <= n; i++) print rows[i]
-	}'
+		function ns(v) { return v == "" ? "-" : sprintf("%.1f", v * 1e9) }
+		function ratio(peer, base) { return (peer == "" || base == "" || base == 0) ? "-" : sprintf("%.2fx", peer / base) }
+		END {
+			printf "%-22s %12s %12s %9s %13s %9s   %s\n", "benchmark", "ours ns/op", "xnet ns/op", "xnet/ours", "nghttp2 ns/op", "ng/ours", "target (issue 7)"
+			for (i = 1; i <= n; i++) print rows[i]
+		}'
+}
+
+echo
+echo "== speed ratios, wall time: peer's median / our median (how many times faster ours is)"
+ratios sec/op
+echo
+echo "== speed ratios, CPU time of the benchmark thread (cpu-ns/op; steadier on a shared machine)"
+ratios cpu-sec/op
 
 echo
 echo "== compression on the raw-data stories: wire bytes / raw bytes of names and values"

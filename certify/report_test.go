@@ -127,7 +127,7 @@ func TestWriteHTML(t *testing.T) {
 			t.Errorf("link #%s has no target", l[1])
 		}
 	}
-	if !strings.Contains(html, "not all ones") {
+	if !strings.Contains(html, "not a prefix of EOS") {
 		t.Error("the HTML report lacks the detail of the failure")
 	}
 }

@@ -213,6 +213,8 @@ func huffmanDecode(raw []byte) (string, string) {
 	switch {
 	case pending > 7:
 		return string(out), fmt.Sprintf("%d bits of padding (at most 7 allowed)", pending)
+	case !ones && pending == 1:
+		return string(out), "padding of 1 bit is not a one (not a prefix of EOS)"
 	case !ones:
 		return string(out), fmt.Sprintf("padding of %d bits is not all ones (not a prefix of EOS)", pending)
 	}

@@ -19,9 +19,17 @@ type story struct {
 	blocks [][]hpack.HeaderField
 }
 
-// readRawStories reads every story of hpack-test-case/raw-data.
+// rawStories caches readRawStories: several tests and benchmarks use the
+// stories, and tests of one package run one at a time unless parallel.
+var rawStories []story
+
+// readRawStories reads every story of hpack-test-case/raw-data. Callers
+// must not modify the result.
 func readRawStories(tb testing.TB) []story {
 	tb.Helper()
+	if rawStories != nil {
+		return rawStories
+	}
 	dir := filepath.Join(testenv.TestCaseDir(tb), "raw-data")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -59,6 +67,7 @@ func readRawStories(tb testing.TB) []story {
 		}
 		stories = append(stories, s)
 	}
+	rawStories = stories
 	return stories
 }
 

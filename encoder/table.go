@@ -80,6 +80,8 @@ type dynamicTable struct {
 	compactions int // number of compactions so far, for tests
 }
 
+// newTable returns an empty table of maximum size capacity, holding all the
+// memory it will ever use.
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
 	slotLen := 2 * ringLen
@@ -132,10 +134,13 @@ func (t *dynamicTable) position(ref uint32) uint32 {
 	return (t.head - ref) & t.ringMask
 }
 
+// name returns e's name in the arena, capped so that appending to it
+// cannot overwrite the arena.
 func (t *dynamicTable) name(e *entry) []byte {
 	return t.arena[e.off : e.off+e.nameLen : e.off+e.nameLen]
 }
 
+// value returns e's value in the arena, capped like name.
 func (t *dynamicTable) value(e *entry) []byte {
 	start := e.off + e.nameLen
 	return t.arena[start : start+e.valueLen : start+e.valueLen]

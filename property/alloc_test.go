@@ -112,7 +112,7 @@ func TestZeroAllocation(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")
 	}
-	params := params(t, propConfig{runs: 40, maxSize: 30})
+	params := params(t, propConfig{runs: 60, maxSize: 30})
 	check(t, params, forAll(func(seq allocSequence) error {
 		cfg := seq.Config
 		pool := &encoder.Pool{Config: cfg}

@@ -12,7 +12,7 @@ import (
 // checks it after every command against the model and every oracle. A
 // failing sequence is shrunk and written as a regression story.
 func TestStateMachine(t *testing.T) {
-	p := params(t, propConfig{runs: 1500, maxSize: 40})
+	p := params(t, propConfig{runs: 3000, maxSize: 40})
 	var last *failedRun
 	m := &machine{onFailure: func(initial *connState, history []commands.Command, failure string) {
 		last = &failedRun{initial, history, failure}

@@ -1,6 +1,7 @@
 package property
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -189,4 +190,10 @@ func (st *connState) representation(f genField) repKind {
 		return repWithout
 	}
 	return repIncremental
+}
+
+// String describes the state in one line, for gopter's reports.
+func (st *connState) String() string {
+	return fmt.Sprintf("{%s; decoders' table: %d entries, size %d of %d; pending sizes %v}",
+		configString(st.cfg), len(st.dec.entries), st.dec.size, st.dec.maxSize, st.pending)
 }

@@ -121,7 +121,7 @@ func compareTable(enc *encoder.Encoder, m *modelTable) string {
 // the encoder's logical table (TableLen, TableEntry, TableSize) is the
 // model's after every field, and the strict decoder reads every block.
 func TestCompactionKeepsTable(t *testing.T) {
-	params := params(t, propConfig{runs: 150, maxSize: 100})
+	params := params(t, propConfig{runs: 300, maxSize: 100})
 	check(t, params, forAll(func(c churn) error {
 		cfg := encoder.Config{Capacity: c.Capacity}
 		if c.IndexAll {
@@ -183,7 +183,7 @@ func genGiant(p *gopter.GenParameters) *gopter.GenResult {
 // bit for bit as it was: same entries, same sizes, and the same output for
 // the next block as an encoder that never saw the giant field.
 func TestGiantFieldLeavesTable(t *testing.T) {
-	params := params(t, propConfig{runs: 200, maxSize: 30})
+	params := params(t, propConfig{runs: 500, maxSize: 30})
 	check(t, params, forAll(func(c giantCase) error {
 		cfg := encoder.Config{Capacity: c.Prefix.Capacity}
 		if c.Prefix.IndexAll {

@@ -194,7 +194,7 @@ func (r *runner) judge(c Case, run *caseRun, unsupported []string) verdict {
 	}
 	for _, tr := range run.transcripts {
 		if tr.breakdown != nil {
-			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down on %s: %v", tr.breakdownAt.where(), tr.breakdown)}
+			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
 			v.repro = tr.breakdownAt.repro(tr.breakdown.Error())
 			if tr.stderr != "" {
 				v.repro += "encoder stderr:\n" + indent(tr.stderr)

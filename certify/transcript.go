@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
@@ -81,7 +80,6 @@ type transcript struct {
 	breakdown    error
 	breakdownAt  *playedBlock
 	stderr       string
-	duration     time.Duration
 	unsupported  string // why the scenario cannot run against the target
 	utf8Filtered bool
 }
@@ -364,8 +362,6 @@ func hexString(wire []byte) string {
 // play runs the stories through a target and decodes what it wrote.
 func play(t Target, name string, stories []story) *transcript {
 	tr := &transcript{scenario: name}
-	start := time.Now()
-	defer func() { tr.duration = time.Since(start) }()
 	if r, ok := t.(restarter); ok {
 		r.restart()
 	}
@@ -439,7 +435,6 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 // playRecorded decodes the recorded wire of stories without an encoder.
 func playRecorded(name string, stories []story) *transcript {
 	tr := &transcript{scenario: name}
-	start := time.Now()
 	for si := range stories {
 		st := &stories[si]
 		s, ds := newDecoders()
@@ -453,7 +448,6 @@ func playRecorded(name string, stories []story) *transcript {
 			decodeBlock(pb, s, ds, broken, nil, &maxSize)
 		}
 	}
-	tr.duration = time.Since(start)
 	return tr
 }
 

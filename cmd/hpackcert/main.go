@@ -3,7 +3,7 @@
 // Usage:
 //
 //	hpackcert [run] [flags]       certify encoders (default: the built-in ones)
-//	hpackcert list [--cases P]    print the cases
+//	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
 //	hpackcert encode --stories DIR --out DIR [--encoder E]
 //	                              write an encoder's output in the hpack-test-case format
 //
@@ -82,7 +82,7 @@ func oneLine(s string) string {
 
 const usage = `usage:
   hpackcert [run] [flags]        certify encoders (default: the built-in ones)
-  hpackcert list [--cases P]     print the cases
+  hpackcert list [--cases P] [-v] print the cases (-v: with the RFC text)
   hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]
 
 encoders (repeatable, one matrix):

@@ -93,15 +93,16 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// MaxCapacity is the largest Config.Capacity honoured; larger values are
-// treated as MaxCapacity.
-const MaxCapacity = 1 << 30
+// maxCapacity is the largest Config.Capacity honoured (1 GiB), so that
+// arena offsets fit in 32 bits.
+const maxCapacity = 1 << 30
 
 // Config configures an Encoder.
 type Config struct {
 	// Capacity is the number of bytes of dynamic table (RFC 7541 §4.1
 	// sizes) the encoder may ever use, whatever the peer allows. It
-	// bounds the encoder's memory. Zero means 4096.
+	// bounds the encoder's memory. Zero means 4096; values above 1 GiB
+	// mean 1 GiB.
 	Capacity uint32
 	// Policy is the indexing policy; the zero value means DefaultPolicy.
 	Policy Policy
@@ -110,7 +111,7 @@ type Config struct {
 // Policy decides which fields enter the dynamic table and how strings are
 // coded. It is a plain value: copy it and change fields freely. The zero
 // value of each field selects the behaviour of DefaultPolicy, so the zero
-// Policy is DefaultPolicy.
+// Policy behaves exactly as DefaultPolicy.
 //
 // Fields passed to AppendField with sensitive set are "Never Indexed"
 // (RFC 7541 §6.2.3) under every policy, and fields whose entry does not fit
@@ -221,7 +222,7 @@ func normalize(cfg Config) Config {
 	if cfg.Capacity == 0 {
 		cfg.Capacity = spec.DefaultTableSize
 	}
-	cfg.Capacity = min(cfg.Capacity, MaxCapacity)
+	cfg.Capacity = min(cfg.Capacity, maxCapacity)
 	if cfg.Policy.ShortCookieLen == 0 {
 		cfg.Policy.ShortCookieLen = DefaultPolicy.ShortCookieLen
 	}

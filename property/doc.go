@@ -1,21 +1,60 @@
 // Package property holds the property-based and model-based tests of the
-// reference encoder (package encoder). It has no API: everything lives in
-// its _test.go files.
+// reference encoder (package encoder), written with gopter. It has no API:
+// everything lives in its _test.go files.
 //
-// The state-machine test drives an encoder.Encoder with gopter commands
-// (encode a block, set the peer's SETTINGS_HEADER_TABLE_SIZE, Reset, a round
-// trip through a Pool) and checks it after every command against a plain
-// slice-based model of the RFC 7541 §2.3.2 dynamic table and against every
-// decoder registered in package oracle. Smaller properties cover the pieces:
-// the integer representation (§5.1), the Huffman string representation
-// (§5.2), compaction of the table arena, the giant-field fallback, zero
-// allocation, and an escape-analysis gate over the encode path.
+// # What is tested
 //
-// Runs are reproducible. Every property logs its seed and run count;
-// HPACKCERT_PROP_SEED (or -prop.seed) replays a seed, HPACKCERT_PROP_RUNS
-// (or -prop.runs) sets the number of runs, and HPACKCERT_PROP_LONG=1 (or
-// -prop.long) multiplies the default runs by 100 for a night's run. A failing
-// command sequence is shrunk and written as a story file in the vectors
-// format to testdata/regressions (or HPACKCERT_PROP_REGRESSIONS), and
-// TestRegressionStories replays every story there.
+// TestStateMachine drives an encoder.Encoder with gopter commands: encode a
+// block of generated fields (static-table names, pooled names and values
+// that repeat, fresh octets 0x00-0xFF, empty strings, sensitive flags,
+// values larger than the table), ack SETTINGS_HEADER_TABLE_SIZE values
+// (0, above Capacity, down then up between two blocks), Reset, and a round
+// trip through a Pool. After every command it checks the encoder against a
+// plain slice-based model of the RFC 7541 §2.3.2 dynamic table and the
+// documented indexing policy, and against one decoder of every oracle
+// registered in package oracle: each block decodes to exactly the fields
+// given (never-indexed where sensitive or where the policy says), with the
+// representation the policy picks; the encoder's table, the model's and
+// every decoder's are identical; TableSize <= MaxTableSize <= Capacity;
+// every integer is minimal (§5.1); a string is Huffman coded exactly when
+// the policy's HuffmanMode says (§5.2); a block starts with the size
+// updates §4.2 asks for, at most two, and the strict decoder neither
+// rejects nor warns.
+//
+// Smaller properties cover the pieces through the public API: integers on
+// the wire with 4-, 5-, 6- and 7-bit prefixes (TestInteger*) and
+// MaxFieldLen up to 2^32; Huffman round trip, length and the shorter-only
+// rule for arbitrary octets (TestHuffman, TestHuffmanModes); compaction
+// under long churn through tiny tables (TestCompactionKeepsTable); the
+// giant-field fallback (TestGiantFieldLeavesTable); zero allocation of every
+// call of generated sequences (TestZeroAllocation, not under -race); and an
+// escape-analysis gate over the encode path (TestEscapeAnalysisGate).
+//
+// # Reproducing and running longer
+//
+// Every property logs its seed, its run count and the command line that
+// replays it (go test -v shows the log; a failure always does). The knobs,
+// as flags (go test ./property -args -prop.seed=N) or environment:
+//
+//	HPACKCERT_PROP_SEED=N         replay seed N (-prop.seed)
+//	HPACKCERT_PROP_RUNS=N         N successful runs per property (-prop.runs)
+//	HPACKCERT_PROP_LONG=1         100 times the default runs (-prop.long)
+//	HPACKCERT_PROP_REGRESSIONS=D  where failing sequences go (-prop.regressions)
+//
+// A replay needs the same seed and run count, since gopter grows the size
+// of generated values with the run number. Under -race every property runs
+// a tenth of its default runs.
+//
+// # Regression stories
+//
+// When TestStateMachine fails, gopter shrinks the command sequence and the
+// test writes it to testdata/regressions (or HPACKCERT_PROP_REGRESSIONS) as
+// a story file in the format of package vectors, with the "table_sizes"
+// and "sensitive" extensions; the configuration, Resets and Pool round trips
+// go on the first line of the description. TestRegressionStories replays
+// every story there. No story is written while one already there still
+// fails, so that runs against a known bug do not pile up copies.
+//
+// A command that hangs (an encoder stuck in an eviction loop) fails after
+// 20 seconds instead of stalling the test binary.
 package property

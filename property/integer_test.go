@@ -171,7 +171,8 @@ func TestIntegerIndex(t *testing.T) {
 func TestMaxFieldLenCoversLongFields(t *testing.T) {
 	params := params(t, propConfig{runs: 2000, maxSize: 100})
 	check(t, params, forAll(func(nameLen, valueLen uint64) error {
-		maxIndex := uint64(spec.StaticTableLen + encoder.MaxCapacity/spec.EntryOverhead)
+		// A table of at most 2^32 octets holds at most 2^32/32 entries.
+		maxIndex := uint64(spec.StaticTableLen + 1<<32/spec.EntryOverhead)
 		worst := 2*intLen(1<<32-1, 5) +
 			max(intLen(maxIndex, 4), intLen(maxIndex, 6), 1+intLen(nameLen, 7)+int(nameLen)) +
 			intLen(valueLen, 7) + int(valueLen)

@@ -71,7 +71,7 @@ func (s *system) newDecoders() {
 type observation struct {
 	sys      *system
 	skipped  bool   // an earlier command failed
-	panicked string // the panic and its stack, if the command panicked
+	panicked string // the panic and its stack, or the hang, if the command did not return
 	block    bool   // the command encoded a block
 	wire     []byte
 	// grew is how many octets each field's append added, with the
@@ -112,7 +112,7 @@ func (s *system) run(cmd commands.Command, effect func(*observation)) *observati
 		obs := &observation{sys: s}
 		defer func() {
 			if r := recover(); r != nil {
-				obs.panicked = fmt.Sprintf("%v\n%s", r, debug.Stack())
+				obs.panicked = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 			}
 			done <- obs
 		}()
@@ -230,7 +230,7 @@ func verdict(cmd commands.Command, st *connState, obs *observation) *gopter.Prop
 // problem returns the first way obs differs from the model, or "".
 func (obs *observation) problem(st *connState) string {
 	if obs.panicked != "" {
-		return "panic: " + obs.panicked
+		return obs.panicked
 	}
 	if !(obs.tableSize <= obs.maxSize && obs.maxSize <= st.capacity) {
 		return fmt.Sprintf("TableSize %d, MaxTableSize %d, Capacity %d: want TableSize <= MaxTableSize <= Capacity", obs.tableSize, obs.maxSize, st.capacity)

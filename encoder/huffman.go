@@ -23,14 +23,13 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	var nbits uint
 	// Four codes of at most 8 bits each (most printable octets) fit
 	// beside fewer than 32 pending bits, so they need one flush check.
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		_ = s[i+3] // one bounds check for the four loads below
-		c0, c1, c2, c3 := huffmanTable[s[i]], huffmanTable[s[i+1]], huffmanTable[s[i+2]], huffmanTable[s[i+3]]
+	for ; len(s) >= 4; s = s[4:] {
+		_ = s[3] // one bounds check for the four loads below
+		c0, c1, c2, c3 := huffmanTable[s[0]], huffmanTable[s[1]], huffmanTable[s[2]], huffmanTable[s[3]]
 		l0, l1, l2, l3 := uint(c0&0xff), uint(c1&0xff), uint(c2&0xff), uint(c3&0xff)
 		if l0+l1+l2+l3 > 32 {
 			var ok bool
-			if acc, nbits, n, ok = appendCodes(out, n, acc, nbits, s[i:i+4]); !ok {
+			if acc, nbits, n, ok = appendCodes(out, n, acc, nbits, s[:4]); !ok {
 				return dst, false
 			}
 			continue
@@ -49,7 +48,7 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 			n += 4
 		}
 	}
-	acc, nbits, n, ok := appendCodes(out, n, acc, nbits, s[i:])
+	acc, nbits, n, ok := appendCodes(out, n, acc, nbits, s)
 	if !ok {
 		return dst, false
 	}

@@ -450,8 +450,9 @@ func randomString(rng *rand.Rand, n int) string {
 	return string(b)
 }
 
-// TestMaxFieldLen checks that no append exceeds MaxFieldLen, with two
-// pending size updates, random lengths and contents, and every policy path.
+// TestMaxFieldLen checks that no append exceeds MaxFieldLen, and that a dst
+// with that much spare capacity is never reallocated, with two pending size
+// updates, random lengths and contents, and every policy path.
 func TestMaxFieldLen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	policies := []Policy{DefaultPolicy, IndexAllPolicy(), {Huffman: HuffmanNever}, {Huffman: HuffmanNotLonger}}
@@ -473,10 +474,14 @@ func TestMaxFieldLen(t *testing.T) {
 			if rng.IntN(4) == 0 && nameLen > 0 {
 				name = []string{":path", "cookie", "authorization", "user-agent"}[rng.IntN(4)]
 			}
-			prefix := []byte("prefix")
+			bound := MaxFieldLen(len(name), len(value))
+			prefix := append(make([]byte, 0, 6+bound), "prefix"...)
 			got := enc.AppendFieldString(prefix, name, value, rng.IntN(5) == 0)
-			if n, bound := len(got)-len(prefix), MaxFieldLen(len(name), len(value)); n > bound {
+			if n := len(got) - len(prefix); n > bound {
 				t.Fatalf("case %d: %d-byte name, %d-byte value: appended %d bytes; MaxFieldLen = %d", i, len(name), len(value), n, bound)
+			}
+			if &got[0] != &prefix[0] {
+				t.Fatalf("case %d: dst with MaxFieldLen spare capacity was reallocated", i)
 			}
 		}
 	}

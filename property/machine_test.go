@@ -1,6 +1,7 @@
 package property
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -24,9 +25,14 @@ import (
 // through, and one decoder of every registered oracle on the other end of
 // the connection.
 type system struct {
-	cfg      encoder.Config
-	pool     *encoder.Pool
-	enc      *encoder.Encoder
+	cfg  encoder.Config
+	pool *encoder.Pool
+	enc  *encoder.Encoder
+	// twin is a new encoder made when the connection started and given
+	// the same calls: after Reset or a Pool round trip, and whatever its
+	// hash seed, enc must write exactly the same octets.
+	twin     *encoder.Encoder
+	twinBuf  []byte
 	decoders []oracle.Decoder
 	// retired names decoders that stopped judging this connection after
 	// a rejection their package documents; a new connection restores them.
@@ -48,14 +54,15 @@ type system struct {
 func newSystem(st *connState, hang *atomic.Pointer[string]) *system {
 	cfg := st.cfg
 	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), hang: hang, capacity: st.capacity}
-	s.newDecoders()
+	s.newConnection()
 	return s
 }
 
-// newDecoders gives the connection fresh decoders, as a new connection
-// has. Header-list limits are lifted: a block of several giant fields is
-// legal HPACK.
-func (s *system) newDecoders() {
+// newConnection gives the connection a new twin and fresh decoders, as a
+// new connection has. Header-list limits are lifted: a block of several
+// giant fields is legal HPACK.
+func (s *system) newConnection() {
+	s.twin = encoder.New(s.cfg)
 	s.decoders = s.decoders[:0]
 	for _, newDecoder := range oracle.Available() {
 		d := newDecoder()
@@ -74,6 +81,7 @@ type observation struct {
 	panicked string // the panic and its stack, or the hang, if the command did not return
 	block    bool   // the command encoded a block
 	wire     []byte
+	twinWire []byte // what the connection's twin wrote for the block
 	// grew is how many octets each field's append added, with the
 	// bound MaxFieldLen gives for it.
 	grew, bound []int
@@ -158,8 +166,9 @@ func (s *system) observe(obs *observation) {
 func (s *system) encode(fields []genField) func(*observation) {
 	return func(obs *observation) {
 		obs.block = true
-		s.buf = s.buf[:0]
+		s.buf, s.twinBuf = s.buf[:0], s.twinBuf[:0]
 		for _, f := range fields {
+			s.twinBuf = s.twin.AppendFieldString(s.twinBuf, f.Name, f.Value, f.Sensitive)
 			before := len(s.buf)
 			if f.Bytes {
 				s.buf = s.enc.AppendField(s.buf, []byte(f.Name), []byte(f.Value), f.Sensitive)
@@ -170,6 +179,7 @@ func (s *system) encode(fields []genField) func(*observation) {
 			obs.bound = append(obs.bound, encoder.MaxFieldLen(len(f.Name), len(f.Value)))
 		}
 		obs.wire = slices.Clone(s.buf)
+		obs.twinWire = slices.Clone(s.twinBuf)
 		if len(fields) == 0 {
 			return // nothing to send: no HEADERS frame, no block
 		}
@@ -195,6 +205,7 @@ func (s *system) setSizes(sizes []uint32) func(*observation) {
 				d.SetMaxDynamicTableSize(n)
 			}
 			s.enc.SetMaxDynamicTableSize(n)
+			s.twin.SetMaxDynamicTableSize(n)
 		}
 	}
 }
@@ -202,7 +213,7 @@ func (s *system) setSizes(sizes []uint32) func(*observation) {
 // reset starts a new connection with the same encoder.
 func (s *system) reset(*observation) {
 	s.enc.Reset()
-	s.newDecoders()
+	s.newConnection()
 }
 
 // poolTrip starts a new connection with an encoder from the pool, after
@@ -210,7 +221,7 @@ func (s *system) reset(*observation) {
 func (s *system) poolTrip(*observation) {
 	s.pool.Put(s.enc)
 	s.enc = s.pool.Get()
-	s.newDecoders()
+	s.newConnection()
 }
 
 // verdict checks an observation against the model state after the
@@ -274,6 +285,9 @@ func (obs *observation) blockProblem(exp *blockExpect) string {
 		if obs.grew[i] > obs.bound[i] {
 			return fmt.Sprintf("field %d appended %d octets; MaxFieldLen promised at most %d", i, obs.grew[i], obs.bound[i])
 		}
+	}
+	if !bytes.Equal(obs.wire, obs.twinWire) {
+		return fmt.Sprintf("the encoder writes %s; a new encoder given the same calls since the connection started writes %s", hexShort(obs.wire), hexShort(obs.twinWire))
 	}
 	if len(exp.fields) == 0 {
 		if len(obs.wire) != 0 {

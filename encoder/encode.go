@@ -68,11 +68,6 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	if staticField != 0 {
 		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
 	}
-	if !e.indexAll && rarelyRepeats(staticName, value) {
-		// Such fields never enter the table, so there is nothing to
-		// look up.
-		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, staticName, name, value)
-	}
 
 	// Most repeated fields equal the newest entry with their name: try
 	// it before hashing the value.
@@ -86,6 +81,11 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	}
 	if newest != 0 && e.table.valueEqual(newest, value) {
 		return e.appendIndexed(dst, newest)
+	}
+	if !e.indexAll && rarelyRepeats(staticName, value) {
+		// Such fields never enter the table, so there is nothing
+		// more to look up.
+		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, staticName, name, value)
 	}
 	fieldHash := e.fieldHash(staticName, nameHash, value)
 	if ref := e.table.findField(fieldHash, name, value); ref != 0 {

@@ -84,7 +84,11 @@ func TestIntegerStringLength(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return checkInt("value length", reps[0].value.length, uint64(len(reps[0].value.payload)))
+		r, err := onlyLiteral(reps)
+		if err != nil {
+			return err
+		}
+		return checkInt("value length", r.value.length, uint64(len(r.value.payload)))
 	}, genInt(1<<17), gen.Bool()))
 }
 
@@ -158,10 +162,14 @@ func TestIntegerIndex(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if reps[0].kind != want {
-			return fmt.Errorf("entry %d sent as %s; want %s", j, reps[0].kind, want)
+		r, err := onlyField(reps)
+		if err != nil {
+			return err
 		}
-		return checkInt(want.String()+" index", reps[0].index, uint64(spec.StaticTableLen+1+newest))
+		if r.kind != want {
+			return fmt.Errorf("entry %d sent as %s; want %s", j, r.kind, want)
+		}
+		return checkInt(want.String()+" index", r.index, uint64(spec.StaticTableLen+1+newest))
 	}, genInt(entries), gen.IntRange(0, 2)))
 }
 

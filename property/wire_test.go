@@ -167,6 +167,28 @@ func walkBlock(b []byte) ([]rep, error) {
 	return reps, nil
 }
 
+// onlyField returns the representation of a block that must hold one
+// field and nothing else (no size update).
+func onlyField(reps []rep) (rep, error) {
+	if len(reps) != 1 || reps[0].kind == repSizeUpdate {
+		kinds := make([]string, len(reps))
+		for i, r := range reps {
+			kinds[i] = r.kind.String()
+		}
+		return rep{}, fmt.Errorf("block holds %v; want one field and nothing else", kinds)
+	}
+	return reps[0], nil
+}
+
+// onlyLiteral is onlyField for a literal with a new name.
+func onlyLiteral(reps []rep) (rep, error) {
+	r, err := onlyField(reps)
+	if err == nil && (r.kind == repIndexed || r.name == nil) {
+		err = fmt.Errorf("block holds a %s with name index %d; want a literal with a new name", r.kind, r.index.value)
+	}
+	return r, err
+}
+
 // huffmanLen is the length in octets of the Huffman coding of s: the sum of
 // its code lengths from Appendix B, padded to a whole octet.
 func huffmanLen(s []byte) int {

@@ -3,7 +3,6 @@ package property
 import (
 	"flag"
 	"fmt"
-	"github.com/leanovate/gopter/prop"
 	"os"
 	"reflect"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
 )
 
 // The knobs of a property run. Each flag has an environment twin so that a

@@ -49,11 +49,14 @@ type system struct {
 	hang *atomic.Pointer[string]
 	// capacity is the encoder's effective Capacity.
 	capacity uint32
+	// coverage counts what the commands exercised, for every system of
+	// one test.
+	coverage map[string]int
 }
 
-func newSystem(st *connState, hang *atomic.Pointer[string]) *system {
+func newSystem(st *connState, hang *atomic.Pointer[string], coverage map[string]int) *system {
 	cfg := st.cfg
-	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), hang: hang, capacity: st.capacity}
+	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), hang: hang, capacity: st.capacity, coverage: coverage}
 	s.newConnection()
 	return s
 }
@@ -232,10 +235,35 @@ func verdict(cmd commands.Command, st *connState, obs *observation) *gopter.Prop
 	}
 	msg := obs.problem(st)
 	if msg == "" {
+		obs.sys.count(cmd, st, obs)
 		return &gopter.PropResult{Status: gopter.PropTrue}
 	}
 	obs.sys.failure = fmt.Sprintf("after command %d %v: %s", len(obs.sys.history), cmd, msg)
 	return &gopter.PropResult{Status: gopter.PropFalse, Labels: []string{obs.sys.failure}}
+}
+
+// count adds what a passing command exercised to the coverage counts.
+func (s *system) count(cmd commands.Command, st *connState, obs *observation) {
+	switch cmd.(type) {
+	case resetCmd:
+		s.coverage["reset"]++
+	case poolCmd:
+		s.coverage["pool round trip"]++
+	case sizesCmd:
+		s.coverage["sizes acked"]++
+	case encodeCmd:
+		if len(st.expect.fields) == 0 {
+			s.coverage["empty block"]++
+		}
+		for _, f := range st.expect.features {
+			s.coverage[f]++
+		}
+		for _, d := range obs.decoded {
+			if d.retired && d.name == xnet.Name {
+				s.coverage["x/net sits out"]++
+			}
+		}
+	}
 }
 
 // problem returns the first way obs differs from the model, or "".
@@ -435,10 +463,14 @@ var capacities = []uint32{0, 40, 64, 100, 256, 512, 1000, 4096, 6000, 16384}
 type machine struct {
 	onFailure func(initial *connState, history []commands.Command, failure string)
 	hang      atomic.Pointer[string]
+	coverage  map[string]int
 }
 
 func (m *machine) NewSystemUnderTest(initial commands.State) commands.SystemUnderTest {
-	return newSystem(initial.(*connState), &m.hang)
+	if m.coverage == nil {
+		m.coverage = map[string]int{}
+	}
+	return newSystem(initial.(*connState), &m.hang, m.coverage)
 }
 
 func (m *machine) DestroySystemUnderTest(s commands.SystemUnderTest) {

@@ -49,6 +49,9 @@ type blockExpect struct {
 	// the first leaves entries in the table: x/net rejects that legal
 	// sequence (see package oracle/xnet).
 	xnetRejects bool
+	// features names what the block exercised, for the coverage check
+	// of the generators.
+	features []string
 }
 
 // newConnState is the state of a new connection, as after New or Reset:
@@ -142,13 +145,33 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 		next.pending = nil
 	}
 	next.acked = nil
+	if len(exp.updates) == 2 {
+		exp.features = append(exp.features, "two size updates")
+	}
+	if exp.xnetRejects {
+		exp.features = append(exp.features, "down then up with entries left")
+	}
 	for _, f := range fields {
 		kind := next.representation(f)
 		exp.kinds = append(exp.kinds, kind)
 		exp.byName = append(exp.byName, next.dec.hasName(f.Name))
 		exp.fields = append(exp.fields, oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: kind == repNever})
+		switch {
+		case f.Sensitive:
+			exp.features = append(exp.features, "sensitive field")
+		case kind == repNever:
+			exp.features = append(exp.features, "never indexed by policy")
+		case kind == repIndexed:
+			exp.features = append(exp.features, "indexed field")
+		case entrySize(f.Name, f.Value) > next.dec.maxSize:
+			exp.features = append(exp.features, "giant field")
+		}
 		if kind == repIncremental {
+			before := len(next.dec.entries)
 			next.dec.add(f.Name, f.Value)
+			if len(next.dec.entries) <= before {
+				exp.features = append(exp.features, "eviction")
+			}
 		}
 	}
 	return next

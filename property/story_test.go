@@ -212,7 +212,7 @@ func replayStory(s *vectors.Story) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sys := newSystem(initial, new(atomic.Pointer[string]))
+	sys := newSystem(initial, new(atomic.Pointer[string]), map[string]int{})
 	res := commands.Replay(sys, initial, cmds...)
 	if res.Success() {
 		return "", nil

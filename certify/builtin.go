@@ -82,8 +82,11 @@ func (r *Reference) SetMaxDynamicTableSize(n uint32) error {
 	return nil
 }
 
-// EncodeBlock implements Encoder.
+// EncodeBlock implements Encoder. The block starts with any pending size
+// updates, so that a block without fields still carries them (RFC 7541
+// §4.2).
 func (r *Reference) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
+	dst = r.enc.AppendSizeUpdates(dst)
 	for _, f := range fields {
 		dst = r.enc.AppendFieldString(dst, f.Name, f.Value, f.Sensitive)
 	}

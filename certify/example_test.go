@@ -27,7 +27,7 @@ func ExampleRun() {
 	// enc/4.2/1 pass
 	// enc/4.2/2 pass
 	// enc/4.2/3 pass
-	// enc/4.2/4 non-strict
+	// enc/4.2/4 pass
 	// enc/4.3/1 pass
 	// enc/4.4/1 pass
 	// enc/4.4/2 pass

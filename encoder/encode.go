@@ -224,11 +224,11 @@ func (e *Encoder) appendSizeUpdates(dst []byte) []byte {
 	return dst
 }
 
-// appendInteger appends v as an integer with an prefixBits-bit prefix
-// (RFC 7541 §5.1), the first byte's high bits set to pattern, using the
-// fewest bytes.
+// appendInteger appends v as an integer with a prefixBits-bit prefix
+// (RFC 7541 §5.1), 1 <= prefixBits <= 8, the first byte's high bits set to
+// pattern, using the fewest bytes.
 func appendInteger(dst []byte, pattern byte, prefixBits uint8, v uint64) []byte {
-	limit := uint64(1)<<(prefixBits&7) - 1
+	limit := uint64(1)<<(prefixBits&15) - 1
 	if v < limit {
 		return append(dst, pattern|byte(v))
 	}
@@ -243,7 +243,7 @@ func appendInteger(dst []byte, pattern byte, prefixBits uint8, v uint64) []byte 
 
 // integerLen returns the number of bytes appendInteger writes for v.
 func integerLen(prefixBits uint8, v uint64) int {
-	limit := uint64(1)<<(prefixBits&7) - 1
+	limit := uint64(1)<<(prefixBits&15) - 1
 	if v < limit {
 		return 1
 	}

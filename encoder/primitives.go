@@ -1,0 +1,66 @@
+package encoder
+
+// AppendSizeUpdates appends the pending "Dynamic Table Size Update"
+// representations (RFC 7541 §6.3) to dst and returns the extended buffer:
+// the smallest size set by SetMaxDynamicTableSize since the last field, then
+// the final size if different, or nothing when no update is due.
+//
+// AppendField does this by itself before the first field of a block. Call
+// AppendSizeUpdates at the start of a header block that may carry no fields
+// (an empty trailer block, say): §4.2 requires the update at the beginning
+// of the first header block after the change, fields or not. It appends at
+// most 12 bytes.
+func (e *Encoder) AppendSizeUpdates(dst []byte) []byte {
+	if !e.pending {
+		return dst
+	}
+	return e.appendSizeUpdates(dst)
+}
+
+// AppendInteger appends v as an HPACK integer (RFC 7541 §5.1) with an
+// N-bit prefix, N = prefixBits, using the fewest octets, and returns the
+// extended buffer. The high 8-N bits of the first octet are taken from
+// pattern; its low N bits are ignored. prefixBits must be 1 to 8: other
+// values are taken as 8.
+func AppendInteger(dst []byte, pattern byte, prefixBits uint8, v uint64) []byte {
+	prefixBits = validPrefix(prefixBits)
+	return appendInteger(dst, pattern&^byte(1<<prefixBits-1), prefixBits, v)
+}
+
+// IntegerLen returns the number of octets AppendInteger appends for v with
+// a prefixBits-bit prefix.
+func IntegerLen(prefixBits uint8, v uint64) int {
+	return integerLen(validPrefix(prefixBits), v)
+}
+
+func validPrefix(prefixBits uint8) uint8 {
+	if prefixBits == 0 || prefixBits > 8 {
+		return 8
+	}
+	return prefixBits
+}
+
+// AppendHuffman appends the Huffman coding of s (RFC 7541 §5.2, Appendix
+// B), padded to an octet boundary with the most significant bits of EOS, to
+// dst and returns the extended buffer. It grows dst at most once, by
+// HuffmanLen(s) octets.
+func AppendHuffman(dst, s []byte) []byte {
+	dst, _ = appendHuffman(dst, s, HuffmanLen(s))
+	return dst
+}
+
+// AppendHuffmanString is AppendHuffman for a string argument; it does not
+// convert s and does not allocate beyond growing dst.
+func AppendHuffmanString(dst []byte, s string) []byte {
+	return AppendHuffman(dst, readOnlyBytes(s))
+}
+
+// HuffmanLen returns the number of octets of the Huffman coding of s,
+// padding included.
+func HuffmanLen(s []byte) int {
+	var nbits uint64
+	for _, c := range s {
+		nbits += uint64(huffmanTable[c] & 0xff)
+	}
+	return int((nbits + 7) / 8)
+}

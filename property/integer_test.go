@@ -11,14 +11,16 @@ import (
 	"github.com/leanovate/gopter/gen"
 )
 
-// The encoder does not export its integer primitive, so the integer
-// representation (RFC 7541 §5.1) is tested where it reaches the wire:
-// string lengths (7-bit prefix), dynamic table size updates (5-bit),
-// indices of indexed fields (7-bit), and name indices of literals (6-bit
-// with incremental indexing, 4-bit never indexed). Each property checks
-// that the integer is the shortest encoding of its value and that the
-// value is the one meant (the strict decoder reads it back). MaxFieldLen,
-// which does the same arithmetic for any length, is checked up to 2^32.
+// The integer representation (RFC 7541 §5.1) is tested twice: directly,
+// through encoder.AppendInteger, for every prefix of 1 to 8 bits and values
+// to 2^32 (TestIntegerEveryPrefix), and where it reaches the wire: string
+// lengths (7-bit prefix), dynamic table size updates (5-bit), indices of
+// indexed fields (7-bit), and name indices of literals (6-bit with
+// incremental indexing, 4-bit never indexed). Each property checks that the
+// integer is the shortest encoding of its value and that the value is the
+// one meant (read back by this package's own reader, or by the strict
+// decoder). MaxFieldLen, which does the same arithmetic for any length, is
+// checked up to 2^32.
 
 // intBoundaries are the values where the length of an integer changes for
 // some prefix of 1 to 8 bits: 2^N-1 plus 0, 127, 128, 2^14-1, 2^14,
@@ -65,6 +67,35 @@ func checkInt(what string, i wireInt, want uint64) error {
 		return fmt.Errorf("%s: %d takes %d octets with a %d-bit prefix; shortest is %d (RFC 7541 §5.1)", what, i.value, i.octets, i.prefix, intLen(i.value, i.prefix))
 	}
 	return nil
+}
+
+// TestIntegerEveryPrefix: encoder.AppendInteger round-trips every value to
+// 2^32 with every prefix of 1 to 8 bits, in the fewest octets, keeping the
+// pattern bits above the prefix, and IntegerLen agrees with it.
+func TestIntegerEveryPrefix(t *testing.T) {
+	params := params(t, propConfig{runs: 5000, maxSize: 100})
+	check(t, params, forAll(func(v uint64, prefix uint8, pattern byte) error {
+		mask := byte(1)<<prefix - 1 // 0xff for prefix 8: no pattern bits
+		wire := encoder.AppendInteger([]byte{0xee}, pattern, prefix, v)
+		if wire[0] != 0xee {
+			return fmt.Errorf("AppendInteger changed dst's first octet to %#x", wire[0])
+		}
+		wire = wire[1:]
+		if got, want := wire[0]&^mask, pattern&^mask; got != want {
+			return fmt.Errorf("first octet %08b: pattern bits %08b; want %08b", wire[0], got, want)
+		}
+		i, err := readInt(wire, prefix)
+		if err != nil {
+			return fmt.Errorf("%x: %v", wire, err)
+		}
+		if i.octets != len(wire) {
+			return fmt.Errorf("%x: the integer ends after %d octets, %d written", wire, i.octets, len(wire))
+		}
+		if n := encoder.IntegerLen(prefix, v); n != len(wire) {
+			return fmt.Errorf("IntegerLen(%d, %d) = %d; AppendInteger wrote %d octets", prefix, v, n, len(wire))
+		}
+		return checkInt(fmt.Sprintf("%d-bit prefix", prefix), i, v)
+	}, genInt(1<<32), gen.UInt8Range(1, 8), gen.UInt8()))
 }
 
 // TestIntegerStringLength: the length of a string literal (7-bit prefix)

@@ -109,15 +109,11 @@ func (r *Ours) Wire(c int) ([][]byte, error) {
 // Close implements Runner.
 func (r *Ours) Close() {}
 
-// appendHuffmanOurs appends each of values as the value of a "Never
-// Indexed" user-agent field (RFC 7541 §6.2.3), its name a one-byte static
-// index: the package exports no Huffman function, so this is the closest
-// path to its Huffman coder. A value is Huffman coded only when that is
-// strictly shorter, so random octets measure the length computation and a
-// raw copy.
-func appendHuffmanOurs(e *encoder.Encoder, dst []byte, values []string) []byte {
+// appendHuffmanOurs appends the Huffman coding (RFC 7541 §5.2) of each of
+// values with encoder.AppendHuffmanString, as workload (d) measures it.
+func appendHuffmanOurs(dst []byte, values []string) []byte {
 	for _, v := range values {
-		dst = e.AppendFieldString(dst, "user-agent", v, true)
+		dst = encoder.AppendHuffmanString(dst, v)
 	}
 	return dst
 }

@@ -45,4 +45,14 @@ go test -count=1 ./...
 step "go test -race (tags: $tags)"
 go test -count=1 -race ./...
 
+step "the main command: go run ./cmd/hpackcert (built-in encoders; ours with --strict)"
+go run ./cmd/hpackcert >/dev/null
+go run ./cmd/hpackcert --encoder builtin:ref --strict >/dev/null
+
+step "fuzz: corpus replay and a short run of every target (ci/fuzz.sh)"
+./ci/fuzz.sh
+
+step "fuzz farms: go-fuzz and libFuzzer builds, run briefly (ci/libfuzzer.sh)"
+./ci/libfuzzer.sh
+
 step "ok"

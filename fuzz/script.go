@@ -41,9 +41,8 @@ import (
 // Octets missing at the end of the input read as zero. A setting change
 // ends the block being written, because an encoder applies a new setting
 // from the next block on (RFC 7541 §4.2). Strings are cut to MaxString
-// octets, and parsing stops once the fields of a block would pass
-// MaxBlockListSize, so that every oracle keeps the whole header list, or
-// those of the script MaxScriptListSize, so that a run stays fast.
+// octets, and parsing stops before the field that would take the script's
+// header list size past MaxScriptListSize.
 type Script struct {
 	// Capacity is the encoder's Config.Capacity.
 	Capacity uint32
@@ -73,18 +72,19 @@ type Op struct {
 	Size        uint32
 }
 
-// Limits that keep every script decodable by every oracle.
+// Limits that keep every run of a script fast and decodable by every
+// oracle.
 const (
-	// MaxString is the longest name or value a script holds.
+	// MaxString is the longest name or value a script holds: larger than
+	// any table the script's capacities allow but 64 KiB, so giant fields
+	// occur, and below nghttp2's 64 KiB limit on a name or value.
 	MaxString = 1<<14 - 1
-	// MaxBlockListSize bounds the header list size of one block (name +
-	// value + 32 per field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it),
-	// below the strict oracle's default limit of 64 KiB.
-	MaxBlockListSize = 60000
-	// MaxScriptListSize bounds the sum of the header list sizes of all the
-	// blocks. Without it a few octets repeating a giant value make
-	// megabytes, and one run takes seconds.
-	MaxScriptListSize = 1 << 17
+	// MaxScriptListSize bounds the header list size (name + value + 32 per
+	// field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it) of the whole
+	// script, and so of each block, below the strict oracle's default
+	// limit of 64 KiB. Without a bound a few octets repeating a giant
+	// value make megabytes, and one run takes seconds.
+	MaxScriptListSize = 1 << 15
 )
 
 var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}
@@ -151,7 +151,7 @@ func ParseScript(data []byte) *Script {
 		s.Huffman = mode
 	}
 	var names, values []string
-	blockSize, scriptSize := 0, 0
+	scriptSize := 0
 	for !r.done() {
 		b := r.byte()
 		switch {
@@ -160,10 +160,9 @@ func ParseScript(data []byte) *Script {
 			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
 			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
 			size := len(name) + len(value) + spec.EntryOverhead
-			if blockSize+size > MaxBlockListSize || scriptSize+size > MaxScriptListSize {
+			if scriptSize+size > MaxScriptListSize {
 				return s
 			}
-			blockSize += size
 			scriptSize += size
 			names = append(names, name)
 			values = append(values, value)
@@ -175,13 +174,10 @@ func ParseScript(data []byte) *Script {
 			} else {
 				size = uint32(r.uint16())
 			}
-			blockSize = 0
 			s.Ops = append(s.Ops, Op{Kind: OpTableSize, Size: size})
 		case b < opResetBase:
-			blockSize = 0
 			s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
 		default:
-			blockSize = 0
 			s.Ops = append(s.Ops, Op{Kind: OpReset})
 		}
 	}
@@ -227,8 +223,8 @@ func (r *scriptReader) string(src byte, earlier []string, pairedStatic int, stat
 // Bytes encodes s in the format ParseScript reads, so that
 // ParseScript(s.Bytes()) equals s. Names and values are written as
 // literals. It fails for a Capacity the header cannot select or a string
-// longer than MaxString; a script that breaks MaxBlockListSize comes back
-// shorter from ParseScript.
+// longer than MaxString; a script over MaxScriptListSize comes back shorter
+// from ParseScript.
 func (s *Script) Bytes() ([]byte, error) {
 	h := -1
 	for i, c := range scriptCapacities {

@@ -52,25 +52,24 @@ func TestParseScriptLimits(t *testing.T) {
 	if len(s.Ops) != 1 || len(s.Ops[0].Value) != MaxString {
 		t.Fatalf("run of 65535: got %d ops, value of %d octets; want 1 op of %d", len(s.Ops), len(s.Ops[0].Value), MaxString)
 	}
-	// Five fields of MaxString each exceed MaxBlockListSize: parsing stops
-	// at the field that would cross it, and an end of block resets the
-	// count.
+	// Parsing stops at the field that would take the script past
+	// MaxScriptListSize, whatever the blocks.
 	field := []byte{0x1c, 0x00, 0xff, 0xff, 'q'}
-	var data []byte
-	data = append(data, 0)
-	for range 5 {
-		data = append(data, field...)
-	}
-	if got, want := len(ParseScript(data).Ops), MaxBlockListSize/(MaxString+spec32); got != want {
-		t.Errorf("five giant fields in one block: %d ops; want %d", got, want)
-	}
-	data = []byte{0}
-	for range 5 {
-		data = append(data, field...)
-		data = append(data, 0xc0)
-	}
-	if got := len(ParseScript(data).Ops); got != 10 {
-		t.Errorf("five giant fields in five blocks: %d ops; want 10", got)
+	for _, sep := range [][]byte{nil, {0xc0}, {0xf0}} {
+		data := []byte{0}
+		for range 5 {
+			data = append(data, field...)
+			data = append(data, sep...)
+		}
+		fields := 0
+		for _, op := range ParseScript(data).Ops {
+			if op.Kind == OpField {
+				fields++
+			}
+		}
+		if want := MaxScriptListSize / (MaxString + spec32); fields != want {
+			t.Errorf("five giant fields separated by %x: %d parsed; want %d", sep, fields, want)
+		}
 	}
 }
 

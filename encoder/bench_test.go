@@ -111,3 +111,46 @@ func BenchmarkStories(b *testing.B) {
 		perBlock(b)
 	})
 }
+
+// huffmanText is header-like text for BenchmarkHuffman.
+var huffmanText = []string{
+	chromeUserAgent,
+	"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+	"gzip, deflate, br, zstd",
+	"en-US,en;q=0.9",
+	"https://www.example.com/products/shoes?color=blue&size=42",
+	"/api/v1/resource",
+	"session_token=deadbeef1234567890; theme=dark; _ga=GA1.2.1234567890.1700000000",
+	"max-age=31536000, includeSubDomains; preload",
+	"Mon, 30 Nov 2026 00:00:00 GMT",
+	"application/json; charset=utf-8",
+	"3f2a9c4e-7b1d-4e8a-9c2f-1a2b3c4d5e6f",
+}
+
+// BenchmarkHuffman codes header text with AppendHuffmanString and with
+// x/net's function of the same name.
+func BenchmarkHuffman(b *testing.B) {
+	size := 0
+	for _, s := range huffmanText {
+		size += len(s)
+	}
+	dst := make([]byte, 0, 2*size)
+	b.Run("impl=hpackcert", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			dst = dst[:0]
+			for _, s := range huffmanText {
+				dst = AppendHuffmanString(dst, s)
+			}
+		}
+	})
+	b.Run("impl=xnet", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			dst = dst[:0]
+			for _, s := range huffmanText {
+				dst = hpack.AppendHuffmanString(dst, s)
+			}
+		}
+	})
+}

@@ -8,37 +8,64 @@ import (
 // appendHuffman appends the Huffman coding of s (RFC 7541 §5.2) to dst,
 // padded to a byte boundary with the most significant bits of EOS (all
 // ones), if it takes at most limit bytes; otherwise it reports false and
-// the contents of dst beyond its length are unspecified. It never writes
-// more than limit bytes past len(dst), so it grows dst by at most limit.
+// the contents of dst beyond its length are unspecified. It grows dst by
+// at most limit bytes, and writes only within cap(dst).
 //
-// Codes are at most 30 bits long, so a 64-bit accumulator holding fewer
-// than 32 pending bits always has room for the next code; it is flushed 32
-// bits at a time. Whatever follows a flush only adds bytes, so the coding
-// can stop as soon as a flush would pass the limit.
+// The coder keeps its pending bits right-aligned in a 64-bit accumulator.
+// The fast path takes eight octets at a time: when their codes total at
+// most 56 bits (eight codes of 7 bits or less, or a mix, as in most header
+// text), they join the fewer than 8 pending bits without overflow, and one
+// unaligned 8-byte store writes every whole byte at once; the partial byte
+// stays pending. It needs 8 bytes of room past the output so far, which the
+// capacity of dst usually gives; the rest is coded a code at a time with
+// exact bounds. Whatever is written only grows, so the coding stops as soon
+// as it passes the limit.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	dst = slices.Grow(dst, limit)
-	out := dst[len(dst) : len(dst)+limit]
+	room := dst[len(dst):cap(dst)] // limit bytes or more
 	n := 0
-	var acc uint64 // pending bits in the low nbits bits
+	var acc uint64 // pending bits in the low nbits bits; higher bits are stale
 	var nbits uint
-	// Four codes of at most 8 bits each (most printable octets) fit
-	// beside fewer than 32 pending bits, so they need one flush check.
-	for ; len(s) >= 4; s = s[4:] {
-		_ = s[3] // one bounds check for the four loads below
-		c0, c1, c2, c3 := huffmanTable[s[0]], huffmanTable[s[1]], huffmanTable[s[2]], huffmanTable[s[3]]
-		l0, l1, l2, l3 := uint(c0&0xff), uint(c1&0xff), uint(c2&0xff), uint(c3&0xff)
-		if l0+l1+l2+l3 > 32 {
-			var ok bool
-			if acc, nbits, n, ok = appendCodes(out, n, acc, nbits, s[:4]); !ok {
-				return dst, false
+	for len(s) >= 8 && n+8 <= len(room) {
+		if n > limit {
+			return dst, false
+		}
+		x := binary.LittleEndian.Uint64(s)
+		p0, p1 := huffmanPairs[uint16(x)], huffmanPairs[uint16(x>>16)]
+		p2, p3 := huffmanPairs[uint16(x>>32)], huffmanPairs[uint16(x>>48)]
+		l0, l1, l2, l3 := uint(p0&pairLenMask), uint(p1&pairLenMask), uint(p2&pairLenMask), uint(p3&pairLenMask)
+		total := l0 + l1 + l2 + l3
+		if total > 56 {
+			// Long codes (octets outside the usual text): take them
+			// one at a time, each with its own store. Eight codes add
+			// at most 30 bytes, so the stores stay within room.
+			if n+40 > len(room) {
+				break
 			}
+			s = s[8:]
+			acc, nbits, n = appendLongCodes(room, n, acc, nbits, x)
 			continue
 		}
-		acc = acc<<(l0&63) | c0>>8
-		acc = acc<<(l1&63) | c1>>8
-		acc = acc<<(l2&63) | c2>>8
-		acc = acc<<(l3&63) | c3>>8
-		nbits += l0 + l1 + l2 + l3
+		s = s[8:]
+		// Join the pairs two by two, so that the accumulator waits on
+		// one shift and one or per eight octets.
+		q0 := uint64(p0>>pairLenBits)<<(l1&63) | uint64(p1>>pairLenBits)
+		q1 := uint64(p2>>pairLenBits)<<(l3&63) | uint64(p3>>pairLenBits)
+		acc = acc<<(total&63) | q0<<((l2+l3)&63) | q1
+		nbits += total
+		binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
+		n += int(nbits / 8)
+		nbits %= 8
+	}
+	out := room[:limit]
+	if n > limit {
+		return dst, false
+	}
+	for _, c := range s {
+		code := huffmanTable[c]
+		length := uint(code & 0xff)
+		acc = acc<<(length&63) | code>>8
+		nbits += length
 		if nbits >= 32 {
 			if n+4 > len(out) {
 				return dst, false
@@ -47,10 +74,6 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 			binary.BigEndian.PutUint32(out[n:], uint32(acc>>(nbits&63)))
 			n += 4
 		}
-	}
-	acc, nbits, n, ok := appendCodes(out, n, acc, nbits, s)
-	if !ok {
-		return dst, false
 	}
 	if n+int(nbits+7)/8 > len(out) {
 		return dst, false
@@ -67,23 +90,47 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	return dst[:len(dst)+n], true
 }
 
-// appendCodes adds the codes of s one at a time to the nbits < 32 pending
-// bits in acc, flushing 32 bits to out[n:] whenever there are 32. It
-// reports false if a flush would pass the end of out.
-func appendCodes(out []byte, n int, acc uint64, nbits uint, s []byte) (uint64, uint, int, bool) {
-	for _, c := range s {
-		code := huffmanTable[c]
-		length := uint(code & 0xff)
-		acc = acc<<(length&63) | code>>8
-		nbits += length
-		if nbits >= 32 {
-			if n+4 > len(out) {
-				return acc, nbits, n, false
-			}
-			nbits -= 32
-			binary.BigEndian.PutUint32(out[n:], uint32(acc>>(nbits&63)))
-			n += 4
-		}
+// appendLongCodes codes the eight octets of x, the first in its low byte,
+// one at a time after the nbits < 8 pending bits in acc, with an 8-byte
+// store after each code at room[n:], which must have 40 bytes. It returns
+// the new accumulator, fewer than 8 pending bits, and the new n.
+func appendLongCodes(room []byte, n int, acc uint64, nbits uint, x uint64) (uint64, uint, int) {
+	for range 8 {
+		c := huffmanTable[byte(x)]
+		x >>= 8
+		acc = acc<<(c&63) | c>>8
+		nbits += uint(c & 0xff)
+		binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
+		n += int(nbits / 8)
+		nbits %= 8
 	}
-	return acc, nbits, n, true
+	return acc, nbits, n
 }
+
+// huffmanPairs holds the Huffman codes of every pair of octets, the first
+// octet of the pair in the low byte of the index: the two codes one after
+// the other, shifted left by pairLenBits, and their total length in bits
+// in the low pairLenBits bits. A pair whose codes total more than
+// maxPairLen bits holds a length of pairLenMask and no code, which sends
+// the eight octets it is part of down the slow path. The table takes 256
+// KiB; coding header text touches a small part of it.
+var huffmanPairs [1 << 16]uint32
+
+func init() {
+	for i := range huffmanPairs {
+		a, b := huffmanTable[byte(i)], huffmanTable[byte(i>>8)]
+		length := a&0xff + b&0xff
+		if length > maxPairLen {
+			huffmanPairs[i] = pairLenMask
+			continue
+		}
+		code := a>>8<<(b&0xff) | b>>8
+		huffmanPairs[i] = uint32(code<<pairLenBits | length)
+	}
+}
+
+const (
+	pairLenBits = 6
+	pairLenMask = 1<<pairLenBits - 1
+	maxPairLen  = 32 - pairLenBits
+)

@@ -31,6 +31,40 @@ func TestHuffmanRandom(t *testing.T) {
 	}
 }
 
+// TestHuffmanText does the same for strings of header text, mostly short
+// codes (the eight-octet path) with a few long ones mixed in, written
+// into buffers with every amount of spare capacity from none to 48 bytes
+// past the coding, so that the coder's switch from eight-octet stores to
+// exact bounds is crossed at every point.
+func TestHuffmanText(t *testing.T) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-_./;=ABCDEFGHIJKLMNOPQRSTUVWXYZ (),\"\x00\xff~{"
+	rng := rand.New(rand.NewPCG(12, 13))
+	for range 2000 {
+		s := make([]byte, rng.IntN(200))
+		common := rng.IntN(len(alphabet)-10) + 10
+		for i := range s {
+			s[i] = alphabet[rng.IntN(common)]
+		}
+		want := hpack.AppendHuffmanString([]byte{0xaa}, string(s))
+		spare := rng.IntN(49)
+		dst := make([]byte, 1, len(want)+spare)
+		dst[0] = 0xaa
+		got, ok := appendHuffman(dst, s, len(want)-1)
+		if !ok || !bytes.Equal(got, want) {
+			t.Fatalf("appendHuffman(%q, spare %d) = %x, %v; want %x, true", s, spare, got, ok, want)
+		}
+		if &got[0] != &dst[0] {
+			t.Fatalf("appendHuffman(%q) reallocated a buffer with room for the coding", s)
+		}
+		if len(want) > 2 {
+			dst = make([]byte, 1, len(want)-1+spare)
+			if short, ok := appendHuffman(dst, s, len(want)-2); ok || len(short) != 1 {
+				t.Fatalf("appendHuffman(%q, limit %d) = %x, %v; want [aa], false", s, len(want)-2, short, ok)
+			}
+		}
+	}
+}
+
 func checkHuffman(t *testing.T, s []byte) {
 	t.Helper()
 	want := hpack.AppendHuffmanString([]byte{0xaa}, string(s))

@@ -18,10 +18,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"go/format"
 	"log"
+	"math/bits"
 	"os"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -29,18 +31,32 @@ import (
 
 const staticHashBits = 8
 
-func staticNameHash(name string, mul uint32) uint32 {
-	n := len(name)
-	key := uint32(n) | uint32(name[0])<<8 | uint32(name[n-2])<<16 | uint32(name[n-1])<<24
-	return (key * mul) >> (32 - staticHashBits)
+func staticNameHash(name string, mul uint64) uint32 {
+	head, tail := wordsOf(name)
+	key := head ^ bits.RotateLeft64(tail, 31) ^ uint64(len(name))
+	return uint32((key * mul) >> (64 - staticHashBits))
+}
+
+// wordsOf must stay identical to wordsOf in static.go.
+func wordsOf(b string) (head, tail uint64) {
+	n := len(b)
+	switch {
+	case n >= 8:
+		return binary.LittleEndian.Uint64([]byte(b)), binary.LittleEndian.Uint64([]byte(b[n-8:]))
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32([]byte(b))), uint64(binary.LittleEndian.Uint32([]byte(b[n-4:])))
+	case n > 0:
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
+	}
+	return 0, 0
 }
 
 type slot struct{ index, count int }
 
 // findMultiplier returns the first odd multiplier, counting up from a fixed
 // start, under which every static name has a slot of its own.
-func findMultiplier() (uint32, [1 << staticHashBits]slot) {
-	for mul := uint32(0x9e3779b1); ; mul += 2 {
+func findMultiplier() (uint64, [1 << staticHashBits]slot) {
+	for mul := uint64(0x9e3779b97f4a7c15); ; mul += 2 {
 		var slots [1 << staticHashBits]slot
 		ok := true
 		for i := 0; i < spec.StaticTableLen && ok; i++ {

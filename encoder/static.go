@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -30,30 +31,48 @@ type staticSlot struct {
 	count uint8 // number of consecutive entries with the name
 }
 
-// staticNameHash hashes a name of at least minStaticNameLen bytes into
-// staticNames. gen.go holds the same function; the multiplier it found
-// makes the hash collision-free over the static names.
-func staticNameHash(name []byte) uint32 {
-	n := len(name)
-	key := uint32(n) | uint32(name[0])<<8 | uint32(name[n-2])<<16 | uint32(name[n-1])<<24
-	return (key * staticHashMul) >> (32 - staticHashBits)
+// staticNameHash hashes a name of at least minStaticNameLen bytes, given
+// its wordsOf, into staticNames. gen.go holds the same function; the
+// multiplier it found makes the hash collision-free over the static names.
+func staticNameHash(n int, head, tail uint64) uint32 {
+	key := head ^ bits.RotateLeft64(tail, 31) ^ uint64(n)
+	return uint32((key * staticHashMul) >> (64 - staticHashBits))
 }
+
+// staticNameSlot is staticNames[h] with the words of the name it holds,
+// so that a lookup loads one slot.
+type staticNameSlot struct {
+	words
+	staticSlot
+}
+
+// staticNameSlots is staticNames with the words of each name, built at
+// start-up from spec.StaticTable.
+var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
+	for h, s := range staticNames {
+		slots[h].staticSlot = s
+		if s.index != 0 {
+			name := spec.StaticTable[s.index-1].Name
+			head, tail := wordsOf([]byte(name))
+			slots[h].words = words{len(name), head, tail}
+		}
+	}
+	return slots
+}()
 
 // staticLookup returns the RFC 7541 index of the first static entry named
 // name (0 if none) and the index of the static entry equal to name and value
-// (0 if none). It costs one hash and a few word compares (see wordsOf),
-// plus a byte compare of the middle of names over 16 bytes.
+// (0 if none). It costs one hash of the name's words (see wordsOf) and a few
+// word compares, plus a byte compare of the middle of names over 16 bytes.
 func staticLookup(name, value []byte) (nameIndex, fieldIndex int) {
 	n := len(name)
 	if n < minStaticNameLen || n > maxStaticNameLen {
 		return 0, 0
 	}
-	s := staticNames[staticNameHash(name)]
-	w := &staticNameWords[s.index] // an empty slot gives index 0, length 0
-	if int(w.len) != n {
-		return 0, 0
-	}
-	if head, tail := wordsOf(name); head != w.head || tail != w.tail {
+	head, tail := wordsOf(name)
+	s := &staticNameSlots[staticNameHash(n, head, tail)]
+	// An empty slot has length 0.
+	if s.len != n || s.head != head || s.tail != tail {
 		return 0, 0
 	}
 	if n > 16 && spec.StaticTable[s.index-1].Name[8:n-8] != string(name[8:n-8]) {
@@ -63,9 +82,9 @@ func staticLookup(name, value []byte) (nameIndex, fieldIndex int) {
 	if len(value) > 16 {
 		return first, 0 // no static value is that long
 	}
-	head, tail := wordsOf(value)
+	head, tail = wordsOf(value)
 	for i := first; i < first+int(s.count); i++ {
-		if v := &staticValueWords[i]; int(v.len) == len(value) && v.head == head && v.tail == tail {
+		if v := &staticValueWords[i]; v.len == len(value) && v.head == head && v.tail == tail {
 			return first, i
 		}
 	}
@@ -78,18 +97,15 @@ type words struct {
 	head, tail uint64
 }
 
-// staticNameWords and staticValueWords hold the words of the name and of
-// the value of each static entry, by RFC index; index 0 is all zero. They
-// are computed from spec.StaticTable at start-up (61 entries); unlike
-// staticNames they need no search.
-var staticNameWords, staticValueWords = func() (names, values [spec.StaticTableLen + 1]words) {
+// staticValueWords holds the words of the value of each static entry, by
+// RFC index; index 0 is all zero. It is computed from spec.StaticTable at
+// start-up (61 entries).
+var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 	for i, f := range spec.StaticTable {
-		head, tail := wordsOf([]byte(f.Name))
-		names[i+1] = words{len(f.Name), head, tail}
-		head, tail = wordsOf([]byte(f.Value))
+		head, tail := wordsOf([]byte(f.Value))
 		values[i+1] = words{len(f.Value), head, tail}
 	}
-	return names, values
+	return values
 }()
 
 // wordsOf returns the first and the last bytes of b as two words, so that

@@ -4,7 +4,7 @@ package encoder
 
 const (
 	staticHashBits   = 8
-	staticHashMul    = 0x9e377d71
+	staticHashMul    = 0x9e3779b97f4a7d29
 	minStaticNameLen = 3
 	maxStaticNameLen = 27
 )
@@ -13,58 +13,58 @@ const (
 // first static entry with that name and the number of consecutive
 // entries sharing it; index 0 marks a slot no static name hashes to.
 var staticNames = [1 << staticHashBits]staticSlot{
-	0:   {1, 1},  // :authority
-	1:   {23, 1}, // authorization
-	3:   {45, 1}, // link
-	4:   {57, 1}, // transfer-encoding
-	8:   {22, 1}, // allow
-	19:  {44, 1}, // last-modified
-	21:  {37, 1}, // from
-	26:  {61, 1}, // www-authenticate
-	30:  {39, 1}, // if-match
-	35:  {55, 1}, // set-cookie
-	37:  {25, 1}, // content-disposition
-	51:  {32, 1}, // cookie
-	53:  {41, 1}, // if-none-match
-	74:  {29, 1}, // content-location
-	75:  {52, 1}, // refresh
-	76:  {46, 1}, // location
-	79:  {18, 1}, // accept-ranges
-	80:  {35, 1}, // expect
-	81:  {53, 1}, // retry-after
-	82:  {59, 1}, // vary
-	86:  {31, 1}, // content-type
-	89:  {17, 1}, // accept-language
-	91:  {40, 1}, // if-modified-since
-	92:  {34, 1}, // etag
-	95:  {15, 1}, // accept-charset
-	102: {27, 1}, // content-language
-	104: {4, 2},  // :path
-	109: {2, 2},  // :method
-	114: {54, 1}, // server
-	120: {36, 1}, // expires
-	139: {30, 1}, // content-range
-	142: {24, 1}, // cache-control
-	145: {38, 1}, // host
-	146: {33, 1}, // date
-	152: {43, 1}, // if-unmodified-since
-	160: {56, 1}, // strict-transport-security
-	165: {58, 1}, // user-agent
-	169: {16, 1}, // accept-encoding
-	178: {60, 1}, // via
-	182: {26, 1}, // content-encoding
-	183: {20, 1}, // access-control-allow-origin
-	193: {42, 1}, // if-range
-	206: {47, 1}, // max-forwards
-	209: {19, 1}, // accept
-	210: {48, 1}, // proxy-authenticate
-	216: {51, 1}, // referer
-	218: {50, 1}, // range
-	219: {28, 1}, // content-length
-	228: {6, 2},  // :scheme
-	238: {21, 1}, // age
-	246: {49, 1}, // proxy-authorization
-	253: {8, 7},  // :status
+	13:  {23, 1}, // authorization
+	27:  {47, 1}, // max-forwards
+	28:  {33, 1}, // date
+	34:  {15, 1}, // accept-charset
+	40:  {35, 1}, // expect
+	41:  {41, 1}, // if-none-match
+	43:  {31, 1}, // content-type
+	47:  {60, 1}, // via
+	49:  {48, 1}, // proxy-authenticate
+	52:  {32, 1}, // cookie
+	59:  {54, 1}, // server
+	65:  {26, 1}, // content-encoding
+	67:  {27, 1}, // content-language
+	68:  {55, 1}, // set-cookie
+	70:  {52, 1}, // refresh
+	71:  {58, 1}, // user-agent
+	85:  {6, 2},  // :scheme
+	86:  {37, 1}, // from
+	87:  {19, 1}, // accept
+	88:  {18, 1}, // accept-ranges
+	93:  {59, 1}, // vary
+	108: {25, 1}, // content-disposition
+	112: {44, 1}, // last-modified
+	113: {38, 1}, // host
+	115: {45, 1}, // link
+	117: {49, 1}, // proxy-authorization
+	123: {56, 1}, // strict-transport-security
+	127: {36, 1}, // expires
+	130: {2, 2},  // :method
+	134: {4, 2},  // :path
+	144: {29, 1}, // content-location
+	145: {46, 1}, // location
+	152: {28, 1}, // content-length
+	160: {20, 1}, // access-control-allow-origin
+	161: {43, 1}, // if-unmodified-since
+	165: {16, 1}, // accept-encoding
+	166: {42, 1}, // if-range
+	183: {22, 1}, // allow
+	193: {61, 1}, // www-authenticate
+	196: {57, 1}, // transfer-encoding
+	200: {30, 1}, // content-range
+	201: {34, 1}, // etag
+	202: {39, 1}, // if-match
+	204: {1, 1},  // :authority
+	221: {8, 7},  // :status
+	225: {53, 1}, // retry-after
+	227: {50, 1}, // range
+	229: {51, 1}, // referer
+	231: {24, 1}, // cache-control
+	233: {21, 1}, // age
+	235: {40, 1}, // if-modified-since
+	238: {17, 1}, // accept-language
 }
 
 // huffmanTable holds, for each octet, its Huffman code (RFC 7541

@@ -124,7 +124,7 @@ func rarelyRepeats(staticName int, value []byte) bool {
 	case staticPath:
 		return bytes.IndexByte(value, '?') >= 0
 	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
-		staticIfNoneMatch, staticLocation, staticSetCookie:
+		staticIfNoneMatch, staticLastModified:
 		return true
 	}
 	return false

@@ -20,9 +20,8 @@ const (
 	staticETag               = 34
 	staticIfModifiedSince    = 40
 	staticIfNoneMatch        = 41
-	staticLocation           = 46
+	staticLastModified       = 44
 	staticProxyAuthorization = 49
-	staticSetCookie          = 55
 )
 
 // staticSlot is one slot of the generated staticNames table.

@@ -72,9 +72,8 @@ func TestStaticIndexConstants(t *testing.T) {
 		{staticETag, "etag"},
 		{staticIfModifiedSince, "if-modified-since"},
 		{staticIfNoneMatch, "if-none-match"},
-		{staticLocation, "location"},
+		{staticLastModified, "last-modified"},
 		{staticProxyAuthorization, "proxy-authorization"},
-		{staticSetCookie, "set-cookie"},
 	}
 	for _, tt := range tests {
 		if got := spec.StaticTable[tt.index-1].Name; got != tt.name {

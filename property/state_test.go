@@ -179,7 +179,7 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 
 // withoutIndexingNames are the names DefaultPolicy never indexes because
 // their values rarely repeat (package encoder doc, "Indexing policy").
-var withoutIndexingNames = []string{"age", "content-length", "etag", "if-modified-since", "if-none-match", "location", "set-cookie"}
+var withoutIndexingNames = []string{"age", "content-length", "etag", "if-modified-since", "if-none-match", "last-modified"}
 
 // representation is the representation the encoder's documented policy
 // picks for f in the current table.

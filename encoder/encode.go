@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"bytes"
-	"hash/maphash"
 	"math/bits"
 	"unsafe"
 
@@ -76,7 +75,7 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	if staticName != 0 {
 		newest = e.table.newestStatic[staticName]
 	} else {
-		nameHash = maphash.Bytes(e.seed, name)
+		nameHash = hashBytes(e.hashKey, name)
 		newest = e.table.findName(fold(nameHash), name)
 	}
 	if newest != 0 && e.table.valueEqual(newest, value) {
@@ -147,7 +146,7 @@ func (e *Encoder) nameIndex(staticName int, name []byte) int {
 	if staticName != 0 {
 		return staticName
 	}
-	if ref := e.table.findName(fold(maphash.Bytes(e.seed, name)), name); ref != 0 {
+	if ref := e.table.findName(fold(hashBytes(e.hashKey, name)), name); ref != 0 {
 		return e.dynamicIndex(ref)
 	}
 	return 0
@@ -160,7 +159,7 @@ func (e *Encoder) fieldHash(staticName int, nameHash uint64, value []byte) uint3
 	if staticName != 0 {
 		nameHash = uint64(staticName) * e.staticNameSalt
 	}
-	return fold(maphash.Bytes(e.seed, value) ^ bits.RotateLeft64(nameHash, 31))
+	return fold(hashBytes(e.hashKey, value) ^ bits.RotateLeft64(nameHash, 31))
 }
 
 // fold reduces a 64-bit hash to the 32 bits the indexes keep.

@@ -105,7 +105,7 @@
 package encoder
 
 import (
-	"hash/maphash"
+	"math/rand/v2"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -202,10 +202,10 @@ type Encoder struct {
 	shortCookieLen    int
 	largeEntryPercent uint64
 
-	// seed keys the hash of the dynamic table indexes, so that a peer
-	// cannot choose fields that collide; staticNameSalt stands in for the
-	// hash of names from the static table.
-	seed           maphash.Seed
+	// hashKey keys the hash of the dynamic table indexes (hashBytes), so
+	// that a peer cannot choose fields that collide; staticNameSalt stands
+	// in for the hash of names from the static table. Both are random.
+	hashKey        uint64
 	staticNameSalt uint64
 
 	// The dynamic table size update state (RFC 7541 §4.2).
@@ -226,9 +226,9 @@ func New(cfg Config) *Encoder {
 		huffman:           p.Huffman,
 		shortCookieLen:    p.ShortCookieLen,
 		largeEntryPercent: uint64(p.LargeEntryPercent),
-		seed:              maphash.MakeSeed(),
+		hashKey:           rand.Uint64(),
+		staticNameSalt:    rand.Uint64() | 1,
 	}
-	e.staticNameSalt = maphash.String(e.seed, "static name") | 1
 	e.Reset()
 	return e
 }

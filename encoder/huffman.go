@@ -19,7 +19,7 @@ import (
 // stays pending. It needs 8 bytes of room past the output so far, which the
 // capacity of dst usually gives; the rest is coded a code at a time with
 // exact bounds. Whatever is written only grows, so the coding stops as soon
-// as it passes the limit.
+// as it must pass the limit.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	dst = slices.Grow(dst, limit)
 	room := dst[len(dst):cap(dst)] // limit bytes or more
@@ -27,7 +27,10 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	var acc uint64 // pending bits in the low nbits bits; higher bits are stale
 	var nbits uint
 	for len(s) >= 8 && n+8 <= len(room) {
-		if n > limit {
+		// Every octet left takes at least 5 bits: give up as soon as
+		// even that cannot fit, which for octets of long codes (random
+		// or binary data) comes long before the output passes limit.
+		if 8*n+int(nbits)+minCodeLen*len(s) > 8*limit {
 			return dst, false
 		}
 		x := binary.LittleEndian.Uint64(s)
@@ -37,8 +40,8 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		total := l0 + l1 + l2 + l3
 		if total > 56 {
 			// Long codes (octets outside the usual text): take them
-			// one at a time, each with its own store. Eight codes add
-			// at most 30 bytes, so the stores stay within room.
+			// one at a time. Eight codes add at most 30 bytes, so the
+			// stores stay within room.
 			if n+40 > len(room) {
 				break
 			}
@@ -91,20 +94,24 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 }
 
 // appendLongCodes codes the eight octets of x, the first in its low byte,
-// one at a time after the nbits < 8 pending bits in acc, with an 8-byte
-// store after each code at room[n:], which must have 40 bytes. It returns
-// the new accumulator, fewer than 8 pending bits, and the new n.
+// after the nbits < 8 pending bits in acc, into room[n:], which must have
+// 40 bytes: codes join the accumulator one at a time and leave it 32 bits
+// at a time, and the whole bytes left are stored at the end. It returns the
+// new accumulator, fewer than 8 pending bits, and the new n.
 func appendLongCodes(room []byte, n int, acc uint64, nbits uint, x uint64) (uint64, uint, int) {
 	for range 8 {
 		c := huffmanTable[byte(x)]
 		x >>= 8
 		acc = acc<<(c&63) | c>>8
 		nbits += uint(c & 0xff)
-		binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
-		n += int(nbits / 8)
-		nbits %= 8
+		if nbits >= 32 {
+			nbits -= 32
+			binary.BigEndian.PutUint32(room[n:], uint32(acc>>(nbits&63)))
+			n += 4
+		}
 	}
-	return acc, nbits, n
+	binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
+	return acc, nbits % 8, n + int(nbits/8)
 }
 
 // huffmanPairs holds the Huffman codes of every pair of octets, the first
@@ -130,6 +137,7 @@ func init() {
 }
 
 const (
+	minCodeLen  = 5 // bits of the shortest code of Appendix B
 	pairLenBits = 6
 	pairLenMask = 1<<pairLenBits - 1
 	maxPairLen  = 32 - pairLenBits

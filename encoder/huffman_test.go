@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // TestHuffmanEveryOctet codes each of the 256 octets alone and in runs and
@@ -81,5 +83,17 @@ func checkHuffman(t *testing.T, s []byte) {
 	decoded, err := hpack.HuffmanDecodeToString(got[1:])
 	if err != nil || decoded != string(s) {
 		t.Fatalf("decoding appendHuffman(%x) = %q, %v", s, decoded, err)
+	}
+}
+
+// TestMinCodeLen checks minCodeLen, which appendHuffman's early exit relies
+// on, against Appendix B.
+func TestMinCodeLen(t *testing.T) {
+	shortest := spec.HuffmanCodeLens[0]
+	for _, l := range spec.HuffmanCodeLens[:256] {
+		shortest = min(shortest, l)
+	}
+	if minCodeLen != int(shortest) {
+		t.Errorf("minCodeLen = %d; want %d, the shortest code of Appendix B", minCodeLen, shortest)
 	}
 }

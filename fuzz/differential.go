@@ -11,7 +11,8 @@ import (
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
-// A Session is what FuzzDecoderDifferential decodes its input into: what
+// A Session is what the decoder differential target decodes its input
+// into: what
 // one HPACK decoding context receives, header blocks of arbitrary octets
 // and the SETTINGS_HEADER_TABLE_SIZE values acknowledged between them.
 //
@@ -102,7 +103,8 @@ func (s *Session) String() string {
 	return b.String()
 }
 
-// CheckDecoderDifferential is the body of FuzzDecoderDifferential. It feeds
+// CheckDecoderDifferential is the body of the decoder differential target.
+// It feeds
 // the session decoded from data to the strict oracle and to a fresh decoder
 // from each factory in others (factories of the strict oracle are skipped),
 // and compares every block's outcome with strict's: accept or reject, the

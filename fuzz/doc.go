@@ -20,10 +20,11 @@
 //   - CheckCertifyXNetEncoder: a Script through the encoder of
 //     golang.org/x/net/http2/hpack, judged by the strict oracle.
 //
-// fuzz_test.go wraps them as native targets FuzzEncodeRoundTrip, FuzzHuffman,
-// FuzzInteger, FuzzDecoderDifferential and FuzzCertifyXNetEncoder; gofuzz.go
-// (build tag gofuzz) as go-fuzz entry points FuzzEncodeRoundTripGoFuzz and so
-// on. The oracles
+// fuzz_test.go wraps each CheckX as the native target FuzzX, and gofuzz.go
+// (build tag gofuzz) as the go-fuzz entry point FuzzGoX. A native target's
+// name appears in fuzz_test.go and in no other file under fuzz/: OSS-Fuzz's
+// compile_native_go_fuzzer finds the file to rewrite by grepping the
+// package directory for the name, and fails when more than one file has it. The oracles
 // are those linked into the binary: strict and x/net always, nghttp2 with
 // -tags nghttp2.
 package fuzz

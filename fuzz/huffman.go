@@ -25,7 +25,7 @@ func HuffmanLen(s []byte) int {
 	return (bits + 7) / 8
 }
 
-// CheckHuffman is the body of FuzzHuffman. The encoder's Huffman coder is
+// CheckHuffman is the body of the Huffman target. The encoder's Huffman coder is
 // not exported, so the check reaches it through the public API: data is
 // sent as the value of a sensitive field, which the encoder writes as a
 // "Literal Header Field Never Indexed" with a new name (RFC 7541 §6.2.3),

@@ -45,7 +45,7 @@ func IntegerLen(v uint64, n uint) int {
 	return octets
 }
 
-// CheckInteger is the body of FuzzInteger. The encoder exports no integer
+// CheckInteger is the body of the integer target. The encoder exports no integer
 // coder, so the check makes it write a chosen integer through the public
 // API: data[0] picks the representation (and so the prefix length) and the
 // next four octets, big-endian, the value, reduced to the representation's

@@ -8,7 +8,7 @@ import (
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
-// CheckEncodeRoundTrip is the body of FuzzEncodeRoundTrip. It runs the
+// CheckEncodeRoundTrip is the body of the round-trip target. It runs the
 // script decoded from data through the reference encoder and hands every
 // header block to a fresh decoder from each factory in oracles. Each
 // decoder must accept each block, decode it to the script's fields (a

@@ -9,7 +9,7 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// A Script is what FuzzEncodeRoundTrip and FuzzCertifyXNetEncoder decode
+// A Script is what the round-trip and x/net encoder targets decode
 // their input into: the life of one HPACK encoding context, as a sequence
 // of header fields, changes of the acknowledged SETTINGS_HEADER_TABLE_SIZE,
 // header block boundaries and connection resets.

@@ -22,7 +22,7 @@ type ScriptEncoder interface {
 	EndBlock() []byte
 }
 
-// CheckCertifyXNetEncoder is the body of FuzzCertifyXNetEncoder: it drives
+// CheckCertifyXNetEncoder is the body of the x/net encoder target: it drives
 // the encoder of golang.org/x/net/http2/hpack with the script decoded from
 // data through CertifyScript. The script's Capacity becomes the library's
 // SetMaxDynamicTableSizeLimit (0 leaves its default of 4096); IndexAll and

@@ -25,9 +25,8 @@ func HuffmanLen(s []byte) int {
 	return (bits + 7) / 8
 }
 
-// CheckHuffman is the body of the Huffman target. The encoder's Huffman coder is
-// not exported, so the check reaches it through the public API: data is
-// sent as the value of a sensitive field, which the encoder writes as a
+// CheckHuffman is the body of the Huffman target. It reaches the encoder's
+// Huffman coder through the field API first: data is sent as the value of a sensitive field, which the encoder writes as a
 // "Literal Header Field Never Indexed" with a new name (RFC 7541 §6.2.3),
 // once under each Huffman mode that codes. The value's string literal must
 // be Huffman coded exactly when the mode says (HuffmanShorter: strictly
@@ -36,7 +35,13 @@ func HuffmanLen(s []byte) int {
 // for octet (the canonical code with EOS-prefix padding is unique), and a
 // fresh decoder from each factory in oracles must decode the block back to
 // data.
+//
+// The encoder's exported primitives are checked directly as well
+// (checkHuffmanDirect).
 func CheckHuffman(data []byte, oracles []func() oracle.Decoder) error {
+	if err := checkHuffmanDirect(data, oracles); err != nil {
+		return err
+	}
 	for _, mode := range []encoder.HuffmanMode{encoder.HuffmanShorter, encoder.HuffmanNotLonger} {
 		if err := checkHuffmanMode(data, mode, oracles); err != nil {
 			return err
@@ -81,6 +86,59 @@ func checkHuffmanMode(data []byte, mode encoder.HuffmanMode, oracles []func() or
 		}
 		if err := compareFields(got, want); err != nil {
 			return fmt.Errorf("%s: value %q: %s decodes the block %x: %v", modeName, data, d.Name(), block, err)
+		}
+	}
+	return nil
+}
+
+// huffmanDst is what checkHuffmanDirect puts in dst before the code, to
+// check that the coder appends and leaves dst's octets alone.
+const huffmanDst = "dst"
+
+// checkHuffmanDirect checks the encoder's exported Huffman primitives on
+// data (RFC 7541 §5.2, Appendix B): AppendHuffman and AppendHuffmanString
+// append the same code after what dst holds; its length equals
+// encoder.HuffmanLen, x/net's HuffmanEncodeLength and HuffmanLen (ours,
+// from the code lengths); the code equals x/net's AppendHuffmanString;
+// and, wrapped as the Huffman-coded value of a "Literal Header Field Never
+// Indexed -- New Name" (§6.2.3) whose length is written by our own
+// integer coder, every oracle decodes it back to data.
+func checkHuffmanDirect(data []byte, oracles []func() oracle.Decoder) error {
+	code := encoder.AppendHuffman([]byte(huffmanDst), data)
+	if string(code[:len(huffmanDst)]) != huffmanDst {
+		return fmt.Errorf("AppendHuffman(%q, %q) changed dst to %q", huffmanDst, data, code[:len(huffmanDst)])
+	}
+	code = code[len(huffmanDst):]
+	codeS := encoder.AppendHuffmanString([]byte(huffmanDst), string(data))
+	if !bytes.Equal(codeS, append([]byte(huffmanDst), code...)) {
+		return fmt.Errorf("AppendHuffmanString(%q, %q) = %x; AppendHuffman appends %x", huffmanDst, data, codeS, code)
+	}
+	want := HuffmanLen(data)
+	if n := encoder.HuffmanLen(data); n != want {
+		return fmt.Errorf("encoder.HuffmanLen(%q) = %d; want %d", data, n, want)
+	}
+	if n := hpack.HuffmanEncodeLength(string(data)); n != uint64(want) {
+		return fmt.Errorf("x/net HuffmanEncodeLength(%q) = %d; want %d", data, n, want)
+	}
+	if len(code) != want {
+		return fmt.Errorf("AppendHuffman(%q) appends %d octets %x; want %d", data, len(code), code, want)
+	}
+	if xnet := hpack.AppendHuffmanString(nil, string(data)); !bytes.Equal(code, xnet) {
+		return fmt.Errorf("AppendHuffman(%q) = %x; x/net codes %x", data, code, xnet)
+	}
+	block := []byte{0x10, byte(len(huffmanProbeName))} // never indexed, new name, raw
+	block = append(block, huffmanProbeName...)
+	block = appendInteger(block, 0x80, 7, uint64(len(code))) // H = 1
+	block = append(block, code...)
+	wantFields := []Op{{Kind: OpField, Name: huffmanProbeName, Value: string(data), Sensitive: true}}
+	for _, newDecoder := range oracles {
+		d := newDecoder()
+		got, err := d.DecodeBlock(block)
+		if err != nil {
+			return fmt.Errorf("AppendHuffman(%q) = %x: %s rejects it as a field value, block %x: %v", data, code, d.Name(), block, err)
+		}
+		if err := compareFields(got, wantFields); err != nil {
+			return fmt.Errorf("AppendHuffman(%q) = %x: %s decodes the block %x: %v", data, code, d.Name(), block, err)
 		}
 	}
 	return nil

@@ -188,33 +188,14 @@ type wireReader struct {
 }
 
 // integer reads an integer with an n-bit prefix (§5.1) and returns it with
-// the number of octets it took. It fails past 2^62, far beyond any value
-// the encoder writes.
+// the number of octets it took.
 func (r *wireReader) integer(n uint) (value uint64, octets int, err error) {
-	start := r.pos
-	if r.pos >= len(r.block) {
-		return 0, 0, fmt.Errorf("offset %d: integer missing", r.pos)
+	value, octets, err = readInteger(r.block[r.pos:], n)
+	if err != nil {
+		return 0, 0, fmt.Errorf("offset %d: %v", r.pos, err)
 	}
-	mask := uint64(1)<<n - 1
-	value = uint64(r.block[r.pos]) & mask
-	r.pos++
-	if value < mask {
-		return value, 1, nil
-	}
-	for shift := uint(0); ; shift += 7 {
-		if r.pos >= len(r.block) {
-			return 0, 0, fmt.Errorf("offset %d: integer cut off", start)
-		}
-		if shift > 56 {
-			return 0, 0, fmt.Errorf("offset %d: integer too long", start)
-		}
-		b := r.block[r.pos]
-		r.pos++
-		value += uint64(b&0x7f) << shift
-		if b&0x80 == 0 {
-			return value, r.pos - start, nil
-		}
-	}
+	r.pos += octets
+	return value, octets, nil
 }
 
 func (r *wireReader) stringLiteral() (stringLiteral, error) {

@@ -45,6 +45,34 @@ func IntegerLen(v uint64, n uint) int {
 	return octets
 }
 
+// readInteger reads an integer with an n-bit prefix (§5.1), 1 <= n <= 8,
+// from the start of b and returns it with the number of octets it took. It
+// reads any value up to 2^64-1, continuation octets that add nothing
+// included, and fails on a value past 2^64-1 or an integer cut off.
+func readInteger(b []byte, n uint) (value uint64, octets int, err error) {
+	if len(b) == 0 {
+		return 0, 0, fmt.Errorf("integer missing")
+	}
+	mask := uint64(1)<<n - 1
+	value = uint64(b[0]) & mask
+	if value < mask {
+		return value, 1, nil
+	}
+	for i, shift := 1, uint(0); ; i, shift = i+1, shift+7 {
+		if i >= len(b) {
+			return 0, 0, fmt.Errorf("integer cut off after %d octets", i)
+		}
+		c := uint64(b[i] & 0x7f)
+		if shift > 63 || c<<shift>>shift != c || value+c<<shift < value {
+			return 0, 0, fmt.Errorf("integer past 2^64-1 at octet %d", i)
+		}
+		value += c << shift
+		if b[i]&0x80 == 0 {
+			return value, i + 1, nil
+		}
+	}
+}
+
 // appendInteger appends v as an integer with an n-bit prefix (§5.1) after
 // the pattern bits: the fuzz package's own writer, written from the RFC's
 // pseudocode, for blocks the checks build by hand.
@@ -60,15 +88,78 @@ func appendInteger(dst []byte, pattern byte, n uint, v uint64) []byte {
 	return append(dst, byte(v))
 }
 
-// CheckInteger is the body of the integer target. The encoder exports no integer
-// coder, so the check makes it write a chosen integer through the public
-// API: data[0] picks the representation (and so the prefix length) and the
+// integerDst is what checkIntegerDirect puts in dst before the integer.
+const integerDst = "dst"
+
+// checkIntegerDirect checks encoder.AppendInteger and encoder.IntegerLen
+// for v under every prefix length from 1 to 8 (RFC 7541 §5.1): the
+// integer is appended after dst's octets, which stay as they were; the
+// first octet keeps pattern's bits above the prefix; our own reader gets v
+// back from exactly the octets appended; their number is the minimal one
+// (IntegerLen) and what encoder.IntegerLen says; and they equal what our
+// own writer makes, since the minimal encoding is unique.
+func checkIntegerDirect(pattern byte, v uint64) error {
+	for n := uint(1); n <= 8; n++ {
+		out := encoder.AppendInteger([]byte(integerDst), pattern, uint8(n), v)
+		if len(out) <= len(integerDst) || string(out[:len(integerDst)]) != integerDst {
+			return fmt.Errorf("AppendInteger(%q, %#02x, %d, %d) = %x: dst changed or nothing appended", integerDst, pattern, n, v, out)
+		}
+		got := out[len(integerDst):]
+		high := byte(0xff << n) // the pattern bits above an n-bit prefix
+		want := appendInteger(nil, pattern&high, n, v)
+		switch value, octets, err := readInteger(got, n); {
+		case got[0]&high != pattern&high:
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: first octet's bits above the prefix are %#02x; want %#02x", pattern, n, v, got, got[0]&high, pattern&high)
+		case err != nil:
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %v", pattern, n, v, got, err)
+		case value != v:
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x, which holds %d", pattern, n, v, got, value)
+		case octets != len(got):
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %d octets after the integer's %d", pattern, n, v, got, len(got)-octets, octets)
+		case len(got) != IntegerLen(v, n):
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %d octets; the minimal encoding is %d", pattern, n, v, got, len(got), IntegerLen(v, n))
+		case encoder.IntegerLen(uint8(n), v) != len(got):
+			return fmt.Errorf("encoder.IntegerLen(%d, %d) = %d; AppendInteger appends %d octets", n, v, encoder.IntegerLen(uint8(n), v), len(got))
+		case string(got) != string(want):
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x; want %x", pattern, n, v, got, want)
+		}
+	}
+	return nil
+}
+
+// integerValue is the value checkIntegerDirect takes from an integer target
+// input: octets 1 to 8 (as many as there are), big-endian. For an input of
+// five octets it is the value the wire-level checks start from.
+func integerValue(data []byte) uint64 {
+	var v uint64
+	if len(data) > 1 {
+		for _, b := range data[1:min(len(data), 9)] {
+			v = v<<8 | uint64(b)
+		}
+	}
+	return v
+}
+
+// CheckInteger is the body of the integer target. It makes the encoder
+// write a chosen integer through the field API: data[0] picks the representation (and so the prefix length) and the
 // next four octets, big-endian, the value, reduced to the representation's
 // range. The fuzz package's own reader (written from §5.1) must read the
 // value back from the block, in the minimal number of octets (IntegerLen),
 // and a fresh decoder from each factory in oracles must decode the block
 // to the fields sent.
+//
+// Before that, checkIntegerDirect checks encoder.AppendInteger and
+// encoder.IntegerLen for every prefix from 1 to 8 with data[0] as the
+// pattern and octets 1-8 (as many as there are), big-endian, as the value,
+// so values up to 2^64-1 occur.
 func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
+	var pattern byte
+	if len(data) > 0 {
+		pattern = data[0]
+	}
+	if err := checkIntegerDirect(pattern, integerValue(data)); err != nil {
+		return err
+	}
 	r := &scriptReader{data: data}
 	kind := int(r.byte()) % intKinds
 	v := uint64(r.uint32())

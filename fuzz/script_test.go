@@ -1,6 +1,8 @@
 package fuzz
 
 import (
+	"bytes"
+	"encoding/hex"
 	"reflect"
 	"strings"
 	"testing"
@@ -196,6 +198,52 @@ func TestHuffmanLen(t *testing.T) {
 	for _, tt := range tests {
 		if got := HuffmanLen([]byte(tt.s)); got != tt.want {
 			t.Errorf("HuffmanLen(%q) = %d; want %d", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestReadAppendInteger(t *testing.T) {
+	tests := []struct {
+		pattern byte
+		n       uint
+		v       uint64
+		wire    string
+	}{
+		{0x00, 5, 10, "0a"},       // RFC 7541 C.1.1
+		{0x00, 5, 1337, "1f9a0a"}, // C.1.2
+		{0x00, 8, 42, "2a"},       // C.1.3
+		{0xe0, 5, 31, "ff00"},
+		{0x80, 1, 0, "80"},
+		{0x00, 8, 255, "ff00"},
+		// 2^64-1 - 1 = 0xfffffffffffffffe: nine 7-bit groups of ones
+		// (0x7e first) and a last octet holding the top bit.
+		{0xfe, 1, 1<<64 - 1, "fffeffffffffffffffff01"},
+		// 2^64-1 - 255: the low group 0x00, then ...
+		{0x00, 8, 1<<64 - 1, "ff80feffffffffffffff01"},
+	}
+	for _, tt := range tests {
+		wire, _ := hex.DecodeString(tt.wire)
+		if got := appendInteger(nil, tt.pattern, tt.n, tt.v); !bytes.Equal(got, wire) {
+			t.Errorf("appendInteger(%#02x, %d, %d) = %x; want %s", tt.pattern, tt.n, tt.v, got, tt.wire)
+		}
+		v, octets, err := readInteger(append(wire, 0x42), tt.n)
+		if err != nil || v != tt.v || octets != len(wire) {
+			t.Errorf("readInteger(%s, %d) = %d, %d octets, %v; want %d, %d octets", tt.wire, tt.n, v, octets, err, tt.v, len(wire))
+		}
+		if err := checkIntegerDirect(tt.pattern, tt.v); err != nil {
+			t.Errorf("checkIntegerDirect(%#02x, %d): %v", tt.pattern, tt.v, err)
+		}
+	}
+	for _, bad := range []string{
+		"",                           // missing
+		"1f",                         // cut off
+		"1f80",                       // cut off
+		"1fe1ffffffffffffffff01",     // 31 + 2^64-31: past 2^64-1
+		"1f808080808080808080808000", // eleven continuation octets
+	} {
+		wire, _ := hex.DecodeString(bad)
+		if v, _, err := readInteger(wire, 5); err == nil {
+			t.Errorf("readInteger(%q, 5) = %d; want an error", bad, v)
 		}
 	}
 }

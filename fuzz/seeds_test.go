@@ -115,6 +115,13 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 		}
 	}
 
+	// Values up to 2^64-1 for checkIntegerDirect, which reads octets 1-8.
+	for _, v := range []uint64{1<<64 - 1, 1<<64 - 2, 1<<64 - 256, 1 << 63, 1<<63 - 1, 1<<56 - 1, 1 << 56, 1<<32 - 1} {
+		for _, pattern := range []byte{0x00, 0xff} {
+			add(targetInteger, fmt.Sprintf("u64-%02x-%d", pattern, v), binary.BigEndian.AppendUint64([]byte{pattern}, v))
+		}
+	}
+
 	all := make([]byte, 256)
 	for i := range all {
 		all[i] = byte(i)

@@ -1,7 +1,9 @@
 package fuzz
 
 import (
+	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,5 +219,54 @@ func TestCheckCertifyXNetEncoderSeedScript(t *testing.T) {
 	}})
 	if err := CheckCertifyXNetEncoder(data); err != nil {
 		t.Error(err)
+	}
+}
+
+// recordingDecoder is a strict oracle that keeps every block it is given.
+type recordingDecoder struct {
+	*strict.Decoder
+	blocks *[]string
+}
+
+func (d recordingDecoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
+	*d.blocks = append(*d.blocks, hex.EncodeToString(block))
+	return d.Decoder.DecodeBlock(block)
+}
+
+func TestEncodeRoundTripEmptyBlocks(t *testing.T) {
+	field := func(name string) Op { return Op{Kind: OpField, Name: name, Value: "v"} }
+	tests := []struct {
+		name     string
+		capacity uint32
+		ops      []Op
+		want     []string // the blocks the decoders get, in hex
+	}{
+		{"update-to-0", 4096, []Op{field("a"), {Kind: OpTableSize, Size: 0}, {Kind: OpEndBlock}, field("a")},
+			[]string{"4001610176", "20", "0001610176"}}, // no room to index "a" any more
+		{"smallest-then-final", 4096, []Op{{Kind: OpTableSize, Size: 100}, {Kind: OpTableSize, Size: 4096}, {Kind: OpEndBlock}},
+			[]string{"3f453fe11f"}},
+		{"nothing-pending", 4096, []Op{{Kind: OpEndBlock}, {Kind: OpTableSize, Size: 4096}, {Kind: OpEndBlock}, {Kind: OpEndBlock}},
+			nil},
+		{"capacity-below-setting", 256, []Op{{Kind: OpEndBlock}, {Kind: OpEndBlock}, field("a")},
+			[]string{"3fe101", "4001610176"}},
+		{"setting-ends-block-without-updates", 4096, []Op{{Kind: OpTableSize, Size: 0}, {Kind: OpTableSize, Size: 50}, field("a")},
+			[]string{"203f134001610176"}}, // 0, then 50 = 31 + 19
+	}
+	for _, tt := range tests {
+		data := scriptBytes(t, &Script{Capacity: tt.capacity, Ops: tt.ops})
+		var blocks []string
+		rec := []func() oracle.Decoder{func() oracle.Decoder { return recordingDecoder{strict.New(), &blocks} }}
+		if err := CheckEncodeRoundTrip(data, rec); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if !slices.Equal(blocks, tt.want) {
+			t.Errorf("%s: blocks %q; want %q", tt.name, blocks, tt.want)
+		}
+		if len(tt.want) > 0 {
+			if err := CheckEncodeRoundTrip(data, faulty("faulty", "reject everything")); err == nil || !strings.Contains(err.Error(), "faulty rejects the encoder's block "+tt.want[0]) {
+				t.Errorf("%s: error %v; want the faulty decoder rejecting block %s", tt.name, err, tt.want[0])
+			}
+		}
 	}
 }

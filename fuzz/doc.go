@@ -8,12 +8,15 @@
 //   - CheckEncodeRoundTrip: a Script (fields, sensitive flags, table-size
 //     changes, block boundaries, resets) through the reference encoder;
 //     every oracle must decode each block to the script's fields and hold
-//     the encoder's dynamic table.
-//   - CheckHuffman: octets through the encoder's Huffman coder and every
-//     oracle's decoder; Huffman only when strictly shorter, of the length
-//     the code lengths give.
-//   - CheckInteger: integers with 4-, 5-, 6- and 7-bit prefixes written by
-//     the encoder and read back.
+//     the encoder's dynamic table; the strict oracle must see the size
+//     updates §4.2 asks for, in blocks without fields too.
+//   - CheckHuffman: octets through the encoder's Huffman coder, directly
+//     (AppendHuffman, HuffmanLen) and as a field value, and every oracle's
+//     decoder; Huffman in a field only when the mode says, of the length
+//     the code lengths give, octet-equal to x/net's code.
+//   - CheckInteger: integers written by encoder.AppendInteger with every
+//     prefix from 1 to 8, values up to 2^64-1, and by the field API with
+//     4-, 5-, 6- and 7-bit prefixes, read back by our own §5.1 reader.
 //   - CheckDecoderDifferential: a Session of arbitrary blocks and settings
 //     fed to every oracle, which must agree with the strict oracle except
 //     where oracle.KnownLeniencies says why not.

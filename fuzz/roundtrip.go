@@ -2,8 +2,10 @@ package fuzz
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -30,7 +32,11 @@ func runEncodeRoundTrip(s *Script, oracles []func() oracle.Decoder) error {
 	}
 	policy.Huffman = s.Huffman
 	enc := encoder.New(encoder.Config{Capacity: s.Capacity, Policy: policy})
-	rt := &roundTrip{enc: enc, oracles: oracles, conn: 1}
+	capacity := s.Capacity
+	if capacity == 0 {
+		capacity = spec.DefaultTableSize
+	}
+	rt := &roundTrip{enc: enc, oracles: oracles, conn: 1, capacity: capacity}
 	rt.newConnection()
 	for _, op := range s.Ops {
 		var err error
@@ -39,12 +45,17 @@ func runEncodeRoundTrip(s *Script, oracles []func() oracle.Decoder) error {
 			rt.block = enc.AppendFieldString(rt.block, op.Name, op.Value, op.Sensitive)
 			rt.want = append(rt.want, op)
 		case OpTableSize:
-			err = rt.endBlock()
+			err = rt.endBlock(false)
 			rt.setMaxDynamicTableSize(op.Size)
 		case OpEndBlock:
-			err = rt.endBlock()
+			if len(rt.want) == 0 {
+				// A block without fields carries the pending size
+				// updates, if any (§4.2).
+				rt.block = enc.AppendSizeUpdates(rt.block)
+			}
+			err = rt.endBlock(true)
 		case OpReset:
-			err = rt.endBlock()
+			err = rt.endBlock(false)
 			enc.Reset()
 			rt.conn++
 			rt.newConnection()
@@ -53,7 +64,7 @@ func runEncodeRoundTrip(s *Script, oracles []func() oracle.Decoder) error {
 			return err
 		}
 	}
-	return rt.endBlock()
+	return rt.endBlock(false)
 }
 
 type roundTrip struct {
@@ -67,6 +78,14 @@ type roundTrip struct {
 	want     []Op
 	conn     int // connection number, from 1
 	blockNum int // block number within the connection, from 1, as Script.String counts
+	// The model of the size updates due (§4.2), kept apart from the
+	// encoder's own: capacity is the encoder's Config.Capacity (4096 for
+	// 0), signalled the last size signalled or implied (4096 at the start
+	// of a connection), and sizes the maximum table sizes, min(setting,
+	// capacity), since the last block sent.
+	capacity  uint32
+	signalled uint32
+	sizes     []uint32
 }
 
 func (rt *roundTrip) newConnection() {
@@ -76,10 +95,35 @@ func (rt *roundTrip) newConnection() {
 	}
 	rt.ref = strict.New()
 	rt.blockNum = 1
+	rt.signalled = spec.DefaultTableSize
+	rt.sizes = rt.sizes[:0]
+	if rt.capacity < spec.DefaultTableSize {
+		rt.sizes = append(rt.sizes, rt.capacity)
+	}
+}
+
+// wantUpdates returns the dynamic table size updates the next block must
+// start with (§4.2, §6.3): the smallest maximum size since the last block,
+// then the final one if different; only the final one when they are the
+// same and it differs from the size last signalled; none otherwise.
+func (rt *roundTrip) wantUpdates() []uint32 {
+	if len(rt.sizes) == 0 {
+		return nil
+	}
+	final := rt.sizes[len(rt.sizes)-1]
+	smallest := slices.Min(rt.sizes)
+	switch {
+	case smallest != final:
+		return []uint32{smallest, final}
+	case final != rt.signalled:
+		return []uint32{final}
+	}
+	return nil
 }
 
 func (rt *roundTrip) setMaxDynamicTableSize(n uint32) {
 	rt.enc.SetMaxDynamicTableSize(n)
+	rt.sizes = append(rt.sizes, min(n, rt.capacity))
 	rt.ref.SetMaxDynamicTableSize(n)
 	for _, d := range rt.decoders {
 		d.SetMaxDynamicTableSize(n)
@@ -87,17 +131,34 @@ func (rt *roundTrip) setMaxDynamicTableSize(n uint32) {
 }
 
 // endBlock decodes the block written so far with every decoder. A block
-// without fields is not sent: the encoder's API cannot write one. An
-// oracle that rejects the block where oracle.KnownLeniencies says it
-// wrongly rejects what strict accepts leaves the connection.
-func (rt *roundTrip) endBlock() error {
+// without fields is sent only when it holds size updates (written by
+// AppendSizeUpdates at an end-of-block op, explicit); one without either
+// is not sent, and fails when explicit and the model expects updates. The strict oracle must accept every block, and its Updates() must
+// be the updates the model expects (wantUpdates). An oracle that rejects
+// the block where oracle.KnownLeniencies says it wrongly rejects what
+// strict accepts leaves the connection.
+func (rt *roundTrip) endBlock(explicit bool) error {
 	defer func() { rt.blockNum++ }()
-	if len(rt.want) == 0 {
+	if len(rt.want) == 0 && len(rt.block) == 0 {
+		if want := rt.wantUpdates(); explicit && len(want) > 0 {
+			return fmt.Errorf("connection %d, block %d: AppendSizeUpdates wrote nothing; want the size updates %v", rt.conn, rt.blockNum, want)
+		}
 		return nil
 	}
 	where := fmt.Sprintf("connection %d, block %d", rt.conn, rt.blockNum)
 	wantTable := encoderTable(rt.enc)
 	ref := decode(rt.ref, rt.block)
+	wantUpdates := rt.wantUpdates()
+	rt.sizes = rt.sizes[:0]
+	if len(wantUpdates) > 0 {
+		rt.signalled = wantUpdates[len(wantUpdates)-1]
+	}
+	switch {
+	case ref.err != nil:
+		return fmt.Errorf("%s: strict rejects the encoder's block %x: %v", where, rt.block, ref.err)
+	case !slices.Equal(rt.ref.Updates(), wantUpdates):
+		return fmt.Errorf("%s: the encoder's block %x starts with the size updates %v; want %v", where, rt.block, rt.ref.Updates(), wantUpdates)
+	}
 	kept := rt.decoders[:0]
 	for _, d := range rt.decoders {
 		got, err := d.DecodeBlock(rt.block)

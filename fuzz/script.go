@@ -35,7 +35,9 @@ import (
 //	           a length is one octet below 0xff, or 0xff and 2 octets
 //	0x80-0xbf  the peer's SETTINGS_HEADER_TABLE_SIZE changes (and is
 //	           acknowledged); 2 octets follow, or 4 when bit 0 is set
-//	0xc0-0xef  end of the header block
+//	0xc0-0xef  end of the header block; the round-trip target ends a
+//	           block without fields with encoder.AppendSizeUpdates, so it
+//	           is sent when size updates are pending
 //	0xf0-0xff  reset: a new connection, fresh encoder and decoders
 //
 // Octets missing at the end of the input read as zero. A setting change

@@ -99,6 +99,19 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 		}
 	}
 
+	// Blocks without fields that carry size updates (AppendSizeUpdates).
+	addScript("empty-blocks-updates", &Script{Capacity: 4096, Ops: []Op{
+		{Kind: OpField, Name: "custom-key", Value: "custom-value"},
+		{Kind: OpTableSize, Size: 0}, {Kind: OpEndBlock},
+		{Kind: OpField, Name: "custom-key", Value: "custom-value"},
+		{Kind: OpTableSize, Size: 100}, {Kind: OpTableSize, Size: 4096}, {Kind: OpEndBlock},
+		{Kind: OpField, Name: "custom-key", Value: "custom-value"},
+		{Kind: OpTableSize, Size: 40}, {Kind: OpTableSize, Size: 4096}, {Kind: OpEndBlock},
+		{Kind: OpEndBlock},
+		{Kind: OpField, Name: "custom-key", Value: "custom-value"},
+	}})
+	addScript("empty-block-capacity-256", &Script{Capacity: 256, Ops: []Op{{Kind: OpEndBlock}, {Kind: OpField, Name: ":path", Value: "/"}}})
+
 	// Values around each prefix's boundaries (2^N-1 and 2^N-1+128 start a
 	// new octet) and the examples of RFC 7541 C.1, for each representation.
 	for kind := range intKinds {

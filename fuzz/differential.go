@@ -216,27 +216,24 @@ func fieldsString(fields []oracle.Field) string {
 
 // knownLeniency reports whether oracle.KnownLeniencies explains the
 // difference between an oracle's outcome got and strict's outcome want,
-// for a block that began with updates dynamic table size updates. An
-// acceptance of what strict rejects is known by the section of strict's
-// error; a rejection of what strict accepts is known for §4.2 when the
-// block began with two or more size updates, the one such case listed so
-// far.
+// for a block that began with updates dynamic table size updates, by the
+// rule of oracle.MatchLeniency.
 func knownLeniency(name string, got, want outcome, updates int) (oracle.Leniency, bool) {
-	var strictErr *strict.Error
-	for _, l := range oracle.KnownLeniencies {
-		if l.Oracle != name {
-			continue
+	d := oracle.Disagreement{Oracle: name}
+	switch {
+	case got.err == nil && want.err != nil:
+		d.Accepted = true
+		var strictErr *strict.Error
+		if errors.As(want.err, &strictErr) {
+			d.Section = strictErr.Section
 		}
-		switch l.Kind {
-		case oracle.AcceptsForbidden, oracle.AcceptsOverLimit:
-			if got.err == nil && errors.As(want.err, &strictErr) && strictErr.Section == l.Section {
-				return l, true
-			}
-		case oracle.RejectsAllowed:
-			if got.err != nil && want.err == nil && l.Section == "4.2" && updates >= 2 {
-				return l, true
-			}
+	case got.err != nil && want.err == nil:
+		d.Updates = updates
+		for _, f := range want.fields {
+			d.LongestString = max(d.LongestString, len(f.Name), len(f.Value))
 		}
+	default:
+		return oracle.Leniency{}, false
 	}
-	return oracle.Leniency{}, false
+	return oracle.MatchLeniency(d)
 }

@@ -46,13 +46,19 @@ type Leniency struct {
 	Kind    LeniencyKind
 	// Reason says what the oracle does and why.
 	Reason string
+	// MinUpdates and StringOver say, for a RejectsAllowed entry, which
+	// blocks the oracle rejects (see MatchLeniency): those starting with
+	// at least MinUpdates dynamic table size updates, and those holding a
+	// name or value longer than StringOver octets. Zero sets no condition;
+	// every RejectsAllowed entry sets at least one, so that an entry never
+	// explains every rejection by its oracle.
+	MinUpdates int
+	StringOver int
 }
 
 // KnownLeniencies lists every known difference between an oracle and the
-// strict oracle. Differential fuzzing uses it to tell a known difference
-// from a new one: a block that strict rejects with an error in Section and
-// that Oracle accepts is known when an AcceptsForbidden or AcceptsOverLimit
-// entry for that Oracle and Section is here.
+// strict oracle. Differential fuzzing and the certifier use it, through
+// MatchLeniency, to tell a known difference from a new one.
 var KnownLeniencies = []Leniency{
 	{
 		Oracle: "x/net", Case: "size-update-after-field-empty-table", Section: "4.2", Kind: AcceptsForbidden,
@@ -72,7 +78,8 @@ var KnownLeniencies = []Leniency{
 	},
 	{
 		Oracle: "x/net", Case: "min-then-final-entries-survive", Section: "4.2", Kind: RejectsAllowed,
-		Reason: "x/net rejects a second dynamic table size update at the start of a block when the first left entries in the table, so it rejects the smallest-then-final pair §4.2 asks for after a setting went down to a non-zero size and back up",
+		Reason:     "x/net rejects a second dynamic table size update at the start of a block when the first left entries in the table, so it rejects the smallest-then-final pair §4.2 asks for after a setting went down to a non-zero size and back up",
+		MinUpdates: 2,
 	},
 	{
 		Oracle: "x/net", Case: "integer-overlong", Section: "5.1", Kind: AcceptsOverLimit,
@@ -84,7 +91,8 @@ var KnownLeniencies = []Leniency{
 	},
 	{
 		Oracle: "nghttp2", Case: "giant-value", Section: "5.2", Kind: RejectsAllowed,
-		Reason: "libnghttp2's inflater rejects any name or value longer than 65,536 octets (NGHTTP2_HD_MAX_NV), whatever header-list limit is set; RFC 7541 sets no such limit, so giant-field cases can only be checked with strict and x/net",
+		Reason:     "libnghttp2's inflater rejects any name or value longer than 65,536 octets (NGHTTP2_HD_MAX_NV), whatever header-list limit is set; RFC 7541 sets no such limit, so giant-field cases can only be checked with strict and x/net",
+		StringOver: 65536,
 	},
 }
 
@@ -94,6 +102,63 @@ func LookupLeniency(oracleName, caseName string) (Leniency, bool) {
 	for _, l := range KnownLeniencies {
 		if l.Oracle == oracleName && l.Case == caseName {
 			return l, true
+		}
+	}
+	return Leniency{}, false
+}
+
+// A Disagreement is how a third-party oracle's verdict on one header block
+// differs from the strict oracle's, in the terms MatchLeniency needs.
+type Disagreement struct {
+	// Oracle is the registered name of the oracle, such as "x/net".
+	Oracle string
+	// Accepted is true when the oracle decoded a block that the strict
+	// oracle rejected, false when it rejected a block strict decoded.
+	Accepted bool
+	// Section is, when Accepted, the RFC 7541 section of strict's error
+	// (strict.Error.Section, "4.2"); "" when the error is not a
+	// *strict.Error.
+	Section string
+	// Updates is, when not Accepted, the number of dynamic table size
+	// updates at the start of the block (strict.Decoder.Updates).
+	Updates int
+	// LongestString is, when not Accepted, the length in octets of the
+	// longest name or value strict decoded from the block.
+	LongestString int
+}
+
+// MatchLeniency returns the entry of KnownLeniencies that explains d, if
+// there is one, and reports whether there is:
+//
+//   - an acceptance (d.Accepted) is explained by an AcceptsForbidden or
+//     AcceptsOverLimit entry for d.Oracle whose Section is d.Section;
+//   - a rejection is explained by a RejectsAllowed entry for d.Oracle whose
+//     conditions the block meets: d.Updates >= MinUpdates and
+//     d.LongestString > StringOver, for those set (an entry without
+//     conditions explains nothing).
+//
+// Differences in the fields or the table of a block both oracles decode
+// are never known leniencies. A Huffman-coded string is judged by its
+// decoded length: a decoder that limits the coded length (nghttp2 does)
+// rejects some shorter decoded strings too, which MatchLeniency then does
+// not explain, reporting rather than hiding them.
+func MatchLeniency(d Disagreement) (Leniency, bool) {
+	for _, l := range KnownLeniencies {
+		if l.Oracle != d.Oracle {
+			continue
+		}
+		switch l.Kind {
+		case AcceptsForbidden, AcceptsOverLimit:
+			if d.Accepted && d.Section != "" && d.Section == l.Section {
+				return l, true
+			}
+		case RejectsAllowed:
+			if d.Accepted || (l.MinUpdates == 0 && l.StringOver == 0) {
+				continue
+			}
+			if d.Updates >= l.MinUpdates && (l.StringOver == 0 || d.LongestString > l.StringOver) {
+				return l, true
+			}
 		}
 	}
 	return Leniency{}, false

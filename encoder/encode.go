@@ -116,14 +116,18 @@ func (e *Encoder) appendIndexed(dst []byte, ref uint32) []byte {
 	return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(e.dynamicIndex(ref)))
 }
 
+// longPathLen is the longest ":path" value DefaultPolicy indexes: longer
+// paths mostly carry resource ids that do not repeat (see the package doc).
+const longPathLen = 28
+
 // rarelyRepeats reports whether DefaultPolicy's name rules send the field
 // "without Indexing" because its value rarely repeats.
 func rarelyRepeats(staticName int, value []byte) bool {
 	switch staticName {
 	case staticPath:
-		return bytes.IndexByte(value, '?') >= 0
+		return len(value) > longPathLen || bytes.IndexByte(value, '?') >= 0
 	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
-		staticIfNoneMatch, staticLastModified:
+		staticIfNoneMatch, staticLastModified, staticLocation, staticSetCookie:
 		return true
 	}
 	return false

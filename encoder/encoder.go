@@ -44,31 +44,35 @@
 //   - a field passed with sensitive set is "Never Indexed" (§6.2.3), always;
 //   - "authorization", "proxy-authorization", and "cookie" values shorter
 //     than 20 bytes are "Never Indexed": they are secrets or easily guessed;
-//   - ":path" values containing "?", "content-length", "etag",
-//     "if-modified-since", "if-none-match", "last-modified" and "age" are
-//     sent "without Indexing": they rarely repeat, and indexing them would
-//     only evict entries that do;
+//   - ":path" values containing "?" or longer than 28 bytes,
+//     "content-length", "etag", "if-modified-since", "if-none-match",
+//     "last-modified", "location",
+//     "set-cookie" and "age" are sent "without Indexing": they rarely
+//     repeat, and indexing them would only evict entries that do;
+//     "set-cookie" values are also secrets a peer's guesses should not be
+//     compressed against;
 //   - a field whose entry (name + value + 32 bytes, §4.1) is larger than
 //     3/4 of the current maximum table size is sent "without Indexing",
 //     so one large field does not flush the table;
 //   - every other field is sent "with Incremental Indexing".
 //
-// The name rules follow nghttp2's, measured on the 32 raw-data stories of
-// hpack-test-case (1,162,372 octets of names and values; wire octets with
-// DefaultPolicy, one encoder per story): nghttp2's list ("location" and
-// "set-cookie" not indexed, "last-modified" indexed) gives 359,574 (0.3093
-// of the raw octets; libnghttp2 1.52 itself gives 358,782, 0.3087, as it
-// indexes no ":path"). In that traffic "last-modified" values are almost
-// never sent twice (91% of its entries were evicted unused) while redirect
-// "location" values and "set-cookie" values do repeat: not indexing the
-// first and indexing the other two gives 356,712 (0.3069), 0.8% fewer
-// octets. Each change alone: "location" indexed, -1,197; "set-cookie"
-// indexed, -164; "last-modified" not indexed, -151; the three interact.
-// Indexing "set-cookie" exposes its values to exact-match guessing only,
-// as for long cookies. Rules that measured worse and were left out:
-// "expires", "date" and "cache-control" not indexed (+12,042, +52,466 and
-// +17,394), "if-modified-since" indexed (-77, too little to drop a rule),
-// and LargeEntryPercent below 30 (no gain; below 10, losses).
+// The name rules are nghttp2's plus two, "last-modified" and long ":path"
+// values, measured on the 32 raw-data stories of hpack-test-case
+// (1,162,372 octets of names and values; one encoder per story;
+// go run -tags nghttp2 ./bench/cmd/compression): with nghttp2's list the
+// wire takes 359,574 octets (0.3093 of the raw octets; libnghttp2 1.52
+// itself gives 358,782, 0.3087, as it indexes no ":path"). In that traffic
+// "last-modified" values are almost never sent twice (91% of its entries
+// were evicted unused): not indexing them gives 359,423. Paths longer than
+// 28 bytes rarely repeat either: not indexing them gives 358,541 (0.3085),
+// with little change for any limit between 12 (358,554) and 32 (358,761);
+// short paths such as "/api/v1/resource" still go into the table. Indexing "location" (-1,197) and "set-cookie" (-164)
+// would save more, but both were kept out of the table as the design
+// names them: redirect targets and cookies carry per-user data. Rules that
+// measured worse and were left out: "expires", "date" and "cache-control"
+// not indexed (+12,042, +52,466 and +17,394), "if-modified-since" indexed
+// (-77, too little to drop a rule), and LargeEntryPercent below 30 (no
+// gain; below 10, losses).
 //
 // Names are referenced by index in every case. Names are matched exactly:
 // HTTP/2 field names are lowercase (RFC 9113 §8.2.1). IndexAllPolicy
@@ -161,9 +165,10 @@ type Policy struct {
 	// one large field does not evict the whole table. Zero means 75, as
 	// in DefaultPolicy; 100 or more leaves only the fit check.
 	//
-	// ":path" values containing "?", "content-length", "etag",
-	// "if-modified-since", "if-none-match", "last-modified" and "age" are
-	// always sent "without Indexing" unless IndexAll is set.
+	// ":path" values containing "?" or longer than 28 bytes,
+	// "content-length", "etag", "if-modified-since", "if-none-match",
+	// "last-modified", "location", "set-cookie" and "age" are always sent
+	// "without Indexing" unless IndexAll is set.
 	LargeEntryPercent uint8
 }
 

@@ -21,7 +21,9 @@ const (
 	staticIfModifiedSince    = 40
 	staticIfNoneMatch        = 41
 	staticLastModified       = 44
+	staticLocation           = 46
 	staticProxyAuthorization = 49
+	staticSetCookie          = 55
 )
 
 // staticSlot is one slot of the generated staticNames table.

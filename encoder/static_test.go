@@ -73,7 +73,9 @@ func TestStaticIndexConstants(t *testing.T) {
 		{staticIfModifiedSince, "if-modified-since"},
 		{staticIfNoneMatch, "if-none-match"},
 		{staticLastModified, "last-modified"},
+		{staticLocation, "location"},
 		{staticProxyAuthorization, "proxy-authorization"},
+		{staticSetCookie, "set-cookie"},
 	}
 	for _, tt := range tests {
 		if got := spec.StaticTable[tt.index-1].Name; got != tt.name {

@@ -179,7 +179,7 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 
 // withoutIndexingNames are the names DefaultPolicy never indexes because
 // their values rarely repeat (package encoder doc, "Indexing policy").
-var withoutIndexingNames = []string{"age", "content-length", "etag", "if-modified-since", "if-none-match", "last-modified"}
+var withoutIndexingNames = []string{"age", "content-length", "etag", "if-modified-since", "if-none-match", "last-modified", "location", "set-cookie"}
 
 // representation is the representation the encoder's documented policy
 // picks for f in the current table.
@@ -207,7 +207,7 @@ func (st *connState) representation(f genField) repKind {
 		return repIncremental
 	case uint64(size)*100 > uint64(maxSize)*75:
 		return repWithout
-	case f.Name == ":path" && strings.Contains(f.Value, "?"):
+	case f.Name == ":path" && (strings.Contains(f.Value, "?") || len(f.Value) > 28):
 		return repWithout
 	case slices.Contains(withoutIndexingNames, f.Name):
 		return repWithout

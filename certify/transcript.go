@@ -131,25 +131,22 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 		pb.updates = s.Updates()
 		pb.warnings = s.Warnings()
 		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
+			longest := 0
+			for _, f := range pb.decoded[0].fields {
+				longest = max(longest, len(f.Name), len(f.Value))
+			}
 			for i := 1; i < len(pb.decoded); i++ {
-				if d := &pb.decoded[i]; d.err != nil {
-					d.known = knownRejection(d.oracle)
+				d := &pb.decoded[i]
+				if d.err == nil {
+					continue
+				}
+				if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
+					d.known = l.Case
 				}
 			}
 		}
 	}
 	pb.tableDiff = compareTables(ds, broken, enc)
-}
-
-// knownRejection returns the case of a known leniency by which the oracle
-// rejects blocks RFC 7541 allows, or "".
-func knownRejection(name string) string {
-	for _, l := range oracle.KnownLeniencies {
-		if l.Oracle == name && l.Kind == oracle.RejectsAllowed {
-			return l.Case
-		}
-	}
-	return ""
 }
 
 // decodeSafely turns an oracle's panic into an error: a certifier must

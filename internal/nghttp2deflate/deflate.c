@@ -8,97 +8,11 @@
 /* RFC 7541 Appendix A; dynamic entries start at index 62. */
 #define STATIC_TABLE_LEN 61
 
-/* Each allocation is preceded by its size so that free can subtract it.
-   Sixteen bytes keep the alignment malloc guarantees on amd64 and arm64.
-   (oracle/nghttp2 has its own copy of this allocator: packages cannot
-   share C code without sharing a directory.) */
-#define SIZE_HEADER 16
-
 /* Bytes held by every hcdef and hcdef_workload of the process. */
-static size_t global_live;
-
 size_t hcdef_global_live(void) {
-	return __atomic_load_n(&global_live, __ATOMIC_RELAXED);
+	return countmem_global_live();
 }
 
-static void account(hcdef_heap *heap, size_t added, size_t removed) {
-	heap->live = heap->live + added - removed;
-	if (heap->live > heap->peak) {
-		heap->peak = heap->live;
-	}
-	__atomic_add_fetch(&global_live, added, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&global_live, removed, __ATOMIC_RELAXED);
-}
-
-static void *count_malloc(size_t size, void *user) {
-	unsigned char *p;
-
-	if (size > SIZE_MAX - SIZE_HEADER) {
-		return NULL;
-	}
-	p = malloc(SIZE_HEADER + size);
-	if (p == NULL) {
-		return NULL;
-	}
-	memcpy(p, &size, sizeof size);
-	account(user, size, 0);
-	return p + SIZE_HEADER;
-}
-
-static void count_free(void *ptr, void *user) {
-	unsigned char *p;
-	size_t size;
-
-	if (ptr == NULL) {
-		return;
-	}
-	p = (unsigned char *)ptr - SIZE_HEADER;
-	memcpy(&size, p, sizeof size);
-	account(user, 0, size);
-	free(p);
-}
-
-static void *count_calloc(size_t n, size_t size, void *user) {
-	void *p;
-
-	if (size != 0 && n > SIZE_MAX / size) {
-		return NULL;
-	}
-	p = count_malloc(n * size, user);
-	if (p != NULL) {
-		memset(p, 0, n * size);
-	}
-	return p;
-}
-
-static void *count_realloc(void *ptr, size_t size, void *user) {
-	unsigned char *old, *p;
-	size_t oldsize;
-
-	if (ptr == NULL) {
-		return count_malloc(size, user);
-	}
-	if (size > SIZE_MAX - SIZE_HEADER) {
-		return NULL;
-	}
-	old = (unsigned char *)ptr - SIZE_HEADER;
-	memcpy(&oldsize, old, sizeof oldsize);
-	p = realloc(old, SIZE_HEADER + size);
-	if (p == NULL) {
-		return NULL;
-	}
-	memcpy(p, &size, sizeof size);
-	account(user, size, oldsize);
-	return p + SIZE_HEADER;
-}
-
-static void init_mem(nghttp2_mem *mem, hcdef_heap *heap) {
-	mem->mem_user_data = heap;
-	mem->malloc = count_malloc;
-	mem->free = count_free;
-	mem->calloc = count_calloc;
-	mem->realloc = count_realloc;
-}
 
 hcdef *hcdef_new(size_t max_table) {
 	hcdef *h;
@@ -107,10 +21,10 @@ hcdef *hcdef_new(size_t max_table) {
 	if (h == NULL) {
 		return NULL;
 	}
-	account(&h->heap, sizeof *h, 0);
-	init_mem(&h->mem, &h->heap);
+	countmem_account(&h->heap, sizeof *h, 0);
+	countmem_init(&h->mem, &h->heap);
 	if (nghttp2_hd_deflate_new2(&h->deflater, max_table, &h->mem) != 0) {
-		account(&h->heap, 0, sizeof *h);
+		countmem_account(&h->heap, 0, sizeof *h);
 		free(h);
 		return NULL;
 	}
@@ -122,9 +36,9 @@ void hcdef_del(hcdef *h) {
 		return;
 	}
 	nghttp2_hd_deflate_del(h->deflater);
-	count_free(h->nva, &h->heap);
-	count_free(h->out, &h->heap);
-	account(&h->heap, 0, sizeof *h);
+	countmem_free(h->nva, &h->heap);
+	countmem_free(h->out, &h->heap);
+	countmem_account(&h->heap, 0, sizeof *h);
 	free(h);
 }
 
@@ -151,7 +65,7 @@ ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
 		if (nfields > SIZE_MAX / sizeof *nva) {
 			return NGHTTP2_ERR_NOMEM;
 		}
-		nva = count_realloc(h->nva, nfields * sizeof *nva, &h->heap);
+		nva = countmem_realloc(h->nva, nfields * sizeof *nva, &h->heap);
 		if (nva == NULL) {
 			return NGHTTP2_ERR_NOMEM;
 		}
@@ -197,7 +111,7 @@ static int reserve(hcdef *h, size_t more) {
 		}
 		cap *= 2;
 	}
-	p = count_realloc(h->out, cap, &h->heap);
+	p = countmem_realloc(h->out, cap, &h->heap);
 	if (p == NULL) {
 		return NGHTTP2_ERR_NOMEM;
 	}
@@ -250,7 +164,7 @@ static void *array(hcdef_workload *w, size_t n, size_t size) {
 	if (size != 0 && n > SIZE_MAX / size) {
 		return NULL;
 	}
-	return count_malloc(n * size != 0 ? n * size : 1, &w->heap);
+	return countmem_malloc(n * size != 0 ? n * size : 1, &w->heap);
 }
 
 hcdef_workload *hcdef_workload_new(size_t datalen, size_t nnv, size_t nsizes,
@@ -262,8 +176,8 @@ hcdef_workload *hcdef_workload_new(size_t datalen, size_t nnv, size_t nsizes,
 	if (w == NULL) {
 		return NULL;
 	}
-	account(&w->heap, sizeof *w, 0);
-	init_mem(&w->mem, &w->heap);
+	countmem_account(&w->heap, sizeof *w, 0);
+	countmem_init(&w->mem, &w->heap);
 	w->data = array(w, datalen, 1);
 	w->nva = array(w, nnv, sizeof *w->nva);
 	w->sizes = array(w, nsizes, sizeof *w->sizes);
@@ -285,13 +199,13 @@ void hcdef_workload_del(hcdef_workload *w) {
 	if (w == NULL) {
 		return;
 	}
-	count_free(w->data, &w->heap);
-	count_free(w->nva, &w->heap);
-	count_free(w->sizes, &w->heap);
-	count_free(w->blocks, &w->heap);
-	count_free(w->story_ends, &w->heap);
-	count_free(w->out, &w->heap);
-	account(&w->heap, 0, sizeof *w);
+	countmem_free(w->data, &w->heap);
+	countmem_free(w->nva, &w->heap);
+	countmem_free(w->sizes, &w->heap);
+	countmem_free(w->blocks, &w->heap);
+	countmem_free(w->story_ends, &w->heap);
+	countmem_free(w->out, &w->heap);
+	countmem_account(&w->heap, 0, sizeof *w);
 	free(w);
 }
 

@@ -3,6 +3,7 @@
 package nghttp2deflate
 
 // #cgo pkg-config: libnghttp2
+// #cgo CFLAGS: -I${SRCDIR}/../countmem
 // #include "deflate.h"
 import "C"
 

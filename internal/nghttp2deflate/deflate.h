@@ -18,21 +18,18 @@
 #include <sys/types.h>
 #include <nghttp2/nghttp2.h>
 
+#include "countmem.h"
+
 /* Bytes of a record before its name and value. */
 #define HCDEF_RECORD_HEADER 9
 
-/* The user data of the counting allocator. */
-typedef struct hcdef_heap {
-	size_t live; /* bytes held now */
-	size_t peak; /* the most ever held */
-} hcdef_heap;
 
 typedef struct hcdef {
 	nghttp2_hd_deflater *deflater;
 	/* nghttp2's HPACK context keeps a pointer to its allocator, so the
 	   allocator lives as long as the deflater. */
 	nghttp2_mem mem;
-	hcdef_heap heap;
+	countmem_heap heap;
 	nghttp2_nv *nva; /* the fields of the block being encoded */
 	size_t nvcap;
 	uint8_t *out; /* table records */
@@ -61,7 +58,7 @@ typedef struct hcdef_wblock {
    every nva entry points into data. */
 typedef struct hcdef_workload {
 	nghttp2_mem mem;
-	hcdef_heap heap;
+	countmem_heap heap;
 	size_t max_table;
 	int reuse; /* one deflater for the whole run, not one per story */
 	uint8_t *data;

@@ -12,86 +12,9 @@
    list size in RFC 9113 §6.5.2. */
 #define ENTRY_OVERHEAD 32
 
-/* Each allocation is preceded by its size so that free can subtract it.
-   Sixteen bytes keep the alignment malloc guarantees on amd64 and arm64. */
-#define SIZE_HEADER 16
-
 /* Bytes held by every hcinf of the process. */
-static size_t global_live;
-
 size_t hcinf_global_live(void) {
-	return __atomic_load_n(&global_live, __ATOMIC_RELAXED);
-}
-
-static void account(hcinf *h, size_t added, size_t removed) {
-	h->live = h->live + added - removed;
-	if (h->live > h->peak) {
-		h->peak = h->live;
-	}
-	__atomic_add_fetch(&global_live, added, __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&global_live, removed, __ATOMIC_RELAXED);
-}
-
-static void *count_malloc(size_t size, void *user) {
-	unsigned char *p;
-
-	if (size > SIZE_MAX - SIZE_HEADER) {
-		return NULL;
-	}
-	p = malloc(SIZE_HEADER + size);
-	if (p == NULL) {
-		return NULL;
-	}
-	memcpy(p, &size, sizeof size);
-	account(user, size, 0);
-	return p + SIZE_HEADER;
-}
-
-static void count_free(void *ptr, void *user) {
-	unsigned char *p;
-	size_t size;
-
-	if (ptr == NULL) {
-		return;
-	}
-	p = (unsigned char *)ptr - SIZE_HEADER;
-	memcpy(&size, p, sizeof size);
-	account(user, 0, size);
-	free(p);
-}
-
-static void *count_calloc(size_t n, size_t size, void *user) {
-	void *p;
-
-	if (size != 0 && n > SIZE_MAX / size) {
-		return NULL;
-	}
-	p = count_malloc(n * size, user);
-	if (p != NULL) {
-		memset(p, 0, n * size);
-	}
-	return p;
-}
-
-static void *count_realloc(void *ptr, size_t size, void *user) {
-	unsigned char *old, *p;
-	size_t oldsize;
-
-	if (ptr == NULL) {
-		return count_malloc(size, user);
-	}
-	if (size > SIZE_MAX - SIZE_HEADER) {
-		return NULL;
-	}
-	old = (unsigned char *)ptr - SIZE_HEADER;
-	memcpy(&oldsize, old, sizeof oldsize);
-	p = realloc(old, SIZE_HEADER + size);
-	if (p == NULL) {
-		return NULL;
-	}
-	memcpy(p, &size, sizeof size);
-	account(user, size, oldsize);
-	return p + SIZE_HEADER;
+	return countmem_global_live();
 }
 
 hcinf *hcinf_new(void) {
@@ -101,14 +24,10 @@ hcinf *hcinf_new(void) {
 	if (h == NULL) {
 		return NULL;
 	}
-	account(h, sizeof *h, 0);
-	h->mem.mem_user_data = h;
-	h->mem.malloc = count_malloc;
-	h->mem.free = count_free;
-	h->mem.calloc = count_calloc;
-	h->mem.realloc = count_realloc;
+	countmem_account(&h->heap, sizeof *h, 0);
+	countmem_init(&h->mem, &h->heap);
 	if (nghttp2_hd_inflate_new2(&h->inflater, &h->mem) != 0) {
-		account(h, 0, sizeof *h);
+		countmem_account(&h->heap, 0, sizeof *h);
 		free(h);
 		return NULL;
 	}
@@ -120,8 +39,8 @@ void hcinf_del(hcinf *h) {
 		return;
 	}
 	nghttp2_hd_inflate_del(h->inflater);
-	count_free(h->out, h);
-	account(h, 0, sizeof *h);
+	countmem_free(h->out, &h->heap);
+	countmem_account(&h->heap, 0, sizeof *h);
 	free(h);
 }
 
@@ -140,7 +59,7 @@ static int reserve(hcinf *h, size_t more) {
 		}
 		cap *= 2;
 	}
-	p = count_realloc(h->out, cap, h);
+	p = countmem_realloc(h->out, cap, &h->heap);
 	if (p == NULL) {
 		return NGHTTP2_ERR_NOMEM;
 	}

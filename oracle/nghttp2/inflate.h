@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <nghttp2/nghttp2.h>
 
+#include "countmem.h"
+
 /* Returned by hcinf_block beside nghttp2's own (negative) error codes. */
 enum {
 	HCINF_ERR_LIST_LIMIT = 1,  /* the header list grew past list_limit */
@@ -33,8 +35,7 @@ typedef struct hcinf {
 	   nghttp2_hd_inflate_new2), so it lives here, as long as the
 	   inflater. */
 	nghttp2_mem mem;
-	size_t live;  /* bytes this object holds through the counting allocator */
-	size_t peak;  /* the most it ever held */
+	countmem_heap heap; /* what this object holds through the counting allocator */
 	uint8_t *out; /* records of the last block or table read */
 	size_t outlen;
 	size_t outcap;

@@ -3,6 +3,7 @@
 package nghttp2
 
 // #cgo pkg-config: libnghttp2
+// #cgo CFLAGS: -I${SRCDIR}/../../internal/countmem
 // #include "inflate.h"
 import "C"
 
@@ -186,7 +187,7 @@ func (d *Decoder) HeapBytes() int {
 	if d.c == nil {
 		return 0
 	}
-	n := d.c.live
+	n := d.c.heap.live
 	runtime.KeepAlive(d)
 	return int(n)
 }

@@ -3,7 +3,7 @@ module github.com/hpackcert/hpackcert
 go 1.26.0
 
 require (
-	github.com/dvyukov/go-fuzz v0.0.0-20220726122315-1d375ef9f9f6 // indirect
-	github.com/leanovate/gopter v0.2.11 // indirect
-	golang.org/x/net v0.62.0 // indirect
+	github.com/dvyukov/go-fuzz v0.0.0-20220726122315-1d375ef9f9f6
+	github.com/leanovate/gopter v0.2.11
+	golang.org/x/net v0.62.0
 )

@@ -8,7 +8,7 @@
 /* RFC 7541 Appendix A; dynamic entries start at index 62. */
 #define STATIC_TABLE_LEN 61
 
-/* Bytes held by every hcdef and hcdef_workload of the process. */
+/* Bytes held by every hcdef of the process. */
 size_t hcdef_global_live(void) {
 	return countmem_global_live();
 }
@@ -156,110 +156,4 @@ int hcdef_table(hcdef *h) {
 		h->outlen += size;
 	}
 	return 0;
-}
-
-/* array allocates n elements of size bytes, at least one byte so that an
-   empty array is not NULL. */
-static void *array(hcdef_workload *w, size_t n, size_t size) {
-	if (size != 0 && n > SIZE_MAX / size) {
-		return NULL;
-	}
-	return countmem_malloc(n * size != 0 ? n * size : 1, &w->heap);
-}
-
-hcdef_workload *hcdef_workload_new(size_t datalen, size_t nnv, size_t nsizes,
-                                   size_t nblocks, size_t nstories,
-                                   size_t outcap) {
-	hcdef_workload *w;
-
-	w = calloc(1, sizeof *w);
-	if (w == NULL) {
-		return NULL;
-	}
-	countmem_account(&w->heap, sizeof *w, 0);
-	countmem_init(&w->mem, &w->heap);
-	w->data = array(w, datalen, 1);
-	w->nva = array(w, nnv, sizeof *w->nva);
-	w->sizes = array(w, nsizes, sizeof *w->sizes);
-	w->blocks = array(w, nblocks, sizeof *w->blocks);
-	w->story_ends = array(w, nstories, sizeof *w->story_ends);
-	w->out = array(w, outcap, 1);
-	if (w->data == NULL || w->nva == NULL || w->sizes == NULL ||
-	    w->blocks == NULL || w->story_ends == NULL || w->out == NULL) {
-		hcdef_workload_del(w);
-		return NULL;
-	}
-	w->nblocks = nblocks;
-	w->nstories = nstories;
-	w->outcap = outcap;
-	return w;
-}
-
-void hcdef_workload_del(hcdef_workload *w) {
-	if (w == NULL) {
-		return;
-	}
-	countmem_free(w->data, &w->heap);
-	countmem_free(w->nva, &w->heap);
-	countmem_free(w->sizes, &w->heap);
-	countmem_free(w->blocks, &w->heap);
-	countmem_free(w->story_ends, &w->heap);
-	countmem_free(w->out, &w->heap);
-	countmem_account(&w->heap, 0, sizeof *w);
-	free(w);
-}
-
-int hcdef_workload_run(hcdef_workload *w, size_t passes) {
-	nghttp2_hd_deflater *d = NULL;
-	size_t pass, story = 0, b = 0, k;
-	int rv = 0;
-
-	w->wire = 0;
-	for (pass = 0; pass < passes; pass++) {
-		b = 0;
-		for (story = 0; story < w->nstories; story++) {
-			if (d == NULL) {
-				rv = nghttp2_hd_deflate_new2(&d, w->max_table, &w->mem);
-				if (rv != 0) {
-					d = NULL;
-					goto fail;
-				}
-			}
-			for (; b < w->story_ends[story]; b++) {
-				const hcdef_wblock *blk = &w->blocks[b];
-				ssize_t n;
-
-				for (k = 0; k < blk->nsizes; k++) {
-					rv = nghttp2_hd_deflate_change_table_size(
-						d, w->sizes[blk->first_size + k]);
-					if (rv != 0) {
-						goto fail;
-					}
-				}
-				n = nghttp2_hd_deflate_hd(d, w->out, w->outcap,
-				                          w->nva + blk->first_nv, blk->nvlen);
-				if (n < 0) {
-					rv = (int)n;
-					goto fail;
-				}
-				w->wire += (uint64_t)n;
-			}
-			if (!w->reuse) {
-				nghttp2_hd_deflate_del(d);
-				d = NULL;
-			}
-		}
-	}
-	if (d != NULL) {
-		nghttp2_hd_deflate_del(d);
-	}
-	return 0;
-
-fail:
-	w->failed_story = story;
-	w->failed_block = story == 0 ? b : b - w->story_ends[story - 1];
-	if (d != NULL) {
-		nghttp2_hd_deflate_del(d);
-	}
-	return rv;
 }

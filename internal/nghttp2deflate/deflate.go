@@ -16,7 +16,7 @@ import (
 	"unsafe"
 )
 
-// ErrClosed is returned by a Deflater or Workload used after Close.
+// ErrClosed is returned by a Deflater used after Close.
 var ErrClosed = errors.New("nghttp2deflate: used after Close")
 
 // Error is a failure reported by libnghttp2.
@@ -225,6 +225,6 @@ func (d *Deflater) Close() error {
 	return nil
 }
 
-// liveCBytes returns the C heap held by every Deflater and Workload of the
+// liveCBytes returns the C heap held by every Deflater of the
 // process.
 func liveCBytes() int { return int(C.hcdef_global_live()) }

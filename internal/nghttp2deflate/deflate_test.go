@@ -5,7 +5,6 @@ package nghttp2deflate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -318,13 +317,5 @@ func TestClosed(t *testing.T) {
 	}
 	if table, size, max, heap := d.Table(), d.TableSize(), d.MaxTableSize(), d.HeapBytes(); table != nil || size != 0 || max != 0 || heap != 0 {
 		t.Fatalf("after Close: Table() = %+v, TableSize() = %d, MaxTableSize() = %d, HeapBytes() = %d; want nil, 0, 0, 0", table, size, max, heap)
-	}
-	w, err := NewWorkload(nil, WorkloadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	if _, err := EncodeWorkload(w, 1); !errors.Is(err, ErrClosed) {
-		t.Fatalf("EncodeWorkload after Close: %v; want ErrClosed", err)
 	}
 }

@@ -72,41 +72,13 @@ func TestDeflaterMemoryFlat(t *testing.T) {
 	}
 }
 
-// TestWorkloadMemory checks that a run gives back the memory of its
-// deflaters, whether fresh per story or reused, and Close the rest.
-func TestWorkloadMemory(t *testing.T) {
-	stories := workloadStories(rawStories(t))
-	for _, cfg := range []WorkloadConfig{{}, {Reuse: true}} {
-		start := liveCBytes()
-		w, err := NewWorkload(stories, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before := liveCBytes()
-		if _, err := EncodeWorkload(w, 2); err != nil {
-			t.Fatal(err)
-		}
-		if after := liveCBytes(); after != before {
-			t.Errorf("%+v: %d C bytes live after EncodeWorkload; want %d as before", cfg, after, before)
-		}
-		t.Logf("%+v: workload of %d blocks holds %d C bytes; peak during the run %d", cfg, w.Blocks(), before-start, int(w.c.heap.peak))
-		w.Close()
-		if live := liveCBytes(); live != start {
-			t.Errorf("%+v: %d C bytes live after Close; want %d as before NewWorkload", cfg, live, start)
-		}
-	}
-}
-
-// TestCleanupFreesDropped drops a Deflater and a Workload without Close
+// TestCleanupFreesDropped drops a Deflater without Close
 // and waits for the garbage collector's cleanups to free their C memory.
 func TestCleanupFreesDropped(t *testing.T) {
 	start := liveCBytes()
 	func() {
 		d := New(4096)
 		if _, err := d.EncodeBlock(nil, []Field{{Name: "x-a", Value: "1"}}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := NewWorkload([][]Block{{{Fields: []Field{{Name: "x-a", Value: "1"}}}}}, WorkloadConfig{}); err != nil {
 			t.Fatal(err)
 		}
 		if liveCBytes() <= start {

@@ -17,9 +17,12 @@ import (
 // text), they join the fewer than 8 pending bits without overflow, and one
 // unaligned 8-byte store writes every whole byte at once; the partial byte
 // stays pending. It needs 8 bytes of room past the output so far, which the
-// capacity of dst usually gives; the rest is coded a code at a time with
-// exact bounds. Whatever is written only grows, so the coding stops as soon
-// as it must pass the limit.
+// capacity of dst usually gives. The rest is coded a code at a time with
+// exact bounds, flushing 32 bits at a time; so is everything after the
+// first eight octets whose codes total more (random or binary data, whose
+// codes are mostly 20-30 bits long: there the pair lookups only cost).
+// Whatever is written only grows, so the coding stops as soon as it must
+// pass the limit.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	dst = slices.Grow(dst, limit)
 	room := dst[len(dst):cap(dst)] // limit bytes or more
@@ -39,15 +42,10 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		l0, l1, l2, l3 := uint(p0&pairLenMask), uint(p1&pairLenMask), uint(p2&pairLenMask), uint(p3&pairLenMask)
 		total := l0 + l1 + l2 + l3
 		if total > 56 {
-			// Long codes (octets outside the usual text): take them
-			// one at a time. Eight codes add at most 30 bytes, so the
-			// stores stay within room.
-			if n+40 > len(room) {
-				break
-			}
-			s = s[8:]
-			acc, nbits, n = appendLongCodes(room, n, acc, nbits, x)
-			continue
+			// Long codes (octets outside the usual text, as in
+			// random or binary data): the rest of s goes one octet
+			// at a time, without more pair lookups.
+			break
 		}
 		s = s[8:]
 		// Join the pairs two by two, so that the accumulator waits on
@@ -91,27 +89,6 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		n++
 	}
 	return dst[:len(dst)+n], true
-}
-
-// appendLongCodes codes the eight octets of x, the first in its low byte,
-// after the nbits < 8 pending bits in acc, into room[n:], which must have
-// 40 bytes: codes join the accumulator one at a time and leave it 32 bits
-// at a time, and the whole bytes left are stored at the end. It returns the
-// new accumulator, fewer than 8 pending bits, and the new n.
-func appendLongCodes(room []byte, n int, acc uint64, nbits uint, x uint64) (uint64, uint, int) {
-	for range 8 {
-		c := huffmanTable[byte(x)]
-		x >>= 8
-		acc = acc<<(c&63) | c>>8
-		nbits += uint(c & 0xff)
-		if nbits >= 32 {
-			nbits -= 32
-			binary.BigEndian.PutUint32(room[n:], uint32(acc>>(nbits&63)))
-			n += 4
-		}
-	}
-	binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
-	return acc, nbits % 8, n + int(nbits/8)
 }
 
 // huffmanPairs holds the Huffman codes of every pair of octets, the first

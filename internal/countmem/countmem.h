@@ -1,4 +1,5 @@
-/* A counting allocator for libnghttp2's nghttp2_mem hooks, shared by the
+/* A counting allocator for libnghttp2's nghttp2_mem hooks, and the record
+   buffer that hands fields to Go, shared by the
    C files of oracle/nghttp2 and internal/nghttp2deflate (each includes it
    through #cgo CFLAGS -I). Header-only: every file that includes it gets
    its own static copy, so each package counts its own bytes. */
@@ -108,6 +109,67 @@ static inline void countmem_init(nghttp2_mem *mem, countmem_heap *heap) {
 	mem->free = countmem_free;
 	mem->calloc = countmem_calloc;
 	mem->realloc = countmem_realloc;
+}
+
+/* Bytes of a record before its name and value: name length (4 bytes,
+   little endian), value length (4 bytes, little endian), nghttp2_nv flags
+   (1 byte). */
+#define COUNTMEM_RECORD_HEADER 9
+
+/* countmem_records is a growable buffer of records, one per header field,
+   through which both packages hand fields and table entries to Go. */
+typedef struct countmem_records {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+} countmem_records;
+
+static inline void countmem_put_le32(uint8_t *p, uint32_t v) {
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* countmem_records_append appends nv as a record, growing r through heap.
+   It returns 0, NGHTTP2_ERR_NOMEM, or NGHTTP2_ERR_INVALID_ARGUMENT for a
+   string longer than the 4-byte lengths can say. */
+static inline int countmem_records_append(countmem_records *r, countmem_heap *heap, const nghttp2_nv *nv) {
+	size_t n, cap;
+	uint8_t *p;
+
+	if (nv->namelen > UINT32_MAX || nv->valuelen > UINT32_MAX) {
+		return NGHTTP2_ERR_INVALID_ARGUMENT;
+	}
+	n = COUNTMEM_RECORD_HEADER + nv->namelen + nv->valuelen;
+	if (n > r->cap - r->len) {
+		cap = r->cap != 0 ? r->cap : 256;
+		while (cap - r->len < n) {
+			if (cap > SIZE_MAX / 2) {
+				return NGHTTP2_ERR_NOMEM;
+			}
+			cap *= 2;
+		}
+		p = countmem_realloc(r->data, cap, heap);
+		if (p == NULL) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		r->data = p;
+		r->cap = cap;
+	}
+	p = r->data + r->len;
+	countmem_put_le32(p, (uint32_t)nv->namelen);
+	countmem_put_le32(p + 4, (uint32_t)nv->valuelen);
+	p[8] = nv->flags;
+	p += COUNTMEM_RECORD_HEADER;
+	if (nv->namelen != 0) {
+		memcpy(p, nv->name, nv->namelen);
+	}
+	if (nv->valuelen != 0) {
+		memcpy(p + nv->namelen, nv->value, nv->valuelen);
+	}
+	r->len += n;
+	return 0;
 }
 
 #endif

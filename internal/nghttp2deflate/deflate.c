@@ -37,7 +37,7 @@ void hcdef_del(hcdef *h) {
 	}
 	nghttp2_hd_deflate_del(h->deflater);
 	countmem_free(h->nva, &h->heap);
-	countmem_free(h->out, &h->heap);
+	countmem_free(h->out.data, &h->heap);
 	countmem_account(&h->heap, 0, sizeof *h);
 	free(h);
 }
@@ -45,13 +45,6 @@ void hcdef_del(hcdef *h) {
 static uint32_t get_le32(const uint8_t *p) {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
-}
-
-static void put_le32(uint8_t *p, uint32_t v) {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
 }
 
 ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
@@ -75,14 +68,14 @@ ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
 	for (i = 0; i < nfields; i++) {
 		nghttp2_nv *nv = &h->nva[i];
 
-		if (left < HCDEF_RECORD_HEADER) {
+		if (left < COUNTMEM_RECORD_HEADER) {
 			return NGHTTP2_ERR_INVALID_ARGUMENT;
 		}
 		nv->namelen = get_le32(p);
 		nv->valuelen = get_le32(p + 4);
 		nv->flags = p[8];
-		p += HCDEF_RECORD_HEADER;
-		left -= HCDEF_RECORD_HEADER;
+		p += COUNTMEM_RECORD_HEADER;
+		left -= COUNTMEM_RECORD_HEADER;
 		if (left < nv->namelen || left - nv->namelen < nv->valuelen) {
 			return NGHTTP2_ERR_INVALID_ARGUMENT;
 		}
@@ -96,64 +89,21 @@ ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
 	return nghttp2_hd_deflate_hd(h->deflater, dst, dstcap, h->nva, nfields);
 }
 
-/* reserve makes room for more bytes at the end of h->out. */
-static int reserve(hcdef *h, size_t more) {
-	size_t cap;
-	uint8_t *p;
-
-	if (more <= h->outcap - h->outlen) {
-		return 0;
-	}
-	cap = h->outcap != 0 ? h->outcap : 256;
-	while (cap - h->outlen < more) {
-		if (cap > SIZE_MAX / 2) {
-			return NGHTTP2_ERR_NOMEM;
-		}
-		cap *= 2;
-	}
-	p = countmem_realloc(h->out, cap, &h->heap);
-	if (p == NULL) {
-		return NGHTTP2_ERR_NOMEM;
-	}
-	h->out = p;
-	h->outcap = cap;
-	return 0;
-}
-
 int hcdef_table(hcdef *h) {
 	size_t n, i;
+	int rv;
 
-	h->outlen = 0;
+	h->out.len = 0;
 	n = nghttp2_hd_deflate_get_num_table_entries(h->deflater);
 	for (i = STATIC_TABLE_LEN + 1; i <= n; i++) {
 		const nghttp2_nv *nv = nghttp2_hd_deflate_get_table_entry(h->deflater, i);
-		uint8_t *p;
-		size_t size;
-		int rv;
-
 		if (nv == NULL) {
 			break;
 		}
-		if (nv->namelen > UINT32_MAX || nv->valuelen > UINT32_MAX) {
-			return NGHTTP2_ERR_INVALID_ARGUMENT;
-		}
-		size = HCDEF_RECORD_HEADER + nv->namelen + nv->valuelen;
-		rv = reserve(h, size);
+		rv = countmem_records_append(&h->out, &h->heap, nv);
 		if (rv != 0) {
 			return rv;
 		}
-		p = h->out + h->outlen;
-		put_le32(p, (uint32_t)nv->namelen);
-		put_le32(p + 4, (uint32_t)nv->valuelen);
-		p[8] = nv->flags;
-		p += HCDEF_RECORD_HEADER;
-		if (nv->namelen != 0) {
-			memcpy(p, nv->name, nv->namelen);
-		}
-		if (nv->valuelen != 0) {
-			memcpy(p + nv->namelen, nv->value, nv->valuelen);
-		}
-		h->outlen += size;
 	}
 	return 0;
 }

@@ -162,13 +162,13 @@ func (d *Deflater) Table() []Field {
 	if rv := C.hcdef_table(d.c); rv != 0 {
 		panic("nghttp2deflate: out of memory reading the dynamic table")
 	}
-	data := C.GoStringN((*C.char)(unsafe.Pointer(d.c.out)), C.int(d.c.outlen))
+	data := C.GoStringN((*C.char)(unsafe.Pointer(d.c.out.data)), C.int(d.c.out.len))
 	n := int(C.nghttp2_hd_deflate_get_num_table_entries(d.c.deflater)) - 61
 	runtime.KeepAlive(d)
 	table := make([]Field, 0, n)
 	for len(data) > 0 {
 		nameLen, valueLen := le32(data), le32(data[4:])
-		data = data[C.HCDEF_RECORD_HEADER:]
+		data = data[C.COUNTMEM_RECORD_HEADER:]
 		table = append(table, Field{Name: data[:nameLen], Value: data[nameLen : nameLen+valueLen]})
 		data = data[nameLen+valueLen:]
 	}

@@ -19,8 +19,6 @@
 
 #include "countmem.h"
 
-/* Bytes of a record before its name and value. */
-#define HCDEF_RECORD_HEADER 9
 
 
 typedef struct hcdef {
@@ -31,9 +29,7 @@ typedef struct hcdef {
 	countmem_heap heap;
 	nghttp2_nv *nva; /* the fields of the block being encoded */
 	size_t nvcap;
-	uint8_t *out; /* table records */
-	size_t outlen;
-	size_t outcap;
+	countmem_records out; /* table records */
 } hcdef;
 
 hcdef *hcdef_new(size_t max_table);

@@ -25,8 +25,6 @@ enum {
 	HCINF_ERR_NO_PROGRESS = 2, /* nghttp2 neither consumed input nor finished */
 };
 
-/* Bytes of a record before its name and value. */
-#define HCINF_RECORD_HEADER 9
 
 typedef struct hcinf {
 	nghttp2_hd_inflater *inflater;
@@ -36,9 +34,7 @@ typedef struct hcinf {
 	   inflater. */
 	nghttp2_mem mem;
 	countmem_heap heap; /* what this object holds through the counting allocator */
-	uint8_t *out; /* records of the last block or table read */
-	size_t outlen;
-	size_t outcap;
+	countmem_records out; /* records of the last block or table read */
 	size_t consumed; /* bytes of the last block up to the end of the last field taken */
 	size_t nfields;  /* fields of the last block emitted so far */
 } hcinf;

@@ -208,11 +208,11 @@ func (d *Decoder) Close() error {
 // buffer. The bytes are copied into one Go string that every name and
 // value slices.
 func (d *Decoder) records(n int, keepFlags bool) []oracle.Field {
-	data := C.GoStringN((*C.char)(unsafe.Pointer(d.c.out)), C.int(d.c.outlen))
+	data := C.GoStringN((*C.char)(unsafe.Pointer(d.c.out.data)), C.int(d.c.out.len))
 	fields := make([]oracle.Field, 0, n)
 	for len(data) > 0 {
 		nameLen, valueLen, flags := le32(data), le32(data[4:]), data[8]
-		data = data[C.HCINF_RECORD_HEADER:]
+		data = data[C.COUNTMEM_RECORD_HEADER:]
 		f := oracle.Field{Name: data[:nameLen], Value: data[nameLen : nameLen+valueLen]}
 		if keepFlags {
 			f.NeverIndexed = flags&C.NGHTTP2_NV_FLAG_NO_INDEX != 0

@@ -2,11 +2,8 @@ package certify_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,54 +11,16 @@ import (
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
 // stdioBinaries builds testdata/stdioenc and cmd/hpackcert-stdio-ref once
 // per test binary and returns the directory holding them.
 func stdioBinaries(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			testenv.Missing(t, "the go command, to build the stdio test encoders")
-		}
-	}
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "hpackcert-stdio")
-		if buildErr != nil {
-			return
-		}
-		for _, pkg := range []string{"./testdata/stdioenc", "../cmd/hpackcert-stdio-ref"} {
-			cmd := exec.Command(goTool, "build", "-o", buildDir, pkg)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = &buildError{pkg, err, string(out)}
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildDir
+	return testenv.BuildCommands(t, "certify/testdata/stdioenc", "cmd/hpackcert-stdio-ref")
 }
-
-type buildError struct {
-	pkg string
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return "building " + e.pkg + ": " + e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	testenv.RemoveBuilt()
 	os.Exit(code)
 }
 

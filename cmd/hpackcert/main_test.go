@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -165,48 +163,16 @@ func TestReports(t *testing.T) {
 	}
 }
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-// stdioEncoders builds the stdio encoders the tests drive, once.
+// stdioEncoders builds the stdio encoders the tests drive, and this
+// command, once per test binary.
 func stdioEncoders(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		testenv.Missing(t, "the go command, to build the stdio test encoders")
-	}
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "hpackcert-cli"); buildErr != nil {
-			return
-		}
-		for _, pkg := range []string{"../../certify/testdata/stdioenc", "../hpackcert-stdio-ref", "."} {
-			if out, err := exec.Command(goTool, "build", "-o", buildDir, pkg).CombinedOutput(); err != nil {
-				buildErr = &buildError{pkg, string(out), err}
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildDir
+	return testenv.BuildCommands(t, "certify/testdata/stdioenc", "cmd/hpackcert-stdio-ref", "cmd/hpackcert")
 }
-
-type buildError struct {
-	pkg, out string
-	err      error
-}
-
-func (e *buildError) Error() string { return "building " + e.pkg + ": " + e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	testenv.RemoveBuilt()
 	os.Exit(code)
 }
 

@@ -1,0 +1,75 @@
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	buildMu    sync.Mutex
+	buildDir   string
+	buildBuilt = map[string]error{}
+)
+
+// BuildCommands builds the main packages pkgs, given as paths relative to
+// the module root ("cmd/hpackcert-stdio-ref"), into one directory and
+// returns it; each package is built once per test binary. A missing go
+// command stops the test through Missing; a build failure fails it with the
+// compiler's output. Call RemoveBuilt from TestMain to delete the directory.
+func BuildCommands(t testing.TB, pkgs ...string) string {
+	t.Helper()
+	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
+	if err != nil {
+		if goTool, err = exec.LookPath("go"); err != nil {
+			Missing(t, "the go command, to build "+pkgs[0])
+		}
+	}
+	root := ModuleRoot()
+	if root == "" {
+		t.Fatal("testenv: no module root to build from")
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if buildDir == "" {
+		if buildDir, err = os.MkdirTemp("", "hpackcert-bin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pkg := range pkgs {
+		err, done := buildBuilt[pkg]
+		if !done {
+			cmd := exec.Command(goTool, "build", "-o", buildDir, "./"+filepath.ToSlash(pkg))
+			cmd.Dir = root
+			if out, cerr := cmd.CombinedOutput(); cerr != nil {
+				err = &buildError{pkg, string(out), cerr}
+			}
+			buildBuilt[pkg] = err
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buildDir
+}
+
+// RemoveBuilt deletes what BuildCommands built.
+func RemoveBuilt() {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+}
+
+type buildError struct {
+	pkg, out string
+	err      error
+}
+
+func (e *buildError) Error() string {
+	return "testenv: building " + e.pkg + ": " + e.err.Error() + "\n" + e.out
+}

@@ -42,15 +42,7 @@ command -v clang >/dev/null 2>&1 || need_pkgs+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need_pkgs+=(libclang-rt-14-dev)
 pkg-config --exists libnghttp2 2>/dev/null || need_pkgs+=(libnghttp2-dev pkg-config)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
-	step "installing ${need_pkgs[*]}"
-	if [ "$(id -u)" = 0 ]; then
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq || true
-		apt-get install -y -qq "${need_pkgs[@]}"
-	else
-		echo "ci/libfuzzer.sh: missing ${need_pkgs[*]}; install them or run as root" >&2
-		exit 2
-	fi
+	./ci/apt-install.sh "${need_pkgs[@]}"
 fi
 
 if [ -n "${LIBFUZZER_WORK:-}" ]; then

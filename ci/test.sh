@@ -14,15 +14,7 @@ need_pkgs=()
 command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
 if ! pkg-config --exists libnghttp2 2>/dev/null; then need_pkgs+=(libnghttp2-dev); fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
-	step "installing ${need_pkgs[*]}"
-	if [ "$(id -u)" = 0 ]; then
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq || true
-		apt-get install -y -qq "${need_pkgs[@]}"
-	else
-		echo "ci/test.sh: missing ${need_pkgs[*]}; install them (apt-get install ${need_pkgs[*]}) or run as root" >&2
-		exit 2
-	fi
+	./ci/apt-install.sh "${need_pkgs[@]}"
 fi
 
 tags=nghttp2

@@ -1,8 +1,8 @@
 package encoder
 
 import (
-	"bytes"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -30,23 +30,31 @@ const (
 // Indexed" (§6.2.3); others as the indexing policy decides (see the package
 // doc). The encoder copies any bytes it keeps.
 func (e *Encoder) AppendField(dst []byte, name, value []byte, sensitive bool) []byte {
-	return e.appendField(dst, name, value, sensitive)
+	return e.appendField(dst, readOnlyString(name), readOnlyString(value), sensitive)
 }
 
 // AppendFieldString is AppendField for string arguments; it does not
 // convert them and does not allocate.
 func (e *Encoder) AppendFieldString(dst []byte, name, value string, sensitive bool) []byte {
-	return e.appendField(dst, readOnlyBytes(name), readOnlyBytes(value), sensitive)
+	return e.appendField(dst, name, value, sensitive)
 }
 
-// readOnlyBytes views s as a byte slice without copying. The encoder only
-// reads (hashes, compares and copies) its field arguments, so the string's
-// immutability is kept.
+// readOnlyBytes views s as a byte slice without copying, for code that
+// only reads its argument, so that the string's immutability is kept.
 func readOnlyBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
-func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []byte {
+// readOnlyString views b as a string without copying. AppendField's
+// arguments are passed on this way: the encoder works on strings
+// internally (two words an argument instead of three, which keeps
+// appendField's arguments in registers), reads them only during the call,
+// and copies what it keeps.
+func readOnlyString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []byte {
 	if e.pending {
 		dst = e.appendSizeUpdates(dst)
 	}
@@ -75,7 +83,7 @@ func (e *Encoder) appendField(dst []byte, name, value []byte, sensitive bool) []
 	if staticName != 0 {
 		newest = e.table.newestStatic[staticName]
 	} else {
-		nameHash = hashBytes(e.hashKey, name)
+		nameHash = hashString(e.hashKey, name)
 		newest = e.table.findName(fold(nameHash), name)
 	}
 	if newest != 0 && e.table.valueEqual(newest, value) {
@@ -122,10 +130,10 @@ const longPathLen = 28
 
 // rarelyRepeats reports whether DefaultPolicy's name rules send the field
 // "without Indexing" because its value rarely repeats.
-func rarelyRepeats(staticName int, value []byte) bool {
+func rarelyRepeats(staticName int, value string) bool {
 	switch staticName {
 	case staticPath:
-		return len(value) > longPathLen || bytes.IndexByte(value, '?') >= 0
+		return len(value) > longPathLen || strings.IndexByte(value, '?') >= 0
 	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
 		staticIfNoneMatch, staticLastModified, staticLocation, staticSetCookie:
 		return true
@@ -135,7 +143,7 @@ func rarelyRepeats(staticName int, value []byte) bool {
 
 // indexes reports whether the size rules let the field into the dynamic
 // table: the giant-field fallback and LargeEntryPercent.
-func (e *Encoder) indexes(name, value []byte) bool {
+func (e *Encoder) indexes(name, value string) bool {
 	entrySize := uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
 	maxSize := uint64(e.table.maxSize)
 	if entrySize > maxSize {
@@ -146,11 +154,11 @@ func (e *Encoder) indexes(name, value []byte) bool {
 
 // nameIndex returns the RFC 7541 index of name, 0 if neither table has
 // it, preferring the static table (shorter integers).
-func (e *Encoder) nameIndex(staticName int, name []byte) int {
+func (e *Encoder) nameIndex(staticName int, name string) int {
 	if staticName != 0 {
 		return staticName
 	}
-	if ref := e.table.findName(fold(hashBytes(e.hashKey, name)), name); ref != 0 {
+	if ref := e.table.findName(fold(hashString(e.hashKey, name)), name); ref != 0 {
 		return e.dynamicIndex(ref)
 	}
 	return 0
@@ -159,11 +167,11 @@ func (e *Encoder) nameIndex(staticName int, name []byte) int {
 // fieldHash returns the key of a name and value in the dynamic table's
 // field index. A name from the static table is keyed by its static index
 // rather than hashed.
-func (e *Encoder) fieldHash(staticName int, nameHash uint64, value []byte) uint32 {
+func (e *Encoder) fieldHash(staticName int, nameHash uint64, value string) uint32 {
 	if staticName != 0 {
 		nameHash = uint64(staticName) * e.staticNameSalt
 	}
-	return fold(hashBytes(e.hashKey, value) ^ bits.RotateLeft64(nameHash, 31))
+	return fold(hashString(e.hashKey, value) ^ bits.RotateLeft64(nameHash, 31))
 }
 
 // fold reduces a 64-bit hash to the 32 bits the indexes keep.
@@ -172,7 +180,7 @@ func fold(h uint64) uint32 { return uint32(h ^ h>>32) }
 // appendLiteral appends a literal header field representation (RFC 7541
 // §6.2) with the given pattern: the name by index when nameIndex is not 0,
 // else as a string literal, then the value as a string literal.
-func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, nameIndex int, name, value []byte) []byte {
+func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, nameIndex int, name, value string) []byte {
 	dst = appendInteger(dst, pattern, prefixBits, uint64(nameIndex))
 	if nameIndex == 0 {
 		dst = e.appendString(dst, name)
@@ -186,7 +194,7 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 // It codes in one pass: the Huffman coding goes after room for the raw
 // length's prefix and gives up once it is too long; a shorter length
 // prefix then moves the coding back.
-func (e *Encoder) appendString(dst []byte, s []byte) []byte {
+func (e *Encoder) appendString(dst []byte, s string) []byte {
 	if e.huffman != HuffmanNever && len(s) > 0 {
 		limit := len(s) - 1
 		if e.huffman == HuffmanNotLonger {
@@ -195,7 +203,7 @@ func (e *Encoder) appendString(dst []byte, s []byte) []byte {
 		start := len(dst)
 		prefixLen := integerLen(stringPrefixBits, uint64(len(s)))
 		dst = append(dst, make([]byte, prefixLen)...)
-		coded, ok := appendHuffman(dst, s, limit)
+		coded, ok := appendHuffman(dst, readOnlyBytes(s), limit)
 		dst = coded[:start]
 		if ok {
 			n := len(coded) - start - prefixLen

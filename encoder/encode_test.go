@@ -402,7 +402,7 @@ func TestHuffmanOnlyWhenShorter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		enc := New(Config{})
-		got := enc.appendString(nil, []byte(tt.s))
+		got := enc.appendString(nil, tt.s)
 		if huffman := len(got) > 0 && got[0]&0x80 != 0; huffman != tt.wantHuffman {
 			t.Errorf("%s: %q coded as %x: Huffman %v; want %v", tt.name, tt.s, got, huffman, tt.wantHuffman)
 		}
@@ -413,7 +413,7 @@ func TestHuffmanOnlyWhenShorter(t *testing.T) {
 	notLonger := New(Config{Policy: Policy{Huffman: HuffmanNotLonger}})
 	for range 5000 {
 		s := randomString(rng, rng.IntN(200))
-		got := enc.appendString(nil, []byte(s))
+		got := enc.appendString(nil, s)
 		huffLen := int(hpack.HuffmanEncodeLength(s))
 		var want []byte
 		if huffLen < len(s) {
@@ -426,11 +426,11 @@ func TestHuffmanOnlyWhenShorter(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("%q: got %x; want %x", s, got, want)
 		}
-		raw := never.appendString(nil, []byte(s))
+		raw := never.appendString(nil, s)
 		if want := append(appendInteger(nil, 0, stringPrefixBits, uint64(len(s))), s...); !bytes.Equal(raw, want) {
 			t.Fatalf("HuffmanNever %q: got %x; want %x", s, raw, want)
 		}
-		coded := notLonger.appendString(nil, []byte(s))
+		coded := notLonger.appendString(nil, s)
 		if isHuffman := len(coded) > 0 && coded[0]&0x80 != 0; isHuffman != (huffLen <= len(s) && len(s) > 0) {
 			t.Fatalf("HuffmanNotLonger %q (Huffman length %d): got %x", s, huffLen, coded)
 		}

@@ -211,7 +211,7 @@ type Encoder struct {
 	shortCookieLen    int
 	largeEntryPercent uint64
 
-	// hashKey keys the hash of the dynamic table indexes (hashBytes), so
+	// hashKey keys the hash of the dynamic table indexes (hashString), so
 	// that a peer cannot choose fields that collide; staticNameSalt stands
 	// in for the hash of names from the static table. Both are random.
 	hashKey        uint64

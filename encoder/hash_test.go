@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestHashBytes checks that hashBytes depends on every bit of its input,
+// TestHashBytes checks that hashString depends on every bit of its input,
 // on the input's length and on its key: flipping any one bit of strings of
 // every length up to 70 bytes, appending a zero byte, or changing the key
 // changes the hash (a 64-bit hash collides by chance with probability
@@ -18,22 +18,22 @@ func TestHashBytes(t *testing.T) {
 		for i := range b {
 			b[i] = byte(rng.Uint32())
 		}
-		h := hashBytes(key, b)
-		if again := hashBytes(key, append([]byte(nil), b...)); again != h {
-			t.Fatalf("hashBytes of a copy of %x = %#x; want %#x", b, again, h)
+		h := hashString(key, string(b))
+		if again := hashString(key, string(append([]byte(nil), b...))); again != h {
+			t.Fatalf("hashString of a copy of %x = %#x; want %#x", b, again, h)
 		}
 		for i := range n * 8 {
 			b[i/8] ^= 1 << (i % 8)
-			if flipped := hashBytes(key, b); flipped == h {
-				t.Fatalf("hashBytes(%x) with bit %d flipped = %#x, the same as unflipped", b, i, h)
+			if flipped := hashString(key, string(b)); flipped == h {
+				t.Fatalf("hashString(%x) with bit %d flipped = %#x, the same as unflipped", b, i, h)
 			}
 			b[i/8] ^= 1 << (i % 8)
 		}
-		if longer := hashBytes(key, append(b, 0)); longer == h {
-			t.Fatalf("hashBytes(%x) = hashBytes of it with a zero byte appended", b)
+		if longer := hashString(key, string(append(b, 0))); longer == h {
+			t.Fatalf("hashString(%x) = hashString of it with a zero byte appended", b)
 		}
-		if other := hashBytes(key^1, b); other == h {
-			t.Fatalf("hashBytes(%x) is the same under keys %#x and %#x", b, key, key^1)
+		if other := hashString(key^1, string(b)); other == h {
+			t.Fatalf("hashString(%x) is the same under keys %#x and %#x", b, key, key^1)
 		}
 	}
 }
@@ -47,7 +47,7 @@ func TestHashBytesSpread(t *testing.T) {
 		var buckets [256]int
 		for i := range 4096 {
 			s := prefix + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('0'+i/676))
-			buckets[fold(hashBytes(key, []byte(s)))&255]++
+			buckets[fold(hashString(key, s))&255]++
 		}
 		for i, c := range buckets {
 			if c > 3*4096/256 {

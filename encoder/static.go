@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -54,7 +53,7 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 		slots[h].staticSlot = s
 		if s.index != 0 {
 			name := spec.StaticTable[s.index-1].Name
-			head, tail := wordsOf([]byte(name))
+			head, tail := wordsOf(name)
 			slots[h].words = words{len(name), head, tail}
 		}
 	}
@@ -65,7 +64,7 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 // name (0 if none) and the index of the static entry equal to name and value
 // (0 if none). It costs one hash of the name's words (see wordsOf) and a few
 // word compares, plus a byte compare of the middle of names over 16 bytes.
-func staticLookup(name, value []byte) (nameIndex, fieldIndex int) {
+func staticLookup(name, value string) (nameIndex, fieldIndex int) {
 	n := len(name)
 	if n < minStaticNameLen || n > maxStaticNameLen {
 		return 0, 0
@@ -76,7 +75,7 @@ func staticLookup(name, value []byte) (nameIndex, fieldIndex int) {
 	if s.len != n || s.head != head || s.tail != tail {
 		return 0, 0
 	}
-	if n > 16 && spec.StaticTable[s.index-1].Name[8:n-8] != string(name[8:n-8]) {
+	if n > 16 && spec.StaticTable[s.index-1].Name[8:n-8] != name[8:n-8] {
 		return 0, 0
 	}
 	first := int(s.index)
@@ -103,7 +102,7 @@ type words struct {
 // start-up (61 entries).
 var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 	for i, f := range spec.StaticTable {
-		head, tail := wordsOf([]byte(f.Value))
+		head, tail := wordsOf(f.Value)
 		values[i+1] = words{len(f.Value), head, tail}
 	}
 	return values
@@ -112,13 +111,13 @@ var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 // wordsOf returns the first and the last bytes of b as two words, so that
 // strings of equal length up to 16 bytes are equal exactly when their
 // words are; longer strings also need their middles compared.
-func wordsOf(b []byte) (head, tail uint64) {
+func wordsOf(b string) (head, tail uint64) {
 	n := len(b)
 	switch {
 	case n >= 8:
-		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+		return load64(b), load64(b[n-8:])
 	case n >= 4:
-		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+		return load32(b), load32(b[n-4:])
 	case n > 0:
 		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
 	}

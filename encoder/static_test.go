@@ -28,7 +28,7 @@ func TestStaticLookup(t *testing.T) {
 	}
 	check := func(name, value string) {
 		t.Helper()
-		gotName, gotField := staticLookup([]byte(name), []byte(value))
+		gotName, gotField := staticLookup(name, value)
 		wantName, wantField := scan(name, value)
 		if gotName != wantName || gotField != wantField {
 			t.Errorf("staticLookup(%q, %q) = %d, %d; want %d, %d", name, value, gotName, gotField, wantName, wantField)
@@ -120,12 +120,12 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 func TestWordsOf(t *testing.T) {
 	for n := 1; n <= 16; n++ {
 		b := []byte("0123456789abcdef")[:n]
-		head, tail := wordsOf(b)
+		head, tail := wordsOf(string(b))
 		for i := range n {
 			for _, bit := range []byte{1, 0x80} {
 				c := bytes.Clone(b)
 				c[i] ^= bit
-				if h, tl := wordsOf(c); h == head && tl == tail {
+				if h, tl := wordsOf(string(c)); h == head && tl == tail {
 					t.Errorf("wordsOf(%q) = wordsOf(%q)", c, b)
 				}
 			}

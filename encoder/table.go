@@ -148,7 +148,7 @@ func (t *dynamicTable) value(e *entry) []byte {
 
 // findField returns the ref of the newest entry equal to name and value,
 // 0 if none.
-func (t *dynamicTable) findField(hash uint32, name, value []byte) uint32 {
+func (t *dynamicTable) findField(hash uint32, name, value string) uint32 {
 	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
 		s := t.fields[i]
 		if s.ref == 0 || s.hash == hash && t.equal(s.ref, name, value) {
@@ -159,14 +159,14 @@ func (t *dynamicTable) findField(hash uint32, name, value []byte) uint32 {
 
 // findName returns the ref of the newest entry named name, 0 if none, for
 // names the static table lacks.
-func (t *dynamicTable) findName(hash uint32, name []byte) uint32 {
+func (t *dynamicTable) findName(hash uint32, name string) uint32 {
 	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
 		s := t.names[i]
 		if s.ref == 0 {
 			return 0
 		}
 		if s.hash == hash {
-			if e := &t.ring[s.ref-1]; int(e.nameLen) == len(name) && bytes.Equal(t.name(e), name) {
+			if e := &t.ring[s.ref-1]; int(e.nameLen) == len(name) && string(t.name(e)) == name {
 				return s.ref
 			}
 		}
@@ -174,16 +174,16 @@ func (t *dynamicTable) findName(hash uint32, name []byte) uint32 {
 }
 
 // equal reports whether entry ref is name: value.
-func (t *dynamicTable) equal(ref uint32, name, value []byte) bool {
+func (t *dynamicTable) equal(ref uint32, name, value string) bool {
 	e := &t.ring[ref-1]
 	return int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
-		bytes.Equal(t.value(e), value) && bytes.Equal(t.name(e), name)
+		string(t.value(e)) == value && string(t.name(e)) == name
 }
 
 // valueEqual reports whether entry ref has value.
-func (t *dynamicTable) valueEqual(ref uint32, value []byte) bool {
+func (t *dynamicTable) valueEqual(ref uint32, value string) bool {
 	e := &t.ring[ref-1]
-	return int(e.valueLen) == len(value) && bytes.Equal(t.value(e), value)
+	return int(e.valueLen) == len(value) && string(t.value(e)) == value
 }
 
 // setMaxSize changes the maximum size and evicts down to it (RFC 7541 §4.3).
@@ -197,7 +197,7 @@ func (t *dynamicTable) setMaxSize(n uint32) {
 // add inserts name and value as the newest entry, evicting what RFC 7541
 // §4.4 says must go first. The caller has checked that the entry fits the
 // maximum size. staticName is the static index of the name, 0 if none.
-func (t *dynamicTable) add(name, value []byte, fieldHash, nameHash uint32, staticName int) {
+func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, staticName int) {
 	entrySize := uint32(len(name)) + uint32(len(value)) + spec.EntryOverhead
 	for t.size+entrySize > t.maxSize {
 		t.evictOldest()

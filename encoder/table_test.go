@@ -146,8 +146,8 @@ func TestIndexCollisions(t *testing.T) {
 	for step := range 5000 {
 		f := keys[rng.IntN(len(keys))]
 		fieldHash, nameHash := weakHash(f.Name+f.Value), weakHash(f.Name)
-		if table.findField(fieldHash, []byte(f.Name), []byte(f.Value)) == 0 {
-			table.add([]byte(f.Name), []byte(f.Value), fieldHash, nameHash, 0)
+		if table.findField(fieldHash, f.Name, f.Value) == 0 {
+			table.add(f.Name, f.Value, fieldHash, nameHash, 0)
 			live = append([]spec.HeaderField{f}, live...)
 			var size uint32
 			for i, e := range live {
@@ -168,11 +168,11 @@ func TestIndexCollisions(t *testing.T) {
 					wantField = i
 				}
 			}
-			ref := table.findField(weakHash(k.Name+k.Value), []byte(k.Name), []byte(k.Value))
+			ref := table.findField(weakHash(k.Name+k.Value), k.Name, k.Value)
 			if got := position(&table, ref); got != wantField {
 				t.Fatalf("step %d: findField(%v) = %d; want %d", step, k, got, wantField)
 			}
-			ref = table.findName(weakHash(k.Name), []byte(k.Name))
+			ref = table.findName(weakHash(k.Name), k.Name)
 			if got := position(&table, ref); got != wantName {
 				t.Fatalf("step %d: findName(%q) = %d; want %d", step, k.Name, got, wantName)
 			}

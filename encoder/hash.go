@@ -1,6 +1,9 @@
 package encoder
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Odd 64-bit constants for hashString: the fractional parts of the square
 // roots of 2 and 3.
@@ -42,16 +45,13 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// load64 returns the first 8 bytes of s as a little-endian word; the
-// compiler makes it one load.
+// load64 returns the first 8 bytes of s as a little-endian word, in one
+// load.
 func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return binary.LittleEndian.Uint64(readOnlyBytes(s))
 }
 
 // load32 returns the first 4 bytes of s as a little-endian word.
 func load32(s string) uint64 {
-	_ = s[3]
-	return uint64(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
+	return uint64(binary.LittleEndian.Uint32(readOnlyBytes(s)))
 }

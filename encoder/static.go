@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -53,7 +54,7 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 		slots[h].staticSlot = s
 		if s.index != 0 {
 			name := spec.StaticTable[s.index-1].Name
-			head, tail := wordsOf(name)
+			head, tail := wordsOf([]byte(name))
 			slots[h].words = words{len(name), head, tail}
 		}
 	}
@@ -69,7 +70,7 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int) {
 	if n < minStaticNameLen || n > maxStaticNameLen {
 		return 0, 0
 	}
-	head, tail := wordsOf(name)
+	head, tail := wordsOf(readOnlyBytes(name))
 	s := &staticNameSlots[staticNameHash(n, head, tail)]
 	// An empty slot has length 0.
 	if s.len != n || s.head != head || s.tail != tail {
@@ -82,7 +83,7 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int) {
 	if len(value) > 16 {
 		return first, 0 // no static value is that long
 	}
-	head, tail = wordsOf(value)
+	head, tail = wordsOf(readOnlyBytes(value))
 	for i := first; i < first+int(s.count); i++ {
 		if v := &staticValueWords[i]; v.len == len(value) && v.head == head && v.tail == tail {
 			return first, i
@@ -102,7 +103,7 @@ type words struct {
 // start-up (61 entries).
 var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 	for i, f := range spec.StaticTable {
-		head, tail := wordsOf(f.Value)
+		head, tail := wordsOf([]byte(f.Value))
 		values[i+1] = words{len(f.Value), head, tail}
 	}
 	return values
@@ -111,13 +112,13 @@ var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 // wordsOf returns the first and the last bytes of b as two words, so that
 // strings of equal length up to 16 bytes are equal exactly when their
 // words are; longer strings also need their middles compared.
-func wordsOf(b string) (head, tail uint64) {
+func wordsOf(b []byte) (head, tail uint64) {
 	n := len(b)
 	switch {
 	case n >= 8:
-		return load64(b), load64(b[n-8:])
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
-		return load32(b), load32(b[n-4:])
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
 	case n > 0:
 		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
 	}

@@ -41,10 +41,12 @@ func staticNameHash(n int, head, tail uint64) uint32 {
 }
 
 // staticNameSlot is staticNames[h] with the words of the name it holds,
-// so that a lookup loads one slot.
+// so that a lookup loads one slot, and the length of the longest static
+// value with that name, so that most values need no comparing.
 type staticNameSlot struct {
 	words
 	staticSlot
+	maxValueLen uint8
 }
 
 // staticNameSlots is staticNames with the words of each name, built at
@@ -56,6 +58,9 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 			name := spec.StaticTable[s.index-1].Name
 			head, tail := wordsOf([]byte(name))
 			slots[h].words = words{len(name), head, tail}
+			for _, f := range spec.StaticTable[s.index-1 : s.index-1+s.count] {
+				slots[h].maxValueLen = max(slots[h].maxValueLen, uint8(len(f.Value)))
+			}
 		}
 	}
 	return slots
@@ -80,8 +85,8 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int) {
 		return 0, 0
 	}
 	first := int(s.index)
-	if len(value) > 16 {
-		return first, 0 // no static value is that long
+	if len(value) > int(s.maxValueLen) {
+		return first, 0
 	}
 	head, tail = wordsOf(readOnlyBytes(value))
 	for i := first; i < first+int(s.count); i++ {

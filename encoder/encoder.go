@@ -238,7 +238,9 @@ func New(cfg Config) *Encoder {
 		hashKey:           rand.Uint64(),
 		staticNameSalt:    rand.Uint64() | 1,
 	}
-	e.Reset()
+	// newTable's memory is zero, as reset would leave it: only the
+	// sizes are left to set.
+	e.resetSizes()
 	return e
 }
 
@@ -261,7 +263,14 @@ func normalize(cfg Config) Config {
 // Reset returns the encoder to the state of a new connection: an empty
 // dynamic table, the peer's table size back at 4096. It keeps its memory.
 func (e *Encoder) Reset() {
-	e.table.reset(min(spec.DefaultTableSize, e.table.capacity))
+	e.table.reset()
+	e.resetSizes()
+}
+
+// resetSizes sets the maximum table size and the size update state of a
+// new connection; the table must be empty.
+func (e *Encoder) resetSizes() {
+	e.table.maxSize = min(spec.DefaultTableSize, e.table.capacity)
 	e.signalled = spec.DefaultTableSize
 	e.pendingMin = e.table.maxSize
 	e.pending = e.table.maxSize != e.signalled

@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -82,17 +83,28 @@ type dynamicTable struct {
 
 // newTable returns an empty table of maximum size capacity, holding all the
 // memory it will ever use.
+//
+// The ring, both indexes and the arena share one allocation: a new
+// encoder then costs two allocations (this and the Encoder) instead of
+// five, and since none of them holds a pointer, the garbage collector
+// never scans it.
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
 	slotLen := 2 * ringLen
+	ringBytes := uintptr(ringLen) * unsafe.Sizeof(entry{})
+	indexBytes := uintptr(slotLen) * unsafe.Sizeof(slot{})
+	arenaBytes := 2 * uintptr(capacity)
+	// uint64 words keep every part aligned: entry and slot need 4 bytes.
+	words := make([]uint64, (ringBytes+2*indexBytes+arenaBytes+7)/8)
+	base := unsafe.Pointer(unsafe.SliceData(words))
 	return dynamicTable{
 		maxSize:  capacity,
 		capacity: capacity,
-		ring:     make([]entry, ringLen),
+		ring:     unsafe.Slice((*entry)(base), ringLen),
 		ringMask: ringLen - 1,
-		arena:    make([]byte, 2*int(capacity)),
-		fields:   make([]slot, slotLen),
-		names:    make([]slot, slotLen),
+		fields:   unsafe.Slice((*slot)(unsafe.Add(base, ringBytes)), slotLen),
+		names:    unsafe.Slice((*slot)(unsafe.Add(base, ringBytes+indexBytes)), slotLen),
+		arena:    unsafe.Slice((*byte)(unsafe.Add(base, ringBytes+2*indexBytes)), arenaBytes),
 		slotMask: slotLen - 1,
 	}
 }
@@ -106,9 +118,9 @@ func nextPowerOfTwo(n uint32) uint32 {
 	return p
 }
 
-// reset empties the table and sets its maximum size to maxSize.
-func (t *dynamicTable) reset(maxSize uint32) {
-	t.size, t.maxSize = 0, maxSize
+// reset empties the table; the caller sets its maximum size.
+func (t *dynamicTable) reset() {
+	t.size = 0
 	t.head, t.count, t.arenaHead = 0, 0, 0
 	t.compactions = 0
 	clear(t.fields)

@@ -84,27 +84,27 @@ type dynamicTable struct {
 // newTable returns an empty table of maximum size capacity, holding all the
 // memory it will ever use.
 //
-// The ring, both indexes and the arena share one allocation: a new
-// encoder then costs two allocations (this and the Encoder) instead of
-// five, and since none of them holds a pointer, the garbage collector
-// never scans it.
+// Both indexes and the arena share one allocation, so a new encoder costs
+// three (the Encoder, the ring and this) instead of five; none of the
+// table's memory holds a pointer, so the garbage collector never scans it.
+// At the default capacity the three fill Go's size classes exactly (512,
+// 3,072 and 12,288 bytes).
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
 	slotLen := 2 * ringLen
-	ringBytes := uintptr(ringLen) * unsafe.Sizeof(entry{})
 	indexBytes := uintptr(slotLen) * unsafe.Sizeof(slot{})
 	arenaBytes := 2 * uintptr(capacity)
-	// uint64 words keep every part aligned: entry and slot need 4 bytes.
-	words := make([]uint64, (ringBytes+2*indexBytes+arenaBytes+7)/8)
+	// uint64 words keep the slots aligned (they need 4 bytes).
+	words := make([]uint64, (2*indexBytes+arenaBytes+7)/8)
 	base := unsafe.Pointer(unsafe.SliceData(words))
 	return dynamicTable{
 		maxSize:  capacity,
 		capacity: capacity,
-		ring:     unsafe.Slice((*entry)(base), ringLen),
+		ring:     make([]entry, ringLen),
 		ringMask: ringLen - 1,
-		fields:   unsafe.Slice((*slot)(unsafe.Add(base, ringBytes)), slotLen),
-		names:    unsafe.Slice((*slot)(unsafe.Add(base, ringBytes+indexBytes)), slotLen),
-		arena:    unsafe.Slice((*byte)(unsafe.Add(base, ringBytes+2*indexBytes)), arenaBytes),
+		fields:   unsafe.Slice((*slot)(base), slotLen),
+		names:    unsafe.Slice((*slot)(unsafe.Add(base, indexBytes)), slotLen),
+		arena:    unsafe.Slice((*byte)(unsafe.Add(base, 2*indexBytes)), arenaBytes),
 		slotMask: slotLen - 1,
 	}
 }

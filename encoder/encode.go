@@ -58,14 +58,14 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 	if e.pending {
 		dst = e.appendSizeUpdates(dst)
 	}
-	staticName, staticField := staticLookup(name, value)
+	staticName, staticField, rule := staticLookup(name, value)
 
 	neverIndexed := sensitive
-	if !e.indexAll && !neverIndexed {
-		switch staticName {
-		case staticAuthorization, staticProxyAuthorization:
+	if rule != ruleNone && !e.indexAll && !neverIndexed {
+		switch rule {
+		case ruleNeverIndexed:
 			neverIndexed = true
-		case staticCookie:
+		case ruleCookie:
 			neverIndexed = len(value) < e.shortCookieLen
 		}
 	}
@@ -89,7 +89,7 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 	if newest != 0 && e.table.valueEqual(newest, value) {
 		return e.appendIndexed(dst, newest)
 	}
-	if !e.indexAll && rarelyRepeats(staticName, value) {
+	if rule >= ruleRarelyRepeats && !e.indexAll && rarelyRepeats(rule, value) {
 		// Such fields never enter the table, so there is nothing
 		// more to look up.
 		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, staticName, name, value)
@@ -128,14 +128,14 @@ func (e *Encoder) appendIndexed(dst []byte, ref uint32) []byte {
 // paths mostly carry resource ids that do not repeat (see the package doc).
 const longPathLen = 28
 
-// rarelyRepeats reports whether DefaultPolicy's name rules send the field
-// "without Indexing" because its value rarely repeats.
-func rarelyRepeats(staticName int, value string) bool {
-	switch staticName {
-	case staticPath:
+// rarelyRepeats reports whether DefaultPolicy's name rules send a field
+// whose static name has this rule "without Indexing" because its value
+// rarely repeats.
+func rarelyRepeats(rule nameRule, value string) bool {
+	switch rule {
+	case rulePath:
 		return len(value) > longPathLen || strings.IndexByte(value, '?') >= 0
-	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
-		staticIfNoneMatch, staticLastModified, staticLocation, staticSetCookie:
+	case ruleRarelyRepeats:
 		return true
 	}
 	return false

@@ -41,12 +41,42 @@ func staticNameHash(n int, head, tail uint64) uint32 {
 }
 
 // staticNameSlot is staticNames[h] with the words of the name it holds,
-// so that a lookup loads one slot, and the length of the longest static
-// value with that name, so that most values need no comparing.
+// so that a lookup loads one slot, the length of the longest static value
+// with that name, so that most values need no comparing, and the name's
+// rule under the indexing policy.
 type staticNameSlot struct {
 	words
 	staticSlot
 	maxValueLen uint8
+	rule        nameRule
+}
+
+// nameRule is what the indexing policy's name rules (see Policy) do with
+// fields of a static name, unless IndexAll is set.
+type nameRule uint8
+
+const (
+	ruleNone          nameRule = iota
+	ruleNeverIndexed           // authorization, proxy-authorization: "Never Indexed"
+	ruleCookie                 // cookie: "Never Indexed" when short
+	ruleRarelyRepeats          // values that rarely repeat: "without Indexing"
+	rulePath                   // :path: "without Indexing" when long or with a query
+)
+
+// staticNameRule returns the rule of the static name with RFC index i.
+func staticNameRule(i int) nameRule {
+	switch i {
+	case staticAuthorization, staticProxyAuthorization:
+		return ruleNeverIndexed
+	case staticCookie:
+		return ruleCookie
+	case staticPath:
+		return rulePath
+	case staticAge, staticContentLength, staticETag, staticIfModifiedSince,
+		staticIfNoneMatch, staticLastModified, staticLocation, staticSetCookie:
+		return ruleRarelyRepeats
+	}
+	return ruleNone
 }
 
 // staticNameSlots is staticNames with the words of each name, built at
@@ -58,6 +88,7 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 			name := spec.StaticTable[s.index-1].Name
 			head, tail := wordsOf([]byte(name))
 			slots[h].words = words{len(name), head, tail}
+			slots[h].rule = staticNameRule(int(s.index))
 			for _, f := range spec.StaticTable[s.index-1 : s.index-1+s.count] {
 				slots[h].maxValueLen = max(slots[h].maxValueLen, uint8(len(f.Value)))
 			}
@@ -67,34 +98,34 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 }()
 
 // staticLookup returns the RFC 7541 index of the first static entry named
-// name (0 if none) and the index of the static entry equal to name and value
-// (0 if none). It costs one hash of the name's words (see wordsOf) and a few
+// name (0 if none), the index of the static entry equal to name and value
+// (0 if none) and the name's rule (ruleNone if not a static name). It costs one hash of the name's words (see wordsOf) and a few
 // word compares, plus a byte compare of the middle of names over 16 bytes.
-func staticLookup(name, value string) (nameIndex, fieldIndex int) {
+func staticLookup(name, value string) (nameIndex, fieldIndex int, rule nameRule) {
 	n := len(name)
 	if n < minStaticNameLen || n > maxStaticNameLen {
-		return 0, 0
+		return 0, 0, ruleNone
 	}
 	head, tail := wordsOf(readOnlyBytes(name))
 	s := &staticNameSlots[staticNameHash(n, head, tail)]
 	// An empty slot has length 0.
 	if s.len != n || s.head != head || s.tail != tail {
-		return 0, 0
+		return 0, 0, ruleNone
 	}
 	if n > 16 && spec.StaticTable[s.index-1].Name[8:n-8] != name[8:n-8] {
-		return 0, 0
+		return 0, 0, ruleNone
 	}
 	first := int(s.index)
 	if len(value) > int(s.maxValueLen) {
-		return first, 0
+		return first, 0, s.rule
 	}
 	head, tail = wordsOf(readOnlyBytes(value))
 	for i := first; i < first+int(s.count); i++ {
 		if v := &staticValueWords[i]; v.len == len(value) && v.head == head && v.tail == tail {
-			return first, i
+			return first, i, s.rule
 		}
 	}
-	return first, 0
+	return first, 0, s.rule
 }
 
 // words holds a string's length and wordsOf.

@@ -28,10 +28,14 @@ func TestStaticLookup(t *testing.T) {
 	}
 	check := func(name, value string) {
 		t.Helper()
-		gotName, gotField := staticLookup(name, value)
+		gotName, gotField, gotRule := staticLookup(name, value)
 		wantName, wantField := scan(name, value)
-		if gotName != wantName || gotField != wantField {
-			t.Errorf("staticLookup(%q, %q) = %d, %d; want %d, %d", name, value, gotName, gotField, wantName, wantField)
+		wantRule := ruleNone
+		if wantName != 0 {
+			wantRule = staticNameRule(wantName)
+		}
+		if gotName != wantName || gotField != wantField || gotRule != wantRule {
+			t.Errorf("staticLookup(%q, %q) = %d, %d, rule %d; want %d, %d, rule %d", name, value, gotName, gotField, gotRule, wantName, wantField, wantRule)
 		}
 	}
 	for _, f := range spec.StaticTable {

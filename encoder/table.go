@@ -189,13 +189,20 @@ func (t *dynamicTable) findName(hash uint32, name string) uint32 {
 func (t *dynamicTable) equal(ref uint32, name, value string) bool {
 	e := &t.ring[ref-1]
 	return int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
-		string(t.value(e)) == value && string(t.name(e)) == name
+		t.bytesAt(e.off+e.nameLen, len(value)) == value && t.bytesAt(e.off, len(name)) == name
 }
 
 // valueEqual reports whether entry ref has value.
 func (t *dynamicTable) valueEqual(ref uint32, value string) bool {
 	e := &t.ring[ref-1]
-	return int(e.valueLen) == len(value) && string(t.value(e)) == value
+	return int(e.valueLen) == len(value) && t.bytesAt(e.off+e.nameLen, len(value)) == value
+}
+
+// bytesAt views the n arena bytes at off, for a comparison, without the
+// bounds checks of slicing: callers pass the offset and the name or value
+// length of a live entry, which always lie below arenaHead.
+func (t *dynamicTable) bytesAt(off uint32, n int) string {
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), off)), n)
 }
 
 // setMaxSize changes the maximum size and evicts down to it (RFC 7541 §4.3).

@@ -105,7 +105,10 @@
 // each) and two hash indexes of 2·C/32 slots (8 bytes each), the counts
 // rounded up to powers of two, plus the Encoder itself (under 512 bytes on
 // 64-bit platforms). That is 3.75 bytes per byte of capacity when C/32 is a
-// power of two: 15,360 bytes for the default 4096, 15,848 with the Encoder.
+// power of two: 15,360 bytes for the default 4096, 15,848 with the Encoder,
+// in three allocations (the Encoder, the ring, and one block for the
+// indexes and the arena), none of which the garbage collector scans but
+// the Encoder.
 // Besides, the package holds read-only tables shared by every encoder,
 // built at start-up: 256 KiB of Huffman codes for every pair of octets
 // (the Huffman coder codes eight octets per step through it) and 8 KiB

@@ -195,11 +195,14 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 // length's prefix and gives up once it is too long; a shorter length
 // prefix then moves the coding back.
 func (e *Encoder) appendString(dst []byte, s string) []byte {
-	if e.huffman != HuffmanNever && len(s) > 0 {
-		limit := len(s) - 1
-		if e.huffman == HuffmanNotLonger {
-			limit = len(s)
-		}
+	limit := len(s) - 1
+	if e.huffman == HuffmanNotLonger {
+		limit = len(s)
+	}
+	// No code of Appendix B is shorter than 5 bits: strings of one or two
+	// octets never code strictly shorter, and are not tried.
+	const shortestCode = 5
+	if e.huffman != HuffmanNever && len(s) > 0 && shortestCode*len(s) <= 8*limit {
 		start := len(dst)
 		prefixLen := integerLen(stringPrefixBits, uint64(len(s)))
 		dst = append(dst, make([]byte, prefixLen)...)

@@ -530,3 +530,19 @@ func TestShrinkEvictsAtOnce(t *testing.T) {
 		t.Errorf("TableEntry(-1) = %q, %q; want nil, nil", name, value)
 	}
 }
+
+// TestShortStringsNeverShorter checks the premise of appendString's skip:
+// no string of one or two octets Huffman codes into fewer octets than it
+// has.
+func TestShortStringsNeverShorter(t *testing.T) {
+	for a := range 256 {
+		if n := HuffmanLen([]byte{byte(a)}); n < 1 {
+			t.Fatalf("HuffmanLen(%#x) = %d; want at least 1", a, n)
+		}
+		for b := range 256 {
+			if n := HuffmanLen([]byte{byte(a), byte(b)}); n < 2 {
+				t.Fatalf("HuffmanLen(%#x %#x) = %d; want at least 2", a, b, n)
+			}
+		}
+	}
+}

@@ -1,9 +1,6 @@
 package encoder
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // Odd 64-bit constants for hashString: the fractional parts of the square
 // roots of 2 and 3.
@@ -45,13 +42,16 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-// load64 returns the first 8 bytes of s as a little-endian word, in one
-// load.
+// load64 returns the first 8 bytes of s as a little-endian word. The
+// compiler makes the expression one load, with one bounds check.
 func load64(s string) uint64 {
-	return binary.LittleEndian.Uint64(readOnlyBytes(s))
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // load32 returns the first 4 bytes of s as a little-endian word.
 func load32(s string) uint64 {
-	return uint64(binary.LittleEndian.Uint32(readOnlyBytes(s)))
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
 }

@@ -101,11 +101,11 @@
 // # Memory
 //
 // New allocates everything an encoder ever uses, sized from Capacity C:
-// an entry arena of 2C bytes, a ring of C/32 entry descriptors (24 bytes
-// each) and two hash indexes of 2·C/32 slots (8 bytes each), the counts
+// an entry arena of 2C bytes, a ring of C/32 entry descriptors (32 bytes
+// each) and two hash indexes of 2·C/32 buckets (4 bytes each), the counts
 // rounded up to powers of two, plus the Encoder itself (under 512 bytes on
-// 64-bit platforms). That is 3.75 bytes per byte of capacity when C/32 is a
-// power of two: 15,360 bytes for the default 4096, 15,848 with the Encoder,
+// 64-bit platforms). That is 3.5 bytes per byte of capacity when C/32 is a
+// power of two: 14,336 bytes for the default 4096, 14,824 with the Encoder,
 // in three allocations (the Encoder, the ring, and one block for the
 // indexes and the arena), none of which the garbage collector scans but
 // the Encoder.

@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"bytes"
 	"unsafe"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -18,6 +17,11 @@ type entry struct {
 	// nameHash is the entry's key in dynamicTable.names; it is only
 	// meaningful when staticName is 0.
 	nameHash uint32
+	// nextField and nextName are the refs of the entries that headed the
+	// entry's buckets of fields and names when it was inserted: the next
+	// older entries of those buckets while they live (see next).
+	nextField uint32
+	nextName  uint32
 	// staticName is the RFC index of the first static entry with the
 	// entry's name, 0 if the static table lacks the name. Only names the
 	// static table lacks go into dynamicTable.names: the others are
@@ -27,13 +31,6 @@ type entry struct {
 
 // size returns the entry's size as RFC 7541 §4.1 defines it.
 func (e *entry) size() uint32 { return e.nameLen + e.valueLen + spec.EntryOverhead }
-
-// slot is one slot of an open-addressing index: the key's hash and the
-// position of the entry in the ring plus one, 0 marking an empty slot.
-type slot struct {
-	hash uint32
-	ref  uint32
-}
 
 // dynamicTable is the encoder's copy of the dynamic table (RFC 7541 §2.3.2)
 // with two indexes over it. Every slice is allocated once, by newTable.
@@ -51,12 +48,15 @@ type slot struct {
 // inserted, amortized O(1) per byte.
 //
 // fields indexes entries by name and value, names by name alone (only
-// names the static table lacks). Both use linear probing with
-// backward-shift deletion, at most half full. Each maps a key to the newest
-// entry that has it: eviction is oldest-first, so an older duplicate is
-// never needed while a newer one is live, and the newest match wins as
-// RFC 7541 encoders expect. newestStatic does the same for names the
-// static table has, indexed by their static index.
+// names the static table lacks): hash tables of twice as many buckets as
+// the ring has entries, each bucket a chain of the entries whose key hash
+// falls in it, newest first. An insertion puts the entry at the head of
+// its chains, so the first match of a lookup is the newest entry with the
+// key, as RFC 7541 encoders expect. Eviction touches neither index: it
+// takes the oldest entry, always the last live one of its chains, and a
+// chain ends at its first link to an entry no longer live, which the ring
+// positions tell (next). newestStatic holds the newest entry of each
+// name the static table has, by static index.
 //
 // Entries are referred to by ref, their ring position plus one; 0 means
 // none.
@@ -73,9 +73,9 @@ type dynamicTable struct {
 	arena     []byte
 	arenaHead uint32
 
-	fields       []slot
-	names        []slot
-	slotMask     uint32
+	fields       []uint32 // chain heads by fieldHash
+	names        []uint32 // chain heads by nameHash
+	bucketMask   uint32
 	newestStatic [spec.StaticTableLen + 1]uint32
 
 	compactions int // number of compactions so far, for tests
@@ -85,27 +85,27 @@ type dynamicTable struct {
 // memory it will ever use.
 //
 // Both indexes and the arena share one allocation, so a new encoder costs
-// three (the Encoder, the ring and this) instead of five; none of the
-// table's memory holds a pointer, so the garbage collector never scans it.
-// At the default capacity the three fill Go's size classes exactly (512,
-// 3,072 and 12,288 bytes).
+// three (the Encoder, the ring and this); none of the table's memory holds
+// a pointer, so the garbage collector never scans it. At the default
+// capacity the three fill Go's size classes exactly (512, 4,096 and
+// 10,240 bytes).
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
-	slotLen := 2 * ringLen
-	indexBytes := uintptr(slotLen) * unsafe.Sizeof(slot{})
+	buckets := 2 * ringLen
+	indexBytes := uintptr(buckets) * 4
 	arenaBytes := 2 * uintptr(capacity)
-	// uint64 words keep the slots aligned (they need 4 bytes).
-	words := make([]uint64, (2*indexBytes+arenaBytes+7)/8)
+	// uint32 words keep the buckets aligned.
+	words := make([]uint32, (2*indexBytes+arenaBytes+3)/4)
 	base := unsafe.Pointer(unsafe.SliceData(words))
 	return dynamicTable{
-		maxSize:  capacity,
-		capacity: capacity,
-		ring:     make([]entry, ringLen),
-		ringMask: ringLen - 1,
-		fields:   unsafe.Slice((*slot)(base), slotLen),
-		names:    unsafe.Slice((*slot)(unsafe.Add(base, indexBytes)), slotLen),
-		arena:    unsafe.Slice((*byte)(unsafe.Add(base, 2*indexBytes)), arenaBytes),
-		slotMask: slotLen - 1,
+		maxSize:    capacity,
+		capacity:   capacity,
+		ring:       make([]entry, ringLen),
+		ringMask:   ringLen - 1,
+		fields:     words[:buckets:buckets],
+		names:      words[buckets : 2*buckets : 2*buckets],
+		arena:      unsafe.Slice((*byte)(unsafe.Add(base, 2*indexBytes)), arenaBytes),
+		bucketMask: buckets - 1,
 	}
 }
 
@@ -118,21 +118,20 @@ func nextPowerOfTwo(n uint32) uint32 {
 	return p
 }
 
-// reset empties the table; the caller sets its maximum size.
+// reset empties the table; the caller sets its maximum size. The indexes
+// keep their chain heads: with no entry live, every one of them is a link
+// to an entry no longer live.
 func (t *dynamicTable) reset() {
 	t.size = 0
 	t.head, t.count, t.arenaHead = 0, 0, 0
 	t.compactions = 0
-	clear(t.fields)
-	clear(t.names)
 	clear(t.newestStatic[:])
 }
 
 // memory returns the bytes the table's slices hold.
 func (t *dynamicTable) memory() int {
-	const entryBytes = 24 // unsafe.Sizeof(entry{})
-	const slotBytes = 8   // unsafe.Sizeof(slot{})
-	return len(t.ring)*entryBytes + len(t.arena) + (len(t.fields)+len(t.names))*slotBytes
+	const entryBytes = 32 // unsafe.Sizeof(entry{})
+	return len(t.ring)*entryBytes + len(t.arena) + (len(t.fields)+len(t.names))*4
 }
 
 // at returns the entry at 0-based dynamic position i (0 = newest).
@@ -140,8 +139,9 @@ func (t *dynamicTable) at(i uint32) *entry {
 	return &t.ring[(t.head-1-i)&t.ringMask]
 }
 
-// position converts a ring reference (as stored in a slot) into the
-// entry's 0-based position in the table, 0 being the newest.
+// position converts a ring reference into the entry's 0-based position in
+// the table, 0 being the newest; a position of count or more is no live
+// entry.
 func (t *dynamicTable) position(ref uint32) uint32 {
 	return (t.head - ref) & t.ringMask
 }
@@ -158,36 +158,65 @@ func (t *dynamicTable) value(e *entry) []byte {
 	return t.arena[start : start+e.valueLen : start+e.valueLen]
 }
 
+// next returns link, the next older entry of a chain after entry ref, if
+// it is still live, else 0: the end of the chain. Eviction goes oldest
+// first, so the entries a link refers to go before the entry holding it;
+// the ring slot of an evicted entry is either unused, at a position past
+// the live entries, or reused by an entry newer than ref.
+func (t *dynamicTable) next(ref, link uint32) uint32 {
+	if link == 0 {
+		return 0
+	}
+	if p := t.position(link); p >= t.count || p <= t.position(ref) {
+		return 0
+	}
+	return link
+}
+
 // findField returns the ref of the newest entry equal to name and value,
 // 0 if none.
 func (t *dynamicTable) findField(hash uint32, name, value string) uint32 {
-	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
-		s := t.fields[i]
-		if s.ref == 0 || s.hash == hash && t.equal(s.ref, name, value) {
-			return s.ref
-		}
+	b := hash & t.bucketMask
+	ref := t.fields[b]
+	// A head whose ring slot was taken by an entry of another bucket
+	// means the bucket is empty. (Walking on would find nothing either:
+	// every match is by hash and bytes.)
+	if ref == 0 || t.position(ref) >= t.count || t.ring[ref-1].fieldHash&t.bucketMask != b {
+		return 0
 	}
+	for ref != 0 {
+		e := &t.ring[ref-1]
+		if e.fieldHash == hash && t.equal(e, name, value) {
+			return ref
+		}
+		ref = t.next(ref, e.nextField)
+	}
+	return 0
 }
 
 // findName returns the ref of the newest entry named name, 0 if none, for
 // names the static table lacks.
 func (t *dynamicTable) findName(hash uint32, name string) uint32 {
-	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
-		s := t.names[i]
-		if s.ref == 0 {
-			return 0
-		}
-		if s.hash == hash {
-			if e := &t.ring[s.ref-1]; int(e.nameLen) == len(name) && string(t.name(e)) == name {
-				return s.ref
-			}
-		}
+	b := hash & t.bucketMask
+	ref := t.names[b]
+	if ref == 0 || t.position(ref) >= t.count {
+		return 0
 	}
+	if e := &t.ring[ref-1]; e.staticName != 0 || e.nameHash&t.bucketMask != b {
+		return 0
+	}
+	for ref != 0 {
+		e := &t.ring[ref-1]
+		if e.nameHash == hash && int(e.nameLen) == len(name) && t.bytesAt(e.off, len(name)) == name {
+			return ref
+		}
+		ref = t.next(ref, e.nextName)
+	}
+	return 0
 }
 
-// equal reports whether entry ref is name: value.
-func (t *dynamicTable) equal(ref uint32, name, value string) bool {
-	e := &t.ring[ref-1]
+// equal reports whether entry e is name: value.
+func (t *dynamicTable) equal(e *entry, name, value string) bool {
 	return int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
 		t.bytesAt(e.off+e.nameLen, len(value)) == value && t.bytesAt(e.off, len(name)) == name
 }
@@ -231,93 +260,43 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 	t.arenaHead = off + n
 
 	ref := t.head&t.ringMask + 1
-	t.ring[ref-1] = entry{
+	e := &t.ring[ref-1]
+	*e = entry{
 		off:        off,
 		nameLen:    uint32(len(name)),
 		valueLen:   uint32(len(value)),
 		fieldHash:  fieldHash,
-		nameHash:   nameHash,
 		staticName: uint8(staticName),
 	}
 	t.head++
 	t.count++
 	t.size += entrySize
 
-	t.insert(t.fields, fieldHash, ref, true)
+	fb := &t.fields[fieldHash&t.bucketMask]
+	e.nextField, *fb = *fb, ref
 	if staticName != 0 {
 		t.newestStatic[staticName] = ref
 	} else {
-		t.insert(t.names, nameHash, ref, false)
+		nb := &t.names[nameHash&t.bucketMask]
+		e.nameHash = nameHash
+		e.nextName, *nb = *nb, ref
 	}
 }
 
-// insert points the slot of the key with this hash at the new entry ref,
-// taking the slot over from an older entry with the same key. The key is
-// the name and, when withValue is set, the value.
-func (t *dynamicTable) insert(slots []slot, hash, ref uint32, withValue bool) {
-	e := &t.ring[ref-1]
-	for i := hash & t.slotMask; ; i = (i + 1) & t.slotMask {
-		s := &slots[i]
-		if s.ref == 0 {
-			*s = slot{hash: hash, ref: ref}
-			return
-		}
-		if s.hash != hash {
-			continue
-		}
-		old := &t.ring[s.ref-1]
-		if bytes.Equal(t.name(old), t.name(e)) && (!withValue || bytes.Equal(t.value(old), t.value(e))) {
-			s.ref = ref
-			return
-		}
-	}
-}
-
-// evictOldest drops the oldest entry (RFC 7541 §4.4).
+// evictOldest drops the oldest entry (RFC 7541 §4.4). The indexes need no
+// change (see dynamicTable); newestStatic forgets the entry if it was the
+// newest of its static name.
 func (t *dynamicTable) evictOldest() {
 	ref := (t.head-t.count)&t.ringMask + 1
 	e := &t.ring[ref-1]
-	t.remove(t.fields, e.fieldHash, ref)
-	if e.staticName != 0 {
-		if t.newestStatic[e.staticName] == ref {
-			t.newestStatic[e.staticName] = 0
-		}
-	} else {
-		t.remove(t.names, e.nameHash, ref)
+	if e.staticName != 0 && t.newestStatic[e.staticName] == ref {
+		t.newestStatic[e.staticName] = 0
 	}
 	t.size -= e.size()
 	t.count--
 	if t.count == 0 {
 		t.arenaHead = 0
 	}
-}
-
-// remove deletes the slot pointing at ref, if any: a newer entry with the
-// same key may have taken it over. Later slots of the probe run are shifted
-// back so that lookups never meet a hole (backward-shift deletion).
-func (t *dynamicTable) remove(slots []slot, hash, ref uint32) {
-	i := hash & t.slotMask
-	for slots[i].ref != ref {
-		if slots[i].ref == 0 {
-			return
-		}
-		i = (i + 1) & t.slotMask
-	}
-	for j := (i + 1) & t.slotMask; ; j = (j + 1) & t.slotMask {
-		s := slots[j]
-		if s.ref == 0 {
-			break
-		}
-		// The slot at j may move to the hole at i unless its home
-		// lies cyclically in (i, j].
-		home := s.hash & t.slotMask
-		if (j-home)&t.slotMask < (j-i)&t.slotMask {
-			continue
-		}
-		slots[i] = s
-		i = j
-	}
-	slots[i] = slot{}
 }
 
 // compact moves the live entry bytes to the start of the arena.

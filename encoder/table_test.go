@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -186,4 +187,46 @@ func position(t *dynamicTable, ref uint32) int {
 		return -1
 	}
 	return int(t.position(ref))
+}
+
+// TestChainStaleLinks builds the case where an entry lands in the ring
+// slot of its own bucket's evicted head, so that its chain link points at
+// itself, and checks that lookups end and find the right entries. A 128-byte
+// table holds three 34-byte entries in a ring of four slots.
+func TestChainStaleLinks(t *testing.T) {
+	table := newTable(128)
+	hash := func(name string) uint32 { // two buckets: "x" and "y"
+		if name == "x" {
+			return 0
+		}
+		return 1
+	}
+	add := func(name, value string) {
+		table.add(name, value, hash(name), hash(name), 0)
+	}
+	add("x", "1") // slot 0
+	add("y", "1") // slot 1
+	add("y", "2") // slot 2
+	add("y", "3") // slot 3, evicts x1: bucket "x" now heads a dead entry
+	add("x", "2") // slot 0 again, evicts y1: linked to its own slot
+	if table.count != 3 || table.ring[0].nextField != 1 {
+		t.Fatalf("setup: %d entries, slot 0 links to %d; want 3 entries and a link to ref 1", table.count, table.ring[0].nextField)
+	}
+	done := make(chan [4]int, 1)
+	go func() {
+		done <- [4]int{
+			position(&table, table.findField(0, "x", "1")),
+			position(&table, table.findField(0, "x", "2")),
+			position(&table, table.findName(0, "x")),
+			position(&table, table.findField(1, "y", "1")),
+		}
+	}()
+	select {
+	case got := <-done:
+		if want := [4]int{-1, 0, 0, -1}; got != want {
+			t.Errorf("positions of x1, x2, name x, y1 = %v; want %v", got, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("lookup did not end: a chain link loops")
+	}
 }

@@ -11,78 +11,97 @@ import (
 // ones), if it takes at most limit bytes; otherwise it reports false and
 // the contents of dst beyond its length are unspecified. It grows dst by
 // at most limit bytes, and writes only within cap(dst).
+//
+// huffmanFast does the work while 8 bytes of room are left; huffmanTail
+// finishes with exact bounds what it cannot.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	dst = slices.Grow(dst, limit)
 	room := dst[len(dst):cap(dst)]
 	n, i, acc, nbits := huffmanFast(room, s, min(len(room)-8, limit))
-	n, ok := huffmanTail(room[:limit], s[i:], n, acc, nbits)
-	if !ok {
+	if i < len(s) || nbits != 0 {
+		var ok bool
+		if n, ok = huffmanTail(room[:limit], s[i:], n, acc, nbits); !ok {
+			return dst, false
+		}
+	} else if n > limit {
 		return dst, false
 	}
 	return dst[:len(dst)+n], true
 }
 
-// huffmanFast codes as much of s as it can into room with 8-byte stores,
-// starting no store at a byte past last (last+8 <= len(room)), and returns
-// the number of whole bytes written, the rest of s, and the pending bits
-// (nbits < 8 of them, in the low bits of acc) for huffmanTail. Its loops
-// live in a function of their own, with little else live, so that the
-// compiler keeps their state in registers: with the loops in appendHuffman
-// it spilled the accumulator or the index to the stack, which put a store
-// and a load on every step's dependency chain.
+// huffmanFast codes s into room, padded, with 8-byte stores, none of them
+// at a byte past last (last+8 <= len(room)). It returns the number of
+// whole bytes written, the number of octets of s coded and the pending
+// bits, nbits < 8 of them in the low bits of acc: nbits == 0 and i ==
+// len(s) once all is coded and padded, n bytes of it, which may be more
+// than last. Otherwise huffmanTail must go on from there.
 //
 // The coder keeps its pending bits right-aligned in a 64-bit accumulator,
 // fewer than 8 of them between steps. Each step adds the codes of a group
 // of octets, at most 57 bits together, and stores the accumulator's bits
 // left-aligned with one unconditional 8-byte big-endian store at output
 // byte n: the whole bytes go out, the partial byte is rewritten by the next
-// step, and n and the pending count advance by arithmetic, not by a branch
-// that random data would mispredict. The output only grows, so once n
-// passes limit (last <= limit) the coding cannot fit, and the loops stop.
+// step, and n and the pending count advance by arithmetic, not by a branch.
+// (x/net flushes 32 bits when it has them, a branch whose outcome depends
+// on the data: on input the branch predictor has not learnt, it misses
+// often.) The output only grows, so once n passes limit (last <= limit)
+// the coding cannot fit and the loops stop.
 //
-// Header text takes eight octets a step: their codes, read two octets at a
-// time from huffmanPairs, are joined in a tree of shifts (not one after the
-// other) and usually total at most 56 bits (eight codes of 7 bits or less,
-// or a mix). At the first eight whose codes total more (random or binary
-// data, whose codes are mostly 20-30 bits long), the rest of s goes two
-// octets a step, their codes read from the 256-entry huffmanCodes and
-// huffmanLens, which stay in cache; only the 0.3% of pairs that total more
-// than 57 bits take two steps.
+// Header text takes eight octets a step: the codes of its four pairs of
+// octets, read from pairCodes and pairLens, are joined in a tree of shifts
+// rather than one after the other, and usually total at most 56 bits
+// (eight codes of 7 bits or less, or a mix). At the first eight whose
+// codes total more (random or binary data, whose codes are mostly 20-30
+// bits long), the rest of s goes two octets a step, their codes read from
+// the 256-entry huffmanCodes and huffmanLens, which stay in cache; the
+// 0.3% of pairs whose codes total more than 57 bits take a step each. The
+// last octet and the padding take a step each too, so that no call needs
+// huffmanTail while room lasts.
+//
+// The loops live in a function of their own, with little else live, so
+// that the compiler keeps their state in registers: with the loops in
+// appendHuffman it spilled the accumulator or the index to the stack,
+// which put a store and a load on every step's dependency chain.
 func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits uint) {
 	for ; i+8 <= len(s) && n <= last; i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		p0, p1 := huffmanPairs[uint16(x)], huffmanPairs[uint16(x>>16)]
-		p2, p3 := huffmanPairs[uint16(x>>32)], huffmanPairs[uint16(x>>48)]
-		l0, l1, l2, l3 := uint(p0&pairLenMask), uint(p1&pairLenMask), uint(p2&pairLenMask), uint(p3&pairLenMask)
-		total := l0 + l1 + l2 + l3
+		b := (*[8]byte)(s[i : i+8])
+		// Two halves of four octets, one after the other, so that
+		// fewer values are live at once.
+		ia, ib := binary.LittleEndian.Uint16(b[0:]), binary.LittleEndian.Uint16(b[2:])
+		lb := uint(pairLens[ib])
+		qab := uint64(pairCodes[ia])<<(lb&63) | uint64(pairCodes[ib])
+		lab := uint(pairLens[ia]) + lb
+		ic, id := binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:])
+		ld := uint(pairLens[id])
+		qcd := uint64(pairCodes[ic])<<(ld&63) | uint64(pairCodes[id])
+		lcd := uint(pairLens[ic]) + ld
+		total := lab + lcd
 		if total > 56 {
 			break
 		}
-		q0 := uint64(p0>>pairLenBits)<<(l1&63) | uint64(p1>>pairLenBits)
-		q1 := uint64(p2>>pairLenBits)<<(l3&63) | uint64(p3>>pairLenBits)
-		acc = acc<<(total&63) | q0<<((l2+l3)&63) | q1
+		acc = acc<<(total&63) | qab<<(lcd&63) | qcd
 		nbits += total
 		put64(room, n, acc<<((64-nbits)&63))
 		n += int(nbits / 8)
 		nbits %= 8
 	}
 	for {
-		for ; i < len(s)-1 && n <= last; i += 2 {
-			c0, c1 := s[i], s[i+1]
-			l0, l1 := uint(huffmanLens[c0]), uint(huffmanLens[c1])
+		for ; i+2 <= len(s) && n <= last; i += 2 {
+			c := (*[2]byte)(s[i : i+2])
+			l0, l1 := uint(huffmanLens[c[0]]), uint(huffmanLens[c[1]])
 			if l0+l1 > 57 {
 				break
 			}
-			acc = acc<<((l0+l1)&63) | uint64(huffmanCodes[c0])<<(l1&63) | uint64(huffmanCodes[c1])
+			acc = acc<<((l0+l1)&63) | (uint64(huffmanCodes[c[0]])<<(l1&63) | uint64(huffmanCodes[c[1]]))
 			nbits += l0 + l1
 			put64(room, n, acc<<((64-nbits)&63))
 			n += int(nbits / 8)
 			nbits %= 8
 		}
-		if i >= len(s)-1 || n > last {
-			return n, i, acc, nbits
+		// One octet: the last of s, or the first of two long codes.
+		if i >= len(s) || n > last {
+			break
 		}
-		// Two long codes: the first takes a step of its own.
 		c := s[i]
 		acc = acc<<(huffmanLens[c]&63) | uint64(huffmanCodes[c])
 		nbits += uint(huffmanLens[c])
@@ -91,6 +110,13 @@ func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits u
 		nbits %= 8
 		i++
 	}
+	if i == len(s) && n <= last {
+		// Pad with the most significant bits of EOS, all ones.
+		put64(room, n, acc<<((64-nbits)&63)|^uint64(0)>>nbits)
+		n += int(nbits+7) / 8
+		nbits = 0
+	}
+	return n, i, acc, nbits
 }
 
 // put64 stores v big-endian at out[n:n+8]. The caller guarantees
@@ -146,35 +172,33 @@ var (
 	huffmanLens  [256]uint8
 )
 
-// huffmanPairs holds the Huffman codes of every pair of octets, the first
-// octet of the pair in the low byte of the index: the two codes one after
-// the other, shifted left by pairLenBits, and their total length in bits
-// in the low pairLenBits bits. A pair whose codes total more than
-// maxPairLen bits holds a length of pairLenMask and no code, which sends
-// the eight octets it is part of down the slow path. The table takes 256
-// KiB; coding header text touches a small part of it.
-var huffmanPairs [1 << 16]uint32
+// pairCodes and pairLens hold the Huffman codes of every pair of octets,
+// the first octet of the pair in the low byte of the index (a
+// little-endian 16-bit load): the two codes one after the other,
+// right-aligned, and their total length in bits. A pair whose codes total
+// more than 32 bits has no code and a length of 57, so that the eight
+// octets it is part of total more than 56 and go two at a time. The
+// tables take 320 KiB; coding header text touches a small part of them.
+// Codes and lengths sit in tables of their own so that the eight-octet
+// step loads each without shifting or masking.
+var (
+	pairCodes [1 << 16]uint32
+	pairLens  [1 << 16]uint8
+)
 
 func init() {
 	for c, code := range huffmanTable {
 		huffmanCodes[c] = uint32(code >> 8)
 		huffmanLens[c] = uint8(code)
 	}
-	for i := range huffmanPairs {
+	for i := range pairCodes {
 		a, b := huffmanTable[byte(i)], huffmanTable[byte(i>>8)]
 		length := a&0xff + b&0xff
-		if length > maxPairLen {
-			huffmanPairs[i] = pairLenMask
+		if length > 32 {
+			pairLens[i] = 57
 			continue
 		}
-		code := a>>8<<(b&0xff) | b>>8
-		huffmanPairs[i] = uint32(code<<pairLenBits | length)
+		pairCodes[i] = uint32(a>>8<<(b&0xff) | b>>8)
+		pairLens[i] = uint8(length)
 	}
 }
-
-const (
-	minCodeLen  = 5 // bits of the shortest code of Appendix B
-	pairLenBits = 6
-	pairLenMask = 1<<pairLenBits - 1
-	maxPairLen  = 32 - pairLenBits
-)

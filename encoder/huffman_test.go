@@ -86,14 +86,27 @@ func checkHuffman(t *testing.T, s []byte) {
 	}
 }
 
-// TestMinCodeLen checks minCodeLen, which appendHuffman's early exit relies
-// on, against Appendix B.
-func TestMinCodeLen(t *testing.T) {
-	shortest := spec.HuffmanCodeLens[0]
-	for _, l := range spec.HuffmanCodeLens[:256] {
-		shortest = min(shortest, l)
+// TestHuffmanTables checks the tables the coder reads against Appendix B
+// as internal/spec holds it: the code and length of every octet, and of
+// every pair of octets (or the mark of a pair too long for pairCodes).
+func TestHuffmanTables(t *testing.T) {
+	for c := range 256 {
+		if huffmanCodes[c] != spec.HuffmanCodes[c] || huffmanLens[c] != spec.HuffmanCodeLens[c] {
+			t.Fatalf("octet %#x: code %#x, %d bits; want %#x, %d bits", c, huffmanCodes[c], huffmanLens[c], spec.HuffmanCodes[c], spec.HuffmanCodeLens[c])
+		}
 	}
-	if minCodeLen != int(shortest) {
-		t.Errorf("minCodeLen = %d; want %d, the shortest code of Appendix B", minCodeLen, shortest)
+	for i := range 1 << 16 {
+		a, b := i&0xff, i>>8 // the first octet is the low byte
+		length := int(spec.HuffmanCodeLens[a]) + int(spec.HuffmanCodeLens[b])
+		if length > 32 {
+			if pairLens[i] <= 56 {
+				t.Fatalf("pair %#04x: %d bits long but marked %d; want more than 56, so that its eight octets leave the eight-octet step", i, length, pairLens[i])
+			}
+			continue
+		}
+		code := uint64(spec.HuffmanCodes[a])<<spec.HuffmanCodeLens[b] | uint64(spec.HuffmanCodes[b])
+		if int(pairLens[i]) != length || uint64(pairCodes[i]) != code {
+			t.Fatalf("pair %#04x: code %#x, %d bits; want %#x, %d bits", i, pairCodes[i], pairLens[i], code, length)
+		}
 	}
 }

@@ -12,9 +12,19 @@ import (
 // the contents of dst beyond its length are unspecified. It grows dst by
 // at most limit bytes, and writes only within cap(dst).
 //
-// huffmanFast does the work while 8 bytes of room are left; huffmanTail
-// finishes with exact bounds what it cannot.
+// Short strings (fewer than 8 octets) take huffmanShort when 8 bytes of
+// room are left; longer ones huffmanFast, which does all the work while 8
+// bytes of room are left, and huffmanTail finishes with exact bounds what
+// it cannot.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
+	if room := dst[len(dst):cap(dst)]; len(s) < 8 && len(room) >= 8 {
+		if n, ok := huffmanShort(room, s); ok {
+			if n > limit {
+				return dst, false
+			}
+			return dst[:len(dst)+n], true
+		}
+	}
 	dst = slices.Grow(dst, limit)
 	room := dst[len(dst):cap(dst)]
 	n, i, acc, nbits := huffmanFast(room, s, min(len(room)-8, limit))
@@ -27,6 +37,30 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		return dst, false
 	}
 	return dst[:len(dst)+n], true
+}
+
+// huffmanShort writes the Huffman coding of s, padded, at the start of room
+// (len(room) >= 8) and returns its length, if the codes total at most 63
+// bits, as they do for up to 7 octets of header text; otherwise it reports
+// false. The codes gather in one accumulator, with no store until the
+// end: for a short string the per-call work of huffmanFast (its loop tests,
+// a store a step) costs more than the coding, and x/net's plain loop was
+// faster. Its loop runs over s, so s should be short.
+func huffmanShort(room []byte, s []byte) (int, bool) {
+	var acc uint64 // only the low bits count: codes pushed past 64 make bits > 63
+	var bits uint
+	for _, c := range s {
+		length := uint(huffmanLens[c])
+		acc = acc<<(length&63) | uint64(huffmanCodes[c])
+		bits += length
+	}
+	if bits > 63 {
+		return 0, false
+	}
+	// Left-align the codes and pad with the most significant bits of
+	// EOS, all ones.
+	put64(room, 0, acc<<((64-bits)&63)|^uint64(0)>>bits)
+	return int(bits+7) / 8, true
 }
 
 // huffmanFast codes s into room, padded, with 8-byte stores, none of them
@@ -49,7 +83,7 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 //
 // Header text takes eight octets a step: the codes of its four pairs of
 // octets, read from pairCodes and pairLens, are joined in a tree of shifts
-// rather than one after the other, and usually total at most 56 bits
+// rather than one after the other, and usually total at most 57 bits
 // (eight codes of 7 bits or less, or a mix). At the first eight whose
 // codes total more (random or binary data, whose codes are mostly 20-30
 // bits long), the rest of s goes two octets a step, their codes read from
@@ -76,7 +110,7 @@ func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits u
 		qcd := uint64(pairCodes[ic])<<(ld&63) | uint64(pairCodes[id])
 		lcd := uint(pairLens[ic]) + ld
 		total := lab + lcd
-		if total > 56 {
+		if total > 57 {
 			break
 		}
 		acc = acc<<(total&63) | qab<<(lcd&63) | qcd
@@ -176,8 +210,8 @@ var (
 // the first octet of the pair in the low byte of the index (a
 // little-endian 16-bit load): the two codes one after the other,
 // right-aligned, and their total length in bits. A pair whose codes total
-// more than 32 bits has no code and a length of 57, so that the eight
-// octets it is part of total more than 56 and go two at a time. The
+// more than 32 bits has no code and a length of 58, so that the eight
+// octets it is part of total more than 57 and go two at a time. The
 // tables take 320 KiB; coding header text touches a small part of them.
 // Codes and lengths sit in tables of their own so that the eight-octet
 // step loads each without shifting or masking.
@@ -195,7 +229,7 @@ func init() {
 		a, b := huffmanTable[byte(i)], huffmanTable[byte(i>>8)]
 		length := a&0xff + b&0xff
 		if length > 32 {
-			pairLens[i] = 57
+			pairLens[i] = 58
 			continue
 		}
 		pairCodes[i] = uint32(a>>8<<(b&0xff) | b>>8)

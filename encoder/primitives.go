@@ -45,10 +45,16 @@ func validPrefix(prefixBits uint8) uint8 {
 // dst and returns the extended buffer. It grows dst at most once, by
 // HuffmanLen(s) octets.
 func AppendHuffman(dst, s []byte) []byte {
+	room := dst[len(dst):cap(dst)]
+	if len(s) < 8 && len(room) >= 8 {
+		if n, ok := huffmanShort(room, s); ok {
+			return dst[:len(dst)+n]
+		}
+	}
 	// No code is longer than 30 bits: with room for 4 octets an octet
 	// and 8 more for the last 8-byte store, huffmanFast codes and pads
 	// all of s without its length being counted first.
-	if room := dst[len(dst):cap(dst)]; len(room)/4 >= len(s)+2 {
+	if len(room)/4 >= len(s)+2 {
 		n, _, _, _ := huffmanFast(room, s, len(room)-8)
 		return dst[:len(dst)+n]
 	}

@@ -13,11 +13,14 @@ import (
 // at most limit bytes, and writes only within cap(dst).
 //
 // Short strings (fewer than 8 octets) take huffmanShort when 8 bytes of
-// room are left; longer ones huffmanFast, which does all the work while 8
-// bytes of room are left, and huffmanTail finishes with exact bounds what
-// it cannot.
+// room are left. Longer ones take huffmanFast as far as the room allows
+// it (4 bytes an octet, plus 8), usually to the end; huffmanTail finishes
+// with exact bounds what it cannot. huffmanFast does not test the limit
+// on the way: an incompressible string is coded to its end before it is
+// refused, which costs less than a test on every step of every string.
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
-	if room := dst[len(dst):cap(dst)]; len(s) < 8 && len(room) >= 8 {
+	room := dst[len(dst):cap(dst)]
+	if len(s) < 8 && len(room) >= 8 {
 		if n, ok := huffmanShort(room, s); ok {
 			if n > limit {
 				return dst, false
@@ -25,15 +28,23 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 			return dst[:len(dst)+n], true
 		}
 	}
-	dst = slices.Grow(dst, limit)
-	room := dst[len(dst):cap(dst)]
-	n, i, acc, nbits := huffmanFast(room, s, min(len(room)-8, limit))
-	if i < len(s) || nbits != 0 {
-		var ok bool
-		if n, ok = huffmanTail(room[:limit], s[i:], n, acc, nbits); !ok {
+	if len(room)/4 < len(s)+2 {
+		dst = slices.Grow(dst, limit)
+		room = dst[len(dst):cap(dst)]
+	}
+	if len(room)/4 >= len(s)+2 {
+		n, acc, nbits := huffmanFast(room, s)
+		if n = huffmanPad(room, n, acc, nbits); n > limit {
 			return dst, false
 		}
-	} else if n > limit {
+		return dst[:len(dst)+n], true
+	}
+	// Too little room for all of s: huffmanFast codes as many octets
+	// as it has room for, huffmanTail the rest.
+	fast := max(0, len(room)/4-2) // < len(s)
+	n, acc, nbits := huffmanFast(room, s[:fast])
+	n, ok := huffmanTail(room[:limit], s[fast:], n, acc, nbits)
+	if !ok {
 		return dst, false
 	}
 	return dst[:len(dst)+n], true
@@ -63,12 +74,12 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 	return int(bits+7) / 8, true
 }
 
-// huffmanFast codes s into room, padded, with 8-byte stores, none of them
-// at a byte past last (last+8 <= len(room)). It returns the number of
-// whole bytes written, the number of octets of s coded and the pending
-// bits, nbits < 8 of them in the low bits of acc: nbits == 0 and i ==
-// len(s) once all is coded and padded, n bytes of it, which may be more
-// than last. Otherwise huffmanTail must go on from there.
+// huffmanFast codes s into room with 8-byte stores, unpadded, and returns
+// the number of whole bytes written and the pending bits, nbits < 8 of
+// them in the low bits of acc, for huffmanPad or huffmanTail. The caller
+// guarantees len(room) >= 4*len(s)+8: no code is longer than 30 bits, so
+// every store (at n <= 3.75*len(s)) is within room, and so is the one of
+// huffmanPad.
 //
 // The coder keeps its pending bits right-aligned in a 64-bit accumulator,
 // fewer than 8 of them between steps. Each step adds the codes of a group
@@ -78,8 +89,7 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 // step, and n and the pending count advance by arithmetic, not by a branch.
 // (x/net flushes 32 bits when it has them, a branch whose outcome depends
 // on the data: on input the branch predictor has not learnt, it misses
-// often.) The output only grows, so once n passes limit (last <= limit)
-// the coding cannot fit and the loops stop.
+// often.)
 //
 // Header text takes eight octets a step: the codes of its four pairs of
 // octets, read from pairCodes and pairLens, are joined in a tree of shifts
@@ -88,16 +98,17 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 // codes total more (random or binary data, whose codes are mostly 20-30
 // bits long), the rest of s goes two octets a step, their codes read from
 // the 256-entry huffmanCodes and huffmanLens, which stay in cache; the
-// 0.3% of pairs whose codes total more than 57 bits take a step each. The
-// last octet and the padding take a step each too, so that no call needs
-// huffmanTail while room lasts.
+// 0.3% of pairs whose codes total more than 57 bits take a step each, and
+// so does the last octet of an odd count.
 //
 // The loops live in a function of their own, with little else live, so
 // that the compiler keeps their state in registers: with the loops in
 // appendHuffman it spilled the accumulator or the index to the stack,
-// which put a store and a load on every step's dependency chain.
-func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits uint) {
-	for ; i+8 <= len(s) && n <= last; i += 8 {
+// which put a store and a load on every step's dependency chain. For the
+// same reason they test no bound but the end of s.
+func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
 		b := (*[8]byte)(s[i : i+8])
 		// Two halves of four octets, one after the other, so that
 		// fewer values are live at once.
@@ -120,7 +131,7 @@ func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits u
 		nbits %= 8
 	}
 	for {
-		for ; i+2 <= len(s) && n <= last; i += 2 {
+		for ; i+2 <= len(s); i += 2 {
 			c := (*[2]byte)(s[i : i+2])
 			l0, l1 := uint(huffmanLens[c[0]]), uint(huffmanLens[c[1]])
 			if l0+l1 > 57 {
@@ -133,8 +144,8 @@ func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits u
 			nbits %= 8
 		}
 		// One octet: the last of s, or the first of two long codes.
-		if i >= len(s) || n > last {
-			break
+		if i >= len(s) {
+			return n, acc, nbits
 		}
 		c := s[i]
 		acc = acc<<(huffmanLens[c]&63) | uint64(huffmanCodes[c])
@@ -144,13 +155,14 @@ func huffmanFast(room []byte, s []byte, last int) (n, i int, acc uint64, nbits u
 		nbits %= 8
 		i++
 	}
-	if i == len(s) && n <= last {
-		// Pad with the most significant bits of EOS, all ones.
-		put64(room, n, acc<<((64-nbits)&63)|^uint64(0)>>nbits)
-		n += int(nbits+7) / 8
-		nbits = 0
-	}
-	return n, i, acc, nbits
+}
+
+// huffmanPad writes the nbits < 8 pending bits (in the low bits of acc)
+// padded with the most significant bits of EOS, all ones, at out[n], with
+// an 8-byte store (n+8 <= len(out)), and returns the length of the coding.
+func huffmanPad(out []byte, n int, acc uint64, nbits uint) int {
+	put64(out, n, acc<<((64-nbits)&63)|^uint64(0)>>nbits)
+	return n + int(nbits+7)/8
 }
 
 // put64 stores v big-endian at out[n:n+8]. The caller guarantees
@@ -163,9 +175,8 @@ func put64(out []byte, n int, v uint64) {
 // huffmanTail codes s after the n bytes and the nbits pending bits (in the
 // low bits of acc) already coded into out, padded, and returns the length
 // of the coding, with exact bounds: it flushes 32 bits at a time and
-// reports false as soon as the coding passes len(out). It takes what the
-// 8-byte stores of huffmanFast cannot: the last octet, or everything once
-// fewer than 8 bytes of room are left.
+// reports false as soon as the coding passes len(out). It takes the
+// octets huffmanFast has no room for.
 func huffmanTail(out []byte, s []byte, n int, acc uint64, nbits uint) (int, bool) {
 	if n > len(out) {
 		return 0, false

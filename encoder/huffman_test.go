@@ -169,6 +169,15 @@ func TestHuffmanLimits(t *testing.T) {
 		}
 		inputs = append(inputs, s)
 	}
+	// The longest codes (30 bits, 3.75 bytes an octet) take all the room
+	// appendHuffman reserves for huffmanFast.
+	for n := range 25 {
+		s := make([]byte, n)
+		for i := range s {
+			s[i] = []byte{0x0a, 0x0d, 0x16}[rng.IntN(3)]
+		}
+		inputs = append(inputs, s)
+	}
 	for _, s := range inputs {
 		want := hpack.AppendHuffmanString(nil, string(s))
 		for limit := range len(want) + 3 {

@@ -55,8 +55,8 @@ func AppendHuffman(dst, s []byte) []byte {
 	// and 8 more for the last 8-byte store, huffmanFast codes and pads
 	// all of s without its length being counted first.
 	if len(room)/4 >= len(s)+2 {
-		n, _, _, _ := huffmanFast(room, s, len(room)-8)
-		return dst[:len(dst)+n]
+		n, acc, nbits := huffmanFast(room, s)
+		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
 	}
 	dst, _ = appendHuffman(dst, s, HuffmanLen(s))
 	return dst

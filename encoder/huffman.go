@@ -109,7 +109,7 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		b := (*[8]byte)(s[i : i+8])
+		b := octets8(s, i)
 		// Two halves of four octets, one after the other, so that
 		// fewer values are live at once.
 		ia, ib := binary.LittleEndian.Uint16(b[0:]), binary.LittleEndian.Uint16(b[2:])
@@ -132,7 +132,7 @@ func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
 	}
 	for {
 		for ; i+2 <= len(s); i += 2 {
-			c := (*[2]byte)(s[i : i+2])
+			c := octets2(s, i)
 			l0, l1 := uint(huffmanLens[c[0]]), uint(huffmanLens[c[1]])
 			if l0+l1 > 57 {
 				break
@@ -163,6 +163,18 @@ func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
 func huffmanPad(out []byte, n int, acc uint64, nbits uint) int {
 	put64(out, n, acc<<((64-nbits)&63)|^uint64(0)>>nbits)
 	return n + int(nbits+7)/8
+}
+
+// octets8 and octets2 return s[i:i+8] and s[i:i+2] as array pointers. The
+// caller guarantees i+8 <= len(s) (or i+2); they do not check it again,
+// which saves the bounds checks of slicing s on every step of the loops
+// (each loop tests i against len(s) already).
+func octets8(s []byte, i int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
+}
+
+func octets2(s []byte, i int) *[2]byte {
+	return (*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
 }
 
 // put64 stores v big-endian at out[n:n+8]. The caller guarantees

@@ -13,11 +13,12 @@ import (
 // at most limit bytes, and writes only within cap(dst).
 //
 // Short strings (fewer than 8 octets) take huffmanShort when 8 bytes of
-// room are left. Longer ones take huffmanFast as far as the room allows
-// it (4 bytes an octet, plus 8), usually to the end; huffmanTail finishes
-// with exact bounds what it cannot. huffmanFast does not test the limit
-// on the way: an incompressible string is coded to its end before it is
-// refused, which costs less than a test on every step of every string.
+// room are left. Longer ones take huffmanFast when there is room for 4
+// bytes an octet, plus 8, as there usually is: it does not test the limit
+// on the way, so an incompressible string is coded to its end before it
+// is refused, which costs less than a test on every step of every string.
+// With less room, the length of the coding is counted first
+// (appendHuffmanLen).
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 	room := dst[len(dst):cap(dst)]
 	if len(s) < 8 && len(room) >= 8 {
@@ -28,10 +29,6 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 			return dst[:len(dst)+n], true
 		}
 	}
-	if len(room)/4 < len(s)+2 {
-		dst = slices.Grow(dst, limit)
-		room = dst[len(dst):cap(dst)]
-	}
 	if len(room)/4 >= len(s)+2 {
 		n, acc, nbits := huffmanFast(room, s)
 		if n = huffmanPad(room, n, acc, nbits); n > limit {
@@ -39,15 +36,26 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		}
 		return dst[:len(dst)+n], true
 	}
-	// Too little room for all of s: huffmanFast codes as many octets
-	// as it has room for, huffmanTail the rest.
-	fast := max(0, len(room)/4-2) // < len(s)
-	n, acc, nbits := huffmanFast(room, s[:fast])
-	n, ok := huffmanTail(room[:limit], s[fast:], n, acc, nbits)
-	if !ok {
+	length := HuffmanLen(s)
+	if length > limit {
 		return dst, false
 	}
-	return dst[:len(dst)+n], true
+	return appendHuffmanLen(dst, s, length), true
+}
+
+// appendHuffmanLen appends the Huffman coding of s, padded, whose length
+// is length (HuffmanLen(s)), growing dst at most once, by length bytes.
+// Knowing the length, huffmanFast needs room for 8 bytes more than that
+// only; with less, huffmanTail codes all of s with exact bounds.
+func appendHuffmanLen(dst []byte, s []byte, length int) []byte {
+	dst = slices.Grow(dst, length)
+	room := dst[len(dst):cap(dst)]
+	if len(room) >= length+8 {
+		n, acc, nbits := huffmanFast(room, s)
+		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
+	}
+	n, _ := huffmanTail(room[:length], s, 0, 0, 0)
+	return dst[:len(dst)+n]
 }
 
 // huffmanShort writes the Huffman coding of s, padded, at the start of room
@@ -76,10 +84,11 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 
 // huffmanFast codes s into room with 8-byte stores, unpadded, and returns
 // the number of whole bytes written and the pending bits, nbits < 8 of
-// them in the low bits of acc, for huffmanPad or huffmanTail. The caller
-// guarantees len(room) >= 4*len(s)+8: no code is longer than 30 bits, so
-// every store (at n <= 3.75*len(s)) is within room, and so is the one of
-// huffmanPad.
+// them in the low bits of acc, for huffmanPad. The caller guarantees that
+// room holds the coding and 8 bytes more, so that every store, at n no
+// more than the coding's length, is within room, and so is the one of
+// huffmanPad: 4*len(s)+8 bytes always do, as no code is longer than 30
+// bits.
 //
 // The coder keeps its pending bits right-aligned in a 64-bit accumulator,
 // fewer than 8 of them between steps. Each step adds the codes of a group
@@ -187,8 +196,8 @@ func put64(out []byte, n int, v uint64) {
 // huffmanTail codes s after the n bytes and the nbits pending bits (in the
 // low bits of acc) already coded into out, padded, and returns the length
 // of the coding, with exact bounds: it flushes 32 bits at a time and
-// reports false as soon as the coding passes len(out). It takes the
-// octets huffmanFast has no room for.
+// reports false as soon as the coding passes len(out). It takes what
+// huffmanFast has no room for.
 func huffmanTail(out []byte, s []byte, n int, acc uint64, nbits uint) (int, bool) {
 	if n > len(out) {
 		return 0, false

@@ -58,8 +58,7 @@ func AppendHuffman(dst, s []byte) []byte {
 		n, acc, nbits := huffmanFast(room, s)
 		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
 	}
-	dst, _ = appendHuffman(dst, s, HuffmanLen(s))
-	return dst
+	return appendHuffmanLen(dst, s, HuffmanLen(s))
 }
 
 // AppendHuffmanString is AppendHuffman for a string argument; it does not

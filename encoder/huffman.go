@@ -78,8 +78,8 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 	}
 	// Left-align the codes and pad with the most significant bits of
 	// EOS, all ones.
-	put64(room, 0, acc<<((64-bits)&63)|^uint64(0)>>bits)
-	return int(bits+7) / 8, true
+	put64(room, 0, acc<<((64-bits)&63)|^uint64(0)>>(bits&63))
+	return int((bits + 7) / 8), true
 }
 
 // huffmanFast codes s into room with 8-byte stores, unpadded, and returns
@@ -170,8 +170,8 @@ func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
 // padded with the most significant bits of EOS, all ones, at out[n], with
 // an 8-byte store (n+8 <= len(out)), and returns the length of the coding.
 func huffmanPad(out []byte, n int, acc uint64, nbits uint) int {
-	put64(out, n, acc<<((64-nbits)&63)|^uint64(0)>>nbits)
-	return n + int(nbits+7)/8
+	put64(out, n, acc<<((64-nbits)&63)|^uint64(0)>>(nbits&63))
+	return n + int((nbits+7)/8)
 }
 
 // octets8 and octets2 return s[i:i+8] and s[i:i+2] as array pointers. The

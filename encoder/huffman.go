@@ -3,6 +3,7 @@ package encoder
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 )
 
 // appendHuffman appends the Huffman coding of s (RFC 7541 §5.2) to dst,
@@ -11,65 +12,203 @@ import (
 // the contents of dst beyond its length are unspecified. It grows dst by
 // at most limit bytes, and writes only within cap(dst).
 //
-// The coder keeps its pending bits right-aligned in a 64-bit accumulator.
-// The fast path takes eight octets at a time: when their codes total at
-// most 56 bits (eight codes of 7 bits or less, or a mix, as in most header
-// text), they join the fewer than 8 pending bits without overflow, and one
-// unaligned 8-byte store writes every whole byte at once; the partial byte
-// stays pending. It needs 8 bytes of room past the output so far, which the
-// capacity of dst usually gives. The rest is coded a code at a time with
-// exact bounds, flushing 32 bits at a time; so is everything after the
-// first eight octets whose codes total more (random or binary data, whose
-// codes are mostly 20-30 bits long: there the pair lookups only cost).
-// Whatever is written only grows, so the coding stops as soon as it must
-// pass the limit.
+// Short strings (fewer than 8 octets) take huffmanShort when 8 bytes of
+// room are left. Longer ones take huffmanFast when there is room for 4
+// bytes an octet, plus 8, as there usually is: it does not test the limit
+// on the way, so an incompressible string is coded to its end before it
+// is refused, which costs less than a test on every step of every string.
+// With less room, the length of the coding is counted first
+// (appendHuffmanLen).
 func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
-	dst = slices.Grow(dst, limit)
-	room := dst[len(dst):cap(dst)] // limit bytes or more
-	n := 0
-	var acc uint64 // pending bits in the low nbits bits; higher bits are stale
-	var nbits uint
-	for len(s) >= 8 && n+8 <= len(room) {
-		// Every octet left takes at least 5 bits: give up as soon as
-		// even that cannot fit, which for octets of long codes (random
-		// or binary data) comes long before the output passes limit.
-		if 8*n+int(nbits)+minCodeLen*len(s) > 8*limit {
+	room := dst[len(dst):cap(dst)]
+	if len(s) < 8 && len(room) >= 8 {
+		if n, ok := huffmanShort(room, s); ok {
+			if n > limit {
+				return dst, false
+			}
+			return dst[:len(dst)+n], true
+		}
+	}
+	if len(room)/4 >= len(s)+2 {
+		n, acc, nbits := huffmanFast(room, s)
+		if n = huffmanPad(room, n, acc, nbits); n > limit {
 			return dst, false
 		}
-		x := binary.LittleEndian.Uint64(s)
-		p0, p1 := huffmanPairs[uint16(x)], huffmanPairs[uint16(x>>16)]
-		p2, p3 := huffmanPairs[uint16(x>>32)], huffmanPairs[uint16(x>>48)]
-		l0, l1, l2, l3 := uint(p0&pairLenMask), uint(p1&pairLenMask), uint(p2&pairLenMask), uint(p3&pairLenMask)
-		total := l0 + l1 + l2 + l3
-		if total > 56 {
-			// Long codes (octets outside the usual text, as in
-			// random or binary data): the rest of s goes one octet
-			// at a time, without more pair lookups.
+		return dst[:len(dst)+n], true
+	}
+	length := HuffmanLen(s)
+	if length > limit {
+		return dst, false
+	}
+	return appendHuffmanLen(dst, s, length), true
+}
+
+// appendHuffmanLen appends the Huffman coding of s, padded, whose length
+// is length (HuffmanLen(s)), growing dst at most once, by length bytes.
+// Knowing the length, huffmanFast needs room for 8 bytes more than that
+// only; with less, huffmanTail codes all of s with exact bounds.
+func appendHuffmanLen(dst []byte, s []byte, length int) []byte {
+	dst = slices.Grow(dst, length)
+	room := dst[len(dst):cap(dst)]
+	if len(room) >= length+8 {
+		n, acc, nbits := huffmanFast(room, s)
+		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
+	}
+	n, _ := huffmanTail(room[:length], s, 0, 0, 0)
+	return dst[:len(dst)+n]
+}
+
+// huffmanShort writes the Huffman coding of s, padded, at the start of room
+// (len(room) >= 8) and returns its length, if the codes total at most 63
+// bits, as they do for up to 7 octets of header text; otherwise it reports
+// false. The codes gather in one accumulator, with no store until the
+// end: for a short string the per-call work of huffmanFast (its loop tests,
+// a store a step) costs more than the coding, and x/net's plain loop was
+// faster. Its loop runs over s, so s should be short.
+func huffmanShort(room []byte, s []byte) (int, bool) {
+	var acc uint64 // only the low bits count: codes pushed past 64 make bits > 63
+	var bits uint
+	for _, c := range s {
+		length := uint(huffmanLens[c])
+		acc = acc<<(length&63) | uint64(huffmanCodes[c])
+		bits += length
+	}
+	if bits > 63 {
+		return 0, false
+	}
+	// Left-align the codes and pad with the most significant bits of
+	// EOS, all ones.
+	put64(room, 0, acc<<((64-bits)&63)|^uint64(0)>>(bits&63))
+	return int((bits + 7) / 8), true
+}
+
+// huffmanFast codes s into room with 8-byte stores, unpadded, and returns
+// the number of whole bytes written and the pending bits, nbits < 8 of
+// them in the low bits of acc, for huffmanPad. The caller guarantees that
+// room holds the coding and 8 bytes more, so that every store, at n no
+// more than the coding's length, is within room, and so is the one of
+// huffmanPad: 4*len(s)+8 bytes always do, as no code is longer than 30
+// bits.
+//
+// The coder keeps its pending bits right-aligned in a 64-bit accumulator,
+// fewer than 8 of them between steps. Each step adds the codes of a group
+// of octets, at most 57 bits together, and stores the accumulator's bits
+// left-aligned with one unconditional 8-byte big-endian store at output
+// byte n: the whole bytes go out, the partial byte is rewritten by the next
+// step, and n and the pending count advance by arithmetic, not by a branch.
+// (x/net flushes 32 bits when it has them, a branch whose outcome depends
+// on the data: on input the branch predictor has not learnt, it misses
+// often.)
+//
+// Header text takes eight octets a step: the codes of its four pairs of
+// octets, read from pairCodes and pairLens, are joined in a tree of shifts
+// rather than one after the other, and usually total at most 57 bits
+// (eight codes of 7 bits or less, or a mix). At the first eight whose
+// codes total more (random or binary data, whose codes are mostly 20-30
+// bits long), the rest of s goes two octets a step, their codes read from
+// the 256-entry huffmanCodes and huffmanLens, which stay in cache; the
+// 0.3% of pairs whose codes total more than 57 bits take a step each, and
+// so does the last octet of an odd count.
+//
+// The loops live in a function of their own, with little else live, so
+// that the compiler keeps their state in registers: with the loops in
+// appendHuffman it spilled the accumulator or the index to the stack,
+// which put a store and a load on every step's dependency chain. For the
+// same reason they test no bound but the end of s.
+func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := octets8(s, i)
+		// Two halves of four octets, one after the other, so that
+		// fewer values are live at once.
+		ia, ib := binary.LittleEndian.Uint16(b[0:]), binary.LittleEndian.Uint16(b[2:])
+		lb := uint(pairLens[ib])
+		qab := uint64(pairCodes[ia])<<(lb&63) | uint64(pairCodes[ib])
+		lab := uint(pairLens[ia]) + lb
+		ic, id := binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:])
+		ld := uint(pairLens[id])
+		qcd := uint64(pairCodes[ic])<<(ld&63) | uint64(pairCodes[id])
+		lcd := uint(pairLens[ic]) + ld
+		total := lab + lcd
+		if total > 57 {
 			break
 		}
-		s = s[8:]
-		// Join the pairs two by two, so that the accumulator waits on
-		// one shift and one or per eight octets.
-		q0 := uint64(p0>>pairLenBits)<<(l1&63) | uint64(p1>>pairLenBits)
-		q1 := uint64(p2>>pairLenBits)<<(l3&63) | uint64(p3>>pairLenBits)
-		acc = acc<<(total&63) | q0<<((l2+l3)&63) | q1
+		acc = acc<<(total&63) | qab<<(lcd&63) | qcd
 		nbits += total
-		binary.BigEndian.PutUint64(room[n:], acc<<((64-nbits)&63))
+		put64(room, n, acc<<((64-nbits)&63))
 		n += int(nbits / 8)
 		nbits %= 8
 	}
-	out := room[:limit]
-	if n > limit {
-		return dst, false
+	for {
+		for ; i+2 <= len(s); i += 2 {
+			c := octets2(s, i)
+			l0, l1 := uint(huffmanLens[c[0]]), uint(huffmanLens[c[1]])
+			if l0+l1 > 57 {
+				break
+			}
+			acc = acc<<((l0+l1)&63) | (uint64(huffmanCodes[c[0]])<<(l1&63) | uint64(huffmanCodes[c[1]]))
+			nbits += l0 + l1
+			put64(room, n, acc<<((64-nbits)&63))
+			n += int(nbits / 8)
+			nbits %= 8
+		}
+		// One octet: the last of s, or the first of two long codes.
+		if i >= len(s) {
+			return n, acc, nbits
+		}
+		c := s[i]
+		acc = acc<<(huffmanLens[c]&63) | uint64(huffmanCodes[c])
+		nbits += uint(huffmanLens[c])
+		put64(room, n, acc<<((64-nbits)&63))
+		n += int(nbits / 8)
+		nbits %= 8
+		i++
+	}
+}
+
+// huffmanPad writes the nbits < 8 pending bits (in the low bits of acc)
+// padded with the most significant bits of EOS, all ones, at out[n], with
+// an 8-byte store (n+8 <= len(out)), and returns the length of the coding.
+func huffmanPad(out []byte, n int, acc uint64, nbits uint) int {
+	put64(out, n, acc<<((64-nbits)&63)|^uint64(0)>>(nbits&63))
+	return n + int((nbits+7)/8)
+}
+
+// octets8 and octets2 return s[i:i+8] and s[i:i+2] as array pointers. The
+// caller guarantees i+8 <= len(s) (or i+2); they do not check it again,
+// which saves the bounds checks of slicing s on every step of the loops
+// (each loop tests i against len(s) already).
+func octets8(s []byte, i int) *[8]byte {
+	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
+}
+
+func octets2(s []byte, i int) *[2]byte {
+	return (*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
+}
+
+// put64 stores v big-endian at out[n:n+8]. The caller guarantees
+// n+8 <= len(out); put64 does not check it again, which saves the bounds
+// check and the slice arithmetic of out[n:] on every step of the loops.
+func put64(out []byte, n int, v uint64) {
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), n))[:], v)
+}
+
+// huffmanTail codes s after the n bytes and the nbits pending bits (in the
+// low bits of acc) already coded into out, padded, and returns the length
+// of the coding, with exact bounds: it flushes 32 bits at a time and
+// reports false as soon as the coding passes len(out). It takes what
+// huffmanFast has no room for.
+func huffmanTail(out []byte, s []byte, n int, acc uint64, nbits uint) (int, bool) {
+	if n > len(out) {
+		return 0, false
 	}
 	for _, c := range s {
-		code := huffmanTable[c]
-		length := uint(code & 0xff)
-		acc = acc<<(length&63) | code>>8
+		length := uint(huffmanLens[c])
+		acc = acc<<(length&63) | uint64(huffmanCodes[c])
 		nbits += length
 		if nbits >= 32 {
 			if n+4 > len(out) {
-				return dst, false
+				return 0, false
 			}
 			nbits -= 32
 			binary.BigEndian.PutUint32(out[n:], uint32(acc>>(nbits&63)))
@@ -77,7 +216,7 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		}
 	}
 	if n+int(nbits+7)/8 > len(out) {
-		return dst, false
+		return 0, false
 	}
 	if pad := (8 - nbits%8) % 8; pad != 0 {
 		acc = acc<<(pad&63) | (1<<pad - 1)
@@ -88,34 +227,44 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		out[n] = byte(acc >> (nbits & 63))
 		n++
 	}
-	return dst[:len(dst)+n], true
+	return n, true
 }
 
-// huffmanPairs holds the Huffman codes of every pair of octets, the first
-// octet of the pair in the low byte of the index: the two codes one after
-// the other, shifted left by pairLenBits, and their total length in bits
-// in the low pairLenBits bits. A pair whose codes total more than
-// maxPairLen bits holds a length of pairLenMask and no code, which sends
-// the eight octets it is part of down the slow path. The table takes 256
-// KiB; coding header text touches a small part of it.
-var huffmanPairs [1 << 16]uint32
+// huffmanCodes and huffmanLens hold the Huffman code of each octet,
+// right-aligned, and its length in bits: huffmanTable split in two, so
+// that the coding loops load each without shifting or masking.
+var (
+	huffmanCodes [256]uint32
+	huffmanLens  [256]uint8
+)
+
+// pairCodes and pairLens hold the Huffman codes of every pair of octets,
+// the first octet of the pair in the low byte of the index (a
+// little-endian 16-bit load): the two codes one after the other,
+// right-aligned, and their total length in bits. A pair whose codes total
+// more than 32 bits has no code and a length of 58, so that the eight
+// octets it is part of total more than 57 and go two at a time. The
+// tables take 320 KiB; coding header text touches a small part of them.
+// Codes and lengths sit in tables of their own so that the eight-octet
+// step loads each without shifting or masking.
+var (
+	pairCodes [1 << 16]uint32
+	pairLens  [1 << 16]uint8
+)
 
 func init() {
-	for i := range huffmanPairs {
+	for c, code := range huffmanTable {
+		huffmanCodes[c] = uint32(code >> 8)
+		huffmanLens[c] = uint8(code)
+	}
+	for i := range pairCodes {
 		a, b := huffmanTable[byte(i)], huffmanTable[byte(i>>8)]
 		length := a&0xff + b&0xff
-		if length > maxPairLen {
-			huffmanPairs[i] = pairLenMask
+		if length > 32 {
+			pairLens[i] = 58
 			continue
 		}
-		code := a>>8<<(b&0xff) | b>>8
-		huffmanPairs[i] = uint32(code<<pairLenBits | length)
+		pairCodes[i] = uint32(a>>8<<(b&0xff) | b>>8)
+		pairLens[i] = uint8(length)
 	}
 }
-
-const (
-	minCodeLen  = 5 // bits of the shortest code of Appendix B
-	pairLenBits = 6
-	pairLenMask = 1<<pairLenBits - 1
-	maxPairLen  = 32 - pairLenBits
-)

@@ -86,14 +86,281 @@ func checkHuffman(t *testing.T, s []byte) {
 	}
 }
 
-// TestMinCodeLen checks minCodeLen, which appendHuffman's early exit relies
-// on, against Appendix B.
-func TestMinCodeLen(t *testing.T) {
-	shortest := spec.HuffmanCodeLens[0]
-	for _, l := range spec.HuffmanCodeLens[:256] {
-		shortest = min(shortest, l)
+// TestHuffmanEveryPosition puts each of the 256 octets at each position of
+// strings of short codes whose lengths cover the short path (under 8
+// octets), one, two and three eight-octet steps, and the one- and
+// two-octet steps after them, and compares with x/net. A long code in an
+// eight-octet group sends the rest of the string to the two-octet steps,
+// so every position of the group is a different switch point.
+func TestHuffmanEveryPosition(t *testing.T) {
+	const base = "aeiostnraeiostnraeiostnr0123" // 5- and 6-bit codes
+	for _, n := range []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 27} {
+		for p := range n {
+			for c := range 256 {
+				s := []byte(base[:n])
+				s[p] = byte(c)
+				checkAppend(t, s)
+			}
+		}
 	}
-	if minCodeLen != int(shortest) {
-		t.Errorf("minCodeLen = %d; want %d, the shortest code of Appendix B", minCodeLen, shortest)
+}
+
+// TestHuffmanLongPairs puts two long codes one after the other at every
+// position: a pair whose codes total more than 57 bits (the longest codes
+// are 30 bits) cannot go in one two-octet step and takes two one-octet
+// steps.
+func TestHuffmanLongPairs(t *testing.T) {
+	long := []byte{0x0a, 0x0d, 0x16, 0xf6, 0xff} // 30, 30, 30, 26 and 26 bits
+	for _, n := range []int{2, 3, 8, 9, 16, 17, 20} {
+		for p := range n - 1 {
+			for _, a := range long {
+				for _, b := range long {
+					for _, filler := range []byte{'e', 0xf0} { // 5 bits; 26 bits
+						s := bytes.Repeat([]byte{filler}, n)
+						s[p], s[p+1] = a, b
+						checkAppend(t, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHuffmanShort codes random strings of up to 7 octets, which fit in
+// one accumulator when their codes total at most 63 bits, and checks that
+// both sides of that bound were crossed.
+func TestHuffmanShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	seen := map[int]bool{}
+	for range 20000 {
+		s := make([]byte, rng.IntN(8))
+		bits := 0
+		for i := range s {
+			if rng.IntN(3) == 0 {
+				s[i] = byte(rng.IntN(256))
+			} else {
+				s[i] = byte('a' + rng.IntN(26))
+			}
+			bits += int(spec.HuffmanCodeLens[s[i]])
+		}
+		seen[bits] = true
+		checkAppend(t, s)
+	}
+	for _, bits := range []int{0, 62, 63, 64, 65} {
+		if !seen[bits] {
+			t.Errorf("no string of %d bits of codes was tried", bits)
+		}
+	}
+}
+
+// TestHuffmanLimits codes strings with every limit from 0 to past the
+// length of the coding, into buffers with every amount of room from none
+// to 12 bytes past the limit (and less than the limit, which makes
+// appendHuffman grow dst), so that the output passes the limit at every
+// point of every loop, and checks that nothing is written past cap(dst).
+func TestHuffmanLimits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 17))
+	inputs := [][]byte{nil, []byte("a"), []byte("gzip"), []byte("no-cache, no-store"),
+		[]byte("Mozilla/5.0 (Windows NT 10.0; Win64; x64)"), {0, 0xff, 'a', 0x0a, 0x0d, 'b', 'c', 'd', 'e'}}
+	for range 30 {
+		s := make([]byte, rng.IntN(40))
+		for i := range s {
+			s[i] = byte(rng.IntN(256))
+		}
+		inputs = append(inputs, s)
+	}
+	// The longest codes (30 bits, 3.75 bytes an octet) take all the room
+	// appendHuffman reserves for huffmanFast.
+	for n := range 25 {
+		s := make([]byte, n)
+		for i := range s {
+			s[i] = []byte{0x0a, 0x0d, 0x16}[rng.IntN(3)]
+		}
+		inputs = append(inputs, s)
+	}
+	for _, s := range inputs {
+		want := hpack.AppendHuffmanString(nil, string(s))
+		for limit := range len(want) + 3 {
+			for room := max(0, limit-3); room <= limit+12; room++ {
+				got, ok, clobbered := appendIntoCap(s, limit, room)
+				switch {
+				case clobbered:
+					t.Fatalf("appendHuffman(%x, limit %d) with %d bytes of room wrote past cap(dst)", s, limit, room)
+				case len(want) <= limit && (!ok || !bytes.Equal(got[len(testPrefix):], want)):
+					t.Fatalf("appendHuffman(%x, limit %d) with %d bytes of room = %x, %v; want prefix then %x, true", s, limit, room, got, ok, want)
+				case len(want) > limit && (ok || !bytes.Equal(got, testPrefix)):
+					t.Fatalf("appendHuffman(%x, limit %d) with %d bytes of room = %x, %v; want the prefix alone, false (coding is %d bytes)", s, limit, room, got, ok, len(want))
+				}
+			}
+		}
+	}
+}
+
+// TestAppendHuffmanRoom calls AppendHuffman with every amount of room past
+// len(dst), from none to more than its fast path needs, and checks the
+// coding and that nothing is written past cap(dst).
+func TestAppendHuffmanRoom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 19))
+	inputs := [][]byte{nil, []byte("gzip"), []byte("text/html,application/xhtml+xml")}
+	for range 20 {
+		s := make([]byte, rng.IntN(30))
+		for i := range s {
+			s[i] = byte(rng.IntN(256))
+		}
+		inputs = append(inputs, s)
+	}
+	for _, s := range inputs {
+		want := hpack.AppendHuffmanString(nil, string(s))
+		for room := 0; room <= 4*len(s)+16; room++ {
+			backing := bytes.Repeat([]byte{canary}, len(testPrefix)+room+16)
+			dst := backing[: len(testPrefix) : len(testPrefix)+room]
+			copy(dst, testPrefix)
+			got := AppendHuffman(dst, s)
+			if !bytes.Equal(got[:len(testPrefix)], testPrefix) || !bytes.Equal(got[len(testPrefix):], want) {
+				t.Fatalf("AppendHuffman(%x) with %d bytes of room = %x; want prefix then %x", s, room, got, want)
+			}
+			if hasClobber(backing[len(testPrefix)+room:]) {
+				t.Fatalf("AppendHuffman(%x) with %d bytes of room wrote past cap(dst)", s, room)
+			}
+		}
+	}
+}
+
+// TestHuffmanLen compares HuffmanLen with x/net for random strings of every
+// length up to 40, which ends its eight-octet loop at every point.
+func TestHuffmanLen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 21))
+	for n := range 41 {
+		for range 50 {
+			s := make([]byte, n)
+			for i := range s {
+				s[i] = byte(rng.IntN(256))
+			}
+			if got, want := HuffmanLen(s), int(hpack.HuffmanEncodeLength(string(s))); got != want {
+				t.Fatalf("HuffmanLen(%x) = %d; want %d", s, got, want)
+			}
+		}
+	}
+}
+
+var testPrefix = []byte{0xaa, 0xbb}
+
+const canary = 0x5c
+
+// appendIntoCap calls appendHuffman(dst, s, limit) with dst holding
+// testPrefix and room bytes of capacity past it, in a larger array, and
+// reports whether any byte of the array past cap(dst) changed.
+func appendIntoCap(s []byte, limit, room int) (got []byte, ok, clobbered bool) {
+	backing := bytes.Repeat([]byte{canary}, len(testPrefix)+room+16)
+	dst := backing[: len(testPrefix) : len(testPrefix)+room]
+	copy(dst, testPrefix)
+	got, ok = appendHuffman(dst, s, limit)
+	return got, ok, hasClobber(backing[len(testPrefix)+room:])
+}
+
+func hasClobber(b []byte) bool {
+	return bytes.IndexFunc(b, func(r rune) bool { return r != canary }) >= 0
+}
+
+// checkAppend checks appendHuffman, with room to spare and with the
+// coding's length as the limit and one less, and AppendHuffman against
+// x/net.
+func checkAppend(t *testing.T, s []byte) {
+	t.Helper()
+	want := hpack.AppendHuffmanString(nil, string(s))
+	got, ok, clobbered := appendIntoCap(s, len(want), len(want)+40)
+	if !ok || clobbered || !bytes.Equal(got[len(testPrefix):], want) {
+		t.Fatalf("appendHuffman(%x, limit %d) = %x, %v (clobbered %v); want prefix then %x, true", s, len(want), got, ok, clobbered, want)
+	}
+	if len(want) > 0 {
+		if got, ok, _ := appendIntoCap(s, len(want)-1, len(want)+40); ok || !bytes.Equal(got, testPrefix) {
+			t.Fatalf("appendHuffman(%x, limit %d) = %x, %v; want the prefix alone, false", s, len(want)-1, got, ok)
+		}
+	}
+	if got := AppendHuffman(make([]byte, 0, 4*len(s)+16), s); !bytes.Equal(got, want) {
+		t.Fatalf("AppendHuffman(%x) = %x; want %x", s, got, want)
+	}
+}
+
+// TestHuffmanTables checks the tables the coder reads against Appendix B
+// as internal/spec holds it: the code and length of every octet, and of
+// every pair of octets (or the mark of a pair too long for pairCodes).
+func TestHuffmanTables(t *testing.T) {
+	for c := range 256 {
+		if huffmanCodes[c] != spec.HuffmanCodes[c] || huffmanLens[c] != spec.HuffmanCodeLens[c] {
+			t.Fatalf("octet %#x: code %#x, %d bits; want %#x, %d bits", c, huffmanCodes[c], huffmanLens[c], spec.HuffmanCodes[c], spec.HuffmanCodeLens[c])
+		}
+	}
+	for i := range 1 << 16 {
+		a, b := i&0xff, i>>8 // the first octet is the low byte
+		length := int(spec.HuffmanCodeLens[a]) + int(spec.HuffmanCodeLens[b])
+		if length > 32 {
+			if pairLens[i] <= 57 {
+				t.Fatalf("pair %#04x: %d bits long but marked %d; want more than 57, so that its eight octets leave the eight-octet step", i, length, pairLens[i])
+			}
+			continue
+		}
+		code := uint64(spec.HuffmanCodes[a])<<spec.HuffmanCodeLens[b] | uint64(spec.HuffmanCodes[b])
+		if int(pairLens[i]) != length || uint64(pairCodes[i]) != code {
+			t.Fatalf("pair %#04x: code %#x, %d bits; want %#x, %d bits", i, pairCodes[i], pairLens[i], code, length)
+		}
+	}
+}
+
+// BenchmarkHuffmanVaried codes the values of BenchmarkHuffman with
+// AppendHuffmanString and with x/net's function, but a different variant
+// of them in each iteration, 256 in turn: text with every letter and digit
+// replaced at random (same classes, so much the same code lengths), and
+// random octets of the same lengths. On a fixed input, as in
+// BenchmarkHuffman, the branch predictor learns the outcomes of x/net's
+// data-dependent flush branch (taken every few octets); real traffic does
+// not repeat itself like that, and the coder here has no such branch.
+func BenchmarkHuffmanVaried(b *testing.B) {
+	const variants = 256
+	rng := rand.New(rand.NewPCG(22, 23))
+	text, random := make([][]string, variants), make([][]string, variants)
+	size := 0
+	for _, s := range huffmanText {
+		size += len(s)
+	}
+	for k := range variants {
+		for _, s := range huffmanText {
+			t, r := []byte(s), make([]byte, len(s))
+			for i, c := range t {
+				switch {
+				case 'a' <= c && c <= 'z':
+					t[i] = 'a' + byte(rng.IntN(26))
+				case 'A' <= c && c <= 'Z':
+					t[i] = 'A' + byte(rng.IntN(26))
+				case '0' <= c && c <= '9':
+					t[i] = '0' + byte(rng.IntN(10))
+				}
+				r[i] = byte(rng.Uint32())
+			}
+			text[k] = append(text[k], string(t))
+			random[k] = append(random[k], string(r))
+		}
+	}
+	dst := make([]byte, 0, 4*size+8)
+	for _, input := range []struct {
+		name string
+		sets [][]string
+	}{{"text", text}, {"random", random}} {
+		for _, impl := range []struct {
+			name   string
+			append func([]byte, string) []byte
+		}{{"hpackcert", AppendHuffmanString}, {"xnet", hpack.AppendHuffmanString}} {
+			b.Run("input="+input.name+"/impl="+impl.name, func(b *testing.B) {
+				b.SetBytes(int64(size))
+				k := 0
+				for b.Loop() {
+					dst = dst[:0]
+					for _, s := range input.sets[k%variants] {
+						dst = impl.append(dst, s)
+					}
+					k++
+				}
+			})
+		}
 	}
 }

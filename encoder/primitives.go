@@ -1,7 +1,5 @@
 package encoder
 
-import "encoding/binary"
-
 // AppendSizeUpdates appends the pending "Dynamic Table Size Update"
 // representations (RFC 7541 §6.3) to dst and returns the extended buffer:
 // the smallest size set by SetMaxDynamicTableSize since the last field, then
@@ -47,16 +45,20 @@ func validPrefix(prefixBits uint8) uint8 {
 // dst and returns the extended buffer. It grows dst at most once, by
 // HuffmanLen(s) octets.
 func AppendHuffman(dst, s []byte) []byte {
-	// No code is longer than 30 bits: with room for 30 bits an octet,
-	// the coding fits without its length being counted first.
-	var limit int
-	if room := cap(dst) - len(dst); room/4 >= len(s) {
-		limit = (len(s)*30 + 7) / 8
-	} else {
-		limit = HuffmanLen(s)
+	room := dst[len(dst):cap(dst)]
+	if len(s) < 8 && len(room) >= 8 {
+		if n, ok := huffmanShort(room, s); ok {
+			return dst[:len(dst)+n]
+		}
 	}
-	dst, _ = appendHuffman(dst, s, limit)
-	return dst
+	// No code is longer than 30 bits: with room for 4 octets an octet
+	// and 8 more for the last 8-byte store, huffmanFast codes and pads
+	// all of s without its length being counted first.
+	if len(room)/4 >= len(s)+2 {
+		n, acc, nbits := huffmanFast(room, s)
+		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
+	}
+	return appendHuffmanLen(dst, s, HuffmanLen(s))
 }
 
 // AppendHuffmanString is AppendHuffman for a string argument; it does not
@@ -69,16 +71,16 @@ func AppendHuffmanString(dst []byte, s string) []byte {
 // padding included.
 func HuffmanLen(s []byte) int {
 	// Four independent sums over eight octets at a time.
-	var n0, n1, n2, n3 uint64
+	var n0, n1, n2, n3 uint
 	for ; len(s) >= 8; s = s[8:] {
-		x := binary.LittleEndian.Uint64(s)
-		n0 += huffmanTable[byte(x)]&0xff + huffmanTable[byte(x>>32)]&0xff
-		n1 += huffmanTable[byte(x>>8)]&0xff + huffmanTable[byte(x>>40)]&0xff
-		n2 += huffmanTable[byte(x>>16)]&0xff + huffmanTable[byte(x>>48)]&0xff
-		n3 += huffmanTable[byte(x>>24)]&0xff + huffmanTable[byte(x>>56)]&0xff
+		b := (*[8]byte)(s)
+		n0 += uint(huffmanLens[b[0]]) + uint(huffmanLens[b[4]])
+		n1 += uint(huffmanLens[b[1]]) + uint(huffmanLens[b[5]])
+		n2 += uint(huffmanLens[b[2]]) + uint(huffmanLens[b[6]])
+		n3 += uint(huffmanLens[b[3]]) + uint(huffmanLens[b[7]])
 	}
 	for _, c := range s {
-		n0 += huffmanTable[c] & 0xff
+		n0 += uint(huffmanLens[c])
 	}
 	return int((n0 + n1 + n2 + n3 + 7) / 8)
 }

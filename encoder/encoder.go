@@ -109,10 +109,11 @@
 // in three allocations (the Encoder, the ring, and one block for the
 // indexes and the arena), none of which the garbage collector scans but
 // the Encoder.
+//
 // Besides, the package holds read-only tables shared by every encoder,
-// built at start-up: 256 KiB of Huffman codes for every pair of octets
-// (the Huffman coder codes eight octets per step through it) and 8 KiB
-// for the static table lookup.
+// built at start-up: 320 KiB of Huffman codes and lengths for every pair
+// of octets (the Huffman coder codes header text eight octets per step
+// through them) and 8 KiB for the static table lookup.
 package encoder
 
 import (

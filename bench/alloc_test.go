@@ -24,7 +24,7 @@ func TestOursAllocs(t *testing.T) {
 		r.Passes(1) // fill the pool
 		return func() { r.Passes(1) }
 	}
-	text, random := HuffmanText(), HuffmanRandom()
+	text, random, randomVaried := HuffmanText(), HuffmanRandom(), HuffmanRandomVaried()
 	dst := make([]byte, 0, 4*totalLen(random))
 	cases := []struct {
 		name string
@@ -35,6 +35,7 @@ func TestOursAllocs(t *testing.T) {
 		{"setup/pooled", pass(Setup())},
 		{"huffman/text", func() { dst = appendHuffmanOurs(dst[:0], text) }},
 		{"huffman/random", func() { dst = appendHuffmanOurs(dst[:0], random) }},
+		{"huffman/random-varied", func() { dst = appendHuffmanOurs(dst[:0], randomVaried[7]) }},
 	}
 	if w, err := Stories(testenv.TestCaseDir(t)); err != nil {
 		t.Error(err)

@@ -131,29 +131,39 @@ func BenchmarkSetup(b *testing.B) {
 // BenchmarkHuffman is workload (d): Huffman coding alone (RFC 7541 §5.2)
 // of typical header values and of random octets of the same lengths, with
 // encoder.AppendHuffmanString and x/net's hpack.AppendHuffmanString.
-// libnghttp2 exports no Huffman function, so it is absent here.
+// libnghttp2 exports no Huffman function, so it is absent here. The inputs
+// text and random are the same every operation; text-varied and
+// random-varied take the next of HuffmanVariants variants each operation
+// (see HuffmanTextVaried).
 func BenchmarkHuffman(b *testing.B) {
+	fixed := func(s []string) [][]string { return [][]string{s} }
 	for _, input := range []struct {
-		name    string
-		strings []string
-	}{{"text", HuffmanText()}, {"random", HuffmanRandom()}} {
+		name     string
+		variants [][]string
+	}{
+		{"text", fixed(HuffmanText())},
+		{"random", fixed(HuffmanRandom())},
+		{"text-varied", HuffmanTextVaried()},
+		{"random-varied", HuffmanRandomVaried()},
+	} {
 		b.Run("input="+input.name, func(b *testing.B) {
-			dst := make([]byte, 0, 4*totalLen(input.strings))
+			size := totalLen(input.variants[0])
+			dst := make([]byte, 0, 4*size)
 			b.Run("impl=ours", func(b *testing.B) {
-				b.SetBytes(int64(totalLen(input.strings)))
+				b.SetBytes(int64(size))
 				timed(b, func(n int) error {
-					for range n {
-						dst = appendHuffmanOurs(dst[:0], input.strings)
+					for i := range n {
+						dst = appendHuffmanOurs(dst[:0], input.variants[i%len(input.variants)])
 					}
 					return nil
 				})
 			})
 			b.Run("impl=xnet", func(b *testing.B) {
-				b.SetBytes(int64(totalLen(input.strings)))
+				b.SetBytes(int64(size))
 				timed(b, func(n int) error {
-					for range n {
+					for i := range n {
 						dst = dst[:0]
-						for _, s := range input.strings {
+						for _, s := range input.variants[i%len(input.variants)] {
 							dst = hpack.AppendHuffmanString(dst, s)
 						}
 					}

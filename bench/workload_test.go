@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/internal/testenv"
@@ -100,4 +101,52 @@ func TestStoriesMissingDir(t *testing.T) {
 	if _, err := Stories(t.TempDir()); err == nil {
 		t.Error("Stories of an empty directory: no error; want one")
 	}
+}
+
+// TestHuffmanVariedInputs checks that the varied inputs of workload (d)
+// are what their docs say: HuffmanVariants distinct variants, strings of
+// HuffmanText's lengths, text redrawn within letter and digit classes.
+func TestHuffmanVariedInputs(t *testing.T) {
+	text := HuffmanText()
+	for name, sets := range map[string][][]string{"text": HuffmanTextVaried(), "random": HuffmanRandomVaried()} {
+		if len(sets) != HuffmanVariants {
+			t.Fatalf("%s: %d variants; want %d", name, len(sets), HuffmanVariants)
+		}
+		seen := map[string]bool{}
+		for k, set := range sets {
+			if len(set) != len(text) {
+				t.Fatalf("%s variant %d: %d strings; want %d", name, k, len(set), len(text))
+			}
+			for i, s := range set {
+				if len(s) != len(text[i]) {
+					t.Fatalf("%s variant %d string %d: %d bytes; want %d", name, k, i, len(s), len(text[i]))
+				}
+				if name == "text" {
+					for j := range s {
+						if class(s[j]) != class(text[i][j]) {
+							t.Fatalf("text variant %d string %d byte %d: %q for %q; want the same class", k, i, j, s[j], text[i][j])
+						}
+					}
+				}
+			}
+			seen[strings.Join(set, "\x00")] = true
+		}
+		if len(seen) != HuffmanVariants {
+			t.Errorf("%s: %d distinct variants; want %d", name, len(seen), HuffmanVariants)
+		}
+	}
+}
+
+// class returns the class a varied text octet is redrawn in, or the octet
+// itself for octets kept as they are.
+func class(c byte) int {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return -1
+	case 'A' <= c && c <= 'Z':
+		return -2
+	case '0' <= c && c <= '9':
+		return -3
+	}
+	return int(c)
 }

@@ -314,40 +314,40 @@ const HuffmanVariants = 256
 // coder flushes 32 bits on a branch taken every few octets); traffic does
 // not repeat itself that way.
 func HuffmanTextVaried() [][]string {
-	rng := rand.New(rand.NewPCG(7, 3))
-	text := HuffmanText()
-	out := make([][]string, HuffmanVariants)
-	for k := range out {
-		for _, s := range text {
-			b := []byte(s)
-			for i, c := range b {
-				switch {
-				case 'a' <= c && c <= 'z':
-					b[i] = 'a' + byte(rng.IntN(26))
-				case 'A' <= c && c <= 'Z':
-					b[i] = 'A' + byte(rng.IntN(26))
-				case '0' <= c && c <= '9':
-					b[i] = '0' + byte(rng.IntN(10))
-				}
+	return huffmanVariants(3, func(rng *rand.Rand, b []byte) {
+		for i, c := range b {
+			switch {
+			case 'a' <= c && c <= 'z':
+				b[i] = 'a' + byte(rng.IntN(26))
+			case 'A' <= c && c <= 'Z':
+				b[i] = 'A' + byte(rng.IntN(26))
+			case '0' <= c && c <= '9':
+				b[i] = '0' + byte(rng.IntN(10))
 			}
-			out[k] = append(out[k], string(b))
 		}
-	}
-	return out
+	})
 }
 
 // HuffmanRandomVaried returns HuffmanVariants variants of HuffmanRandom:
 // fresh random octets, strings of the same lengths. The same on every call.
 func HuffmanRandomVaried() [][]string {
-	rng := rand.New(rand.NewPCG(7, 4))
+	return huffmanVariants(4, func(rng *rand.Rand, b []byte) {
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+	})
+}
+
+// huffmanVariants returns HuffmanVariants copies of HuffmanText, each
+// string rewritten in place by redraw, from a generator seeded with seed.
+func huffmanVariants(seed uint64, redraw func(rng *rand.Rand, b []byte)) [][]string {
+	rng := rand.New(rand.NewPCG(7, seed))
 	text := HuffmanText()
 	out := make([][]string, HuffmanVariants)
 	for k := range out {
 		for _, s := range text {
-			b := make([]byte, len(s))
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
+			b := []byte(s)
+			redraw(rng, b)
 			out[k] = append(out[k], string(b))
 		}
 	}

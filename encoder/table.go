@@ -261,13 +261,8 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 
 	ref := t.head&t.ringMask + 1
 	e := &t.ring[ref-1]
-	*e = entry{
-		off:        off,
-		nameLen:    uint32(len(name)),
-		valueLen:   uint32(len(value)),
-		fieldHash:  fieldHash,
-		staticName: uint8(staticName),
-	}
+	e.off, e.nameLen, e.valueLen = off, uint32(len(name)), uint32(len(value))
+	e.fieldHash, e.staticName = fieldHash, uint8(staticName)
 	t.head++
 	t.count++
 	t.size += entrySize

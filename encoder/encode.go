@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -205,7 +206,12 @@ func (e *Encoder) appendString(dst []byte, s string) []byte {
 	if e.huffman != HuffmanNever && len(s) > 0 && shortestCode*len(s) <= 8*limit {
 		start := len(dst)
 		prefixLen := integerLen(stringPrefixBits, uint64(len(s)))
-		dst = append(dst, make([]byte, prefixLen)...)
+		// Room for the prefix, written below once the coding's length
+		// is known: nothing needs clearing.
+		if cap(dst)-len(dst) < prefixLen {
+			dst = slices.Grow(dst, prefixLen)
+		}
+		dst = dst[:len(dst)+prefixLen]
 		coded, ok := appendHuffman(dst, readOnlyBytes(s), limit)
 		dst = coded[:start]
 		if ok {

@@ -25,6 +25,11 @@ func timed(b *testing.B, op func(n int) error) {
 	b.ReportAllocs()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// Finish the garbage collection that setup (reading the stories,
+	// building a runner) or an earlier benchmark (x/net's garbage) may
+	// have started, so that its mark workers do not run beside the
+	// timed loop on the other CPU.
+	runtime.GC()
 	b.ResetTimer()
 	cpu0, cpuOK := threadCPUTime()
 	if err := op(b.N); err != nil {

@@ -14,6 +14,10 @@
 #   BENCH=.       -bench regexp, e.g. BENCH='Batch|Stories'
 #   OUT=file      where the raw `go test -bench` output goes (default: a temp file)
 #   TAGS=nghttp2  build tags; set TAGS= to run without libnghttp2
+#   CPU=n         run every round on CPU n only (taskset -c n), so that all
+#                 three implementations run on the same core; unset: the
+#                 scheduler picks. On a virtual machine the vCPUs may run at
+#                 different speeds (on ours, vCPU 1 ran 1.5x slower than 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,18 +25,22 @@ count=${COUNT:-10}
 benchtime=${BENCHTIME:-1s}
 pattern=${BENCH:-.}
 tags=${TAGS-nghttp2}
+pin=()
+if [ -n "${CPU:-}" ]; then
+	pin=(taskset -c "$CPU")
+fi
 out=${OUT:-$(mktemp -t hpackcert-bench.XXXXXX)}
 benchstat=(go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da)
 
 bin=$(mktemp -d -t hpackcert-bench.XXXXXX)/bench.test
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go test -tags "$tags" -c -o "$bin" ./bench/
-echo "== $count rounds of: go test -tags '$tags' -run '^\$' -bench '$pattern' -benchtime $benchtime -count 1 ./bench/"
+echo "== $count rounds of: ${pin[*]}${pin:+ }go test -tags '$tags' -run '^\$' -bench '$pattern' -benchtime $benchtime -count 1 ./bench/"
 go version
 : >"$out"
 for round in $(seq "$count"); do
 	echo "-- round $round of $count" >&2
-	(cd bench && "$bin" -test.run '^$' -test.bench "$pattern" -test.benchtime "$benchtime" -test.count 1) | tee -a "$out"
+	(cd bench && "${pin[@]}" "$bin" -test.run '^$' -test.bench "$pattern" -test.benchtime "$benchtime" -test.count 1) | tee -a "$out"
 done
 echo "raw output: $out"
 

@@ -146,6 +146,19 @@ func (t *dynamicTable) position(ref uint32) uint32 {
 	return (t.head - ref) & t.ringMask
 }
 
+// entryAt returns the entry of ref without a bounds check: every ref the
+// table hands out or keeps in its indexes and links, stale or live, is a
+// ring position plus one, 1 <= ref <= len(ring).
+func (t *dynamicTable) entryAt(ref uint32) *entry {
+	return (*entry)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.ring)), uintptr(ref-1)*unsafe.Sizeof(entry{})))
+}
+
+// bucket returns the chain head of hash in index (fields or names), whose
+// length is bucketMask+1, without a bounds check.
+func (t *dynamicTable) bucket(index []uint32, hash uint32) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(index)), uintptr(hash&t.bucketMask)*4))
+}
+
 // name returns e's name in the arena, capped so that appending to it
 // cannot overwrite the arena.
 func (t *dynamicTable) name(e *entry) []byte {
@@ -176,16 +189,15 @@ func (t *dynamicTable) next(ref, link uint32) uint32 {
 // findField returns the ref of the newest entry equal to name and value,
 // 0 if none.
 func (t *dynamicTable) findField(hash uint32, name, value string) uint32 {
-	b := hash & t.bucketMask
-	ref := t.fields[b]
+	ref := *t.bucket(t.fields, hash)
 	// A head whose ring slot was taken by an entry of another bucket
 	// means the bucket is empty. (Walking on would find nothing either:
 	// every match is by hash and bytes.)
-	if ref == 0 || t.position(ref) >= t.count || t.ring[ref-1].fieldHash&t.bucketMask != b {
+	if ref == 0 || t.position(ref) >= t.count || (t.entryAt(ref).fieldHash^hash)&t.bucketMask != 0 {
 		return 0
 	}
 	for ref != 0 {
-		e := &t.ring[ref-1]
+		e := t.entryAt(ref)
 		if e.fieldHash == hash && t.equal(e, name, value) {
 			return ref
 		}
@@ -197,16 +209,15 @@ func (t *dynamicTable) findField(hash uint32, name, value string) uint32 {
 // findName returns the ref of the newest entry named name, 0 if none, for
 // names the static table lacks.
 func (t *dynamicTable) findName(hash uint32, name string) uint32 {
-	b := hash & t.bucketMask
-	ref := t.names[b]
+	ref := *t.bucket(t.names, hash)
 	if ref == 0 || t.position(ref) >= t.count {
 		return 0
 	}
-	if e := &t.ring[ref-1]; e.staticName != 0 || e.nameHash&t.bucketMask != b {
+	if e := t.entryAt(ref); e.staticName != 0 || (e.nameHash^hash)&t.bucketMask != 0 {
 		return 0
 	}
 	for ref != 0 {
-		e := &t.ring[ref-1]
+		e := t.entryAt(ref)
 		if e.nameHash == hash && int(e.nameLen) == len(name) && t.bytesAt(e.off, len(name)) == name {
 			return ref
 		}
@@ -223,7 +234,7 @@ func (t *dynamicTable) equal(e *entry, name, value string) bool {
 
 // valueEqual reports whether entry ref has value.
 func (t *dynamicTable) valueEqual(ref uint32, value string) bool {
-	e := &t.ring[ref-1]
+	e := t.entryAt(ref)
 	return int(e.valueLen) == len(value) && t.bytesAt(e.off+e.nameLen, len(value)) == value
 }
 
@@ -260,19 +271,19 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 	t.arenaHead = off + n
 
 	ref := t.head&t.ringMask + 1
-	e := &t.ring[ref-1]
+	e := t.entryAt(ref)
 	e.off, e.nameLen, e.valueLen = off, uint32(len(name)), uint32(len(value))
 	e.fieldHash, e.staticName = fieldHash, uint8(staticName)
 	t.head++
 	t.count++
 	t.size += entrySize
 
-	fb := &t.fields[fieldHash&t.bucketMask]
+	fb := t.bucket(t.fields, fieldHash)
 	e.nextField, *fb = *fb, ref
 	if staticName != 0 {
 		t.newestStatic[staticName] = ref
 	} else {
-		nb := &t.names[nameHash&t.bucketMask]
+		nb := t.bucket(t.names, nameHash)
 		e.nameHash = nameHash
 		e.nextName, *nb = *nb, ref
 	}
@@ -283,7 +294,7 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 // newest of its static name.
 func (t *dynamicTable) evictOldest() {
 	ref := (t.head-t.count)&t.ringMask + 1
-	e := &t.ring[ref-1]
+	e := t.entryAt(ref)
 	if e.staticName != 0 && t.newestStatic[e.staticName] == ref {
 		t.newestStatic[e.staticName] = 0
 	}

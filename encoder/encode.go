@@ -96,8 +96,11 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 		return e.appendLiteral(dst, withoutIndexPattern, literalPrefixBits, staticName, name, value)
 	}
 	fieldHash := e.fieldHash(staticName, nameHash, value)
-	if ref := e.table.findField(fieldHash, name, value); ref != 0 {
-		return e.appendIndexed(dst, ref)
+	// Without an entry of its name, the table has no entry of the field.
+	if newest != 0 {
+		if ref := e.table.findField(fieldHash, name, value); ref != 0 {
+			return e.appendIndexed(dst, ref)
+		}
 	}
 
 	nameIndex := staticName

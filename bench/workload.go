@@ -253,7 +253,7 @@ func Stories(dir string) (*Workload, error) {
 }
 
 // HuffmanText returns the header-like input of workload (d): typical field
-// values, each coded on its own, about 1.5 KB in all.
+// values, each coded on its own, 909 octets in all.
 func HuffmanText() []string {
 	return []string{
 		ChromeUserAgent,

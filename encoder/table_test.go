@@ -132,8 +132,8 @@ func TestChurnMatchesModel(t *testing.T) {
 }
 
 // TestIndexCollisions drives the dynamic table's indexes with a hash that
-// puts every key into one of four slots, so probe runs are long and
-// backward-shift deletion moves slots across runs, and checks every lookup
+// puts every key into one of four buckets, so chains are long and run
+// through evicted entries and reused ring slots, and checks every lookup
 // against a scan of the live entries.
 func TestIndexCollisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))

@@ -75,24 +75,31 @@ func BenchmarkStories(b *testing.B) {
 	perBlock := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*blocks), "ns/block")
 	}
-	b.Run("impl=hpackcert", func(b *testing.B) {
-		enc := New(Config{})
-		dst := make([]byte, 0, 1<<16)
-		b.ReportAllocs()
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			for _, s := range stories {
-				enc.Reset()
-				for _, block := range s.blocks {
-					dst = dst[:0]
-					for _, f := range block {
-						dst = enc.AppendFieldString(dst, f.Name, f.Value, false)
+	// huffman=never sends every string raw: the difference from the
+	// default is the share of Huffman coding in a pass.
+	for _, mode := range []struct {
+		name    string
+		huffman HuffmanMode
+	}{{"", HuffmanShorter}, {"/huffman=never", HuffmanNever}} {
+		b.Run("impl=hpackcert"+mode.name, func(b *testing.B) {
+			enc := New(Config{Policy: Policy{Huffman: mode.huffman}})
+			dst := make([]byte, 0, 1<<16)
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, s := range stories {
+					enc.Reset()
+					for _, block := range s.blocks {
+						dst = dst[:0]
+						for _, f := range block {
+							dst = enc.AppendFieldString(dst, f.Name, f.Value, false)
+						}
 					}
 				}
 			}
-		}
-		perBlock(b)
-	})
+			perBlock(b)
+		})
+	}
 	b.Run("impl=xnet", func(b *testing.B) {
 		var buf bytes.Buffer
 		b.ReportAllocs()
@@ -130,66 +137,46 @@ var huffmanText = []string{
 // BenchmarkHuffman codes header text with AppendHuffmanString and with
 // x/net's function of the same name.
 func BenchmarkHuffman(b *testing.B) {
-	size := 0
-	for _, s := range huffmanText {
-		size += len(s)
-	}
-	dst := make([]byte, 0, 2*size)
-	b.Run("impl=hpackcert", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			dst = dst[:0]
-			for _, s := range huffmanText {
-				dst = AppendHuffmanString(dst, s)
-			}
-		}
-	})
-	b.Run("impl=xnet", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			dst = dst[:0]
-			for _, s := range huffmanText {
-				dst = hpack.AppendHuffmanString(dst, s)
-			}
-		}
-	})
+	benchHuffman(b, huffmanText, AppendHuffmanString)
 }
 
 // BenchmarkHuffmanStories codes every name and value of the raw-data
 // stories (78,718 strings, 1,162,372 octets, most of them under 32
-// octets) one at a time, as the encoder meets them: with appendHuffman
-// under the limit appendString gives it (strictly shorter than raw), and
-// with x/net's AppendHuffmanString, which always codes.
+// octets) one at a time, as the encoder meets them: with appendString,
+// which Huffman codes a string when that is strictly shorter and sends it
+// raw otherwise, and with x/net's AppendHuffmanString, which always codes.
 func BenchmarkHuffmanStories(b *testing.B) {
 	var strs []string
-	size := 0
 	for _, s := range readRawStories(b) {
 		for _, block := range s.blocks {
 			for _, f := range block {
 				strs = append(strs, f.Name, f.Value)
-				size += len(f.Name) + len(f.Value)
 			}
 		}
 	}
-	dst := make([]byte, 0, 4*size)
-	b.Run("impl=hpackcert", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			dst = dst[:0]
-			for _, s := range strs {
-				if len(s) > 2 {
-					dst, _ = appendHuffman(dst, readOnlyBytes(s), len(s)-1)
+	benchHuffman(b, strs, New(Config{}).appendString)
+}
+
+// benchHuffman codes strs one at a time with ours and with x/net's
+// AppendHuffmanString, as sub-benchmarks of b.
+func benchHuffman(b *testing.B, strs []string, ours func(dst []byte, s string) []byte) {
+	size := 0
+	for _, s := range strs {
+		size += len(s)
+	}
+	dst := make([]byte, 0, 4*size+8)
+	for _, impl := range []struct {
+		name   string
+		append func(dst []byte, s string) []byte
+	}{{"hpackcert", ours}, {"xnet", hpack.AppendHuffmanString}} {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				dst = dst[:0]
+				for _, s := range strs {
+					dst = impl.append(dst, s)
 				}
 			}
-		}
-	})
-	b.Run("impl=xnet", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			dst = dst[:0]
-			for _, s := range strs {
-				dst = hpack.AppendHuffmanString(dst, s)
-			}
-		}
-	})
+		})
+	}
 }

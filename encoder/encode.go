@@ -71,7 +71,15 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 		}
 	}
 	if neverIndexed {
-		return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, e.nameIndex(staticName, name), name, value)
+		if staticField == 0 {
+			return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, e.nameIndex(staticName, name), name, value)
+		}
+		// A static entry holds no secret of the caller's: the policy's
+		// credentials rule lets it be referenced, and a field marked
+		// sensitive names the entry it equals.
+		if sensitive {
+			return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, staticField, name, value)
+		}
 	}
 	if staticField != 0 {
 		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))

@@ -32,7 +32,8 @@
 // Indexing", "without Indexing" or "Never Indexed" as the indexing policy
 // says, whose name is referenced by index when the static table (preferred,
 // for its shorter indices) or the dynamic table has it. Integers use the
-// minimal encoding of §5.1. By default a string literal is Huffman coded
+// minimal encoding of §5.1. A sensitive field equal to a static entry is
+// sent "Never Indexed" with that entry's index as its name. By default a string literal is Huffman coded
 // (§5.2) only when that is strictly shorter than sending it raw; octets
 // 0-255 are all encodable.
 //
@@ -43,7 +44,9 @@
 //
 //   - a field passed with sensitive set is "Never Indexed" (§6.2.3), always;
 //   - "authorization", "proxy-authorization", and "cookie" values shorter
-//     than 20 bytes are "Never Indexed": they are secrets or easily guessed;
+//     than 20 bytes are "Never Indexed": they are secrets or easily guessed
+//     (an empty value, which the static table holds, is sent as that
+//     entry's index: it reveals nothing);
 //   - ":path" values containing "?" or longer than 28 bytes,
 //     "content-length", "etag", "if-modified-since", "if-none-match",
 //     "last-modified", "location",

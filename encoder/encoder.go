@@ -33,9 +33,9 @@
 // says, whose name is referenced by index when the static table (preferred,
 // for its shorter indices) or the dynamic table has it. Integers use the
 // minimal encoding of §5.1. A sensitive field equal to a static entry is
-// sent "Never Indexed" with that entry's index as its name. By default a string literal is Huffman coded
-// (§5.2) only when that is strictly shorter than sending it raw; octets
-// 0-255 are all encodable.
+// sent "Never Indexed" with that entry's index as its name. By default a
+// string literal is Huffman coded (§5.2) only when that is strictly
+// shorter than sending it raw; octets 0-255 are all encodable.
 //
 // # Indexing policy
 //

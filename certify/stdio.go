@@ -1,59 +1,28 @@
 package certify
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 )
 
-// The hpack-stdio/1 protocol drives an encoder written in any language:
-// one JSON object per line each way, one answer per request.
-//
-//	{"op":"hello"}                                -> {"name":"my-encoder 1.2"}
-//	{"op":"new"}                                  -> {}  (fresh context, table size 4096)
-//	{"op":"encode","table_sizes":[0,4096],        -> {"wire":"82864188..."}
-//	 "headers":[["name","value"],...],
-//	 "sensitive":[false,true,...]}
-//	any request                                   -> {"error":"text"} on failure
-//
-// table_sizes (optional) lists the SETTINGS_HEADER_TABLE_SIZE values acked
-// since the previous block, in order; sensitive (optional) marks fields the
-// encoder must never index. Names and values are JSON strings, so they
-// carry valid UTF-8 only.
+// This file adapts package hpackstdio, the hpack-stdio/1 protocol for
+// encoders in any language, to Target and Encoder: Exec certifies a
+// program speaking it, and Serve makes a Go Encoder speak it.
 
 // DefaultTimeout is how long Exec waits for each answer by default.
-const DefaultTimeout = 5 * time.Second
+const DefaultTimeout = hpackstdio.DefaultTimeout
 
-// stderrLimit is how much of a child's standard error is kept: the last
-// stderrLimit octets.
+// stderrLimit is how much of a program's standard error is kept for the
+// report: the last stderrLimit octets.
 const stderrLimit = 16 << 10
-
-// maxLine bounds one line of the protocol (a block of giant fields is a
-// few tens of KiB of hex).
-const maxLine = 64 << 20
-
-type stdioRequest struct {
-	Op         string      `json:"op"`
-	TableSizes []uint32    `json:"table_sizes,omitempty"`
-	Headers    [][2]string `json:"headers,omitempty"`
-	Sensitive  []bool      `json:"sensitive,omitempty"`
-}
-
-type stdioResponse struct {
-	Name  *string `json:"name"`
-	Wire  *string `json:"wire"`
-	Error *string `json:"error"`
-}
 
 // Exec starts command, a program speaking hpack-stdio/1, and asks its
 // name. The command line is split into words as a shell would, honouring
@@ -61,9 +30,14 @@ type stdioResponse struct {
 // request; 0 means DefaultTimeout. An error means the program could not
 // be started or did not answer hello: the run cannot go on.
 //
-// The program is killed and started again at the start of every scenario
-// and after any failure (a timeout, an exit, an answer that is not
-// hpack-stdio/1), so one bad block costs one verdict, never the run.
+// The program is killed and started again, with a new hello, at the start
+// of every scenario and after any failure (a timeout, an exit, an answer
+// that is not hpack-stdio/1), so one bad block costs one verdict, never
+// the run; what it wrote to its standard error meanwhile goes into the
+// report. When its first answer to hello offers the binary-safe form,
+// every octet of every scenario is sent; when it does not, the certifier
+// leaves out the octets that valid UTF-8 never contains and says so in
+// the report.
 func Exec(command string, timeout time.Duration) (Target, error) {
 	argv, err := splitCommand(command)
 	if err != nil {
@@ -74,18 +48,9 @@ func Exec(command string, timeout time.Duration) (Target, error) {
 	}
 	t := &execTarget{argv: argv, timeout: timeout, stderr: &tailBuffer{limit: stderrLimit}}
 	if err := t.start(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
 	}
-	var resp stdioResponse
-	if err := t.child.request(&stdioRequest{Op: "hello"}, &resp, t.timeout); err != nil {
-		t.Close()
-		return nil, fmt.Errorf("certify: %s: no answer to hello: %w%s", argv[0], err, t.stderrNote())
-	}
-	if resp.Name == nil || *resp.Name == "" {
-		t.Close()
-		return nil, fmt.Errorf("certify: %s: the answer to hello has no name", argv[0])
-	}
-	t.name = *resp.Name
+	t.name, t.binary = t.client.Name(), t.client.Binary()
 	return t, nil
 }
 
@@ -126,12 +91,16 @@ func splitCommand(command string) ([]string, error) {
 	return words, nil
 }
 
+// execTarget is a program speaking hpack-stdio/1. The runner reaches its
+// unexported methods through interfaces: restart, stderrTail and
+// utf8Only.
 type execTarget struct {
 	argv    []string
 	timeout time.Duration
-	name    string
+	name    string // the first answer to hello
+	binary  bool   // whether the first answer to hello offered the binary form
 	stderr  *tailBuffer
-	child   *child // nil after a failure, until the next NewEncoder
+	client  *hpackstdio.Client // nil after restart, until the next NewEncoder
 }
 
 func (t *execTarget) Name() string {
@@ -141,29 +110,37 @@ func (t *execTarget) Name() string {
 	return filepath.Base(t.argv[0])
 }
 
+// start starts the program and says hello.
 func (t *execTarget) start() error {
-	c, err := startChild(t.argv, t.stderr)
+	c, err := hpackstdio.Start(t.argv, hpackstdio.Options{Timeout: t.timeout, Stderr: t.stderr})
 	if err != nil {
-		return fmt.Errorf("certify: starting %s: %w", t.argv[0], err)
+		return withTimeout(err)
 	}
-	t.child = c
+	t.client = c
 	return nil
 }
 
-// restart kills the child and starts it again with empty stderr, at the
-// start of each scenario.
+// utf8Only reports whether names and values must be valid UTF-8: true
+// when the program did not offer the binary-safe form in its first
+// answer to hello.
+func (t *execTarget) utf8Only() bool { return !t.binary }
+
+// restart kills the program, to be started again with empty stderr by the
+// next NewEncoder, at the start of each scenario.
 func (t *execTarget) restart() {
 	t.kill()
 	t.stderr.reset()
 }
 
 func (t *execTarget) kill() {
-	if t.child != nil {
-		t.child.kill()
-		t.child = nil
+	if t.client != nil {
+		t.client.Close()
+		t.client = nil
 	}
 }
 
+// stderrTail returns the end of what the program wrote to its standard
+// error since the last restart.
 func (t *execTarget) stderrTail() string { return t.stderr.String() }
 
 func (t *execTarget) stderrNote() string {
@@ -176,20 +153,15 @@ func (t *execTarget) stderrNote() string {
 // NewEncoder asks for a fresh context, starting the program first if it
 // is not running.
 func (t *execTarget) NewEncoder() (Encoder, error) {
-	if t.child == nil {
+	if t.client == nil || t.client.Err() != nil {
 		if err := t.start(); err != nil {
 			return nil, err
 		}
 	}
-	var resp stdioResponse
-	if err := t.child.request(&stdioRequest{Op: "new"}, &resp, t.timeout); err != nil {
-		t.kill()
-		return nil, err
+	if err := t.client.New(); err != nil {
+		return nil, withTimeout(err)
 	}
-	if resp.Error != nil {
-		return nil, fmt.Errorf("encoder error on new: %s", *resp.Error)
-	}
-	return &stdioEncoder{t: t, c: t.child}, nil
+	return &stdioEncoder{t: t, c: t.client}, nil
 }
 
 func (t *execTarget) Close() error {
@@ -200,8 +172,9 @@ func (t *execTarget) Close() error {
 // stdioEncoder is one context of a program speaking hpack-stdio/1.
 type stdioEncoder struct {
 	t       *execTarget
-	c       *child
+	c       *hpackstdio.Client
 	pending []uint32
+	fields  []hpackstdio.Field
 }
 
 func (e *stdioEncoder) SetMaxDynamicTableSize(n uint32) error {
@@ -210,175 +183,32 @@ func (e *stdioEncoder) SetMaxDynamicTableSize(n uint32) error {
 }
 
 func (e *stdioEncoder) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
-	if e.c != e.t.child {
+	if e.c != e.t.client {
 		return dst, errors.New("the encoder process was restarted; this context is gone")
 	}
-	req := &stdioRequest{Op: "encode", TableSizes: e.pending, Headers: make([][2]string, len(fields))}
+	e.fields = e.fields[:0]
+	for _, f := range fields {
+		e.fields = append(e.fields, hpackstdio.Field(f))
+	}
+	sizes := e.pending
 	e.pending = nil
-	anySensitive := false
-	for i, f := range fields {
-		req.Headers[i] = [2]string{f.Name, f.Value}
-		anySensitive = anySensitive || f.Sensitive
-	}
-	if anySensitive {
-		req.Sensitive = make([]bool, len(fields))
-		for i, f := range fields {
-			req.Sensitive[i] = f.Sensitive
-		}
-	}
-	var resp stdioResponse
-	fail := func(err error) ([]byte, error) {
-		e.t.kill()
-		return dst, err
-	}
-	if err := e.c.request(req, &resp, e.t.timeout); err != nil {
-		return fail(err)
-	}
-	switch {
-	case resp.Error != nil:
-		return dst, fmt.Errorf("encoder error: %s", *resp.Error)
-	case resp.Wire == nil:
-		return fail(errors.New(`the answer to encode has neither "wire" nor "error"`))
-	}
-	wire, err := hex.DecodeString(*resp.Wire)
-	if err != nil {
-		return fail(fmt.Errorf(`the answer's "wire" is not hex: %v`, err))
-	}
-	return append(dst, wire...), nil
+	wire, err := e.c.Encode(dst, sizes, e.fields)
+	return wire, withTimeout(err)
 }
 
-// child is one running encoder program.
-type child struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte // lines of stdout; closed at EOF
-	readEr error       // why lines was closed, once it is
-	exited chan struct{}
-	quit   chan struct{}
-	once   sync.Once
+// withTimeout makes a timeout of package hpackstdio match ErrTimeout too.
+func withTimeout(err error) error {
+	if errors.Is(err, hpackstdio.ErrTimeout) {
+		return timeoutError{err}
+	}
+	return err
 }
 
-func startChild(argv []string, stderr io.Writer) (*child, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = stderr
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &child{cmd: cmd, stdin: stdin, lines: make(chan []byte), exited: make(chan struct{}), quit: make(chan struct{})}
-	go c.read(stdout)
-	go func() {
-		cmd.Wait()
-		close(c.exited)
-	}()
-	return c, nil
-}
+// timeoutError is an hpackstdio error that also matches ErrTimeout.
+type timeoutError struct{ err error }
 
-// read passes stdout to lines one line at a time.
-func (c *child) read(stdout io.Reader) {
-	defer close(c.lines)
-	r := bufio.NewReaderSize(stdout, 64<<10)
-	for {
-		line, err := readLine(r)
-		if err != nil {
-			c.readEr = err
-			return
-		}
-		select {
-		case c.lines <- line:
-		case <-c.quit:
-			return
-		}
-	}
-}
-
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if err != nil {
-			return nil, err
-		}
-		line = append(line, chunk...)
-		if len(line) > maxLine {
-			return nil, fmt.Errorf("a line of more than %d octets", maxLine)
-		}
-		if !isPrefix {
-			return line, nil
-		}
-	}
-}
-
-// request sends req and decodes the one-line answer into resp, within
-// timeout. On a timeout the child is killed.
-func (c *child) request(req *stdioRequest, resp *stdioResponse, timeout time.Duration) error {
-	data, err := json.Marshal(req)
-	if err != nil {
-		return err
-	}
-	data = append(data, '\n')
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	written := make(chan error, 1)
-	go func() {
-		_, err := c.stdin.Write(data)
-		written <- err
-	}()
-	for {
-		select {
-		case err := <-written:
-			if err != nil {
-				return fmt.Errorf("writing the %s request: %v (the encoder exited?)%s", req.Op, err, c.exitNote())
-			}
-			written = nil
-		case line, ok := <-c.lines:
-			if !ok {
-				reason := "the encoder closed its standard output"
-				if c.readEr != nil && c.readEr != io.EOF {
-					reason = "reading the encoder's output: " + c.readEr.Error()
-				}
-				return fmt.Errorf("no answer to %s: %s%s", req.Op, reason, c.exitNote())
-			}
-			if err := json.Unmarshal(line, resp); err != nil || !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
-				c.kill()
-				return fmt.Errorf("the answer to %s is not a JSON object: %q", req.Op, shorten(string(line)))
-			}
-			return nil
-		case <-timer.C:
-			c.kill()
-			return fmt.Errorf("no answer to %s within %v: %w", req.Op, timeout, ErrTimeout)
-		}
-	}
-}
-
-// exitNote describes how the child exited, when it has within a moment.
-func (c *child) exitNote() string {
-	select {
-	case <-c.exited:
-	case <-time.After(200 * time.Millisecond):
-		return ""
-	}
-	if st := c.cmd.ProcessState; st != nil {
-		return " (" + st.String() + ")"
-	}
-	return ""
-}
-
-func (c *child) kill() {
-	c.once.Do(func() {
-		close(c.quit)
-		c.stdin.Close()
-		c.cmd.Process.Kill()
-	})
-}
+func (e timeoutError) Error() string   { return e.err.Error() }
+func (e timeoutError) Unwrap() []error { return []error{e.err, ErrTimeout} }
 
 // tailBuffer keeps the last limit octets written to it.
 type tailBuffer struct {
@@ -414,64 +244,45 @@ func (b *tailBuffer) reset() {
 	b.buf, b.dropped = b.buf[:0], 0
 }
 
-// Serve speaks the encoder side of hpack-stdio/1: it reads requests from
-// r and writes one answer line per request to w until r ends. name is the
-// answer to hello; newEncoder opens each context. It returns nil at the
-// end of r and an error only when reading or writing fails.
-func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	bw := bufio.NewWriter(w)
-	enc := newEncoder()
-	var wire []byte
-	for sc.Scan() {
-		var req stdioRequest
-		var resp any
-		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
-			resp = map[string]string{"error": "invalid request: " + err.Error()}
-		} else {
-			switch req.Op {
-			case "hello":
-				resp = map[string]string{"name": name}
-			case "new":
-				enc = newEncoder()
-				resp = struct{}{}
-			case "encode":
-				var err error
-				if wire, err = serveEncode(enc, wire[:0], &req); err != nil {
-					resp = map[string]string{"error": err.Error()}
-				} else {
-					resp = map[string]string{"wire": hex.EncodeToString(wire)}
-				}
-			default:
-				resp = map[string]string{"error": fmt.Sprintf("unknown op %q", req.Op)}
-			}
-		}
-		line, err := json.Marshal(resp)
-		if err != nil {
-			return err
-		}
-		bw.Write(line)
-		bw.WriteByte('\n')
-		if err := bw.Flush(); err != nil {
-			return err
-		}
+// A ServeOption configures the hpackstdio.Server that Serve runs, after
+// Serve has set its Name and NewEncoder. To offer the binary-safe form,
+// which lets the certifier send every octet value:
+//
+//	certify.Serve(os.Stdin, os.Stdout, name, newEncoder,
+//		func(s *hpackstdio.Server) { s.Binary = true })
+type ServeOption func(*hpackstdio.Server)
+
+// Serve speaks the encoder side of hpack-stdio/1 for a Go Encoder: it
+// reads requests from r and writes one answer line per request to w until
+// r ends. name is the answer to hello; newEncoder opens each context.
+// Without options the answer to hello does not offer the binary-safe form
+// (see ServeOption); requests of both forms are accepted. It returns nil
+// at the end of r and an error only when reading or writing fails.
+func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder, opts ...ServeOption) error {
+	s := &hpackstdio.Server{
+		Name:       name,
+		NewEncoder: func() hpackstdio.Encoder { return &servedEncoder{enc: newEncoder()} },
 	}
-	return sc.Err()
+	for _, o := range opts {
+		o(s)
+	}
+	return s.Serve(r, w)
 }
 
-func serveEncode(enc Encoder, dst []byte, req *stdioRequest) ([]byte, error) {
-	if req.Sensitive != nil && len(req.Sensitive) != len(req.Headers) {
-		return dst, fmt.Errorf("%d sensitive flags for %d headers", len(req.Sensitive), len(req.Headers))
+// servedEncoder is an Encoder as Serve drives it.
+type servedEncoder struct {
+	enc    Encoder
+	fields []Field
+}
+
+func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
+	return e.enc.SetMaxDynamicTableSize(n)
+}
+
+func (e *servedEncoder) EncodeBlock(dst []byte, fields []hpackstdio.Field) ([]byte, error) {
+	e.fields = e.fields[:0]
+	for _, f := range fields {
+		e.fields = append(e.fields, Field(f))
 	}
-	for _, n := range req.TableSizes {
-		if err := enc.SetMaxDynamicTableSize(n); err != nil {
-			return dst, err
-		}
-	}
-	fields := make([]Field, len(req.Headers))
-	for i, h := range req.Headers {
-		fields[i] = Field{Name: h[0], Value: h[1], Sensitive: req.Sensitive != nil && req.Sensitive[i]}
-	}
-	return enc.EncodeBlock(dst, fields)
+	return e.enc.EncodeBlock(dst, e.fields)
 }

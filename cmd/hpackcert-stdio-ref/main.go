@@ -5,9 +5,12 @@
 //
 //	hpackcert run --exec hpackcert-stdio-ref
 //
-// Flags -capacity and -no-huffman select the encoder's Config, so that
-// the certifier can be shown an encoder with another table budget or
-// without Huffman coding.
+// It offers the binary-safe form of the protocol in its answer to hello,
+// so that the certifier sends it every octet value; -utf8-only keeps to
+// the form without it, as an encoder that never offers it would. Flags
+// -capacity and -no-huffman select the encoder's Config, so that the
+// certifier can be shown an encoder with another table budget or without
+// Huffman coding.
 package main
 
 import (
@@ -16,12 +19,14 @@ import (
 	"os"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/encoder"
 )
 
 func main() {
 	capacity := flag.Uint("capacity", 4096, "dynamic table capacity in octets (RFC 7541 §4.1 sizes)")
 	noHuffman := flag.Bool("no-huffman", false, "send every string raw")
+	utf8Only := flag.Bool("utf8-only", false, "do not offer the binary-safe form: names and values arrive as UTF-8 JSON strings")
 	flag.Parse()
 	cfg := encoder.Config{Capacity: uint32(*capacity)}
 	if *noHuffman {
@@ -30,7 +35,7 @@ func main() {
 	name := fmt.Sprintf("hpackcert-stdio-ref (capacity %d)", cfg.Capacity)
 	err := certify.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
 		return certify.NewReference(cfg)
-	})
+	}, func(s *hpackstdio.Server) { s.Binary = !*utf8Only })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hpackcert-stdio-ref:", err)
 		os.Exit(1)

@@ -2,6 +2,12 @@
 // certifier's tests: a broken encoder from certify/internal/broken, and
 // optionally a process that hangs, crashes, floods stderr, prints garbage
 // or lies about the fields it encoded.
+//
+// It offers the binary-safe form unless -utf8-only is set, and by default
+// (-validate) answers with an error any request that lacks a member the
+// protocol defines or uses the form hello did not negotiate, so that the
+// tests prove the certifier's requests complete. -log FILE writes every
+// request ("> " line) and answer ("< " line) to FILE.
 package main
 
 import (
@@ -13,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/certify/internal/broken"
 )
 
@@ -24,6 +31,9 @@ var (
 	garbage    = flag.Bool("garbage", false, "answer encode requests with a line that is not JSON")
 	lie        = flag.Bool("lie", false, "encode other values than the ones asked for")
 	noHello    = flag.Bool("no-hello", false, "never answer anything")
+	utf8Only   = flag.Bool("utf8-only", false, "do not offer the binary-safe form in the answer to hello")
+	validate   = flag.Bool("validate", true, "answer with an error any request that is not complete, or not in the negotiated form")
+	logFile    = flag.String("log", "", "append every request and answer line to this file")
 )
 
 // misbehaving wraps an encoder with the misbehaviour the flags ask for.
@@ -71,12 +81,25 @@ func main() {
 		bufio.NewReader(os.Stdin).ReadString('\n')
 		time.Sleep(time.Hour)
 	}
+	var log *os.File
+	if *logFile != "" {
+		if log, err = os.OpenFile(*logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "stdioenc:", err)
+			os.Exit(2)
+		}
+	}
 	encodes := 0
 	err = certify.Serve(os.Stdin, os.Stdout, "stdioenc "+bug.String(), func() certify.Encoder {
 		return &misbehaving{enc: broken.New(bug), encodes: &encodes}
+	}, func(s *hpackstdio.Server) {
+		s.Binary = !*utf8Only
+		s.Complete = *validate
+		if log != nil {
+			s.Log = log
+		}
 	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "stdioenc:", err)
 		os.Exit(1)
 	}
 }

@@ -1,0 +1,166 @@
+package hpackstdio
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Options configures Start.
+type Options struct {
+	// Timeout bounds every request, from writing it to reading its answer;
+	// 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Stderr receives the program's standard error; nil discards it.
+	Stderr io.Writer
+}
+
+// Client is one running encoder program speaking hpack-stdio/1. Any
+// failure other than an error answer (a timeout, an exit, an answer that
+// is not of the protocol) kills the program: Err then says why, and every
+// later request fails. A Client is not safe for concurrent use.
+type Client struct {
+	argv    []string
+	timeout time.Duration
+	name    string
+	binary  bool
+	proc    *process
+	err     error // why the program was stopped; nil while it runs
+}
+
+// errClosed stops a program closed by its Client's user.
+var errClosed = errors.New("the encoder program was closed")
+
+// Start starts the program argv[0] with the arguments argv[1:] and asks
+// its name with hello. An error means the program could not be started or
+// did not answer hello with a name; the program is killed then.
+func Start(argv []string, opts Options) (*Client, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("hpackstdio: no program to start")
+	}
+	p, err := startProcess(argv, opts.Stderr)
+	if err != nil {
+		return nil, fmt.Errorf("hpackstdio: starting %s: %w", argv[0], err)
+	}
+	c := &Client{argv: argv, timeout: opts.Timeout, proc: p}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	var a answer
+	if err := c.roundTrip(&Request{Op: OpHello}, &a); err != nil {
+		return nil, fmt.Errorf("hpackstdio: %s: %w", argv[0], err)
+	}
+	switch {
+	case a.Error != nil:
+		err = fmt.Errorf("hpackstdio: %s: %w", argv[0], &AnswerError{Op: OpHello, Text: *a.Error})
+	case a.Name == nil || *a.Name == "":
+		err = fmt.Errorf("hpackstdio: %s: the answer to hello has no name", argv[0])
+	}
+	if err != nil {
+		c.stop(err)
+		return nil, err
+	}
+	c.name = *a.Name
+	c.binary = a.Binary != nil && *a.Binary
+	return c, nil
+}
+
+// Name returns the encoder's answer to hello.
+func (c *Client) Name() string { return c.name }
+
+// Binary reports whether the encoder offered the binary-safe form in its
+// answer to hello. When it did, every encode request is sent in that form
+// and carries any octets; when it did not, names and values must be valid
+// UTF-8.
+func (c *Client) Binary() bool { return c.binary }
+
+// Err returns why the program was stopped, or nil while it runs.
+func (c *Client) Err() error { return c.err }
+
+// New asks for a fresh encoding context. An error answer is returned as
+// an *AnswerError and leaves the program running.
+func (c *Client) New() error {
+	var a answer
+	if err := c.roundTrip(&Request{Op: OpNew}, &a); err != nil {
+		return err
+	}
+	if a.Error != nil {
+		return &AnswerError{Op: OpNew, Text: *a.Error}
+	}
+	return nil
+}
+
+// Encode asks for the header block of fields, after the table sizes
+// acknowledged since the previous block, and appends it to dst. An error
+// answer is returned as an *AnswerError and leaves the program running, as
+// does a name or value that the encoder could not be sent (invalid UTF-8
+// for an encoder that did not offer the binary form).
+func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte, error) {
+	var a answer
+	if err := c.roundTrip(&Request{Op: OpEncode, Binary: c.binary, TableSizes: tableSizes, Fields: fields}, &a); err != nil {
+		return dst, err
+	}
+	switch {
+	case a.Error != nil:
+		return dst, &AnswerError{Op: OpEncode, Text: *a.Error}
+	case a.Wire == nil:
+		return dst, c.stop(errors.New(`the answer to encode has neither "wire" nor "error"`))
+	}
+	wire, err := hex.DecodeString(*a.Wire)
+	if err != nil {
+		return dst, c.stop(fmt.Errorf(`the "wire" of the answer to encode is not hex: %v`, err))
+	}
+	return append(dst, wire...), nil
+}
+
+// Close kills the program, if it still runs. It always returns nil.
+func (c *Client) Close() error {
+	c.stop(errClosed)
+	return nil
+}
+
+// answer is an answer line. Its members are pointers, so that an absent
+// member is told from an empty one: "wire":"" is the empty block.
+type answer struct {
+	Name   *string `json:"name"`
+	Binary *bool   `json:"binary"`
+	Wire   *string `json:"wire"`
+	Error  *string `json:"error"`
+}
+
+// roundTrip sends req and decodes its answer into a. Any failure stops
+// the program, except a request that could not be written as JSON, which
+// the program never saw.
+func (c *Client) roundTrip(req *Request, a *answer) error {
+	if c.err != nil {
+		return fmt.Errorf("no %s request sent: %w", req.Op, c.err)
+	}
+	line, err := req.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	reply, err := c.proc.exchange(req.Op, line, c.timeout)
+	if err != nil {
+		return c.stop(err)
+	}
+	if jsonKind(reply) != '{' {
+		return c.stop(fmt.Errorf("the answer to %s is not a JSON object: %q", req.Op, shorten(string(reply))))
+	}
+	if err := json.Unmarshal(reply, a); err != nil {
+		return c.stop(fmt.Errorf("the answer to %s is not of the protocol (%v): %q", req.Op, err, shorten(string(reply))))
+	}
+	return nil
+}
+
+// stop kills the program, remembering err as the reason unless it was
+// stopped already, and returns err.
+func (c *Client) stop(err error) error {
+	if c.err == nil {
+		c.err = err
+		c.proc.kill()
+	}
+	return err
+}

@@ -1,0 +1,98 @@
+// Package hpackstdio implements hpack-stdio/1, the protocol through which
+// hpackcert drives an HPACK (RFC 7541) encoder written in any language:
+// the certifier starts the encoder as a child process and writes one JSON
+// object per line to its standard input; the encoder answers every request
+// with one JSON object on one line of its standard output.
+//
+//	{"op":"hello"}                                 -> {"name":"my-encoder 1.2"}
+//	{"op":"new"}                                   -> {}
+//	{"op":"encode","table_sizes":[0,4096],         -> {"wire":"82864188..."}
+//	 "headers":[["name","value"],...],
+//	 "sensitive":[false,true,...]}
+//	any request                                    -> {"error":"text"} on failure
+//
+// hello asks the encoder's name; new opens a fresh encoding context, with
+// an empty dynamic table of maximum size 4096; encode asks for one header
+// block. table_sizes lists the SETTINGS_HEADER_TABLE_SIZE values the peer
+// acknowledged since the previous block, in order (RFC 7541 §4.2);
+// headers lists the fields as [name, value] pairs; sensitive holds one
+// boolean per field, true for a field that must never be indexed (RFC 7541
+// §7.1.3). The certifier sends every member of every request, with empty
+// lists where there is nothing to say. wire is the header block in hex.
+//
+// JSON strings carry valid UTF-8 only, so 13 octet values (0xc0, 0xc1 and
+// 0xf5 to 0xff) can never appear in a name or value of the form above. An
+// encoder may therefore offer a binary-safe form in its answer to hello:
+//
+//	{"op":"hello"}                                 -> {"name":"my-encoder 1.2","binary":true}
+//	{"op":"encode","binary":true,"table_sizes":[], -> {"wire":"..."}
+//	 "headers":[["3a6d6574686f64","474554"]],
+//	 "sensitive":[false]}
+//
+// Then, and only then, every encode request carries "binary":true and
+// every name and value is the lowercase hex of its octets. An encoder that
+// does not offer it receives the form above, without a "binary" member.
+//
+// Client starts and drives an encoder program; Server is the encoder side,
+// for a Go Encoder. docs/STDIO.md describes the protocol in full, and
+// docs/hpack-stdio.schema.json has a JSON Schema of every message.
+package hpackstdio
+
+import (
+	"errors"
+	"time"
+)
+
+// Version names the protocol this package speaks.
+const Version = "hpack-stdio/1"
+
+// The operations of the protocol, the "op" member of a request.
+const (
+	OpHello  = "hello"  // asks the encoder's name and whether it offers the binary form
+	OpNew    = "new"    // opens a fresh encoding context
+	OpEncode = "encode" // asks for one header block
+)
+
+// DefaultTimeout is how long a Client waits for each answer when its
+// Options do not say.
+const DefaultTimeout = 5 * time.Second
+
+// MaxLine bounds one line of the protocol, each way. A block of giant
+// fields is a few tens of KiB of hex, far below it.
+const MaxLine = 64 << 20
+
+// Field is one header field of an encode request.
+type Field struct {
+	Name, Value string
+	// Sensitive marks a field the encoder must never index: it must be sent
+	// as a "Literal Header Field Never Indexed" (RFC 7541 §6.2.3, §7.1.3).
+	Sensitive bool
+}
+
+// Encoder is one HPACK encoding context, as Server drives it. A new
+// Encoder starts with an empty dynamic table whose maximum size is 4096
+// octets, the initial SETTINGS_HEADER_TABLE_SIZE.
+type Encoder interface {
+	// SetMaxDynamicTableSize records a SETTINGS_HEADER_TABLE_SIZE value the
+	// peer acknowledged. Several calls may come between two blocks; the
+	// encoder signals them at the start of the next block (RFC 7541 §4.2).
+	SetMaxDynamicTableSize(n uint32) error
+	// EncodeBlock appends one complete header block holding fields, in
+	// order, to dst and returns the extended buffer.
+	EncodeBlock(dst []byte, fields []Field) ([]byte, error)
+}
+
+// ErrTimeout is wrapped by the error of a request the encoder did not
+// answer within the Client's timeout.
+var ErrTimeout = errors.New("hpackstdio: timeout")
+
+// AnswerError is an error answer, {"error":"text"}: the encoder refused
+// the request Op, and it is still running.
+type AnswerError struct {
+	Op   string // the request answered
+	Text string // the "error" member of the answer
+}
+
+func (e *AnswerError) Error() string {
+	return "encoder error on " + e.Op + ": " + e.Text
+}

@@ -1,0 +1,148 @@
+package hpackstdio
+
+import (
+	"bufio"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Server is the encoder side of hpack-stdio/1, for a Go Encoder: what a
+// program passes to the certifier's --exec runs Serve on its standard
+// input and output.
+type Server struct {
+	// Name is the answer to hello; it must not be empty.
+	Name string
+	// NewEncoder returns a fresh encoding context, for each new request.
+	NewEncoder func() Encoder
+	// Binary offers the binary-safe form in the answer to hello. Serve
+	// accepts encode requests in both forms whatever it offered.
+	Binary bool
+	// Complete makes Serve reject any request that is not exactly what
+	// the protocol defines, with an error answer: the checks of
+	// ParseRequest with complete set, an encode request in the form that
+	// hello did not negotiate ("binary":true when Binary is off, or no
+	// "binary" when it is on), a request before hello, and an encode
+	// request before new. A test encoder turns it on to prove that the
+	// certifier's requests are complete; an encoder meant for use leaves
+	// it off.
+	Complete bool
+	// Log, when set, receives a copy of every line: each request prefixed
+	// with "> " and each answer with "< ".
+	Log io.Writer
+}
+
+// Serve reads requests from r and writes one answer line for each to w,
+// until r ends. It returns nil at the end of r, and an error only when
+// reading or writing fails, when a request line is longer than MaxLine,
+// or when the Server lacks a Name or a NewEncoder.
+func (s *Server) Serve(r io.Reader, w io.Writer) error {
+	if s.Name == "" {
+		return errors.New("hpackstdio: Server.Name is empty")
+	}
+	if s.NewEncoder == nil {
+		return errors.New("hpackstdio: Server.NewEncoder is nil")
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	bw := bufio.NewWriter(w)
+	sess := &session{s: s}
+	for sc.Scan() {
+		if err := s.log("> ", sc.Bytes()); err != nil {
+			return err
+		}
+		line, err := sess.answer(sc.Bytes())
+		if err != nil {
+			return err
+		}
+		if err := s.log("< ", line); err != nil {
+			return err
+		}
+		bw.Write(line)
+		bw.WriteByte('\n')
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("hpackstdio: reading requests: %w", err)
+	}
+	return nil
+}
+
+func (s *Server) log(prefix string, line []byte) error {
+	if s.Log == nil {
+		return nil
+	}
+	_, err := fmt.Fprintf(s.Log, "%s%s\n", prefix, line)
+	return err
+}
+
+// session is the state of one Serve: what hello negotiated and the
+// current encoding context.
+type session struct {
+	s       *Server
+	helloed bool
+	enc     Encoder // nil before the first new
+	wire    []byte  // reused for every block
+}
+
+// answer returns the answer line to one request line. Its error is an
+// internal one, never the request's fault.
+func (sess *session) answer(line []byte) ([]byte, error) {
+	req, err := ParseRequest(line, sess.s.Complete)
+	if err != nil {
+		return errorAnswer(err)
+	}
+	if sess.s.Complete && !sess.helloed && req.Op != OpHello {
+		return errorAnswer(fmt.Errorf("a %s request before hello", req.Op))
+	}
+	switch req.Op {
+	case OpHello:
+		sess.helloed = true
+		return marshalLine(struct {
+			Name   string `json:"name"`
+			Binary bool   `json:"binary,omitempty"`
+		}{sess.s.Name, sess.s.Binary})
+	case OpNew:
+		sess.enc = sess.s.NewEncoder()
+		return []byte("{}"), nil
+	}
+	if sess.s.Complete {
+		switch {
+		case sess.enc == nil:
+			return errorAnswer(errors.New("an encode request before new"))
+		case req.Binary && !sess.s.Binary:
+			return errorAnswer(errors.New(`"binary":true, but this encoder did not offer the binary form in its answer to hello`))
+		case !req.Binary && sess.s.Binary:
+			return errorAnswer(errors.New(`no "binary":true, but this encoder offered the binary form in its answer to hello`))
+		}
+	}
+	if sess.enc == nil {
+		sess.enc = sess.s.NewEncoder()
+	}
+	wire, err := sess.encode(req)
+	if err != nil {
+		return errorAnswer(err)
+	}
+	sess.wire = wire
+	return marshalLine(struct {
+		Wire string `json:"wire"`
+	}{hex.EncodeToString(wire)})
+}
+
+func (sess *session) encode(req *Request) ([]byte, error) {
+	for _, n := range req.TableSizes {
+		if err := sess.enc.SetMaxDynamicTableSize(n); err != nil {
+			return nil, fmt.Errorf("table size %d: %w", n, err)
+		}
+	}
+	return sess.enc.EncodeBlock(sess.wire[:0], req.Fields)
+}
+
+func errorAnswer(err error) ([]byte, error) {
+	return marshalLine(struct {
+		Error string `json:"error"`
+	}{err.Error()})
+}

@@ -27,7 +27,10 @@ type Story struct {
 
 // Case is one header block of a Story.
 type Case struct {
-	Seqno int // "seqno"
+	// Seqno is "seqno", or the case's index in "cases" when the file has
+	// none. It is kept as written: files need not start at 0 nor count up
+	// by one.
+	Seqno int
 	// HeaderTableSize is "header_table_size": the SETTINGS_HEADER_TABLE_SIZE
 	// acked just before this case, or nil.
 	HeaderTableSize *uint32
@@ -253,9 +256,9 @@ func parseStory(path string, data []byte) (*Story, error) {
 				return nil
 			})
 		case "context":
-			return p.str("context", &s.Context)
+			return p.optional(func() error { return p.str("context", &s.Context) })
 		case "description":
-			return p.str("description", &s.Description)
+			return p.optional(func() error { return p.str("description", &s.Description) })
 		default: // "draft" and any other key
 			return p.skip()
 		}
@@ -275,36 +278,45 @@ func parseStory(path string, data []byte) (*Story, error) {
 func (p *storyParser) readCase() (Case, error) {
 	var c Case
 	start := p.valueStart()
-	sawHeaders, sawSensitive := false, false
+	sawSeqno, sawHeaders, sawSensitive := false, false, false
 	err := p.object("case", func(key string) error {
 		switch key {
 		case "seqno":
-			n, err := p.uint("seqno", 1<<31-1)
-			c.Seqno = int(n)
-			return err
-		case "header_table_size":
-			n, err := p.uint("header_table_size", 1<<32-1)
-			size := uint32(n)
-			c.HeaderTableSize = &size
-			return err
-		case "table_sizes":
-			return p.array("table_sizes", func(int) error {
-				n, err := p.uint("table_sizes element", 1<<32-1)
-				c.TableSizes = append(c.TableSizes, uint32(n))
+			return p.optional(func() error {
+				sawSeqno = true
+				n, err := p.uint("seqno", 1<<31-1)
+				c.Seqno = int(n)
 				return err
 			})
-		case "wire":
-			start := p.valueStart()
-			var s string
-			if err := p.str("wire", &s); err != nil {
+		case "header_table_size":
+			return p.optional(func() error {
+				n, err := p.uint("header_table_size", 1<<32-1)
+				size := uint32(n)
+				c.HeaderTableSize = &size
 				return err
-			}
-			wire, err := hex.DecodeString(s)
-			if err != nil {
-				return p.errorAt(start, "wire: bad hex: "+err.Error())
-			}
-			c.Wire = wire
-			return nil
+			})
+		case "table_sizes":
+			return p.optional(func() error {
+				return p.array("table_sizes", func(int) error {
+					n, err := p.uint("table_sizes element", 1<<32-1)
+					c.TableSizes = append(c.TableSizes, uint32(n))
+					return err
+				})
+			})
+		case "wire":
+			return p.optional(func() error {
+				start := p.valueStart()
+				var s string
+				if err := p.str("wire", &s); err != nil {
+					return err
+				}
+				wire, err := hex.DecodeString(s)
+				if err != nil {
+					return p.errorAt(start, "wire: bad hex: "+err.Error())
+				}
+				c.Wire = wire
+				return nil
+			})
 		case "headers":
 			sawHeaders = true
 			c.Headers = []HeaderField{}
@@ -314,13 +326,15 @@ func (p *storyParser) readCase() (Case, error) {
 				return err
 			})
 		case "sensitive":
-			sawSensitive = true
-			c.Sensitive = []bool{}
-			return p.array("sensitive", func(j int) error {
-				var b bool
-				err := p.boolean(fmt.Sprintf("sensitive[%d]", j), &b)
-				c.Sensitive = append(c.Sensitive, b)
-				return err
+			return p.optional(func() error {
+				sawSensitive = true
+				c.Sensitive = []bool{}
+				return p.array("sensitive", func(j int) error {
+					var b bool
+					err := p.boolean(fmt.Sprintf("sensitive[%d]", j), &b)
+					c.Sensitive = append(c.Sensitive, b)
+					return err
+				})
 			})
 		default:
 			return p.skip()
@@ -331,6 +345,9 @@ func (p *storyParser) readCase() (Case, error) {
 	}
 	if !sawHeaders {
 		return c, p.errorAt(start, `no "headers" list`)
+	}
+	if !sawSeqno {
+		c.Seqno = p.caseIndex
 	}
 	if sawSensitive && len(c.Sensitive) != len(c.Headers) {
 		return c, p.errorAt(start, fmt.Sprintf("%d sensitive flags for %d headers", len(c.Sensitive), len(c.Headers)))
@@ -365,6 +382,17 @@ func (p *storyParser) header(j int) (HeaderField, error) {
 		return h, p.errorAt(start, what+": object has no key; want one name")
 	}
 	return h, nil
+}
+
+// optional reads the value of an optional member with read, unless the
+// value is null, which it consumes: several encoders write null for a field
+// they leave unset, and it means the same as leaving the key out.
+func (p *storyParser) optional(read func() error) error {
+	if !bytes.HasPrefix(p.data[p.valueStart():], []byte("null")) {
+		return read()
+	}
+	_, err := p.token()
+	return err
 }
 
 // object reads a JSON object, calling member for each key with the decoder

@@ -68,7 +68,7 @@ func checkAgainstEncodingJSON(t *testing.T, s *Story) {
 		Context     string
 		Description string
 		Cases       []struct {
-			Seqno           int
+			Seqno           *int
 			HeaderTableSize *uint32 `json:"header_table_size"`
 			Wire            string
 			Headers         []map[string]string
@@ -83,9 +83,13 @@ func checkAgainstEncodingJSON(t *testing.T, s *Story) {
 	}
 	for i, want := range plain.Cases {
 		got := s.Cases[i]
-		if got.Seqno != want.Seqno || !reflect.DeepEqual(got.HeaderTableSize, want.HeaderTableSize) {
+		wantSeqno := i // ReadStory numbers a case without "seqno" by its index
+		if want.Seqno != nil {
+			wantSeqno = *want.Seqno
+		}
+		if got.Seqno != wantSeqno || !reflect.DeepEqual(got.HeaderTableSize, want.HeaderTableSize) {
 			t.Fatalf("%s: case %d: seqno %d, header_table_size %v; encoding/json reads %d, %v",
-				s.Path, i, got.Seqno, got.HeaderTableSize, want.Seqno, want.HeaderTableSize)
+				s.Path, i, got.Seqno, got.HeaderTableSize, wantSeqno, want.HeaderTableSize)
 		}
 		if gotHex := fmtHex(got.Wire); gotHex != want.Wire {
 			t.Fatalf("%s: case %d: wire %s; encoding/json reads %s", s.Path, i, gotHex, want.Wire)
@@ -239,6 +243,12 @@ func TestReadStoryMalformed(t *testing.T) {
 		{"sensitive element is a number", `{"cases": [{"headers": [{"a": "b"}], "sensitive": [1]}]}`, 0, 1, "sensitive[0]: want true or false, got the number 1"},
 		{"duplicate key in a case", `{"cases": [{"headers": [], "headers": []}]}`, 0, 1, `case: duplicate key "headers"`},
 		{"context is a number", `{"context": 1, "cases": []}`, -1, 1, "context: want a string"},
+		{"cases is null", `{"cases": null}`, -1, 1, "cases: want a list, got null"},
+		{"headers is null", "{\"cases\": [{\"headers\": []},\n{\"headers\": null}]}", 1, 2, "headers: want a list, got null"},
+		{"null inside table_sizes", `{"cases": [{"table_sizes": [null], "headers": []}]}`, 0, 1, "table_sizes element: want a number, got null"},
+		{"null inside sensitive", `{"cases": [{"headers": [{"a": "b"}], "sensitive": [null]}]}`, 0, 1, "sensitive[0]: want true or false, got null"},
+		{"misspelt null", `{"cases": [{"seqno": nul, "headers": []}]}`, 0, 1, "invalid JSON"},
+		{"duplicate key with null", `{"cases": [{"wire": null, "wire": "82", "headers": []}]}`, 0, 1, `case: duplicate key "wire"`},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
@@ -268,25 +278,97 @@ func TestReadStoryMalformed(t *testing.T) {
 	}
 }
 
-func TestReadStoryToleratesOptionalFields(t *testing.T) {
-	input := `{"draft": 9, "extra": {"nested": [1, {"x": null}]}, "cases": [
-		{"headers": [{"a": "1"}, {"a": "1"}, {"b": ""}], "unknown": [true]},
-		{"seqno": 7, "wire": "", "header_table_size": 0, "headers": []}
-	], "context": "response"}`
-	path := filepath.Join(t.TempDir(), "ok.json")
-	if err := os.WriteFile(path, []byte(input), 0o644); err != nil {
-		t.Fatal(err)
+func TestReadStoryRealWorldForms(t *testing.T) {
+	tests := []struct {
+		label  string
+		reason string
+		input  string
+		want   *Story
+	}{
+		{
+			"null for every optional field",
+			"some encoders write null for a field they leave unset; it means the key is absent",
+			`{"context": null, "description": null, "cases": [
+				{"seqno": null, "header_table_size": null, "table_sizes": null, "wire": null,
+				 "headers": [{"a": "b"}], "sensitive": null}]}`,
+			&Story{Cases: []Case{{Headers: []HeaderField{{"a", "b"}}}}},
+		},
+		{
+			"null beside set fields",
+			"a null field must not hide the fields that are set around it",
+			`{"context": "request", "cases": [
+				{"wire": "82", "seqno": 0, "headers": [{":method": "GET"}], "header_table_size": null},
+				{"wire": "82", "seqno": 1, "headers": [{":method": "GET"}], "header_table_size": 256}]}`,
+			&Story{Context: "request", Cases: []Case{
+				{Wire: []byte{0x82}, Headers: []HeaderField{{":method", "GET"}}},
+				{Seqno: 1, Wire: []byte{0x82}, HeaderTableSize: size(256), Headers: []HeaderField{{":method", "GET"}}},
+			}},
+		},
+		{
+			"escaped solidus",
+			`JSON lets "/" be written "\/", and some encoders escape every one`,
+			`{"cases": [{"headers": [{":path": "\/a\/b"}, {"x\/y": "\/"}]}]}`,
+			&Story{Cases: []Case{{Headers: []HeaderField{{":path", "/a/b"}, {"x/y", "/"}}}}},
+		},
+		{
+			"extra keys at story and case level",
+			`"draft", "context", "description" and keys of other tools carry nothing the certifier uses`,
+			`{"draft": 9, "extra": {"nested": [1, {"x": null}]}, "cases": [
+				{"headers": [{"a": "1"}, {"a": "1"}, {"b": ""}], "unknown": [true], "note": null}
+			], "context": "response", "description": "made by hand"}`,
+			&Story{Context: "response", Description: "made by hand", Cases: []Case{
+				{Headers: []HeaderField{{"a", "1"}, {"a", "1"}, {"b", ""}}},
+			}},
+		},
+		{
+			"keys in any order",
+			"JSON objects are unordered; headers may come before seqno and cases before context",
+			`{"cases": [{"headers": [{"k": "v"}], "wire": "", "header_table_size": 0, "seqno": 0}],
+			  "description": "d", "context": "request"}`,
+			&Story{Context: "request", Description: "d", Cases: []Case{
+				{HeaderTableSize: size(0), Wire: []byte{}, Headers: []HeaderField{{"k", "v"}}},
+			}},
+		},
+		{
+			"seqno absent",
+			"seqno is informational; a case without one takes its index",
+			`{"cases": [{"headers": []}, {"headers": []}, {"seqno": null, "headers": []}]}`,
+			&Story{Cases: []Case{{Headers: []HeaderField{}}, {Seqno: 1, Headers: []HeaderField{}}, {Seqno: 2, Headers: []HeaderField{}}}},
+		},
+		{
+			"seqno starting at 5",
+			"a story cut out of a longer one keeps its numbers",
+			`{"cases": [{"seqno": 5, "headers": []}, {"seqno": 6, "headers": []}]}`,
+			&Story{Cases: []Case{{Seqno: 5, Headers: []HeaderField{}}, {Seqno: 6, Headers: []HeaderField{}}}},
+		},
+		{
+			"seqno not contiguous",
+			"numbers that skip or repeat are kept as written, not renumbered",
+			`{"cases": [{"seqno": 3, "headers": []}, {"seqno": 3, "headers": []}, {"seqno": 0, "headers": []}, {"headers": []}]}`,
+			&Story{Cases: []Case{{Seqno: 3, Headers: []HeaderField{}}, {Seqno: 3, Headers: []HeaderField{}}, {Headers: []HeaderField{}}, {Seqno: 3, Headers: []HeaderField{}}}},
+		},
+		{
+			"no white space at all",
+			"a compact writer leaves out every space and newline",
+			`{"cases":[{"seqno":0,"headers":[{"a":"b"}],"header_table_size":null}]}`,
+			&Story{Cases: []Case{{Headers: []HeaderField{{"a", "b"}}}}},
+		},
 	}
-	got, err := ReadStory(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &Story{Path: path, Context: "response", Cases: []Case{
-		{Headers: []HeaderField{{"a", "1"}, {"a", "1"}, {"b", ""}}},
-		{Seqno: 7, Wire: []byte{}, HeaderTableSize: size(0), Headers: []HeaderField{}},
-	}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ReadStory =\n%#v\nwant\n%#v", got, want)
+	dir := t.TempDir()
+	for _, tt := range tests {
+		path := filepath.Join(dir, "story.json")
+		if err := os.WriteFile(path, []byte(tt.input), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadStory(path)
+		if err != nil {
+			t.Errorf("%s (%s): ReadStory: %v", tt.label, tt.reason, err)
+			continue
+		}
+		tt.want.Path = path
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s (%s): ReadStory =\n%#v\nwant\n%#v", tt.label, tt.reason, got, tt.want)
+		}
 	}
 }
 

@@ -7,31 +7,62 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
-// testCaseDirs are the story folders of hpack-test-case, and whether their
-// cases carry "wire".
-var testCaseDirs = []struct {
-	name    string
-	hasWire bool
-}{
-	{"raw-data", false},
-	{"nghttp2", true},
-	{"go-hpack", true},
-	{"python-hpack", true},
+// testCaseDirs are the story folders of hpack-test-case the certifier
+// relies on, and whether their cases carry "wire".
+var testCaseDirs = map[string]bool{
+	"raw-data":     false,
+	"nghttp2":      true,
+	"go-hpack":     true,
+	"python-hpack": true,
 }
 
+// TestReadStoryDirHPACKTestCase reads every story of every folder of the
+// hpack-test-case data, the four the certifier relies on and any other
+// folder of *.json files beside them, and checks each against encoding/json.
 func TestReadStoryDirHPACKTestCase(t *testing.T) {
 	root := testenv.TestCaseDir(t)
-	for _, d := range testCaseDirs {
-		t.Run(d.name, func(t *testing.T) {
-			stories, err := ReadStoryDir(filepath.Join(root, d.name))
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if files, _ := filepath.Glob(filepath.Join(root, e.Name(), "*.json")); len(files) > 0 {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	for name := range testCaseDirs {
+		if !slices.Contains(dirs, name) {
+			t.Errorf("%s has no story folder %s", root, name)
+		}
+	}
+	for _, name := range dirs {
+		t.Run(name, func(t *testing.T) {
+			files, _ := filepath.Glob(filepath.Join(root, name, "*.json"))
+			stories, err := ReadStoryDir(filepath.Join(root, name))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if len(stories) != len(files) {
+				t.Fatalf("%d stories read from %d files", len(stories), len(files))
+			}
+			hasWire, known := testCaseDirs[name]
+			if !known {
+				t.Logf("%d stories read; not one of the folders the certifier relies on", len(stories))
+				for _, s := range stories {
+					checkAgainstEncodingJSON(t, s)
+				}
+				return
 			}
 			if len(stories) != 32 {
 				t.Errorf("%d stories; want 32", len(stories))
@@ -40,8 +71,8 @@ func TestReadStoryDirHPACKTestCase(t *testing.T) {
 			for _, s := range stories {
 				cases += len(s.Cases)
 				for i, c := range s.Cases {
-					if (c.Wire != nil) != d.hasWire {
-						t.Fatalf("%s: case %d: wire present = %v; want %v", s.Path, i, c.Wire != nil, d.hasWire)
+					if (c.Wire != nil) != hasWire {
+						t.Fatalf("%s: case %d: wire present = %v; want %v", s.Path, i, c.Wire != nil, hasWire)
 					}
 					if len(c.Headers) == 0 {
 						t.Fatalf("%s: case %d: no headers", s.Path, i)

@@ -1,6 +1,7 @@
 package certify_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,6 +67,71 @@ func TestBrokenEncodersCaught(t *testing.T) {
 	}
 	if !rep.Failed() {
 		t.Error("report with failing encoders: Failed() = false; want true")
+	}
+}
+
+// huffmanOctetsUnderTest are the octets whose wrong Huffman code must be
+// caught: ASCII control, tab, DEL, the first non-ASCII octet, a UTF-8 lead
+// octet, and the two octets UTF-8 never holds at the top.
+var huffmanOctetsUnderTest = []byte{0x00, 0x09, 0x7f, 0x80, 0xc3, 0xfe, 0xff}
+
+// TestWrongHuffmanCodeCaught flips one bit of the Huffman code of one
+// octet: enc/5.2/4 fails and names that octet.
+func TestWrongHuffmanCodeCaught(t *testing.T) {
+	var targets []certify.Target
+	for _, x := range huffmanOctetsUnderTest {
+		targets = append(targets, brokenTarget(broken.WrongHuffmanCode(x)))
+	}
+	opts := quick()
+	opts.Cases = []string{"enc/5.2/4"}
+	rep, err := certify.Run(targets, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range huffmanOctetsUnderTest {
+		checkHuffmanOctetCaught(t, rep, rep.Encoders[i], x)
+	}
+}
+
+// checkHuffmanOctetCaught checks that enc/5.2/4 failed for enc and named
+// octet x.
+func checkHuffmanOctetCaught(t *testing.T, rep *certify.Report, enc string, x byte) {
+	t.Helper()
+	res := rep.Results[enc]["enc/5.2/4"]
+	want := fmt.Sprintf("octet 0x%02x ", x)
+	if res.Grade != certify.Fail || !strings.Contains(res.Detail, want) {
+		t.Errorf("%s: enc/5.2/4 %s %q; want fail naming %q", enc, res.Grade, res.Detail, want)
+	}
+}
+
+// TestReferenceCoverage checks that the scenarios exercise, through the
+// reference encoder, every static entry and name, every Huffman code and
+// every integer boundary the coverage section lists.
+func TestReferenceCoverage(t *testing.T) {
+	ref, err := certify.Builtin("ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := certify.Run([]certify.Target{ref}, quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := rep.Coverage["ref"]
+	if cov == nil {
+		t.Fatal("no coverage for ref")
+	}
+	if !cov.Complete() {
+		var missing []string
+		for _, b := range cov.Integers {
+			if !b.Covered {
+				missing = append(missing, fmt.Sprintf("%s = %s", b.Use, b.Value))
+			}
+		}
+		t.Errorf("coverage of ref incomplete: %s\nstatic entries missing: %q\nstatic names missing: %q\nHuffman octets missing: %q\nintegers missing: %q",
+			cov, cov.StaticEntries.Missing, cov.StaticNames.Missing, cov.HuffmanOctets.Missing, missing)
+	}
+	if cov.StaticEntries.Total != 61 || cov.HuffmanOctets.Total != 256 || cov.StaticNames.Total != 52 {
+		t.Errorf("coverage totals %s; want 61 static entries, 52 static names, 256 Huffman codes", cov)
 	}
 }
 

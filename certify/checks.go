@@ -2,7 +2,11 @@ package certify
 
 import (
 	"fmt"
-	"testing"
+	"github.com/hpackcert/hpackcert/internal/wire"
+	"runtime"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // leadingUpdates returns the dynamic table size updates at the start of
@@ -17,10 +21,10 @@ func leadingUpdates(b *playedBlock) []uint64 {
 		return out
 	}
 	for _, r := range b.reps {
-		if r.kind != repSizeUpdate {
+		if r.Kind != wire.SizeUpdate {
 			break
 		}
-		out = append(out, r.index.value)
+		out = append(out, r.Index.Value)
 	}
 	return out
 }
@@ -33,7 +37,7 @@ func settingAt(b *playedBlock) uint32 {
 			return acked[len(acked)-1]
 		}
 	}
-	return 4096
+	return spec.DefaultTableSize
 }
 
 // reducedSignalled checks a single setting change: one below the table's
@@ -130,8 +134,8 @@ func updatesWithinSetting(b *playedBlock) (string, bool) {
 	}
 	limit := settingAt(b)
 	for _, r := range b.reps {
-		if r.kind == repSizeUpdate && r.index.value > uint64(limit) {
-			return fmt.Sprintf("offset %d: dynamic table size update to %d exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE %d", r.offset, r.index.value, limit), true
+		if r.Kind == wire.SizeUpdate && r.Index.Value > uint64(limit) {
+			return fmt.Sprintf("offset %d: dynamic table size update to %d exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE %d", r.Offset, r.Index.Value, limit), true
 		}
 	}
 	return "", false
@@ -142,10 +146,10 @@ func updatesFirst(b *playedBlock) (string, bool) {
 	seenField := false
 	for _, r := range b.reps {
 		switch {
-		case r.kind != repSizeUpdate:
+		case r.Kind != wire.SizeUpdate:
 			seenField = true
 		case seenField:
-			return fmt.Sprintf("offset %d: dynamic table size update to %d after a header field representation", r.offset, r.index.value), true
+			return fmt.Sprintf("offset %d: dynamic table size update to %d after a header field representation", r.Offset, r.Index.Value), true
 		}
 	}
 	return "", false
@@ -155,15 +159,15 @@ func updatesFirst(b *playedBlock) (string, bool) {
 // continuation octet.
 func minimalIntegers(b *playedBlock) (string, bool) {
 	for _, r := range b.reps {
-		ints := []wireInt{r.index}
-		for _, s := range []*wireString{r.name, r.value} {
+		ints := []wire.Int{r.Index}
+		for _, s := range []*wire.String{r.Name, r.Value} {
 			if s != nil {
-				ints = append(ints, s.length)
+				ints = append(ints, s.Length)
 			}
 		}
 		for _, n := range ints {
-			if !n.minimal {
-				return fmt.Sprintf("offset %d: integer %d ends in a redundant zero continuation octet", n.offset, n.value), true
+			if !n.Minimal {
+				return fmt.Sprintf("offset %d: integer %d ends in a redundant zero continuation octet", n.Offset, n.Value), true
 			}
 		}
 	}
@@ -173,9 +177,9 @@ func minimalIntegers(b *playedBlock) (string, bool) {
 // huffmanPadding checks the padding of every Huffman-coded string.
 func huffmanPadding(b *playedBlock) (string, bool) {
 	for _, r := range b.reps {
-		for _, s := range []*wireString{r.name, r.value} {
-			if s != nil && s.padErr != "" {
-				return fmt.Sprintf("offset %d: Huffman string of %d octets: %s", s.length.offset, s.encoded, s.padErr), true
+		for _, s := range []*wire.String{r.Name, r.Value} {
+			if s != nil && s.PadErr != "" {
+				return fmt.Sprintf("offset %d: Huffman string of %d octets: %s", s.Length.Offset, s.Encoded, s.PadErr), true
 			}
 		}
 	}
@@ -186,9 +190,9 @@ func huffmanPadding(b *playedBlock) (string, bool) {
 // than it has.
 func huffmanShorter(b *playedBlock) (string, bool) {
 	for _, r := range b.reps {
-		for _, s := range []*wireString{r.name, r.value} {
-			if s != nil && s.huffman && s.padErr == "" && s.encoded > len(s.text) {
-				return fmt.Sprintf("offset %d: %q Huffman-coded in %d octets, longer than its %d octets", s.length.offset, shorten(s.text), s.encoded, len(s.text)), true
+		for _, s := range []*wire.String{r.Name, r.Value} {
+			if s != nil && s.Huffman && s.PadErr == "" && s.Encoded > len(s.Text) {
+				return fmt.Sprintf("offset %d: %q Huffman-coded in %d octets, longer than its %d octets", s.Length.Offset, shorten(s.Text), s.Encoded, len(s.Text)), true
 			}
 		}
 	}
@@ -206,44 +210,174 @@ func shorten(s string) string {
 // "Literal Header Field Never Indexed".
 func sensitiveNeverIndexed(b *playedBlock) (string, bool) {
 	for i, r := range b.reps {
-		if r.kind == repSizeUpdate {
+		if r.Kind == wire.SizeUpdate {
 			continue
 		}
 		f, ok := b.fieldFor(i)
-		if ok && f.Sensitive && r.kind != repNeverIndexed {
-			return fmt.Sprintf("offset %d: sensitive field %s sent as %s", r.offset, fieldString(f.Name, f.Value), r.kind), true
+		if ok && f.Sensitive && r.Kind != wire.NeverIndexed {
+			return fmt.Sprintf("offset %d: sensitive field %s sent as %s", r.Offset, fieldString(f.Name, f.Value), r.Kind), true
 		}
 	}
 	return "", false
 }
 
-// credentialsNotIndexed checks that authorization fields and cookies
-// shorter than 20 octets are not added to the dynamic table.
+// shortCookie is the length under which enc/7.1.3/2 counts a cookie as
+// short, easily guessed (nghttp2's threshold).
+const shortCookie = 20
+
+// isCredential reports whether enc/7.1.3/2 keeps a field out of the
+// dynamic table: authorization, proxy-authorization, and cookies shorter
+// than shortCookie octets.
+func isCredential(f Field) bool {
+	switch f.Name {
+	case "authorization", "proxy-authorization":
+		return true
+	case "cookie":
+		return len(f.Value) < shortCookie
+	}
+	return false
+}
+
+// credentialsNotIndexed checks that no credential (isCredential) is added
+// to the dynamic table.
 func credentialsNotIndexed(b *playedBlock) (string, bool) {
 	for i, r := range b.reps {
-		if r.kind != repIncremental {
+		if r.Kind != wire.Incremental {
 			continue
 		}
-		f, ok := b.fieldFor(i)
-		if !ok {
-			continue
-		}
-		if f.Name == "authorization" || f.Name == "proxy-authorization" || (f.Name == "cookie" && len(f.Value) < 20) {
-			return fmt.Sprintf("offset %d: %s added to the dynamic table (%s)", r.offset, fieldString(f.Name, f.Value), r.kind), true
+		if f, ok := b.fieldFor(i); ok && isCredential(f) {
+			return fmt.Sprintf("offset %d: %s added to the dynamic table (%s)", r.Offset, fieldString(f.Name, f.Value), r.Kind), true
 		}
 	}
 	return "", false
+}
+
+// droppedOctets returns the octets the case's scenarios could not send.
+func (c *caseRun) droppedOctets() []byte {
+	var dropped octetSet
+	for _, tr := range c.transcripts {
+		for _, x := range tr.dropped {
+			dropped[x] = true
+		}
+	}
+	return dropped.members()
+}
+
+// untested turns a passing verdict into unsupported when octets the case
+// needs could not be sent, naming them.
+func untested(v verdict, dropped []byte) verdict {
+	if len(dropped) == 0 || v.grade != Pass {
+		return v
+	}
+	return verdict{grade: Unsupported, detail: fmt.Sprintf("%s; %d octet values not tested, which hpack-stdio/1 without its binary form cannot carry (the encoder's hello did not offer \"binary\": true): %s", v.detail, len(dropped), octetList(dropped))}
+}
+
+// octetList writes octets as hex, runs of consecutive values as ranges.
+func octetList(octets []byte) string {
+	var parts []string
+	for i := 0; i < len(octets); {
+		j := i
+		for j+1 < len(octets) && octets[j+1] == octets[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprintf("0x%02x", octets[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("0x%02x-0x%02x", octets[i], octets[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // octetsRoundTrip checks that values carrying every octet round-trip.
 func octetsRoundTrip(c *caseRun) verdict {
-	v := everyBlock(Fail, "with every octet value round-trip through every oracle", roundTrip)(c)
-	for _, tr := range c.transcripts {
-		if tr.utf8Filtered {
-			v.detail += "; octets that are not valid UTF-8 were left out: hpack-stdio/1 carries JSON strings"
+	v := everyBlock("with every octet value round-trip through every oracle", roundTrip)(c)
+	return untested(v, c.droppedOctets())
+}
+
+// huffmanCodes decodes every Huffman-coded string of the blocks on its
+// own, with the wire walker rather than an oracle's context, and compares
+// it with the name or value sent, so that a wrong code is named by its
+// octet even after an oracle's context broke.
+func huffmanCodes(c *caseRun) verdict {
+	var coded octetSet
+	nStrings := 0
+	v, _ := c.blocks(walked(func(b *playedBlock) (string, bool) {
+		for i, r := range b.reps {
+			f, ok := b.fieldFor(i)
+			if !ok || r.Kind == wire.SizeUpdate {
+				continue
+			}
+			for _, str := range []struct {
+				what string
+				s    *wire.String
+				sent string
+			}{{"name", r.Name, f.Name}, {"value", r.Value, f.Value}} {
+				if str.s == nil || !str.s.Huffman {
+					continue
+				}
+				nStrings++
+				if problem, bad := huffmanMismatch(str.s, str.sent); bad {
+					return fmt.Sprintf("offset %d: the Huffman-coded %s of field %s: %s", str.s.Length.Offset, str.what, quoteShort(f.Name), problem), true
+				}
+				coded.addString(str.sent)
+			}
+		}
+		return "", false
+	}))
+	if v.detail != "" {
+		v.grade = c.c.Violation
+		return v
+	}
+	missing := coded.absent()
+	switch {
+	case nStrings == 0:
+		return verdict{grade: Unsupported, detail: "the encoder Huffman-coded no string, so no code was tested (Huffman coding is optional)"}
+	case len(missing) == 0:
+		return pass("every octet value 0-255 was Huffman-coded (%d strings) and each string decodes to what was sent", nStrings)
+	}
+	dropped := c.droppedOctets()
+	var notSent octetSet
+	for _, x := range dropped {
+		notSent[x] = true
+	}
+	var chosenRaw []byte
+	for _, x := range missing {
+		if !notSent[x] {
+			chosenRaw = append(chosenRaw, x)
 		}
 	}
-	return v
+	v = pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
+	if len(chosenRaw) > 0 {
+		v.detail += fmt.Sprintf("; the encoder sent these octets only raw, where Huffman was shorter (RFC 7541 allows it), so their codes were not tested: %s", octetList(chosenRaw))
+	}
+	return untested(v, dropped)
+}
+
+// huffmanMismatch compares a Huffman string as decoded with the octets
+// sent, and names the first octet that did not come back.
+func huffmanMismatch(s *wire.String, sent string) (string, bool) {
+	got := s.Text
+	i := 0
+	for i < len(got) && i < len(sent) && got[i] == sent[i] {
+		i++
+	}
+	switch {
+	case i < len(sent) && i < len(got):
+		return fmt.Sprintf("octet 0x%02x at position %d decodes as 0x%02x: its code is wrong (sent %s, decoded %s)", sent[i], i, got[i], quoteShort(sent), quoteShort(got)), true
+	case i < len(sent):
+		reason := "the string ends early"
+		if s.PadErr != "" {
+			reason = s.PadErr
+		}
+		return fmt.Sprintf("octet 0x%02x at position %d does not decode (%s): its code is wrong (sent %s)", sent[i], i, reason, quoteShort(sent)), true
+	case i < len(got):
+		return fmt.Sprintf("decodes to %d octets more than the %d sent (%s): a code of the last octets is wrong", len(got)-len(sent), len(sent), quoteShort(got)), true
+	case s.PadErr != "":
+		return s.PadErr, true
+	}
+	return "", false
 }
 
 // wireStats sums header-list octets and wire octets over the transcripts.
@@ -357,7 +491,7 @@ func amplification(c *caseRun) verdict {
 			}
 			size := 0
 			for _, f := range b.in().fields {
-				size += len(f.Name) + len(f.Value) + 32
+				size += len(f.Name) + len(f.Value) + spec.EntryOverhead
 			}
 			list += size
 			wire += len(b.wire)
@@ -394,12 +528,30 @@ func allocations(c *caseRun) verdict {
 		}
 	}
 	runs, i := c.r.opts.allocRuns(), 0
-	allocs := testing.AllocsPerRun(runs, func() {
+	allocs := allocsPerRun(runs, func() {
 		fields := st.blocks[i%len(st.blocks)].fields
 		i++
 		buf, _ = enc.EncodeBlock(buf[:0], fields)
 	})
-	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (testing.AllocsPerRun, %d runs over story %s, %d blocks)", allocs, runs, st.name, len(st.blocks))}
+	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (runtime.MemStats over %d runs on story %s, %d blocks)", allocs, runs, st.name, len(st.blocks))}
+}
+
+// allocsPerRun returns the average number of heap allocations of one call
+// of f over runs calls, after one call to warm up, with GOMAXPROCS at 1 so
+// that other goroutines' allocations are not counted — as
+// testing.AllocsPerRun measures, without linking package testing into the
+// certifier.
+func allocsPerRun(runs int, f func()) float64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.Mallocs
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&m)
+	return float64(m.Mallocs-before) / float64(runs)
 }
 
 // longestStory returns the story of the transcript with the most blocks.
@@ -412,6 +564,3 @@ func longestStory(tr *transcript) *story {
 	}
 	return st
 }
-
-// inProcess marks targets whose encoders run in this process.
-type inProcess interface{ inProcess() }

@@ -3,14 +3,17 @@
 package certify_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
 )
 
-// TestNghttp2Grades certifies libnghttp2's deflater: it breaks no rule,
-// strictly.
+// TestNghttp2Grades certifies libnghttp2's deflater strictly: it breaks
+// no MUST, and one rule of enc/7.1.3/2 — it never indexes authorization
+// and short cookies, but indexes proxy-authorization (the credentials
+// scenario sends it, so the grade does not depend on the traffic).
 func TestNghttp2Grades(t *testing.T) {
 	target, err := certify.Builtin("nghttp2")
 	if err != nil {
@@ -22,10 +25,9 @@ func TestNghttp2Grades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := gradesWithout(rep, "nghttp2"); len(bad) > 0 {
-		t.Errorf("nghttp2 with Strict:\n%s", strings.Join(bad, "\n"))
+	got := strings.Join(gradesWithout(rep, "nghttp2"), "\n")
+	if !regexp.MustCompile(`^enc/7\.1\.3/2 fail: \(strict\) [^\n]*"proxy-authorization"[^\n]*$`).MatchString(got) {
+		t.Errorf("nghttp2 with Strict, grades other than pass/info:\n%s\nwant only enc/7.1.3/2 failing on proxy-authorization", got)
 	}
-	if n := rep.Counts("nghttp2")[certify.Pass]; n < len(rep.Cases)-5 {
-		t.Errorf("nghttp2 passed %d of %d cases; want all but the info cases", n, len(rep.Cases))
-	}
+	t.Logf("nghttp2 coverage: %s", rep.Coverage["nghttp2"])
 }

@@ -19,6 +19,9 @@ type Report struct {
 	Cases []Case
 	// Results maps an encoder name and a case id to the result.
 	Results map[string]map[string]*Result
+	// Coverage maps an encoder name to what its wire exercised of RFC
+	// 7541 in the scenarios that ran.
+	Coverage map[string]*Coverage
 	// Strict is set when non-strict grades were turned into failures.
 	Strict bool
 	// TrafficSource says where the traffic stories came from.
@@ -89,9 +92,8 @@ func (r *Report) firstFailure() (string, Case, *Result) {
 }
 
 // WriteText writes the terminal report: one line per case with a column
-// per encoder, a summary per encoder, the details of every case graded
-// info, non-strict or fail, and the reproduction of the first failure.
-// Why a case is unsupported is in the other reports.
+// per encoder, a summary per encoder, the details of every case not
+// graded pass, and the reproduction of the first failure.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "case\t%s\ttitle\n", strings.Join(r.Encoders, "\t"))
@@ -108,6 +110,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintln(w)
 	for _, enc := range r.Encoders {
 		fmt.Fprintf(w, "%s: %s\n", enc, r.summary(enc))
+		if cov := r.Coverage[enc]; cov != nil {
+			fmt.Fprintf(w, "  coverage: %s\n", cov)
+		}
 	}
 	strict := ""
 	if r.Strict {
@@ -121,7 +126,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, c := range r.Cases {
 		for _, enc := range r.Encoders {
 			res := r.Results[enc][c.ID]
-			if res.Grade != Pass && res.Grade != Unsupported {
+			if res.Grade != Pass {
 				details = append(details, fmt.Sprintf("  %s %s %s: %s", enc, c.ID, res.cell(), res.Detail))
 			}
 		}
@@ -153,16 +158,35 @@ type jsonResult struct {
 	Stderr   string  `json:"stderr,omitempty"`
 }
 
-// WriteJSON writes {encoder: {case: {grade, detail, duration, ...}}},
-// with duration in seconds.
+type jsonEncoder struct {
+	Summary  map[string]int        `json:"summary"`
+	Coverage *Coverage             `json:"coverage,omitempty"`
+	Cases    map[string]jsonResult `json:"cases"`
+}
+
+type jsonReport struct {
+	Traffic           string                 `json:"traffic"`
+	Strict            bool                   `json:"strict"`
+	Encoders          map[string]jsonEncoder `json:"encoders"`
+	StaleExpectations []string               `json:"stale_expectations,omitempty"`
+}
+
+// WriteJSON writes the report as one object: "traffic" (where the traffic
+// stories came from), "strict", and "encoders", which maps each encoder's
+// name to its "summary" (cases per grade), its "coverage" (see Coverage)
+// and its "cases", each case id mapped to {grade, detail, duration in
+// seconds, repro, expected_failure, stderr}.
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := map[string]map[string]jsonResult{}
+	out := jsonReport{Traffic: r.TrafficSource, Strict: r.Strict, Encoders: map[string]jsonEncoder{}, StaleExpectations: r.StaleExpectations}
 	for _, enc := range r.Encoders {
-		m := map[string]jsonResult{}
+		je := jsonEncoder{Summary: map[string]int{}, Coverage: r.Coverage[enc], Cases: map[string]jsonResult{}}
 		for id, res := range r.Results[enc] {
-			m[id] = jsonResult{res.Grade, res.Detail, res.Duration.Seconds(), res.Repro, res.Expected, res.Stderr}
+			je.Cases[id] = jsonResult{res.Grade, res.Detail, res.Duration.Seconds(), res.Repro, res.Expected, res.Stderr}
 		}
-		out[enc] = m
+		for g, n := range r.Counts(enc) {
+			je.Summary[g.String()] = n
+		}
+		out.Encoders[enc] = je
 	}
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")

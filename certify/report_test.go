@@ -92,17 +92,36 @@ func TestWriteJSON(t *testing.T) {
 	if err := rep.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var doc map[string]map[string]struct {
-		Grade    string   `json:"grade"`
-		Detail   string   `json:"detail"`
-		Duration *float64 `json:"duration"`
+	var doc struct {
+		Traffic  string `json:"traffic"`
+		Encoders map[string]struct {
+			Summary  map[string]int `json:"summary"`
+			Coverage *struct {
+				HuffmanOctets struct{ Covered, Total int } `json:"huffman_octets"`
+			} `json:"coverage"`
+			Cases map[string]struct {
+				Grade    string   `json:"grade"`
+				Detail   string   `json:"detail"`
+				Duration *float64 `json:"duration"`
+			} `json:"cases"`
+		} `json:"encoders"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("JSON report does not parse: %v", err)
 	}
+	if doc.Traffic != rep.TrafficSource || doc.Traffic == "" {
+		t.Errorf("JSON traffic %q; want %q", doc.Traffic, rep.TrafficSource)
+	}
 	for _, enc := range rep.Encoders {
+		if got, want := doc.Encoders[enc].Summary["pass"], rep.Counts(enc)[certify.Pass]; got != want {
+			t.Errorf("JSON %s summary pass = %d; want %d", enc, got, want)
+		}
+		cov := doc.Encoders[enc].Coverage
+		if cov == nil || cov.HuffmanOctets.Total != 256 || cov.HuffmanOctets.Covered != rep.Coverage[enc].HuffmanOctets.Covered {
+			t.Errorf("JSON %s coverage %+v; want the report's, %s", enc, cov, rep.Coverage[enc])
+		}
 		for _, c := range rep.Cases {
-			got, ok := doc[enc][c.ID]
+			got, ok := doc.Encoders[enc].Cases[c.ID]
 			want := rep.Results[enc][c.ID]
 			if !ok || got.Grade != want.Grade.String() || got.Detail != want.Detail || got.Duration == nil {
 				t.Errorf("JSON %s %s = %+v; want grade %s, detail %q and a duration", enc, c.ID, got, want.Grade, want.Detail)
@@ -162,7 +181,8 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"ref: 3 pass, 0 non-strict, 0 fail, 1 info, 0 unsupported",
+		"ref: 4 pass, 0 non-strict, 0 fail, 1 info, 0 unsupported",
+		"  coverage: static entries ",
 		"first failure: broken huffman-zero-padding enc/5.2/1",
 		"wire (",
 	} {

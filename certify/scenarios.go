@@ -7,37 +7,48 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // A scenario is a named list of stories that several cases examine; each
 // target plays it once per run.
 const (
-	scTraffic     = "traffic"      // recorded browser traffic (hpack-test-case raw-data)
-	scAdversarial = "adversarial"  // vectors.GenerateStories plus our own sequences
-	scEntrySize   = "entry-size"   // §4.1 sizes that differ by one octet of overhead
-	scSizes       = "size-updates" // §4.2 settings going down, up, and several times
-	scEmptyBlock  = "empty-block"  // §4.2 a setting change followed by a block without fields
-	scEvictResize = "evict-resize" // §4.3 a table emptied by a smaller setting
-	scEvictInsert = "evict-insert" // §4.4 an entry evicting exactly two others
-	scGiant       = "giant"        // §4.4 entries larger than the table
-	scOctets      = "octets"       // §5.2 all 256 octets in values
-	scSensitive   = "sensitive"    // §7.1.3 fields marked sensitive
-	scCredentials = "credentials"  // §7.1.3 authorization and short cookies
+	scTraffic       = "traffic"        // real traffic: hpack-test-case raw-data, embedded
+	scAdversarial   = "adversarial"    // vectors.GenerateStories plus our own sequences
+	scEntrySize     = "entry-size"     // §4.1 sizes that differ by one octet of overhead
+	scSizes         = "size-updates"   // §4.2 settings going down, up, and several times
+	scEmptyBlock    = "empty-block"    // §4.2 a setting change followed by a block without fields
+	scEvictResize   = "evict-resize"   // §4.3 a table emptied by a smaller setting
+	scEvictInsert   = "evict-insert"   // §4.4 an entry evicting exactly two others
+	scGiant         = "giant"          // §4.4 entries larger than the table
+	scOctets        = "octets"         // §5.2 all 256 octets in values
+	scHuffmanOctets = "huffman-octets" // §5.2, App. B each octet where Huffman is shorter
+	scSpec          = "spec-coverage"  // App. A every static entry and name; §5.1 prefix boundaries
+	scSensitive     = "sensitive"      // §7.1.3 fields marked sensitive
+	scCredentials   = "credentials"    // §7.1.3 authorization, proxy-authorization and short cookies
 )
 
-// scenarioStories builds the stories of a scenario. utf8Only drops octets
-// that hpack-stdio/1 cannot carry in JSON strings.
-func (r *runner) scenarioStories(name string, utf8Only bool) ([]story, bool, error) {
-	var stories []story
+// targetedScenarios are every scenario but the traffic and empty-block;
+// allScenarios adds those two. The rules of the wire (integers, Huffman,
+// size updates, never-indexed fields) are checked on all of them. The
+// round trip and table cases leave empty-block out: a block without fields
+// that lacks its size update is enc/4.2/4's, graded non-strict, and must
+// not also fail enc/3.2/2 when the strict oracle rejects it.
+var (
+	targetedScenarios = []string{scAdversarial, scEntrySize, scSizes, scEvictResize, scEvictInsert, scGiant, scOctets, scHuffmanOctets, scSpec, scSensitive, scCredentials}
+	allScenarios      = append([]string{scTraffic, scEmptyBlock}, targetedScenarios...)
+)
+
+// scenarioStories builds the stories of a scenario. With utf8Only, the
+// octets that hpack-stdio/1 cannot carry in JSON strings are left out of
+// every field, and dropped lists the octet values that no longer occur.
+func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, dropped []byte, err error) {
 	switch name {
 	case scTraffic:
-		var err error
 		if stories, err = r.traffic(); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 	case scAdversarial:
 		stories = append(fromVectors(vectors.GenerateStories(r.opts.Seed, r.opts.adversarial())), ownAdversarial(r.opts.Seed)...)
@@ -55,65 +66,99 @@ func (r *runner) scenarioStories(name string, utf8Only bool) ([]story, bool, err
 		stories = giantStories()
 	case scOctets:
 		stories = octetStories()
+	case scHuffmanOctets:
+		stories = huffmanOctetStories(utf8Only)
+	case scSpec:
+		stories = specCoverageStories()
 	case scSensitive:
 		stories = sensitiveStories()
 	case scCredentials:
 		stories = credentialStories()
 	default:
-		return nil, false, fmt.Errorf("certify: unknown scenario %q", name)
+		return nil, nil, fmt.Errorf("certify: unknown scenario %q", name)
 	}
 	if !utf8Only {
-		return stories, false, nil
+		return stories, nil, nil
 	}
-	filtered := false
+	var before, after octetSet
 	for si := range stories {
 		for bi := range stories[si].blocks {
 			fields := stories[si].blocks[bi].fields
 			for fi, f := range fields {
-				if !utf8.ValidString(f.Name) || !utf8.ValidString(f.Value) {
-					fields[fi].Name = strings.ToValidUTF8(f.Name, "")
-					fields[fi].Value = strings.ToValidUTF8(f.Value, "")
-					filtered = true
-				}
+				before.addString(f.Name)
+				before.addString(f.Value)
+				fields[fi].Name = strings.ToValidUTF8(f.Name, "")
+				fields[fi].Value = strings.ToValidUTF8(f.Value, "")
+				after.addString(fields[fi].Name)
+				after.addString(fields[fi].Value)
 			}
 		}
 	}
-	return stories, filtered, nil
+	return stories, before.minus(&after), nil
+}
+
+// octetSet is a set of octet values.
+type octetSet [256]bool
+
+func (s *octetSet) addString(v string) {
+	for i := 0; i < len(v); i++ {
+		s[v[i]] = true
+	}
+}
+
+// minus returns the octets of s that are not in t, in order.
+func (s *octetSet) minus(t *octetSet) []byte {
+	var out []byte
+	for x := range s {
+		if s[x] && !t[x] {
+			out = append(out, byte(x))
+		}
+	}
+	return out
+}
+
+// members returns the octets of s in order.
+func (s *octetSet) members() []byte {
+	var none octetSet
+	return s.minus(&none)
+}
+
+// absent returns the octets not in s, in order.
+func (s *octetSet) absent() []byte {
+	var all octetSet
+	for x := range all {
+		all[x] = true
+	}
+	return all.minus(s)
 }
 
 // traffic returns the traffic stories: the hpack-test-case raw-data
-// directory when it can be found, else the stories vectors generates.
+// stories embedded in package vectors, or the story files of
+// Options.TestCaseDir when it is set.
 func (r *runner) traffic() ([]story, error) {
 	if r.trafficStories != nil {
 		return cloneStories(r.trafficStories), nil
 	}
-	dir := r.opts.TestCaseDir
-	explicit := dir != ""
-	if !explicit {
-		dir = testenv.TestCaseDirPath()
-	}
-	var stories []story
-	raw := filepath.Join(dir, "raw-data")
-	if _, err := os.Stat(raw); err != nil && explicit {
-		// --testcases may name the raw-data directory itself.
-		raw = dir
-	}
-	if _, err := os.Stat(raw); dir != "" && err == nil {
-		vs, err := readStories(raw, r.opts.TrafficStories)
-		if err == nil && len(vs) == 0 {
-			err = fmt.Errorf("no *.json story in %s", raw)
+	var vs []*vectors.Story
+	if dir := r.opts.TestCaseDir; dir != "" {
+		raw := filepath.Join(dir, "raw-data")
+		if _, err := os.Stat(raw); err != nil {
+			// --testcases may name the raw-data directory itself.
+			raw = dir
 		}
-		if err != nil {
-			return nil, fmt.Errorf("certify: reading traffic stories: %w", err)
+		var err error
+		if vs, err = readStories(raw, r.opts.TrafficStories); err != nil {
+			return nil, fmt.Errorf("certify: traffic stories: %w", err)
 		}
-		stories = fromVectors(vs)
 		r.trafficSource = raw
-	} else if explicit {
-		return nil, fmt.Errorf("certify: traffic stories: %s: %w", dir, err)
 	} else {
-		stories = fromVectors(vectors.GenerateStories(r.opts.Seed+1, 32))
-		r.trafficSource = "vectors.GenerateStories (hpack-test-case not found)"
+		var err error
+		if vs, err = rawDataTmp(); err != nil {
+			return nil, fmt.Errorf("certify: embedded traffic stories: %w", err)
+		}
+		r.trafficSource = rawDataSourceTmp
 	}
+	stories := fromVectors(vs)
 	if n := r.opts.TrafficStories; n > 0 && n < len(stories) {
 		stories = stories[:n]
 	}
@@ -124,6 +169,14 @@ func (r *runner) traffic() ([]story, error) {
 			}
 		}
 	}
+	blocks := 0
+	for _, st := range stories {
+		blocks += len(st.blocks)
+	}
+	if blocks == 0 {
+		return nil, fmt.Errorf("certify: traffic stories from %s hold no header block", r.trafficSource)
+	}
+	r.trafficSource += fmt.Sprintf(" (%d stories, %d blocks used)", len(stories), blocks)
 	r.trafficStories = stories
 	return cloneStories(stories), nil
 }
@@ -366,6 +419,8 @@ func credentialStories() []story {
 		{fields: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
 		{fields: fields("cookie", "lang=en; theme=dark", "cookie", "id=1")},
 		{fields: fields("authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc", "cookie", "session=0123456789abcdef0123456789")},
+		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
+		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
 	}}}
 }
 
@@ -398,4 +453,122 @@ func ownAdversarial(seed int64) []story {
 		out = append(out, st)
 	}
 	return out
+}
+
+// shortCodes are the characters with the shortest Huffman codes, 5 bits
+// (RFC 7541 Appendix B): a run of them makes Huffman coding shorter than
+// the raw string whatever one octet is embedded in it.
+const shortCodes = "012aceiost"
+
+// huffmanRun is the run around each octet of huffmanOctetStories: 40
+// characters of 5 bits save 120 bits, more than the longest code (30
+// bits) and the four octets of a UTF-8 sequence (4 x 30 bits) cost over
+// their raw octets.
+var huffmanRun = strings.Repeat(shortCodes, 4)
+
+// huffmanOctetStories send every octet value 0-255 inside a run of 5-bit
+// characters, one octet per field named after it, so that an encoder that
+// Huffman-codes when shorter sends every code of Appendix B. For a
+// transport that carries only UTF-8 (utf8Only), an octet is sent inside
+// the shortest valid UTF-8 sequence holding it; the 13 octets no UTF-8
+// sequence holds are left for scenarioStories to drop.
+func huffmanOctetStories(utf8Only bool) []story {
+	const perBlock = 16
+	st := story{name: "huffman-octets"}
+	for first := 0; first < 256; first += perBlock {
+		var b block
+		for x := first; x < first+perBlock; x++ {
+			octets := string([]byte{byte(x)})
+			if utf8Only {
+				octets = utf8Holding(byte(x))
+			}
+			b.fields = append(b.fields, Field{Name: fmt.Sprintf("x-huffman-%02x", x), Value: huffmanRun[:20] + octets + huffmanRun[20:]})
+		}
+		st.blocks = append(st.blocks, b)
+	}
+	return []story{st}
+}
+
+// utf8Holding returns the shortest valid UTF-8 sequence that holds octet
+// x, or x alone when no UTF-8 sequence holds it (0xc0, 0xc1, 0xf5-0xff).
+func utf8Holding(x byte) string {
+	switch {
+	case x < 0x80:
+		return string(rune(x))
+	case x < 0xc0: // a continuation octet, after a lead octet
+		return string([]byte{0xc2, x})
+	case x >= 0xc2 && x < 0xe0:
+		return string([]byte{x, 0x80})
+	case x == 0xe0:
+		return "\xe0\xa0\x80"
+	case x > 0xe0 && x < 0xf0:
+		return string([]byte{x, 0x80, 0x80})
+	case x == 0xf0:
+		return "\xf0\x90\x80\x80"
+	case x > 0xf0 && x <= 0xf4:
+		return string([]byte{x, 0x80, 0x80, 0x80})
+	}
+	return string([]byte{x})
+}
+
+// specCoverageStories exercise, for any conforming encoder, the parts of
+// RFC 7541 that traffic reaches only by luck: every static entry as an
+// exact match and every static name with another value (Appendix A), and
+// each integer prefix at its boundaries 2^N-2, 2^N-1, 2^N and past them
+// (§5.1): indices 126-128 and past 128 (dynamic indices past 127), name
+// indices 62-64 with incremental indexing and 14-16 and past 143 without,
+// size updates 30-32 and 4096, string lengths 126-128 and 16,383-16,385.
+// The coverage section of the report says which of them an encoder's
+// wire actually used.
+func specCoverageStories() []story {
+	var exact, names []Field
+	seen := map[string]bool{}
+	for _, f := range spec.StaticTable {
+		exact = append(exact, Field{Name: f.Name, Value: f.Value})
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			names = append(names, Field{Name: f.Name, Value: "hpackcert-value"})
+		}
+	}
+	// 90 entries of 38 octets fill 3,420 of the 4,096: indices 62-151.
+	var fill []Field
+	for i := 0; i < 90; i++ {
+		fill = append(fill, Field{Name: fmt.Sprintf("x-i%02d", i), Value: "v"})
+	}
+	sensitive := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
+	rawRun := func(n int) string { return strings.Repeat("X", n) } // 8-bit code: Huffman is never shorter
+	return []story{
+		{name: "spec-coverage/static", blocks: []block{
+			{fields: exact},
+			{fields: names},
+		}},
+		{name: "spec-coverage/indices", blocks: []block{
+			{fields: fill},
+			// Every entry again: indexed fields 62-151.
+			{fields: fill},
+			// The oldest entry's name, never indexed: name index 151,
+			// two continuation octets after a 4-bit prefix.
+			{fields: []Field{sensitive("x-i00", "secret")}},
+			// New values for the newest names: name indices 62, then 64
+			// (x-i88's entry moved down by one), then 63.
+			{fields: fields("x-i89", "w")},
+			{fields: fields("x-i88", "w")},
+			{fields: fields("x-i89", "z")},
+			{fields: fields("x-i50", "w")},
+			// Sensitive fields equal to static entries 14 and 16, and
+			// one named by entry 15: 4-bit name indices 14-16.
+			{fields: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
+		}},
+		{name: "spec-coverage/size-updates", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{30}, fields: indexable},
+			{acked: []uint32{31}, fields: indexable},
+			{acked: []uint32{32}, fields: indexable},
+			{acked: []uint32{4096}, fields: indexable},
+		}},
+		{name: "spec-coverage/string-lengths", blocks: []block{
+			{fields: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
+			{fields: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
+		}},
+	}
 }

@@ -1,6 +1,18 @@
 package certify
 
-import "testing"
+// TestingT is what TestEncoder needs of a test: the methods of
+// *testing.T it calls, with Run taking the test type itself. *testing.T
+// satisfies TestingT[*testing.T]; the certifier does not import package
+// testing, so that it is not linked into the hpackcert command.
+type TestingT[T any] interface {
+	Helper()
+	Name() string
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+	Skipf(format string, args ...any)
+	Run(name string, f func(t T)) bool
+}
 
 // TestEncoder certifies a Go encoder from its own tests, the way
 // nettest.TestConn checks a net.Conn: every case runs as a subtest named
@@ -8,15 +20,16 @@ import "testing"
 // reproduction; a non-strict case is logged, or fails when opts sets
 // Strict; info cases are logged and unsupported ones skipped.
 //
-// newEncoder must return a fresh encoding context on every call. opts, at
-// most one, replaces the default Options; to keep the test quick under
-// -race, set TrafficStories and TrafficBlocks:
+// t is the test's *testing.T. newEncoder must return a fresh encoding
+// context on every call. opts, at most one, replaces the default Options;
+// to keep the test quick under -race, set TrafficStories and
+// TrafficBlocks:
 //
 //	func TestConformance(t *testing.T) {
 //		certify.TestEncoder(t, func() certify.Encoder { return newMyAdapter() },
 //			certify.Options{TrafficStories: 4, TrafficBlocks: 50})
 //	}
-func TestEncoder(t *testing.T, newEncoder func() Encoder, opts ...Options) {
+func TestEncoder[T TestingT[T]](t T, newEncoder func() Encoder, opts ...Options) {
 	t.Helper()
 	var o Options
 	switch len(opts) {
@@ -33,7 +46,7 @@ func TestEncoder(t *testing.T, newEncoder func() Encoder, opts ...Options) {
 	results := rep.Results[rep.Encoders[0]]
 	for _, c := range rep.Cases {
 		res := results[c.ID]
-		t.Run(c.ID, func(t *testing.T) {
+		t.Run(c.ID, func(t T) {
 			switch res.Grade {
 			case Fail:
 				if res.Expected {
@@ -49,5 +62,8 @@ func TestEncoder(t *testing.T, newEncoder func() Encoder, opts ...Options) {
 				t.Logf("%s: %s", res.Grade, res.Detail)
 			}
 		})
+	}
+	if cov := rep.Coverage[rep.Encoders[0]]; cov != nil {
+		t.Logf("coverage: %s", cov)
 	}
 }

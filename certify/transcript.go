@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/hpackcert/hpackcert/internal/wire"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -49,7 +50,7 @@ type playedBlock struct {
 	wire  []byte
 	// encErr is the encoder's failure; nothing after it in the story ran.
 	encErr error
-	reps   []representation
+	reps   []wire.Representation
 	// walkErr is set when the wire walker could not split the block.
 	walkErr error
 	// decoded holds every oracle's verdict; decoded[0] is strict's.
@@ -77,11 +78,13 @@ type transcript struct {
 	blocks   []*playedBlock
 	// breakdown is the first failure of the encoder itself (an error, a
 	// timeout, a crash or a panic), with the block it happened on.
-	breakdown    error
-	breakdownAt  *playedBlock
-	stderr       string
-	unsupported  string // why the scenario cannot run against the target
-	utf8Filtered bool
+	breakdown   error
+	breakdownAt *playedBlock
+	stderr      string
+	unsupported string // why the scenario cannot run against the target
+	// dropped lists the octet values left out of the scenario's fields
+	// because the target's transport cannot carry them.
+	dropped []byte
 }
 
 // newDecoders returns strict first, then every other oracle in the binary.
@@ -106,11 +109,11 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			d.SetMaxDynamicTableSize(n)
 		}
 	}
-	pb.reps, pb.walkErr = walkBlock(pb.wire)
+	pb.reps, pb.walkErr = wire.Walk(pb.wire)
 	pb.maxBefore = *maxSize
 	for _, r := range pb.reps {
-		if r.kind == repSizeUpdate {
-			*maxSize = uint32(min(r.index.value, 1<<32-1))
+		if r.Kind == wire.SizeUpdate {
+			*maxSize = uint32(min(r.Index.Value, 1<<32-1))
 		}
 	}
 	pb.decoded = make([]decoded, len(ds))
@@ -190,7 +193,7 @@ func compareTables(ds []oracle.Decoder, broken []bool, enc Encoder) string {
 func tableDiff(a, b []oracle.Field) string {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i].Name != b[i].Name || a[i].Value != b[i].Value {
-			return fmt.Sprintf("entry %d (index %d) is %s, not %s", i, 62+i, fieldString(b[i].Name, b[i].Value), fieldString(a[i].Name, a[i].Value))
+			return fmt.Sprintf("entry %d (index %d) is %s, not %s", i, spec.StaticTableLen+1+i, fieldString(b[i].Name, b[i].Value), fieldString(a[i].Name, a[i].Value))
 		}
 	}
 	if len(a) != len(b) {
@@ -202,7 +205,7 @@ func tableDiff(a, b []oracle.Field) string {
 func tableSize(t []oracle.Field) int {
 	n := 0
 	for _, f := range t {
-		n += len(f.Name) + len(f.Value) + 32
+		n += len(f.Name) + len(f.Value) + spec.EntryOverhead
 	}
 	return n
 }
@@ -264,7 +267,7 @@ func quoteShort(s string) string {
 func (b *playedBlock) fieldFor(repIndex int) (Field, bool) {
 	n := 0
 	for i := 0; i < repIndex; i++ {
-		if b.reps[i].kind != repSizeUpdate {
+		if b.reps[i].Kind != wire.SizeUpdate {
 			n++
 		}
 	}
@@ -286,7 +289,7 @@ func (b *playedBlock) where() string {
 func (b *playedBlock) repro(problem string) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s: %s\n", b.where(), problem)
-	fmt.Fprintf(&sb, "reproduce: a fresh encoder (table size 4096), then\n")
+	fmt.Fprintf(&sb, "reproduce: a fresh encoder (table size %d), then\n", spec.DefaultTableSize)
 	const inline = 6
 	start := 0
 	if b.index > inline {
@@ -447,10 +450,3 @@ func playRecorded(name string, stories []story) *transcript {
 	}
 	return tr
 }
-
-// restarter is implemented by targets that start each scenario afresh,
-// such as a child process that is killed and started again.
-type restarter interface{ restart() }
-
-// stderrReader is implemented by targets whose diagnostics are captured.
-type stderrReader interface{ stderrTail() string }

@@ -96,7 +96,9 @@ run flags:
   --expect-fail FILE       known failures (case id, or "ENCODER CASE", per line) that do not fail the run
   --timeout D              per-request timeout for --exec encoders (default 5s)
   --json FILE, --junit FILE, --html FILE, --md FILE   write reports
-  --testcases DIR          hpack-test-case directory (default ../shared/hpack-test-case from the module root)
+  --testcases DIR          traffic stories from an hpack-test-case directory (its raw-data/) or a
+                           directory of story files (default: hpack-test-case's 32 raw-data
+                           stories, embedded in the binary)
   --traffic-stories N, --traffic-blocks N             cut the traffic stories (quick runs)
   --seed N                 seed of the generated stories
 

@@ -9,6 +9,8 @@ package broken
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -31,7 +33,26 @@ const (
 	SensitiveIndexed         // ignores the sensitive mark
 	Overhead31               // counts 31 octets of entry overhead, not 32
 	EvictOneTooFew           // evicts one entry fewer than a new entry needs
+
+	// wrongHuffmanCode plus an octet is WrongHuffmanCode(octet).
+	wrongHuffmanCode Bug = 0x100
 )
+
+// WrongHuffmanCode returns the bug of an encoder whose Huffman code for
+// octet x has its last bit flipped: one wrong bit in one of the 256 codes
+// of RFC 7541 Appendix B. Its name is "wrong-huffman-code:0x" and the
+// octet in two hex digits.
+func WrongHuffmanCode(x byte) Bug { return wrongHuffmanCode | Bug(x) }
+
+// huffmanOctet returns the octet whose code the bug breaks.
+func (b Bug) huffmanOctet() (byte, bool) {
+	if b&^0xff != wrongHuffmanCode {
+		return 0, false
+	}
+	return byte(b), true
+}
+
+const wrongHuffmanPrefix = "wrong-huffman-code:0x"
 
 var bugNames = map[string]Bug{
 	"none":                    None,
@@ -49,6 +70,9 @@ var bugNames = map[string]Bug{
 
 // String returns the bug's name, as ParseBug accepts it.
 func (b Bug) String() string {
+	if x, ok := b.huffmanOctet(); ok {
+		return fmt.Sprintf("%s%02x", wrongHuffmanPrefix, x)
+	}
 	for name, bug := range bugNames {
 		if bug == b {
 			return name
@@ -57,21 +81,31 @@ func (b Bug) String() string {
 	return fmt.Sprintf("Bug(%d)", int(b))
 }
 
-// Names returns the names of every bug, sorted.
+// Names returns the names of every bug, sorted, with the Huffman bug
+// written for octet 0xNN.
 func Names() []string {
-	out := make([]string, 0, len(bugNames))
+	out := make([]string, 0, len(bugNames)+1)
 	for name := range bugNames {
 		out = append(out, name)
 	}
+	out = append(out, wrongHuffmanPrefix+"NN")
 	sort.Strings(out)
 	return out
 }
 
-// ParseBug returns the bug with the given name.
+// ParseBug returns the bug with the given name: one of Names, with NN
+// replaced by two hex digits for the Huffman bug.
 func ParseBug(name string) (Bug, error) {
+	if hexOctet, ok := strings.CutPrefix(name, wrongHuffmanPrefix); ok {
+		x, err := strconv.ParseUint(hexOctet, 16, 8)
+		if err != nil || len(hexOctet) != 2 {
+			return 0, fmt.Errorf("broken: bug %q: want %sNN with NN two hex digits", name, wrongHuffmanPrefix)
+		}
+		return WrongHuffmanCode(byte(x)), nil
+	}
 	b, ok := bugNames[name]
 	if !ok {
-		return 0, fmt.Errorf("broken: unknown bug %q", name)
+		return 0, fmt.Errorf("broken: unknown bug %q (have %s)", name, strings.Join(Names(), ", "))
 	}
 	return b, nil
 }
@@ -285,10 +319,15 @@ func (e *Encoder) appendString(dst []byte, s string) []byte {
 		return append(dst, s...)
 	}
 	dst = appendInt(dst, 0x80, 7, uint64(hlen))
+	wrong, hasWrong := e.bug.huffmanOctet()
 	var acc uint64
 	var nbits uint
 	for i := 0; i < len(s); i++ {
-		acc = acc<<spec.HuffmanCodeLens[s[i]] | uint64(spec.HuffmanCodes[s[i]])
+		code := spec.HuffmanCodes[s[i]]
+		if hasWrong && s[i] == wrong {
+			code ^= 1
+		}
+		acc = acc<<spec.HuffmanCodeLens[s[i]] | uint64(code)
 		nbits += uint(spec.HuffmanCodeLens[s[i]])
 		for nbits >= 8 {
 			nbits -= 8

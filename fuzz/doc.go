@@ -16,7 +16,8 @@
 //     the code lengths give, octet-equal to x/net's code.
 //   - CheckInteger: integers written by encoder.AppendInteger with every
 //     prefix from 1 to 8, values up to 2^64-1, and by the field API with
-//     4-, 5-, 6- and 7-bit prefixes, read back by our own §5.1 reader.
+//     4-, 5-, 6- and 7-bit prefixes, read back by the wire walker of
+//     internal/wire, which the certifier uses too.
 //   - CheckDecoderDifferential: a Session of arbitrary blocks and settings
 //     fed to every oracle, which must agree with the strict oracle except
 //     where oracle.KnownLeniencies says why not.

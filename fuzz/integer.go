@@ -7,6 +7,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 )
 
@@ -45,34 +46,6 @@ func IntegerLen(v uint64, n uint) int {
 	return octets
 }
 
-// readInteger reads an integer with an n-bit prefix (§5.1), 1 <= n <= 8,
-// from the start of b and returns it with the number of octets it took. It
-// reads any value up to 2^64-1, continuation octets that add nothing
-// included, and fails on a value past 2^64-1 or an integer cut off.
-func readInteger(b []byte, n uint) (value uint64, octets int, err error) {
-	if len(b) == 0 {
-		return 0, 0, fmt.Errorf("integer missing")
-	}
-	mask := uint64(1)<<n - 1
-	value = uint64(b[0]) & mask
-	if value < mask {
-		return value, 1, nil
-	}
-	for i, shift := 1, uint(0); ; i, shift = i+1, shift+7 {
-		if i >= len(b) {
-			return 0, 0, fmt.Errorf("integer cut off after %d octets", i)
-		}
-		c := uint64(b[i] & 0x7f)
-		if shift > 63 || c<<shift>>shift != c || value+c<<shift < value {
-			return 0, 0, fmt.Errorf("integer past 2^64-1 at octet %d", i)
-		}
-		value += c << shift
-		if b[i]&0x80 == 0 {
-			return value, i + 1, nil
-		}
-	}
-}
-
 // appendInteger appends v as an integer with an n-bit prefix (§5.1) after
 // the pattern bits: the fuzz package's own writer, written from the RFC's
 // pseudocode, for blocks the checks build by hand.
@@ -94,7 +67,7 @@ const integerDst = "dst"
 // checkIntegerDirect checks encoder.AppendInteger and encoder.IntegerLen
 // for v under every prefix length from 1 to 8 (RFC 7541 §5.1): the
 // integer is appended after dst's octets, which stay as they were; the
-// first octet keeps pattern's bits above the prefix; our own reader gets v
+// first octet keeps pattern's bits above the prefix; wire.ReadInt gets v
 // back from exactly the octets appended; their number is the minimal one
 // (IntegerLen) and what encoder.IntegerLen says; and they equal what our
 // own writer makes, since the minimal encoding is unique.
@@ -107,15 +80,15 @@ func checkIntegerDirect(pattern byte, v uint64) error {
 		got := out[len(integerDst):]
 		high := byte(0xff << n) // the pattern bits above an n-bit prefix
 		want := appendInteger(nil, pattern&high, n, v)
-		switch value, octets, err := readInteger(got, n); {
+		switch read, _, err := wire.ReadInt(got, 0, uint8(n)); {
 		case got[0]&high != pattern&high:
 			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: first octet's bits above the prefix are %#02x; want %#02x", pattern, n, v, got, got[0]&high, pattern&high)
 		case err != nil:
 			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %v", pattern, n, v, got, err)
-		case value != v:
-			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x, which holds %d", pattern, n, v, got, value)
-		case octets != len(got):
-			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %d octets after the integer's %d", pattern, n, v, got, len(got)-octets, octets)
+		case read.Value != v:
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x, which holds %d", pattern, n, v, got, read.Value)
+		case read.Octets != len(got):
+			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %d octets after the integer's %d", pattern, n, v, got, len(got)-read.Octets, read.Octets)
 		case len(got) != IntegerLen(v, n):
 			return fmt.Errorf("AppendInteger(%#02x, %d, %d) = %x: %d octets; the minimal encoding is %d", pattern, n, v, got, len(got), IntegerLen(v, n))
 		case encoder.IntegerLen(uint8(n), v) != len(got):
@@ -143,10 +116,9 @@ func integerValue(data []byte) uint64 {
 // CheckInteger is the body of the integer target. It makes the encoder
 // write a chosen integer through the field API: data[0] picks the representation (and so the prefix length) and the
 // next four octets, big-endian, the value, reduced to the representation's
-// range. The fuzz package's own reader (written from §5.1) must read the
-// value back from the block, in the minimal number of octets (IntegerLen),
-// and a fresh decoder from each factory in oracles must decode the block
-// to the fields sent.
+// range. The wire walker (internal/wire) must find the value in the
+// block, in the minimal number of octets (IntegerLen), and a fresh decoder
+// from each factory in oracles must decode the block to the fields sent.
 //
 // Before that, checkIntegerDirect checks encoder.AppendInteger and
 // encoder.IntegerLen for every prefix from 1 to 8 with data[0] as the
@@ -169,7 +141,8 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		blocks   [][]byte
 		enc      *encoder.Encoder
 		prefix   uint
-		check    func(last []byte) (uint64, int, error)
+		// check finds the integer among the last block's representations.
+		check func(reps []wire.Representation) (wire.Int, error)
 	)
 	switch kind {
 	case intSizeUpdate:
@@ -178,19 +151,17 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		settings = []uint32{0, uint32(v)}
 		prefix = 5
 		steps = [][]Op{{{Name: ":method", Value: "GET"}}}
-		check = func(last []byte) (uint64, int, error) {
+		check = func(reps []wire.Representation) (wire.Int, error) {
 			// The updates are the smallest size, 0, then v unless v is 0.
-			r := &wireReader{block: last}
-			if zero, _, err := r.integer(5); err != nil || last[0]&0xe0 != 0x20 || zero != 0 {
-				return 0, 0, fmt.Errorf("does not start with a size update to 0")
+			first, err := representation(reps, 0, wire.SizeUpdate)
+			if err != nil || first.Index.Value != 0 {
+				return wire.Int{}, fmt.Errorf("does not start with a size update to 0")
 			}
 			if v == 0 {
-				return 0, 1, nil
+				return first.Index, nil
 			}
-			if r.pos >= len(last) || last[r.pos]&0xe0 != 0x20 {
-				return 0, 0, fmt.Errorf("offset %d: second size update missing", r.pos)
-			}
-			return r.integer(5)
+			second, err := representation(reps, 1, wire.SizeUpdate)
+			return second.Index, err
 		}
 	case intStringLength:
 		v %= maxIntString
@@ -198,12 +169,12 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		prefix = 7
 		// 0xff has a 26-bit Huffman code, so the value goes raw.
 		steps = [][]Op{{{Name: huffmanProbeName, Value: strings.Repeat("\xff", int(v)), Sensitive: true}}}
-		check = func(last []byte) (uint64, int, error) {
-			r := &wireReader{block: last, pos: 3} // 0x10, then the name "x" raw
-			if len(last) < 4 || last[0] != 0x10 || last[3]&0x80 != 0 {
-				return 0, 0, fmt.Errorf("not a never-indexed literal with a new name and a raw value")
+		check = func(reps []wire.Representation) (wire.Int, error) {
+			field, err := representation(reps, 0, wire.NeverIndexed)
+			if err != nil || field.Name == nil || field.Value.Huffman {
+				return wire.Int{}, fmt.Errorf("not a never-indexed literal with a new name and a raw value")
 			}
-			return r.integer(7)
+			return field.Value.Length, nil
 		}
 	default:
 		v = 1 + v%(spec.StaticTableLen+maxIntDynIndex)
@@ -223,14 +194,15 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 			steps = append(steps, fill)
 			want = fill[0]
 		}
+		var wantKind wire.Kind
 		switch kind {
 		case intIndexed:
-			prefix = 7
+			prefix, wantKind = 7, wire.Indexed
 		case intIncrementalName:
-			prefix = 6
+			prefix, wantKind = 6, wire.Incremental
 			want.Value = "\x01"
 		case intNeverIndexedName:
-			prefix = 4
+			prefix, wantKind = 4, wire.NeverIndexed
 			want.Value = "\x01"
 			want.Sensitive = true
 		}
@@ -242,19 +214,14 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 			}
 		}
 		steps = append(steps, []Op{want})
-		pattern := map[uint]byte{7: 0x80, 6: 0x40, 4: 0x10}[prefix]
-		check = func(last []byte) (uint64, int, error) {
+		check = func(reps []wire.Representation) (wire.Int, error) {
 			// Skip the size update to 64 KiB a one-block run starts with.
-			r := &wireReader{block: last}
-			for r.pos < len(last) && last[r.pos]&0xe0 == 0x20 {
-				if _, _, err := r.integer(5); err != nil {
-					return 0, 0, err
-				}
+			i := 0
+			for i < len(reps) && reps[i].Kind == wire.SizeUpdate {
+				i++
 			}
-			if mask := ^byte(1<<prefix - 1); r.pos >= len(last) || last[r.pos]&mask != pattern {
-				return 0, 0, fmt.Errorf("offset %d: no representation of the form %#02x", r.pos, pattern)
-			}
-			return r.integer(prefix)
+			field, err := representation(reps, i, wantKind)
+			return field.Index, err
 		}
 	}
 	for _, size := range settings {
@@ -268,14 +235,18 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		blocks = append(blocks, block)
 	}
 	last := blocks[len(blocks)-1]
-	got, octets, err := check(last)
+	reps, err := wire.Walk(last)
+	var got wire.Int
+	if err == nil {
+		got, err = check(reps)
+	}
 	switch {
 	case err != nil:
 		return fmt.Errorf("integer %d, %d-bit prefix: block %x: %v", v, prefix, last, err)
-	case got != v:
-		return fmt.Errorf("integer %d, %d-bit prefix: block %x holds %d", v, prefix, last, got)
-	case octets != IntegerLen(v, prefix):
-		return fmt.Errorf("integer %d, %d-bit prefix: block %x spends %d octets on it; want %d", v, prefix, last, octets, IntegerLen(v, prefix))
+	case got.Value != v:
+		return fmt.Errorf("integer %d, %d-bit prefix: block %x holds %d", v, prefix, last, got.Value)
+	case got.Octets != IntegerLen(v, prefix):
+		return fmt.Errorf("integer %d, %d-bit prefix: block %x spends %d octets on it; want %d", v, prefix, last, got.Octets, IntegerLen(v, prefix))
 	}
 	for _, newDecoder := range oracles {
 		d := newDecoder()
@@ -293,4 +264,15 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		}
 	}
 	return nil
+}
+
+// representation returns reps[i], which must be of kind k.
+func representation(reps []wire.Representation, i int, k wire.Kind) (wire.Representation, error) {
+	switch {
+	case i >= len(reps):
+		return wire.Representation{}, fmt.Errorf("%d representations; want %s as representation %d", len(reps), k, i+1)
+	case reps[i].Kind != k:
+		return wire.Representation{}, fmt.Errorf("offset %d: %s; want %s", reps[i].Offset, reps[i].Kind, k)
+	}
+	return reps[i], nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/wire"
 )
 
 func TestParseScript(t *testing.T) {
@@ -184,24 +185,6 @@ func TestIntegerLen(t *testing.T) {
 	}
 }
 
-func TestHuffmanLen(t *testing.T) {
-	tests := []struct {
-		s    string
-		want int
-	}{
-		{"", 0},
-		{"www.example.com", 12}, // RFC 7541 C.4.1
-		{"no-cache", 6},         // C.4.2
-		{"custom-value", 9},     // C.4.3
-		{"\xff", 4},             // a 26-bit code
-	}
-	for _, tt := range tests {
-		if got := HuffmanLen([]byte(tt.s)); got != tt.want {
-			t.Errorf("HuffmanLen(%q) = %d; want %d", tt.s, got, tt.want)
-		}
-	}
-}
-
 func TestReadAppendInteger(t *testing.T) {
 	tests := []struct {
 		pattern byte
@@ -222,28 +205,17 @@ func TestReadAppendInteger(t *testing.T) {
 		{0x00, 8, 1<<64 - 1, "ff80feffffffffffffff01"},
 	}
 	for _, tt := range tests {
-		wire, _ := hex.DecodeString(tt.wire)
-		if got := appendInteger(nil, tt.pattern, tt.n, tt.v); !bytes.Equal(got, wire) {
+		want, _ := hex.DecodeString(tt.wire)
+		if got := appendInteger(nil, tt.pattern, tt.n, tt.v); !bytes.Equal(got, want) {
 			t.Errorf("appendInteger(%#02x, %d, %d) = %x; want %s", tt.pattern, tt.n, tt.v, got, tt.wire)
 		}
-		v, octets, err := readInteger(append(wire, 0x42), tt.n)
-		if err != nil || v != tt.v || octets != len(wire) {
-			t.Errorf("readInteger(%s, %d) = %d, %d octets, %v; want %d, %d octets", tt.wire, tt.n, v, octets, err, tt.v, len(wire))
+		// The writer and the walker's reader agree.
+		read, _, err := wire.ReadInt(append(want, 0x42), 0, uint8(tt.n))
+		if err != nil || read.Value != tt.v || read.Octets != len(want) {
+			t.Errorf("wire.ReadInt(%s, 0, %d) = %d, %d octets, %v; want %d, %d octets", tt.wire, tt.n, read.Value, read.Octets, err, tt.v, len(want))
 		}
 		if err := checkIntegerDirect(tt.pattern, tt.v); err != nil {
 			t.Errorf("checkIntegerDirect(%#02x, %d): %v", tt.pattern, tt.v, err)
-		}
-	}
-	for _, bad := range []string{
-		"",                           // missing
-		"1f",                         // cut off
-		"1f80",                       // cut off
-		"1fe1ffffffffffffffff01",     // 31 + 2^64-31: past 2^64-1
-		"1f808080808080808080808000", // eleven continuation octets
-	} {
-		wire, _ := hex.DecodeString(bad)
-		if v, _, err := readInteger(wire, 5); err == nil {
-			t.Errorf("readInteger(%q, 5) = %d; want an error", bad, v)
 		}
 	}
 }

@@ -1,0 +1,285 @@
+package hpackstdio
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// helperEnv, set to 1, makes the test binary an encoder program for the
+// Client tests: the helper named by its first argument.
+const helperEnv = "HPACKSTDIO_TEST_HELPER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "1" {
+		os.Exit(runHelper(os.Args[1]))
+	}
+	// The helpers are this binary, started by the tests with the variable
+	// inherited.
+	os.Setenv(helperEnv, "1")
+	os.Exit(m.Run())
+}
+
+// scripted are helpers that answer each op with a fixed line; "hang"
+// never answers, and "exit" writes to stderr and exits with status 3.
+var scripted = map[string]map[string]string{
+	"no-name":     {OpHello: `{}`},
+	"error-hello": {OpHello: `{"error":"not today"}`},
+	"wrong-type":  {OpHello: `{"name":5}`},
+	"exit-on-new": {OpHello: `{"name":"x"}`, OpNew: "exit"},
+	"garbage":     {OpHello: `{"name":"x"}`, OpNew: `this is not JSON`},
+	"error-new":   {OpHello: `{"name":"x"}`, OpNew: `{"error":"no context today"}`},
+	"hang":        {OpHello: `{"name":"x"}`, OpNew: `{}`, OpEncode: "hang"},
+	"no-wire":     {OpHello: `{"name":"x"}`, OpNew: `{}`, OpEncode: `{"name":"x"}`},
+	"bad-wire":    {OpHello: `{"name":"x"}`, OpNew: `{}`, OpEncode: `{"wire":"8"}`},
+	"extra":       {OpHello: `{"name":"x","binary":false,"version":"2"}`, OpNew: `{"comment":"fine"}`, OpEncode: `{"wire":"82"}`},
+}
+
+// runHelper is the encoder program named mode and returns its exit status.
+func runHelper(mode string) int {
+	switch mode {
+	case "echo", "echo-binary":
+		s := &Server{Name: "echo", NewEncoder: newEcho, Binary: mode == "echo-binary", Complete: true}
+		if err := s.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
+	answers, ok := scripted[mode]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "no helper %q\n", mode)
+		return 2
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		req, err := ParseRequest(sc.Bytes(), true)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+			return 2
+		}
+		switch answer := answers[req.Op]; answer {
+		case "hang":
+			time.Sleep(time.Hour)
+		case "exit":
+			fmt.Fprintln(os.Stderr, "helper: exiting on", req.Op)
+			return 3
+		default:
+			fmt.Println(answer)
+		}
+	}
+	return 0
+}
+
+// start starts the helper mode, for the test's lifetime.
+func start(t *testing.T, mode string, opts Options) *Client {
+	t.Helper()
+	c, err := Start([]string{os.Args[0], mode}, opts)
+	if err != nil {
+		t.Fatalf("Start %s: %v", mode, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestClientBinary checks that a client of an encoder offering the binary
+// form sends every octet value, sizes and flags as they are.
+func TestClientBinary(t *testing.T) {
+	c := start(t, "echo-binary", Options{})
+	if c.Name() != "echo" || !c.Binary() {
+		t.Fatalf("Name, Binary = %q, %t; want echo, true", c.Name(), c.Binary())
+	}
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for i := range 256 {
+		all = append(all, byte(i))
+	}
+	sizes := []uint32{0, 4096}
+	fields := []Field{{Name: string(all), Value: "\xc0\xc1\xf5\xff", Sensitive: true}, {Name: "a", Value: ""}}
+	got, err := c.Encode([]byte("prefix"), sizes, fields)
+	if want := append([]byte("prefix"), echoWire(sizes, fields...)...); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Encode = %q, %v; want %q appended to dst", got, err, want)
+	}
+	// An empty block: no sizes, no fields, the empty string as wire.
+	if got, err := c.Encode(nil, nil, nil); err != nil || len(got) != 0 {
+		t.Errorf("Encode of an empty block = %q, %v; want no octets", got, err)
+	}
+}
+
+// TestClientUTF8 checks a client of an encoder that did not offer the
+// binary form: UTF-8 goes through, other octets are refused before
+// anything is sent, and the program keeps running.
+func TestClientUTF8(t *testing.T) {
+	c := start(t, "echo", Options{})
+	if c.Binary() {
+		t.Fatal("Binary() = true for an encoder that did not offer it")
+	}
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	fields := []Field{{Name: "x-é", Value: "\U0001F600", Sensitive: true}}
+	if got, err := c.Encode(nil, []uint32{100}, fields); err != nil || !bytes.Equal(got, echoWire([]uint32{100}, fields...)) {
+		t.Errorf("Encode of UTF-8 = %q, %v", got, err)
+	}
+	_, err := c.Encode(nil, nil, []Field{{Name: "ok", Value: "v"}, {Name: "x-octets", Value: "a\xffb"}})
+	if err == nil || !strings.Contains(err.Error(), `header 1 (name "x-octets")`) {
+		t.Errorf("Encode of 0xff without the binary form: error %v; want one naming header 1", err)
+	}
+	if c.Err() != nil {
+		t.Errorf("the refusal stopped the program: %v", c.Err())
+	}
+	if _, err := c.Encode(nil, nil, fields); err != nil {
+		t.Errorf("Encode after the refusal: %v", err)
+	}
+}
+
+// TestClientFailures drives programs that break the protocol and checks
+// the error, and whether the program was stopped.
+func TestClientFailures(t *testing.T) {
+	tests := []struct {
+		mode    string
+		call    string // "start", "new" or "encode": the call that fails
+		want    string // in the error
+		stopped bool   // whether Err is set afterwards
+		reason  string
+	}{
+		{"no-name", "start", "the answer to hello has no name", true, "a name is required"},
+		{"error-hello", "start", "encoder error on hello: not today", true, "an error answer to hello ends Start"},
+		{"wrong-type", "start", "the answer to hello is not of the protocol", true, "a name that is not a string"},
+		{"exit-on-new", "new", "exit status 3", true, "an exit is reported with its status"},
+		{"garbage", "new", `the answer to new is not a JSON object: "this is not JSON"`, true, "a line that is not JSON"},
+		{"error-new", "new", "encoder error on new: no context today", false, "an error answer leaves the program running"},
+		{"hang", "encode", "no answer to encode within 300ms", true, "a timeout kills"},
+		{"no-wire", "encode", `neither "wire" nor "error"`, true, "an encode answer needs one of them"},
+		{"bad-wire", "encode", `the "wire" of the answer to encode is not hex`, true, "wire is hex"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			opts := Options{Timeout: 300 * time.Millisecond}
+			if tt.call == "start" {
+				_, err := Start([]string{os.Args[0], tt.mode}, opts)
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Start: error %v; want one containing %q (%s)", err, tt.want, tt.reason)
+				}
+				return
+			}
+			c := start(t, tt.mode, opts)
+			begin := time.Now()
+			var err error
+			if tt.call == "new" {
+				err = c.New()
+			} else if err = c.New(); err == nil {
+				_, err = c.Encode(nil, nil, nil)
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("%s: error %v; want one containing %q (%s)", tt.call, err, tt.want, tt.reason)
+			}
+			if elapsed := time.Since(begin); elapsed > 5*time.Second {
+				t.Errorf("%s took %v with a 300ms timeout", tt.call, elapsed)
+			}
+			if got := c.Err() != nil; got != tt.stopped {
+				t.Errorf("after %q: stopped = %t; want %t (%s)", err, got, tt.stopped, tt.reason)
+			}
+			var ae *AnswerError
+			if isAnswer := errors.As(err, &ae); isAnswer == tt.stopped {
+				t.Errorf("%q: an *AnswerError = %t; want %t, since only error answers leave the program running", err, isAnswer, !tt.stopped)
+			}
+			if tt.stopped {
+				if err := c.New(); err == nil || !strings.Contains(err.Error(), "no new request sent") {
+					t.Errorf("New after the program was stopped: error %v; want one saying nothing was sent", err)
+				}
+			}
+		})
+	}
+}
+
+// TestClientTimeout checks that a timeout matches ErrTimeout.
+func TestClientTimeout(t *testing.T) {
+	c := start(t, "hang", Options{Timeout: 100 * time.Millisecond})
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Encode(nil, nil, nil); !errors.Is(err, ErrTimeout) {
+		t.Errorf("Encode of a hanging program: error %v; want ErrTimeout", err)
+	}
+}
+
+// TestClientIgnoresUnknownMembers checks that answers with members the
+// protocol does not define are still understood, and binary:false is no
+// offer.
+func TestClientIgnoresUnknownMembers(t *testing.T) {
+	c := start(t, "extra", Options{})
+	if c.Binary() {
+		t.Error(`Binary() = true after "binary":false`)
+	}
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.Encode(nil, nil, nil); err != nil || !bytes.Equal(got, []byte{0x82}) {
+		t.Errorf("Encode = %x, %v; want 82", got, err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the goroutine exec copies
+// standard error with.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestClientStderr checks that what the program wrote to its standard
+// error before it died is all in Options.Stderr once the request failed.
+func TestClientStderr(t *testing.T) {
+	var stderr syncBuffer
+	c := start(t, "exit-on-new", Options{Stderr: &stderr})
+	if err := c.New(); err == nil {
+		t.Fatal("New of a program that exits: no error")
+	}
+	if got := stderr.String(); got != "helper: exiting on new\n" {
+		t.Errorf("stderr %q; want the helper's last words", got)
+	}
+}
+
+func TestClientClose(t *testing.T) {
+	c := start(t, "echo", Options{})
+	c.Close()
+	c.Close()
+	if err := c.New(); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("New after Close: error %v; want one saying the program was closed", err)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want string
+	}{
+		{nil, "no program to start"},
+		{[]string{"/nonexistent/encoder"}, "starting /nonexistent/encoder"},
+	}
+	for _, tt := range tests {
+		if _, err := Start(tt.argv, Options{}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Start(%q): error %v; want one containing %q", tt.argv, err, tt.want)
+		}
+	}
+}

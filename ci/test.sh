@@ -34,6 +34,9 @@ go vet ./...
 step "go test (tags: $tags)"
 go test -count=1 ./...
 
+step "bare clone: go test in a copy of the repository with no ../shared beside it"
+./ci/bare-clone.sh
+
 step "go test -race (tags: $tags)"
 go test -count=1 -race ./...
 

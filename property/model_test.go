@@ -59,10 +59,8 @@ func (t *modelTable) add(name, value string) {
 
 // hasField reports whether name: value is in the static table or in t.
 func (t *modelTable) hasField(name, value string) bool {
-	for _, f := range spec.StaticTable {
-		if f.Name == name && f.Value == value {
-			return true
-		}
+	if isStaticField(name, value) {
+		return true
 	}
 	for _, f := range t.entries {
 		if f.Name == name && f.Value == value {
@@ -135,4 +133,14 @@ func fieldsString(fs []oracle.Field) string {
 		parts[i] = fieldString(f)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// isStaticField reports whether the static table holds name: value.
+func isStaticField(name, value string) bool {
+	for _, f := range spec.StaticTable {
+		if f.Name == name && f.Value == value {
+			return true
+		}
+	}
+	return false
 }

@@ -184,17 +184,21 @@ var withoutIndexingNames = []string{"age", "content-length", "etag", "if-modifie
 // representation is the representation the encoder's documented policy
 // picks for f in the current table.
 func (st *connState) representation(f genField) repKind {
-	never := f.Sensitive
+	credential := false
 	if !st.indexAll {
 		switch f.Name {
 		case "authorization", "proxy-authorization":
-			never = true
+			credential = true
 		case "cookie":
-			never = never || len(f.Value) < 20
+			credential = len(f.Value) < 20
 		}
 	}
 	switch {
-	case never:
+	case f.Sensitive:
+		return repNever
+	case credential && !isStaticField(f.Name, f.Value):
+		// A credential equal to a static entry (an empty value) reveals
+		// nothing and is referenced.
 		return repNever
 	case st.dec.hasField(f.Name, f.Value):
 		return repIndexed

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs go test ./... in a copy of the repository's tracked files placed
+# where no ../shared sits beside it, as a user's fresh clone would be:
+# everything must pass, and a test may skip only for missing external
+# data, through internal/testenv.Missing. The skips are listed.
+#
+# CI=true and HPACKCERT_REQUIRE_NGHTTP2 are unset for this run (they turn
+# those skips into failures); GOFLAGS, and so the build tags, are kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-bare.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+clone="$work/hpackcert"
+mkdir "$clone"
+git ls-files -z | xargs -0 cp --parents -t "$clone"
+if [ -e "$work/shared" ]; then
+	echo "bare-clone: $work/shared exists; the copy is not bare" >&2
+	exit 1
+fi
+
+log="$work/test.log"
+status=0
+(cd "$clone" && env -u CI -u HPACKCERT_REQUIRE_NGHTTP2 -u HPACKCERT_TESTCASE_DIR \
+	go test -count=1 -v ./... >"$log" 2>&1) || status=$?
+if [ $status -ne 0 ]; then
+	grep -E '^(--- FAIL|FAIL|panic:|\s+\S+_test\.go:[0-9]+:)' "$log" | head -n 60 >&2 || true
+	echo "bare-clone: go test failed in a copy without ../shared (exit $status)" >&2
+	exit 1
+fi
+
+# Every skip and its reason: the line after "--- SKIP:" is the t.Skip text.
+skips=$(awk '/^ *--- SKIP: /{name=$3; getline reason; sub(/^ +/, "", reason); print name ": " reason}' "$log")
+if [ -z "$skips" ]; then
+	echo "bare-clone: no test skipped"
+	exit 0
+fi
+echo "bare-clone: tests skipped for missing external data:"
+printf '  %s\n' "$skips" | sed 's/^  */  /'
+bad=$(printf '%s\n' "$skips" | grep -v 'set CI=true to make this a failure' | grep -v -- '-short' || true)
+if [ -n "$bad" ]; then
+	echo "bare-clone: tests skipped for another reason than missing external data:" >&2
+	printf '  %s\n' "$bad" >&2
+	exit 1
+fi

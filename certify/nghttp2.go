@@ -4,6 +4,7 @@ package certify
 
 import (
 	"github.com/hpackcert/hpackcert/internal/nghttp2deflate"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 )
 
@@ -23,7 +24,7 @@ type Nghttp2 struct {
 // NewNghttp2 returns an nghttp2 deflater whose table may grow to 4096
 // octets, the size an HTTP/2 connection starts with.
 func NewNghttp2() *Nghttp2 {
-	return &Nghttp2{d: nghttp2deflate.New(4096)}
+	return &Nghttp2{d: nghttp2deflate.New(spec.DefaultTableSize)}
 }
 
 // SetMaxDynamicTableSize implements Encoder.

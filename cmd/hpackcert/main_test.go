@@ -305,3 +305,34 @@ func TestGateScript(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedHpackTestCase grades every folder of hpack-test-case with
+// --stories, as a user would: each is graded (exit 0 or 1), never a
+// harness error. raw-data holds header lists without wire: every case is
+// unsupported, with the reason.
+func TestRecordedHpackTestCase(t *testing.T) {
+	root := testenv.TestCaseDir(t)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dirs++
+		dir := filepath.Join(root, e.Name())
+		status, out, stderr := runCLI(t, "run", "--stories", dir)
+		if status != 0 && status != 1 {
+			t.Errorf("--stories %s: exit %d; want 0 or 1; stderr %s", dir, status, stderr)
+			continue
+		}
+		if e.Name() == "raw-data" && !strings.Contains(out, "no encoder's output to grade") {
+			t.Errorf("--stories %s: the report does not say why nothing was graded:\n%s", dir, out)
+		}
+	}
+	if dirs < 4 {
+		t.Errorf("%s: %d folders; want raw-data and at least three encoders' recordings", root, dirs)
+	}
+}

@@ -88,7 +88,10 @@ func (e *StoryError) Error() string {
 	return b.String()
 }
 
-// ReadStory reads the story in the file at path. Malformed content yields a
+// ReadStory reads the story in the file at path. It takes the forms the
+// encoders of hpack-test-case write: keys in any order, keys it does not
+// know skipped, null for an optional field read as the field left out, any
+// JSON escape in strings ("\/" included). Malformed content yields a
 // *StoryError naming the file, the line and byte offset, the case index and
 // the reason.
 func ReadStory(path string) (*Story, error) {

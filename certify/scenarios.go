@@ -153,10 +153,10 @@ func (r *runner) traffic() ([]story, error) {
 		r.trafficSource = raw
 	} else {
 		var err error
-		if vs, err = rawDataTmp(); err != nil {
+		if vs, err = vectors.RawData(); err != nil {
 			return nil, fmt.Errorf("certify: embedded traffic stories: %w", err)
 		}
-		r.trafficSource = rawDataSourceTmp
+		r.trafficSource = vectors.RawDataSource
 	}
 	stories := fromVectors(vs)
 	if n := r.opts.TrafficStories; n > 0 && n < len(stories) {

@@ -81,14 +81,13 @@ func (b Bug) String() string {
 	return fmt.Sprintf("Bug(%d)", int(b))
 }
 
-// Names returns the names of every bug, sorted, with the Huffman bug
-// written for octet 0xNN.
+// Names returns the names of the bugs that take no argument, sorted; the
+// Huffman bug is named wrong-huffman-code:0xNN for octet NN.
 func Names() []string {
-	out := make([]string, 0, len(bugNames)+1)
+	out := make([]string, 0, len(bugNames))
 	for name := range bugNames {
 		out = append(out, name)
 	}
-	out = append(out, wrongHuffmanPrefix+"NN")
 	sort.Strings(out)
 	return out
 }
@@ -105,7 +104,7 @@ func ParseBug(name string) (Bug, error) {
 	}
 	b, ok := bugNames[name]
 	if !ok {
-		return 0, fmt.Errorf("broken: unknown bug %q (have %s)", name, strings.Join(Names(), ", "))
+		return 0, fmt.Errorf("broken: unknown bug %q (have %s, %sNN)", name, strings.Join(Names(), ", "), wrongHuffmanPrefix)
 	}
 	return b, nil
 }

@@ -1,6 +1,7 @@
 package broken
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -14,8 +15,33 @@ func TestParseBug(t *testing.T) {
 			t.Errorf("ParseBug(%q) = %v, %v; want the bug named %q", name, bug, err, name)
 		}
 	}
-	if _, err := ParseBug("off-by-two"); err == nil {
-		t.Error(`ParseBug("off-by-two"): no error`)
+	for _, x := range []byte{0x00, 0x7f, 0xc3, 0xff} {
+		name := fmt.Sprintf("wrong-huffman-code:0x%02x", x)
+		if bug, err := ParseBug(name); err != nil || bug != WrongHuffmanCode(x) || bug.String() != name {
+			t.Errorf("ParseBug(%q) = %v, %v; want WrongHuffmanCode(%#02x)", name, bug, err, x)
+		}
+	}
+	for _, bad := range []string{"off-by-two", "wrong-huffman-code:0x", "wrong-huffman-code:0x100", "wrong-huffman-code:0xzz"} {
+		if _, err := ParseBug(bad); err == nil {
+			t.Errorf("ParseBug(%q): no error", bad)
+		}
+	}
+}
+
+// TestWrongHuffmanCode checks that the bug changes the code of its octet
+// only: a string without the octet is coded as without the bug.
+func TestWrongHuffmanCode(t *testing.T) {
+	fields := func(v string) []certify.Field { return []certify.Field{{Name: "x-octet", Value: v}} }
+	const run = "aeiou0123456789"
+	good, _ := New(None).EncodeBlock(nil, fields(run+"\xc3"+run))
+	bad, _ := New(WrongHuffmanCode(0xc3)).EncodeBlock(nil, fields(run+"\xc3"+run))
+	if string(good) == string(bad) {
+		t.Errorf("wrong-huffman-code:0xc3 wrote the same block as no bug: %x", good)
+	}
+	good, _ = New(None).EncodeBlock(nil, fields(run))
+	bad, _ = New(WrongHuffmanCode(0xc3)).EncodeBlock(nil, fields(run))
+	if string(good) != string(bad) {
+		t.Errorf("wrong-huffman-code:0xc3 changed a block without 0xc3: %x; want %x", bad, good)
 	}
 }
 

@@ -32,8 +32,22 @@
 // format; malformed input yields a *StoryError naming the file, the case
 // and the byte offset.
 //
+// ReadStory accepts the files of every implementation of hpack-test-case
+// as they were written: null for an absent member, keys in any order,
+// extra keys, "seqno" missing (a case is then numbered by its position) or
+// not starting at 0.
+//
+// # Real traffic, embedded
+//
+// RawData returns the header lists of hpack-test-case's 32 raw-data
+// stories (3,384 blocks of real browsing traffic), embedded in the package
+// compressed under rawdata/ with the corpus's licence (RawDataLicense) and
+// a provenance note; RawDataSource names them for reports. They are the
+// certifier's default traffic, the same wherever it runs.
+//
 // Names and values are JSON strings, so a story carries exactly the octet
-// strings that are valid UTF-8, as does the stdio protocol (hpack-stdio/1).
+// strings that are valid UTF-8, as does the stdio protocol (hpack-stdio/1)
+// in its first form.
 // WriteStory refuses a name or value that is not valid UTF-8 rather than
 // change it.
 //

@@ -176,7 +176,7 @@ func (r *runner) traffic() ([]story, error) {
 	if blocks == 0 {
 		return nil, fmt.Errorf("certify: traffic stories from %s hold no header block", r.trafficSource)
 	}
-	r.trafficSource += fmt.Sprintf(" (%d stories, %d blocks used)", len(stories), blocks)
+	r.trafficSource += fmt.Sprintf("; %d blocks of %d stories used", blocks, len(stories))
 	r.trafficStories = stories
 	return cloneStories(stories), nil
 }

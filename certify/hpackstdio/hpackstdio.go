@@ -43,9 +43,6 @@ import (
 	"time"
 )
 
-// Version names the protocol this package speaks.
-const Version = "hpack-stdio/1"
-
 // The operations of the protocol, the "op" member of a request.
 const (
 	OpHello  = "hello"  // asks the encoder's name and whether it offers the binary form
@@ -93,6 +90,7 @@ type AnswerError struct {
 	Text string // the "error" member of the answer
 }
 
+// Error returns the request and the encoder's text.
 func (e *AnswerError) Error() string {
 	return "encoder error on " + e.Op + ": " + e.Text
 }

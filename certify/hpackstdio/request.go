@@ -45,7 +45,7 @@ type encodeLine struct {
 // values in the binary-safe form. Outside the binary form a name or value
 // that is not valid UTF-8 is an error naming the field: JSON could only
 // carry it with octets replaced.
-func (r *Request) MarshalJSON() ([]byte, error) {
+func (r Request) MarshalJSON() ([]byte, error) {
 	switch r.Op {
 	case OpHello, OpNew:
 		if r.Binary || len(r.TableSizes) > 0 || len(r.Fields) > 0 {

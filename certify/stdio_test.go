@@ -218,7 +218,7 @@ func TestStdioRequestsComplete(t *testing.T) {
 	} {
 		t.Run(form.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "stdio.log")
-			target := execTarget(t, fmt.Sprintf("%s -validate -log %s %s", filepath.Join(dir, "stdioenc"), log, form.flags), 10*time.Second)
+			target := execTarget(t, fmt.Sprintf("'%s' -validate -log '%s' %s", filepath.Join(dir, "stdioenc"), log, form.flags), 10*time.Second)
 			rep, err := certify.Run([]certify.Target{target}, quick())
 			if err != nil {
 				t.Fatal(err)

@@ -19,7 +19,20 @@
 //
 // Every block is decoded by oracle/strict and by every other oracle in
 // oracle.Available(); the package imports oracle/all, so that is x/net's
-// decoder and, in binaries built with -tags nghttp2, libnghttp2's.
+// decoder and, in binaries built with -tags nghttp2, libnghttp2's. The
+// wire itself is split by internal/wire, which also checks what decoders
+// throw away (integer minimality, Huffman padding, each string's Huffman
+// code on its own).
+//
+// The traffic is hpack-test-case's raw-data stories, embedded in package
+// vectors; targeted scenarios reach every static entry and name, every
+// Huffman code and every integer prefix boundary whatever the traffic, and
+// the report's Coverage says what each encoder's wire exercised.
+//
+// The package does not import testing (TestEncoder is generic over the
+// test type) so that the hpackcert command does not link it; the stdio
+// client, its process supervision and the protocol server live in
+// certify/hpackstdio.
 //
 // Run grades one or more targets and returns a Report, which writes itself
 // as text, JSON, JUnit XML, an HTML matrix or Markdown.

@@ -11,11 +11,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/stdioschema"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -156,48 +155,14 @@ func TestExecBadCommand(t *testing.T) {
 	}
 }
 
-// schemaFile is the JSON Schema of every hpack-stdio/1 message.
-var schemaFile = filepath.Join("..", "docs", "hpack-stdio.schema.json")
-
-// stdioSchemas compiles the definitions of the schema by name, "" for
-// the whole document.
-func stdioSchemas(t *testing.T) map[string]*jsonschema.Schema {
+// stdioSchemas loads the schema's definitions or stops the test.
+func stdioSchemas(t *testing.T) stdioschema.Defs {
 	t.Helper()
-	c := jsonschema.NewCompiler()
-	out := map[string]*jsonschema.Schema{}
-	for _, def := range []string{"", "request", "encodeRequest", "encodeBinaryRequest", "helloAnswer", "newAnswer", "encodeAnswer", "errorAnswer"} {
-		loc := schemaFile
-		if def != "" {
-			loc += "#/$defs/" + def
-		}
-		sch, err := c.Compile(loc)
-		if err != nil {
-			t.Fatalf("compiling %s: %v", loc, err)
-		}
-		out[def] = sch
-	}
-	return out
-}
-
-func validateLine(sch *jsonschema.Schema, line string) error {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+	defs, err := stdioschema.Load()
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	return sch.Validate(v)
-}
-
-// answerDef names the schema definition an answer to op must match.
-func answerDef(op string) string {
-	switch op {
-	case hpackstdio.OpHello:
-		return "helloAnswer"
-	case hpackstdio.OpNew:
-		return "newAnswer"
-	case hpackstdio.OpEncode:
-		return "encodeAnswer"
-	}
-	return "errorAnswer"
+	return defs
 }
 
 // TestStdioRequestsComplete runs every case against stdioenc, which
@@ -241,7 +206,7 @@ func TestStdioRequestsComplete(t *testing.T) {
 
 // checkStdioLog checks a log of requests ("> ") each followed by its
 // answer ("< "), from a whole run in the given form.
-func checkStdioLog(t *testing.T, sch map[string]*jsonschema.Schema, log string, binary bool) {
+func checkStdioLog(t *testing.T, sch stdioschema.Defs, log string, binary bool) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	if len(lines)%2 != 0 {
@@ -277,18 +242,18 @@ func checkStdioLog(t *testing.T, sch map[string]*jsonschema.Schema, log string, 
 			}
 		}
 		for _, d := range []string{def, "request", ""} {
-			if err := validateLine(sch[d], request); err != nil && reported < 10 {
+			if err := sch.Validate(d, request); err != nil && reported < 10 {
 				reported++
 				t.Errorf("log line %d does not match %q: %v\n%s", i+1, d, err, request)
 			}
 		}
-		for _, d := range []string{answerDef(req.Op), ""} {
-			if err := validateLine(sch[d], answer); err != nil && reported < 10 {
+		for _, d := range []string{stdioschema.AnswerDef(req.Op), ""} {
+			if err := sch.Validate(d, answer); err != nil && reported < 10 {
 				reported++
 				t.Errorf("log line %d does not match %q: %v\n%s", i+2, d, err, answer)
 			}
 		}
-		if validateLine(sch["errorAnswer"], answer) == nil && reported < 10 {
+		if sch.Validate("errorAnswer", answer) == nil && reported < 10 {
 			reported++
 			t.Errorf("log line %d: the encoder refused the request %s: %s", i+2, request, answer)
 		}
@@ -352,12 +317,12 @@ func TestStdioRefAnswers(t *testing.T) {
 			if req, err := hpackstdio.ParseRequest([]byte(s.request), false); err == nil {
 				op = req.Op
 			}
-			for _, d := range []string{answerDef(op), ""} {
-				if err := validateLine(sch[d], answers[i]); err != nil {
+			for _, d := range []string{stdioschema.AnswerDef(op), ""} {
+				if err := sch.Validate(d, answers[i]); err != nil {
 					t.Errorf("%q: the answer %s to %s does not match %q: %v", form.flags, answers[i], s.request, d, err)
 				}
 			}
-			if isError := validateLine(sch["errorAnswer"], answers[i]) == nil; isError != s.fails {
+			if isError := sch.Validate("errorAnswer", answers[i]) == nil; isError != s.fails {
 				t.Errorf("%q: the answer %s to %s: error answer %t; want %t", form.flags, answers[i], s.request, isError, s.fails)
 			}
 		}

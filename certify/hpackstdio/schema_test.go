@@ -1,58 +1,20 @@
 package hpackstdio
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/hpackcert/hpackcert/internal/stdioschema"
 )
 
-// schemaFile is the JSON Schema of every message, relative to this
-// package.
-var schemaFile = filepath.Join("..", "..", "docs", "hpack-stdio.schema.json")
-
-// schemas compiles the definitions of the schema the tests use, by name
-// ("request", "encodeAnswer", ...), and "" for the whole document.
-func schemas(t *testing.T) map[string]*jsonschema.Schema {
+// schemas loads the schema's definitions or stops the test.
+func schemas(t *testing.T) stdioschema.Defs {
 	t.Helper()
-	c := jsonschema.NewCompiler()
-	out := map[string]*jsonschema.Schema{}
-	for _, def := range []string{"", "request", "helloRequest", "newRequest", "encodeRequest", "encodeBinaryRequest",
-		"answer", "helloAnswer", "newAnswer", "encodeAnswer", "errorAnswer"} {
-		loc := schemaFile
-		if def != "" {
-			loc += "#/$defs/" + def
-		}
-		sch, err := c.Compile(loc)
-		if err != nil {
-			t.Fatalf("compiling %s: %v", loc, err)
-		}
-		out[def] = sch
-	}
-	return out
-}
-
-// validate checks one line against the named definition.
-func validate(sch *jsonschema.Schema, line string) error {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+	defs, err := stdioschema.Load()
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	return sch.Validate(v)
-}
-
-// answerDef names the definition an answer to op must match.
-func answerDef(op string) string {
-	switch op {
-	case OpHello:
-		return "helloAnswer"
-	case OpNew:
-		return "newAnswer"
-	case OpEncode:
-		return "encodeAnswer"
-	}
-	return "errorAnswer"
+	return defs
 }
 
 // TestSchemaRequests checks every kind of request MarshalJSON writes
@@ -86,11 +48,11 @@ func TestSchemaRequests(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		for _, def := range []string{tt.def, "request", ""} {
-			if err := validate(sch[def], string(line)); err != nil {
+			if err := sch.Validate(def, string(line)); err != nil {
 				t.Errorf("%s: %s does not match %q (%s): %v", tt.name, line, def, tt.reason, err)
 			}
 		}
-		if o := other[tt.def]; o != "" && validate(sch[o], string(line)) == nil {
+		if o := other[tt.def]; o != "" && sch.Validate(o, string(line)) == nil {
 			t.Errorf("%s: %s matches %q too; the two forms must be told apart", tt.name, line, o)
 		}
 	}
@@ -133,14 +95,14 @@ func TestSchemaServerAnswers(t *testing.T) {
 			if req, err := ParseRequest([]byte(s.request), false); err == nil {
 				op = req.Op
 			}
-			def := answerDef(op)
-			if err := validate(sch[def], answers[i]); err != nil {
+			def := stdioschema.AnswerDef(op)
+			if err := sch.Validate(def, answers[i]); err != nil {
 				t.Errorf("binary %t: the answer %s to %s does not match %q: %v", binary, answers[i], s.request, def, err)
 			}
-			if err := validate(sch[""], answers[i]); err != nil {
+			if err := sch.Validate("", answers[i]); err != nil {
 				t.Errorf("binary %t: the answer %s to %s does not match the schema: %v", binary, answers[i], s.request, err)
 			}
-			if isError := validate(sch["errorAnswer"], answers[i]) == nil; isError != s.fails {
+			if isError := sch.Validate("errorAnswer", answers[i]) == nil; isError != s.fails {
 				t.Errorf("binary %t: the answer %s to %s: error answer %t; want %t", binary, answers[i], s.request, isError, s.fails)
 			}
 		}
@@ -198,7 +160,7 @@ func TestSchemaRejects(t *testing.T) {
 		{"", `{"wire":"0"}`, false, "the whole document refuses a bad wire"},
 	}
 	for _, tt := range tests {
-		err := validate(sch[tt.def], tt.line)
+		err := sch.Validate(tt.def, tt.line)
 		if valid := err == nil; valid != tt.valid {
 			t.Errorf("%q %s: valid %t; want %t (%s): %v", tt.def, tt.line, valid, tt.valid, tt.reason, err)
 		}

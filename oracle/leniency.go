@@ -86,10 +86,6 @@ var KnownLeniencies = []Leniency{
 		Reason: "x/net reads integers with up to nine continuation octets; strict stops at five, enough for any value below 2^32 (§5.1 lets a decoder limit integers in octet length)",
 	},
 	{
-		Oracle: "x/net", Case: "header-list-over-limit", Section: "7.3", Kind: AcceptsOverLimit,
-		Reason: "the x/net oracle sets no header-list limit (its string-length limit is off so that giant fields decode); strict rejects a header list over 64 KiB by default, the HPACK-bomb defence",
-	},
-	{
 		Oracle: "nghttp2", Case: "giant-value", Section: "5.2", Kind: RejectsAllowed,
 		Reason:     "libnghttp2's inflater rejects any name or value longer than 65,536 octets (NGHTTP2_HD_MAX_NV), whatever header-list limit is set; RFC 7541 sets no such limit, so giant-field cases can only be checked with strict and x/net",
 		StringOver: 65536,

@@ -14,7 +14,7 @@ func TestMatchLeniency(t *testing.T) {
 	}{
 		{"x/net accepts a §4.2 violation", oracle.Disagreement{Oracle: "x/net", Accepted: true, Section: "4.2"}, "size-update-after-field-empty-table"},
 		{"x/net accepts an overlong integer", oracle.Disagreement{Oracle: "x/net", Accepted: true, Section: "5.1"}, "integer-overlong"},
-		{"x/net accepts a header list over 64 KiB", oracle.Disagreement{Oracle: "x/net", Accepted: true, Section: "7.3"}, "header-list-over-limit"},
+		{"x/net has a header-list limit now", oracle.Disagreement{Oracle: "x/net", Accepted: true, Section: "7.3"}, ""},
 		{"x/net accepts index 0", oracle.Disagreement{Oracle: "x/net", Accepted: true, Section: "6.1"}, ""},
 		{"x/net accepts, strict's error has no section", oracle.Disagreement{Oracle: "x/net", Accepted: true}, ""},
 		{"nghttp2 accepts a §4.2 violation", oracle.Disagreement{Oracle: "nghttp2", Accepted: true, Section: "4.2"}, ""},

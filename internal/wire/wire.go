@@ -123,8 +123,21 @@ func (e *Error) Error() string {
 // after a field or above the acknowledged setting all walk. On an error it
 // returns the representations read before the one at fault and an *Error.
 func Walk(block []byte) ([]Representation, error) {
+	return WalkLimit(block, 0)
+}
+
+// WalkLimit is Walk reading at most max representations (none when max is
+// 0 or less): past them it returns the first max and an *Error at the
+// offset of the next one. A caller that bounds the header list a block may
+// decode to (every field adds at least 32 octets to its size, RFC 7541
+// §4.1) bounds the representations it needs to read, and with them the
+// memory a block of tiny representations can take.
+func WalkLimit(block []byte, max int) ([]Representation, error) {
 	var reps []Representation
 	for p := 0; p < len(block); {
+		if max > 0 && len(reps) == max {
+			return reps, &Error{p, fmt.Sprintf("more than %d representations in the block, the most the header-list limit leaves room for", max)}
+		}
 		b := block[p]
 		rep := Representation{Offset: p}
 		var prefix uint8

@@ -394,3 +394,28 @@ func TestWalkAppendixC(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkLimit checks that WalkLimit reads at most its limit of
+// representations and says where it stopped.
+func TestWalkLimit(t *testing.T) {
+	block := []byte{0x82, 0x86, 0x84, 0x20, 0x82} // four fields and a size update between them
+	tests := []struct {
+		max     int
+		reps    int
+		errText string
+	}{
+		{0, 5, ""},
+		{5, 5, ""},
+		{4, 4, "offset 4: more than 4 representations"},
+		{1, 1, "offset 1: more than 1 representations"},
+	}
+	for _, tt := range tests {
+		reps, err := WalkLimit(block, tt.max)
+		if len(reps) != tt.reps {
+			t.Errorf("WalkLimit(%x, %d): %d representations; want %d", block, tt.max, len(reps), tt.reps)
+		}
+		if tt.errText == "" && err != nil || tt.errText != "" && (err == nil || !strings.Contains(err.Error(), tt.errText)) {
+			t.Errorf("WalkLimit(%x, %d) error %v; want %q", block, tt.max, err, tt.errText)
+		}
+	}
+}

@@ -69,21 +69,37 @@ func init() {
 // §6.5.2) and the initial maximum size of the dynamic table.
 const initialTableSize = 4096
 
+// DefaultMaxHeaderListSize is the header list size a new Decoder accepts in
+// one block, counted as HTTP/2 counts SETTINGS_MAX_HEADER_LIST_SIZE (name +
+// value + 32 octets per field), as the strict and nghttp2 oracles do.
+const DefaultMaxHeaderListSize = 64 << 10
+
 // Decoder is one decoding context of golang.org/x/net/http2/hpack.
 type Decoder struct {
 	verdict *hpack.Decoder // gives DecodeBlock its results
 	shadow  *hpack.Decoder // fed the same input; probed by Table
 	err     error          // first decoding error, sticky
+	maxList int            // header-list limit; <= 0: none
 }
 
 // New returns a decoder with a fresh context: a dynamic table of maximum
-// size 4096 and an acknowledged SETTINGS_HEADER_TABLE_SIZE of 4096.
+// size 4096, an acknowledged SETTINGS_HEADER_TABLE_SIZE of 4096 and a
+// header-list limit of DefaultMaxHeaderListSize.
 func New() *Decoder {
 	return &Decoder{
 		verdict: newLibraryDecoder(),
 		shadow:  newLibraryDecoder(),
+		maxList: DefaultMaxHeaderListSize,
 	}
 }
+
+// SetMaxHeaderListSize sets how large one block may decode, counted as
+// name + value + 32 octets per field; n <= 0 removes the limit. The
+// library has no such limit: the decoder counts the fields it emits and,
+// past the limit, keeps none of them and fails the block. This bounds the
+// memory an HPACK bomb (RFC 7541 §7.3: a short block referring many times
+// to a large entry) can take.
+func (d *Decoder) SetMaxHeaderListSize(n int) { d.maxList = n }
 
 func newLibraryDecoder() *hpack.Decoder {
 	d := hpack.NewDecoder(initialTableSize, nil)
@@ -110,8 +126,8 @@ func (d *Decoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 	if d.err != nil {
 		return nil, fmt.Errorf("%w (first error: %v)", ErrBroken, d.err)
 	}
-	got, err := d.verdict.DecodeFull(block)
-	shadowGot, shadowErr := d.shadow.DecodeFull(block)
+	got, err := d.decode(d.verdict, block)
+	shadowGot, shadowErr := d.decode(d.shadow, block)
 	if (err == nil) != (shadowErr == nil) || !slices.Equal(got, shadowGot) {
 		d.err = fmt.Errorf("xnet: shadow decoder diverged (verdict error %v, shadow error %v)", err, shadowErr)
 		return nil, d.err
@@ -123,6 +139,35 @@ func (d *Decoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 	fields := make([]oracle.Field, len(got))
 	for i, f := range got {
 		fields[i] = oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: f.Sensitive}
+	}
+	return fields, nil
+}
+
+// decode decodes one block with dec, as hpack.Decoder.DecodeFull does,
+// but keeps the fields only up to the header-list limit.
+func (d *Decoder) decode(dec *hpack.Decoder, block []byte) ([]hpack.HeaderField, error) {
+	var fields []hpack.HeaderField
+	size, over := 0, false
+	dec.SetEmitFunc(func(f hpack.HeaderField) {
+		if over {
+			return
+		}
+		size += len(f.Name) + len(f.Value) + 32
+		if d.maxList > 0 && size > d.maxList {
+			over, fields = true, nil
+			return
+		}
+		fields = append(fields, f)
+	})
+	defer dec.SetEmitFunc(func(hpack.HeaderField) {})
+	if _, err := dec.Write(block); err != nil {
+		return nil, err
+	}
+	if err := dec.Close(); err != nil {
+		return nil, err
+	}
+	if over {
+		return nil, fmt.Errorf("hpack: decoded header list exceeds %d octets (name + value + 32 per field), the header-list limit set by SetMaxHeaderListSize; this limit is the HPACK-bomb defence of RFC 7541 §7.3, not a rule of its own", d.maxList)
 	}
 	return fields, nil
 }

@@ -107,7 +107,8 @@ func TestNeverIndexed(t *testing.T) {
 }
 
 // TestGiantField checks that the string-length limit is off: a 1 MiB value
-// decodes.
+// decodes once the header-list limit allows it, and fails the block under
+// the default limit.
 func TestGiantField(t *testing.T) {
 	value := strings.Repeat("v", 1<<20)
 	// Literal without indexing, new name "g", raw value (RFC 7541 §6.2.2):
@@ -119,9 +120,39 @@ func TestGiantField(t *testing.T) {
 	}
 	block = append(block, byte(n))
 	block = append(block, value...)
-	got, err := New().DecodeBlock(block)
+	if got, err := New().DecodeBlock(block); err == nil || !strings.Contains(err.Error(), "header-list limit") {
+		t.Errorf("1 MiB literal under the default limit: %d fields, %v; want the header-list limit error", len(got), err)
+	}
+	d := New()
+	d.SetMaxHeaderListSize(2 << 20)
+	got, err := d.DecodeBlock(block)
 	if err != nil || len(got) != 1 || got[0].Value != value {
 		t.Errorf("1 MiB literal: %d fields, %v; want one field with the value", len(got), err)
+	}
+}
+
+// TestHeaderListLimit checks the bomb defence: a block of a few octets
+// that refers many times to one entry fails past the limit, and a list
+// exactly at the limit decodes.
+func TestHeaderListLimit(t *testing.T) {
+	// Literal with incremental indexing, new name "a", value of 31 octets:
+	// an entry of 1 + 31 + 32 = 64 octets; then indexed references to it
+	// (index 62).
+	block := append([]byte{0x40, 0x01, 'a', 31}, strings.Repeat("v", 31)...)
+	for range 1023 {
+		block = append(block, 0x80|62)
+	}
+	d := New()
+	got, err := d.DecodeBlock(block) // 1024 fields of 64 octets: exactly 64 KiB
+	if err != nil || len(got) != 1024 {
+		t.Fatalf("64 KiB list: %d fields, %v; want 1024 fields", len(got), err)
+	}
+	block = append(block[:0], 0x80|62, 0x80|62)
+	for range 1023 {
+		block = append(block, 0x80|62)
+	}
+	if got, err := d.DecodeBlock(block); err == nil || !strings.Contains(err.Error(), "exceeds 65536 octets") || got != nil {
+		t.Errorf("1025 references: %d fields, %v; want the header-list limit error", len(got), err)
 	}
 }
 

@@ -292,43 +292,80 @@ func octetList(octets []byte) string {
 
 // octetsRoundTrip checks that values carrying every octet round-trip.
 func octetsRoundTrip(c *caseRun) verdict {
-	v := everyBlock("with every octet value round-trip through every oracle", roundTrip)(c)
+	v := everyBlock("with every octet value round-trip through every oracle")(c)
 	return untested(v, c.droppedOctets())
 }
 
-// huffmanCodes decodes every Huffman-coded string of the blocks on its
+// eachHuffmanString calls visit for every Huffman-coded name and value of
+// the block with the field it encodes, until visit reports a problem.
+func eachHuffmanString(b *playedBlock, visit func(what string, s *wire.String, f Field) (string, bool)) (string, bool) {
+	for i, r := range b.reps {
+		f, ok := b.fieldFor(i)
+		if !ok || r.Kind == wire.SizeUpdate {
+			continue
+		}
+		for _, str := range []struct {
+			what string
+			s    *wire.String
+		}{{"name", r.Name}, {"value", r.Value}} {
+			if str.s == nil || !str.s.Huffman {
+				continue
+			}
+			if problem, bad := visit(str.what, str.s, f); bad {
+				return problem, true
+			}
+		}
+	}
+	return "", false
+}
+
+// huffmanCodeRule decodes every Huffman-coded string of the block on its
 // own, with the wire walker rather than an oracle's context, and compares
 // it with the name or value sent, so that a wrong code is named by its
 // octet even after an oracle's context broke.
-func huffmanCodes(c *caseRun) verdict {
-	var coded octetSet
-	nStrings := 0
-	v, _ := c.blocks(walked(func(b *playedBlock) (string, bool) {
-		for i, r := range b.reps {
-			f, ok := b.fieldFor(i)
-			if !ok || r.Kind == wire.SizeUpdate {
-				continue
-			}
-			for _, str := range []struct {
-				what string
-				s    *wire.String
-				sent string
-			}{{"name", r.Name, f.Name}, {"value", r.Value, f.Value}} {
-				if str.s == nil || !str.s.Huffman {
-					continue
-				}
-				nStrings++
-				if problem, bad := huffmanMismatch(str.s, str.sent); bad {
-					return fmt.Sprintf("offset %d: the Huffman-coded %s of field %s: %s", str.s.Length.Offset, str.what, quoteShort(f.Name), problem), true
-				}
-				coded.addString(str.sent)
-			}
+func huffmanCodeRule(b *playedBlock) (string, bool) {
+	return eachHuffmanString(b, func(what string, s *wire.String, f Field) (string, bool) {
+		sent := f.Name
+		if what == "value" {
+			sent = f.Value
+		}
+		if problem, bad := huffmanMismatch(s, sent); bad {
+			return fmt.Sprintf("offset %d: the Huffman-coded %s of field %s: %s", s.Length.Offset, what, quoteShort(f.Name), problem), true
 		}
 		return "", false
-	}))
-	if v.detail != "" {
+	})
+}
+
+// addHuffman counts the Huffman strings of a block that decode to what
+// was sent, and the octets they carried.
+func (tr *transcript) addHuffman(b *playedBlock) {
+	eachHuffmanString(b, func(what string, s *wire.String, f Field) (string, bool) {
+		sent := f.Name
+		if what == "value" {
+			sent = f.Value
+		}
+		if _, bad := huffmanMismatch(s, sent); !bad {
+			tr.huffmanStrings++
+			tr.huffmanCoded.addString(sent)
+		}
+		return "", false
+	})
+}
+
+// huffmanCodes grades huffmanCodeRule's findings, then says which octets
+// the encoder's Huffman strings carried.
+func huffmanCodes(c *caseRun) verdict {
+	if v, _ := c.blocks(c.problem); v.detail != "" {
 		v.grade = c.c.Violation
 		return v
+	}
+	var coded octetSet
+	nStrings := 0
+	for _, tr := range c.transcripts {
+		nStrings += tr.huffmanStrings
+		for x, ok := range tr.huffmanCoded {
+			coded[x] = coded[x] || ok
+		}
 	}
 	missing := coded.absent()
 	switch {
@@ -348,7 +385,7 @@ func huffmanCodes(c *caseRun) verdict {
 			chosenRaw = append(chosenRaw, x)
 		}
 	}
-	v = pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
+	v := pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
 	if len(chosenRaw) > 0 {
 		v.detail += fmt.Sprintf("; the encoder sent these octets only raw, where Huffman was shorter (RFC 7541 allows it), so their codes were not tested: %s", octetList(chosenRaw))
 	}
@@ -390,7 +427,7 @@ func wireStats(trs []*transcript) (listOctets, wireOctets, blocks int) {
 			for _, f := range b.in().fields {
 				listOctets += len(f.Name) + len(f.Value)
 			}
-			wireOctets += len(b.wire)
+			wireOctets += b.wireLen
 			blocks++
 		}
 	}
@@ -434,8 +471,8 @@ func determinism(c *caseRun) verdict {
 		if i >= len(second.blocks) {
 			break
 		}
-		if string(b.wire) != string(second.blocks[i].wire) {
-			return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: %s differs in a second fresh context (%s, then %s)", b.where(), hexString(b.wire), hexString(second.blocks[i].wire))}
+		if again := second.blocks[i]; b.wireDigest != again.wireDigest {
+			return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: %s differs in a second fresh context (%s, then %s)", b.where(), b.wireText(), again.wireText())}
 		}
 	}
 	detail := fmt.Sprintf("deterministic: %d blocks identical in a second set of fresh contexts", len(first.blocks))
@@ -486,7 +523,7 @@ func amplification(c *caseRun) verdict {
 	list, wire := 0, 0
 	for _, tr := range c.transcripts {
 		for _, b := range tr.blocks {
-			if b.encErr != nil || len(b.wire) == 0 {
+			if b.encErr != nil || b.wireLen == 0 {
 				continue
 			}
 			size := 0
@@ -494,8 +531,8 @@ func amplification(c *caseRun) verdict {
 				size += len(f.Name) + len(f.Value) + spec.EntryOverhead
 			}
 			list += size
-			wire += len(b.wire)
-			if a := float64(size) / float64(len(b.wire)); a > worst {
+			wire += b.wireLen
+			if a := float64(size) / float64(b.wireLen); a > worst {
 				worst, worstAt = a, b
 			}
 		}
@@ -503,7 +540,7 @@ func amplification(c *caseRun) verdict {
 	if worstAt == nil {
 		return verdict{grade: Info, detail: "no blocks"}
 	}
-	return verdict{grade: Info, detail: fmt.Sprintf("%.2f header-list octets (name+value+32) per wire octet overall; at most %.2f (%s, %d octets)", float64(list)/float64(wire), worst, worstAt.where(), len(worstAt.wire))}
+	return verdict{grade: Info, detail: fmt.Sprintf("%.2f header-list octets (name+value+32) per wire octet overall; at most %.2f (%s, %d octets)", float64(list)/float64(wire), worst, worstAt.where(), worstAt.wireLen)}
 }
 
 // allocations measures heap allocations per EncodeBlock of a Go encoder

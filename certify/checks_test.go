@@ -62,7 +62,7 @@ func rawLiteral(s string) string {
 // playBlocks decodes the blocks as one recorded story, with every oracle,
 // as a recorded target is graded.
 func playBlocks(blocks []block) []*playedBlock {
-	return playRecorded("checks_test", []story{{name: "hand-built", blocks: blocks}}).blocks
+	return playRecorded("checks_test", []story{{name: "hand-built", blocks: blocks}}, nil).blocks
 }
 
 // ruleCase is a hand-built story for a block rule, which is applied to the
@@ -577,7 +577,8 @@ func TestCheckHuffmanCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			c := &caseRun{c: &Case{ID: "enc/5.2/4", Violation: Fail}, recorded: true, transcripts: []*transcript{{blocks: playBlocks(tt.blocks)}}}
+			tr := playRecorded("checks_test", []story{{name: "hand-built", blocks: tt.blocks}}, nil)
+			c := &caseRun{c: &Case{ID: "enc/5.2/4", Violation: Fail, rule: walked(huffmanCodeRule)}, ruleIndex: -1, recorded: true, transcripts: []*transcript{tr}}
 			v := huffmanCodes(c)
 			if v.grade != tt.grade || !strings.Contains(v.detail, tt.want) {
 				t.Errorf("got %s (%q); want %s with %q: %s", v.grade, v.detail, tt.grade, tt.want, tt.reason)
@@ -753,9 +754,23 @@ func TestCheckCompareTables(t *testing.T) {
 			for i, table := range tt.tables {
 				ds = append(ds, &tableOracle{name: fmt.Sprintf("o%d", i), table: table})
 			}
-			got := compareTables(ds, tt.broken, tt.enc)
+			got, compared := compareTables(ds, tt.broken, tt.enc)
 			if (got == "") != (tt.want == "") || !strings.Contains(got, tt.want) {
 				t.Errorf("compareTables = %q; want %q: %s", got, tt.want, tt.reason)
+			}
+			// Without a disagreement, every table left is compared: the
+			// oracles not broken, and the encoder's when one is.
+			wantCompared := 0
+			for _, broken := range tt.broken {
+				if !broken {
+					wantCompared++
+				}
+			}
+			if _, ok := tt.enc.(TableReader); ok && wantCompared > 0 {
+				wantCompared++
+			}
+			if tt.want == "" && compared != wantCompared {
+				t.Errorf("compareTables compared %d tables; want %d: %s", compared, wantCompared, tt.reason)
 			}
 		})
 	}
@@ -897,7 +912,7 @@ func TestCheckCoverage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{name: tt.label, blocks: []block{{wire: tt.wire}}}})})
+			cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{name: tt.label, blocks: []block{{wire: tt.wire}}}}, nil)})
 			var ints []string
 			for _, b := range cov.Integers {
 				if b.Covered {

@@ -109,53 +109,84 @@ func integerBoundaries() []IntegerBoundary {
 	return out
 }
 
-// measureCoverage reads the coverage off every block the encoder wrote in
-// the transcripts.
+// coverageCounts is what blocks exercised, added up block by block as
+// they are decoded, so that nothing of a block needs to be kept for it.
+type coverageCounts struct {
+	entries [spec.StaticTableLen + 1]bool
+	names   map[string]bool
+	huffman octetSet
+	// ints[use] holds the values seen that some boundary of the use
+	// counts, as a set of boundary positions in integerBoundaries().
+	ints map[int]bool
+}
+
+// boundaries are the integer boundaries, computed once.
+var boundaries = integerBoundaries()
+
+// add counts what one block the encoder wrote exercised.
+func (cc *coverageCounts) add(b *playedBlock) {
+	if b.encErr != nil {
+		return
+	}
+	if cc.names == nil {
+		cc.names, cc.ints = map[string]bool{}, map[int]bool{}
+	}
+	mark := func(use intUse, v uint64) {
+		for i, bd := range boundaries {
+			if bd.kind == use && v >= bd.min && v <= bd.max {
+				cc.ints[i] = true
+			}
+		}
+	}
+	for _, r := range b.reps {
+		static := r.Index.Value >= 1 && r.Index.Value <= spec.StaticTableLen
+		switch r.Kind {
+		case wire.Indexed:
+			mark(useIndex, r.Index.Value)
+			if static {
+				cc.entries[r.Index.Value] = true
+			}
+		case wire.SizeUpdate:
+			mark(useSizeUpdate, r.Index.Value)
+		case wire.Incremental:
+			mark(useIncrementalName, r.Index.Value)
+		default:
+			mark(useLiteralName, r.Index.Value)
+		}
+		if r.Kind != wire.Indexed && r.Kind != wire.SizeUpdate && static {
+			cc.names[spec.StaticTable[r.Index.Value-1].Name] = true
+		}
+		for _, s := range []*wire.String{r.Name, r.Value} {
+			if s == nil {
+				continue
+			}
+			mark(useStringLength, s.Length.Value)
+			if s.Huffman && s.PadErr == "" {
+				cc.huffman.addString(s.Text)
+			}
+		}
+	}
+}
+
+// measureCoverage adds up the coverage of the transcripts.
 func measureCoverage(trs []*transcript) *Coverage {
 	var entries [spec.StaticTableLen + 1]bool
 	names := map[string]bool{}
 	var huffman octetSet
 	ints := integerBoundaries()
-	mark := func(use intUse, v uint64) {
-		for i := range ints {
-			if ints[i].kind == use && v >= ints[i].min && v <= ints[i].max {
-				ints[i].Covered = true
-			}
-		}
-	}
 	for _, tr := range trs {
-		for _, b := range tr.blocks {
-			if b.encErr != nil {
-				continue
-			}
-			for _, r := range b.reps {
-				static := r.Index.Value >= 1 && r.Index.Value <= spec.StaticTableLen
-				switch r.Kind {
-				case wire.Indexed:
-					mark(useIndex, r.Index.Value)
-					if static {
-						entries[r.Index.Value] = true
-					}
-				case wire.SizeUpdate:
-					mark(useSizeUpdate, r.Index.Value)
-				case wire.Incremental:
-					mark(useIncrementalName, r.Index.Value)
-				default:
-					mark(useLiteralName, r.Index.Value)
-				}
-				if r.Kind != wire.Indexed && r.Kind != wire.SizeUpdate && static {
-					names[spec.StaticTable[r.Index.Value-1].Name] = true
-				}
-				for _, s := range []*wire.String{r.Name, r.Value} {
-					if s == nil {
-						continue
-					}
-					mark(useStringLength, s.Length.Value)
-					if s.Huffman && s.PadErr == "" {
-						huffman.addString(s.Text)
-					}
-				}
-			}
+		cc := &tr.coverage
+		for i, ok := range cc.entries {
+			entries[i] = entries[i] || ok
+		}
+		for name := range cc.names {
+			names[name] = true
+		}
+		for x, ok := range cc.huffman {
+			huffman[x] = huffman[x] || ok
+		}
+		for i := range cc.ints {
+			ints[i].Covered = true
 		}
 	}
 	cov := &Coverage{Integers: ints}

@@ -94,9 +94,19 @@ func (r *Report) firstFailure() (string, Case, *Result) {
 // WriteText writes the terminal report: one line per case with a column
 // per encoder, a summary per encoder, the details of every case not
 // graded pass, and the reproduction of the first failure.
+//
+// What the encoder controls cannot act on the terminal nor pass for the
+// report's own lines: an encoder's name is Go-quoted unless it is plain
+// (see textName); details, reproductions and stderr show control
+// characters and invalid UTF-8 as escapes (see visible), and each of
+// their lines is indented.
 func (r *Report) WriteText(w io.Writer) error {
+	names := make([]string, len(r.Encoders))
+	for i, enc := range r.Encoders {
+		names[i] = textName(enc)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "case\t%s\ttitle\n", strings.Join(r.Encoders, "\t"))
+	fmt.Fprintf(tw, "case\t%s\ttitle\n", strings.Join(names, "\t"))
 	for _, c := range r.Cases {
 		cells := make([]string, len(r.Encoders))
 		for i, enc := range r.Encoders {
@@ -108,8 +118,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	for _, enc := range r.Encoders {
-		fmt.Fprintf(w, "%s: %s\n", enc, r.summary(enc))
+	for i, enc := range r.Encoders {
+		fmt.Fprintf(w, "%s: %s\n", names[i], r.summary(enc))
 		if cov := r.Coverage[enc]; cov != nil {
 			fmt.Fprintf(w, "  coverage: %s\n", cov)
 		}
@@ -118,31 +128,37 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Strict {
 		strict = " (--strict: non-strict counts as fail)"
 	}
-	fmt.Fprintf(w, "traffic stories: %s%s\n", r.TrafficSource, strict)
+	fmt.Fprintf(w, "traffic stories: %s%s\n", visibleLine(r.TrafficSource), strict)
 	for _, e := range r.StaleExpectations {
 		fmt.Fprintf(w, "expected failure %q did not fail: remove it from the list\n", e)
 	}
-	var details []string
+	var details strings.Builder
 	for _, c := range r.Cases {
-		for _, enc := range r.Encoders {
+		for i, enc := range r.Encoders {
 			res := r.Results[enc][c.ID]
-			if res.Grade != Pass {
-				details = append(details, fmt.Sprintf("  %s %s %s: %s", enc, c.ID, res.cell(), res.Detail))
+			if res.Grade == Pass {
+				continue
+			}
+			lines := visibleLines(res.Detail)
+			fmt.Fprintf(&details, "  %s %s %s: %s\n", names[i], c.ID, res.cell(), lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintf(&details, "    %s\n", l)
 			}
 		}
 	}
-	if len(details) > 0 {
-		fmt.Fprintf(w, "\ndetails:\n%s\n", strings.Join(details, "\n"))
+	if details.Len() > 0 {
+		fmt.Fprintf(w, "\ndetails:\n%s", details.String())
 	}
 	if enc, c, res := r.firstFailure(); res != nil {
-		fmt.Fprintf(w, "\nfirst failure: %s %s (%s)\n%s\n", enc, c.ID, c.Title, c.RFC)
+		fmt.Fprintf(w, "\nfirst failure: %s %s (%s)\n  %s\n", textName(enc), c.ID, c.Title, c.RFC)
 		if res.Repro != "" {
-			fmt.Fprint(w, res.Repro)
+			writeIndented(w, "  ", res.Repro)
 		} else {
-			fmt.Fprintln(w, res.Detail)
+			writeIndented(w, "  ", res.Detail)
 		}
 		if res.Stderr != "" {
-			fmt.Fprintf(w, "encoder stderr:\n%s", indent(res.Stderr))
+			fmt.Fprintln(w, "encoder stderr:")
+			writeIndented(w, "  ", res.Stderr)
 		}
 	}
 	_, err := fmt.Fprintln(w)

@@ -38,6 +38,31 @@ type Options struct {
 	// AllocRuns is the number of runs enc/7.3/2 averages allocations
 	// over; 0 means 100.
 	AllocRuns int
+	// MaxBlockSize is the largest header block, in octets, an encoder may
+	// write; a larger one is a breakdown of the encoder, graded fail. 0
+	// means DefaultMaxBlockSize (1 MiB).
+	MaxBlockSize int
+	// MaxHeaderListSize is the largest header list, counted as name +
+	// value + 32 octets per field, a block may decode to in any oracle
+	// (a block whose fields sent are larger is allowed their size); past
+	// it the oracles stop decoding, the HPACK-bomb defence of RFC 7541
+	// §7.3. 0 means DefaultMaxHeaderListSize (64 KiB).
+	MaxHeaderListSize int
+	// MaxStoryFileSize is the largest story file read, in octets; a larger
+	// one is an error before it is read. 0 means
+	// vectors.DefaultMaxStoryFileSize (256 MiB).
+	MaxStoryFileSize int64
+}
+
+func (o *Options) limits() limits {
+	lim := defaultLimits
+	if o.MaxBlockSize > 0 {
+		lim.maxBlock = o.MaxBlockSize
+	}
+	if o.MaxHeaderListSize > 0 {
+		lim.maxList = o.MaxHeaderListSize
+	}
+	return lim
 }
 
 func (o *Options) adversarial() int {
@@ -74,7 +99,11 @@ type Result struct {
 
 // runner holds what one Run shares between targets and cases.
 type runner struct {
-	opts           Options
+	opts Options
+	// judging holds the rules of the selected cases, applied to each block
+	// as it is decoded; ruleIndex maps a case id to its rule's index.
+	judging        *judging
+	ruleIndex      map[string]int
 	trafficStories []story
 	trafficSource  string
 	refTraffic     *transcript
@@ -94,7 +123,13 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}}
+	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, judging: &judging{lim: opts.limits()}, ruleIndex: map[string]int{}}
+	for _, c := range cases {
+		if c.rule != nil {
+			r.ruleIndex[c.ID] = len(r.judging.rules)
+			r.judging.rules = append(r.judging.rules, c.rule)
+		}
+	}
 	for _, e := range opts.ExpectFail {
 		r.expect[e] = true
 	}
@@ -183,7 +218,10 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	for ci := range cases {
 		c := &cases[ci]
 		start := time.Now()
-		run := &caseRun{c: c, r: r, target: t, recorded: recorded}
+		run := &caseRun{c: c, ruleIndex: -1, r: r, target: t, recorded: recorded}
+		if i, ok := r.ruleIndex[c.ID]; ok {
+			run.ruleIndex = i
+		}
 		var unsupported []string
 		for _, sc := range c.scenarios {
 			tr, ok := played[sc]
@@ -236,6 +274,11 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 	}
 	for _, tr := range run.transcripts {
 		if tr.breakdown != nil {
+			if run.c.Violation == Info {
+				// A measurement is not a verdict: it has nothing to
+				// measure, and the breakdown fails the graded cases.
+				return verdict{grade: Unsupported, detail: fmt.Sprintf("not measured: the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
+			}
 			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
 			v.repro = tr.breakdownAt.repro(tr.breakdown.Error())
 			if tr.stderr != "" {
@@ -263,13 +306,13 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 		if len(stories) == 0 {
 			return &transcript{scenario: sc, unsupported: recordedWithoutWire(t)}, nil
 		}
-		return playRecorded(sc, stories), nil
+		return playRecorded(sc, stories, r.judging), nil
 	}
 	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t))
 	if err != nil {
 		return nil, err
 	}
-	tr := play(t, sc, stories)
+	tr := play(t, sc, stories, r.judging)
 	tr.dropped = dropped
 	return tr, nil
 }
@@ -280,7 +323,7 @@ func (r *runner) replay(t Target, sc string) (*transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	return play(t, sc, stories), nil
+	return play(t, sc, stories, r.judging), nil
 }
 
 // referenceTraffic plays the stories of like through the reference
@@ -307,7 +350,7 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 		return nil, err
 	}
 	defer ref.Close()
-	r.refTraffic = play(ref, scTraffic, stories)
+	r.refTraffic = play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
 	return r.refTraffic, nil
 }
 

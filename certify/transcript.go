@@ -2,13 +2,14 @@ package certify
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/hpackcert/hpackcert/internal/wire"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -31,7 +32,10 @@ type story struct {
 // decoded is what one oracle made of one block.
 type decoded struct {
 	oracle string
+	// fields are the decoded fields, until the block is released; count
+	// is how many there were.
 	fields []oracle.Field
+	count  int
 	err    error
 	// skipped is set when an earlier block broke this oracle's context.
 	skipped bool
@@ -43,11 +47,30 @@ type decoded struct {
 
 // playedBlock is one block as the encoder encoded it and the oracles
 // decoded it.
+//
+// Memory is bounded per block, whatever the encoder sends: the wire is at
+// most limits.maxBlock octets, the walk stops at the representations the
+// header-list limit leaves room for, and every oracle stops decoding past
+// that limit. When the scenario is played for a run, each block is judged
+// by every rule as soon as it is decoded (problems) and then released:
+// the wire, its representations and the decoded fields go, and only their
+// sizes, a digest and the ends of the wire for reproductions stay.
 type playedBlock struct {
 	story *story
 	index int          // in story.blocks
 	prev  *playedBlock // the block before it in the story, or nil
-	wire  []byte
+	wire  []byte       // nil once released
+	// wireLen, wireDigest and wireHex stay after the release: the wire's
+	// length, its SHA-256 and its hex (shortened in the middle when long).
+	wireLen    int
+	wireDigest [sha256.Size]byte
+	wireHex    string
+	// problems holds what each rule of the run found in the block, ""
+	// for none, indexed as runner.rules.
+	problems []string
+	// tablesCompared is how many tables (oracles' and the encoder's) were
+	// compared after the block; fewer than two compare nothing.
+	tablesCompared int
 	// encErr is the encoder's failure; nothing after it in the story ran.
 	encErr error
 	reps   []wire.Representation
@@ -76,6 +99,12 @@ func (b *playedBlock) in() *block { return &b.story.blocks[b.index] }
 type transcript struct {
 	scenario string
 	blocks   []*playedBlock
+	// coverage counts what the blocks' wire exercised, and huffmanCoded
+	// the octets sent inside Huffman strings that decoded to what was
+	// sent, in huffmanStrings strings.
+	coverage       coverageCounts
+	huffmanCoded   octetSet
+	huffmanStrings int
 	// breakdown is the first failure of the encoder itself (an error, a
 	// timeout, a crash or a panic), with the block it happened on.
 	breakdown   error
@@ -101,15 +130,55 @@ func newDecoders() (*strict.Decoder, []oracle.Decoder) {
 	return s, ds
 }
 
+// limits bound what one block may cost the certifier.
+type limits struct {
+	// maxBlock is the largest block, in octets, an encoder may write.
+	maxBlock int
+	// maxList is the largest header list, counted as name + value + 32
+	// octets per field, a block may decode to; a block whose fields sent
+	// are larger is allowed their size.
+	maxList int
+}
+
+// DefaultMaxBlockSize and DefaultMaxHeaderListSize are the limits of
+// Options.MaxBlockSize and Options.MaxHeaderListSize when unset.
+const (
+	DefaultMaxBlockSize      = 1 << 20
+	DefaultMaxHeaderListSize = 64 << 10
+)
+
+// defaultLimits are the limits when none are given (tests).
+var defaultLimits = limits{maxBlock: DefaultMaxBlockSize, maxList: DefaultMaxHeaderListSize}
+
+// listSize returns the size of a header list as HTTP/2 counts it.
+func listSize(fields []Field) int {
+	n := 0
+	for _, f := range fields {
+		n += len(f.Name) + len(f.Value) + spec.EntryOverhead
+	}
+	return n
+}
+
+// headerListLimiter is implemented by the oracles that can stop decoding
+// a block past a header-list size (all three built in).
+type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
+
 // decodeBlock decodes pb.wire with every decoder of the story's context
 // and fills in the oracles' verdicts and the table comparison.
-func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder, maxSize *uint32) {
-	for _, n := range pb.in().acked {
-		for _, d := range ds {
+func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder, maxSize *uint32, lim limits) {
+	listLimit := max(lim.maxList, listSize(pb.in().fields))
+	for _, d := range ds {
+		for _, n := range pb.in().acked {
 			d.SetMaxDynamicTableSize(n)
 		}
+		if l, ok := d.(headerListLimiter); ok {
+			l.SetMaxHeaderListSize(listLimit)
+		}
 	}
-	pb.reps, pb.walkErr = wire.Walk(pb.wire)
+	pb.wireLen, pb.wireDigest = len(pb.wire), sha256.Sum256(pb.wire)
+	// Every field adds at least 32 octets to the header list (§4.1); a
+	// handful of size updates may come first.
+	pb.reps, pb.walkErr = wire.WalkLimit(pb.wire, listLimit/spec.EntryOverhead+16)
 	pb.maxBefore = *maxSize
 	for _, r := range pb.reps {
 		if r.Kind == wire.SizeUpdate {
@@ -124,7 +193,7 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			continue
 		}
 		fields, err := decodeSafely(d, pb.wire)
-		pb.decoded[i].fields, pb.decoded[i].err = fields, err
+		pb.decoded[i].fields, pb.decoded[i].count, pb.decoded[i].err = fields, len(fields), err
 		if err != nil {
 			broken[i] = true
 		}
@@ -149,7 +218,27 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			}
 		}
 	}
-	pb.tableDiff = compareTables(ds, broken, enc)
+	pb.tableDiff, pb.tablesCompared = compareTables(ds, broken, enc)
+}
+
+// release drops what the block's rules needed and keeps what the reports
+// need: see playedBlock.
+func (pb *playedBlock) release() {
+	pb.wireHex = hexString(pb.wire)
+	pb.wire, pb.reps = nil, nil
+	for i := range pb.decoded {
+		pb.decoded[i].fields = nil
+	}
+	pb.updates, pb.warnings = nil, nil
+}
+
+// wireText returns the block's wire in hex for a report, shortened in the
+// middle when long, before or after the release.
+func (pb *playedBlock) wireText() string {
+	if pb.wire != nil || pb.wireHex == "" {
+		return hexString(pb.wire)
+	}
+	return pb.wireHex
 }
 
 // decodeSafely turns an oracle's panic into an error: a certifier must
@@ -164,29 +253,33 @@ func decodeSafely(d oracle.Decoder, wire []byte) (fields []oracle.Field, err err
 }
 
 // compareTables describes the first disagreement between the tables of
-// the decoders still in a defined state and the encoder's, or returns "".
-func compareTables(ds []oracle.Decoder, broken []bool, enc Encoder) string {
+// the decoders still in a defined state and the encoder's, or returns "";
+// it also returns how many tables it compared.
+func compareTables(ds []oracle.Decoder, broken []bool, enc Encoder) (string, int) {
 	var ref []oracle.Field
 	refName := ""
+	compared := 0
 	for i, d := range ds {
 		if broken[i] {
 			continue
 		}
 		t := d.Table()
+		compared++
 		if refName == "" {
 			ref, refName = t, d.Name()
 			continue
 		}
 		if diff := tableDiff(ref, t); diff != "" {
-			return fmt.Sprintf("oracles %s and %s disagree: %s", refName, d.Name(), diff)
+			return fmt.Sprintf("oracles %s and %s disagree: %s", refName, d.Name(), diff), compared
 		}
 	}
 	if tr, ok := enc.(TableReader); ok && refName != "" {
+		compared++
 		if diff := tableDiff(ref, tr.Table()); diff != "" {
-			return fmt.Sprintf("the encoder's table differs from oracle %s's: %s", refName, diff)
+			return fmt.Sprintf("the encoder's table differs from oracle %s's: %s", refName, diff), compared
 		}
 	}
-	return ""
+	return "", compared
 }
 
 // tableDiff describes how table b differs from table a, or returns "".
@@ -296,21 +389,21 @@ func (b *playedBlock) repro(problem string) string {
 		start = b.index - inline
 		fmt.Fprintf(&sb, "  blocks 0-%d of story %s as recorded there\n", start-1, b.story.name)
 	}
-	wires := make([][]byte, b.index+1)
+	earlier := make([]*playedBlock, b.index+1)
 	for p := b; p != nil; p = p.prev {
-		wires[p.index] = p.wire
+		earlier[p.index] = p
 	}
 	for i := start; i <= b.index; i++ {
 		writeBlock(&sb, i, &b.story.blocks[i])
-		if i < b.index && wires[i] != nil {
-			fmt.Fprintf(&sb, "    wire (%d octets): %s\n", len(wires[i]), hexString(wires[i]))
+		if p := earlier[i]; i < b.index && p != nil && p.encErr == nil {
+			fmt.Fprintf(&sb, "    wire (%d octets): %s\n", p.wireLen, p.wireText())
 		}
 	}
 	if b.encErr != nil {
 		fmt.Fprintf(&sb, "encoder error: %v\n", b.encErr)
 		return sb.String()
 	}
-	fmt.Fprintf(&sb, "wire (%d octets): %s\n", len(b.wire), hexString(b.wire))
+	fmt.Fprintf(&sb, "wire (%d octets): %s\n", b.wireLen, b.wireText())
 	for _, d := range b.decoded {
 		switch {
 		case d.skipped:
@@ -320,7 +413,7 @@ func (b *playedBlock) repro(problem string) string {
 		case d.err != nil:
 			fmt.Fprintf(&sb, "oracle %s: %v\n", d.oracle, d.err)
 		default:
-			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, len(d.fields))
+			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, d.count)
 		}
 	}
 	return sb.String()
@@ -359,8 +452,41 @@ func hexString(wire []byte) string {
 	return hex.EncodeToString(wire[:max/2]) + "..." + hex.EncodeToString(wire[len(wire)-max/2:])
 }
 
+// judging is how a run judges blocks as they are played: the rules of its
+// cases, by index, and its limits. A nil *judging (tests) applies the
+// default limits and keeps every block whole for the rules to be called
+// on later.
+type judging struct {
+	rules []blockRule
+	lim   limits
+}
+
+func (j *judging) limits() limits {
+	if j == nil {
+		return defaultLimits
+	}
+	return j.lim
+}
+
+// finish adds a decoded block to what its transcript accumulates, then,
+// for a run, applies every rule to it and releases it.
+func (j *judging) finish(tr *transcript, pb *playedBlock) {
+	tr.coverage.add(pb)
+	tr.addHuffman(pb)
+	if j == nil {
+		return
+	}
+	pb.problems = make([]string, len(j.rules))
+	for i, rule := range j.rules {
+		if problem, bad := rule(pb); bad {
+			pb.problems[i] = problem
+		}
+	}
+	pb.release()
+}
+
 // play runs the stories through a target and decodes what it wrote.
-func play(t Target, name string, stories []story) *transcript {
+func play(t Target, name string, stories []story, j *judging) *transcript {
 	tr := &transcript{scenario: name}
 	if r, ok := t.(restarter); ok {
 		r.restart()
@@ -373,7 +499,7 @@ func play(t Target, name string, stories []story) *transcript {
 			tr.breakdownAt = &playedBlock{story: st, encErr: tr.breakdown}
 			break
 		}
-		if !playStory(tr, st, enc) {
+		if !playStory(tr, st, enc, j) {
 			break
 		}
 	}
@@ -385,10 +511,11 @@ func play(t Target, name string, stories []story) *transcript {
 
 // playStory plays one story through enc and reports whether the encoder
 // is still usable.
-func playStory(tr *transcript, st *story, enc Encoder) bool {
+func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
 	s, ds := newDecoders()
 	broken := make([]bool, len(ds))
 	maxSize := uint32(spec.DefaultTableSize)
+	lim := j.limits()
 	var prev *playedBlock
 	var buf []byte
 	defer closeEncoder(enc)
@@ -398,14 +525,20 @@ func playStory(tr *transcript, st *story, enc Encoder) bool {
 		prev = pb
 		tr.blocks = append(tr.blocks, pb)
 		wire, err := encodeSafely(enc, buf[:0], in)
+		if err == nil && len(wire) > lim.maxBlock {
+			err = fmt.Errorf("the encoder wrote a block of %d octets, over the per-block limit of %d (Options.MaxBlockSize, --max-block); real header blocks are far smaller", len(wire), lim.maxBlock)
+		}
 		if err != nil {
 			pb.encErr = err
 			tr.breakdown, tr.breakdownAt = err, pb
 			return false
 		}
 		pb.wire = bytes.Clone(wire)
-		buf = wire
-		decodeBlock(pb, s, ds, broken, enc, &maxSize)
+		if cap(wire) <= lim.maxBlock {
+			buf = wire
+		}
+		decodeBlock(pb, s, ds, broken, enc, &maxSize, lim)
+		j.finish(tr, pb)
 	}
 	return true
 }
@@ -433,8 +566,9 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 }
 
 // playRecorded decodes the recorded wire of stories without an encoder.
-func playRecorded(name string, stories []story) *transcript {
+func playRecorded(name string, stories []story, j *judging) *transcript {
 	tr := &transcript{scenario: name}
+	lim := j.limits()
 	for si := range stories {
 		st := &stories[si]
 		s, ds := newDecoders()
@@ -445,7 +579,8 @@ func playRecorded(name string, stories []story) *transcript {
 			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire, prev: prev}
 			prev = pb
 			tr.blocks = append(tr.blocks, pb)
-			decodeBlock(pb, s, ds, broken, nil, &maxSize)
+			decodeBlock(pb, s, ds, broken, nil, &maxSize, lim)
+			j.finish(tr, pb)
 		}
 	}
 	return tr

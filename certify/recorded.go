@@ -17,7 +17,13 @@ import (
 // (hpack-test-case's raw-data, header lists only) has nothing to grade:
 // its cases are unsupported, with the reason, not an error.
 func Recorded(dir string) (Target, error) {
-	vs, err := vectors.ReadStoryDir(dir)
+	return RecordedLimit(dir, vectors.DefaultMaxStoryFileSize)
+}
+
+// RecordedLimit is Recorded reading story files of at most maxFileSize
+// octets each; a larger file is an error before it is read whole.
+func RecordedLimit(dir string, maxFileSize int64) (Target, error) {
+	vs, err := vectors.ReadStoryDirLimit(dir, maxFileSize)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // Options configures a certification run. The zero value runs every case
@@ -52,6 +54,13 @@ type Options struct {
 	// one is an error before it is read. 0 means
 	// vectors.DefaultMaxStoryFileSize (256 MiB).
 	MaxStoryFileSize int64
+}
+
+func (o *Options) maxStoryFileSize() int64 {
+	if o.MaxStoryFileSize > 0 {
+		return o.MaxStoryFileSize
+	}
+	return vectors.DefaultMaxStoryFileSize
 }
 
 func (o *Options) limits() limits {

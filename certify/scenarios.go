@@ -147,8 +147,13 @@ func (r *runner) traffic() ([]story, error) {
 			raw = dir
 		}
 		var err error
-		if vs, err = readStories(raw, r.opts.TrafficStories); err != nil {
+		if vs, err = readStories(raw, r.opts.TrafficStories, r.opts.maxStoryFileSize()); err != nil {
 			return nil, fmt.Errorf("certify: traffic stories: %w", err)
+		}
+		for _, v := range vs {
+			if len(v.Cases) == 0 {
+				return nil, fmt.Errorf("certify: traffic stories: %s: the story has no cases", v.Path)
+			}
 		}
 		r.trafficSource = raw
 	} else {
@@ -182,14 +187,17 @@ func (r *runner) traffic() ([]story, error) {
 }
 
 // readStories reads the story files of dir in name order, only the first
-// limit of them when limit is positive.
-func readStories(dir string, limit int) ([]*vectors.Story, error) {
+// limit of them when limit is positive, each of at most maxSize octets.
+func readStories(dir string, limit int, maxSize int64) ([]*vectors.Story, error) {
 	if limit <= 0 {
-		return vectors.ReadStoryDir(dir)
+		return vectors.ReadStoryDirLimit(dir, maxSize)
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no *.json story in %s", dir)
 	}
 	sort.Strings(paths)
 	if len(paths) > limit {
@@ -197,7 +205,7 @@ func readStories(dir string, limit int) ([]*vectors.Story, error) {
 	}
 	var out []*vectors.Story
 	for _, p := range paths {
-		s, err := vectors.ReadStory(p)
+		s, err := vectors.ReadStoryLimit(p, maxSize)
 		if err != nil {
 			return nil, err
 		}

@@ -95,9 +95,36 @@ func (e *StoryError) Error() string {
 // *StoryError naming the file, the line and byte offset, the case index and
 // the reason.
 func ReadStory(path string) (*Story, error) {
-	data, err := os.ReadFile(path)
+	return ReadStoryLimit(path, DefaultMaxStoryFileSize)
+}
+
+// DefaultMaxStoryFileSize is the largest story file ReadStory and
+// ReadStoryDir read: 256 MiB, far above any real story (hpack-test-case's
+// largest is under 1 MiB).
+const DefaultMaxStoryFileSize = 256 << 20
+
+// ReadStoryLimit is ReadStory for files of at most maxSize octets: a
+// larger file is a *StoryError before it is read whole.
+func ReadStoryLimit(path string, maxSize int64) (*Story, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	tooLarge := func(size int64) error {
+		return &StoryError{Path: path, Case: -1, Offset: -1, Reason: fmt.Sprintf("the file is %d octets or more, over the limit of %d for a story file", size, maxSize)}
+	}
+	if info, err := f.Stat(); err == nil && info.Size() > maxSize {
+		return nil, tooLarge(info.Size())
+	}
+	// The file may grow while it is read: read one octet past the limit
+	// at most.
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxSize {
+		return nil, tooLarge(int64(len(data)))
 	}
 	s, err := parseStory(path, data)
 	if err != nil {
@@ -110,6 +137,12 @@ func ReadStory(path string) (*Story, error) {
 // ReadStoryDir reads every *.json file in dir as a story, in the order of
 // their names. A directory without any is an error.
 func ReadStoryDir(dir string) ([]*Story, error) {
+	return ReadStoryDirLimit(dir, DefaultMaxStoryFileSize)
+}
+
+// ReadStoryDirLimit is ReadStoryDir for files of at most maxSize octets
+// each (ReadStoryLimit).
+func ReadStoryDirLimit(dir string, maxSize int64) ([]*Story, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
@@ -123,7 +156,7 @@ func ReadStoryDir(dir string) ([]*Story, error) {
 	sort.Strings(paths)
 	stories := make([]*Story, 0, len(paths))
 	for _, path := range paths {
-		s, err := ReadStory(path)
+		s, err := ReadStoryLimit(path, maxSize)
 		if err != nil {
 			return nil, err
 		}

@@ -463,3 +463,24 @@ func BenchmarkReadStoryDir(b *testing.B) {
 		}
 	}
 }
+
+// TestReadStoryLimit checks that a story file over the size limit is an
+// error naming the file and the limit, and that one at the limit reads.
+func TestReadStoryLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "story.json")
+	data := []byte(`{"cases": [{"headers": [{"a": "b"}]}]}`)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadStoryLimit(path, int64(len(data))); err != nil {
+		t.Errorf("a file of exactly the limit: %v", err)
+	}
+	_, err := ReadStoryLimit(path, int64(len(data))-1)
+	var se *StoryError
+	if !errors.As(err, &se) || se.Path != path || !strings.Contains(err.Error(), "over the limit of") {
+		t.Errorf("a file one octet over the limit: %v; want a StoryError naming the file and the limit", err)
+	}
+	if _, err := ReadStoryDirLimit(filepath.Dir(path), 10); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("ReadStoryDirLimit with a file over the limit: %v; want the limit error", err)
+	}
+}

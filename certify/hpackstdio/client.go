@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -14,17 +15,67 @@ type Options struct {
 	// Timeout bounds every request, from writing it to reading its answer;
 	// 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Stderr receives the program's standard error; nil discards it.
+	// Stderr receives the program's standard error, from a goroutine of
+	// its own, in writes of at most 32 KiB; nil discards it. What it keeps
+	// is its own affair: a program may write without end.
 	Stderr io.Writer
+	// MaxWire bounds the header block of one encode answer, in octets;
+	// 0 means DefaultMaxWire. An answer line longer than such a block
+	// needs in hex, 2*MaxWire octets, plus 64 KiB for the rest of the
+	// line, is refused once that many octets are read, without reading or
+	// holding more of it, and so is a shorter answer whose wire is over
+	// MaxWire octets: either is a *WireLimitError, and kills the program.
+	MaxWire int
+}
+
+// DefaultMaxWire is the largest header block, in octets, that a Client
+// accepts in an encode answer when its Options do not say.
+const DefaultMaxWire = 1 << 20
+
+// Bounds of an answer line, in octets: an answer to hello or new, and
+// what an answer to encode may hold beyond the hex of its block.
+const (
+	maxSmallAnswer  = 64 << 10
+	answerAllowance = 64 << 10
+)
+
+// WireLimitError is the error of an encode answer refused for its size:
+// its block, or the line carrying it, is larger than Options.MaxWire
+// allows. The program is killed.
+type WireLimitError struct {
+	// Line is the length in octets the answer line exceeded, when it was
+	// refused unread past that; 0 when the line was read whole.
+	Line int
+	// Wire is the length of the block in the answer, when Line is 0.
+	Wire int
+	// Limit is the per-block limit, Options.MaxWire.
+	Limit int
+}
+
+// Error says how long the answer was and what the limit is.
+func (e *WireLimitError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("an answer of more than %d octets: the block exceeds the per-block limit of %d octets", e.Line, e.Limit)
+	}
+	return fmt.Sprintf("an answer with a block of %d octets: the block exceeds the per-block limit of %d octets", e.Wire, e.Limit)
 }
 
 // Client is one running encoder program speaking hpack-stdio/1. Any
 // failure other than an error answer (a timeout, an exit, an answer that
-// is not of the protocol) kills the program: Err then says why, and every
-// later request fails. A Client is not safe for concurrent use.
+// is not of the protocol or over its bound) kills the program: Err then
+// says why, and every later request fails. A Client is not safe for
+// concurrent use.
+//
+// On Unix the program leads a process group of its own, and it is killed
+// with the whole group: on any failure, on Close, and as soon as it exits
+// by itself, so that no descendant it started outlives it or holds its
+// pipes; KillAll kills every group at once. A descendant that leaves the
+// group (setsid) escapes the kill, but not the closing of the pipes.
+// Elsewhere only the program itself is killed.
 type Client struct {
 	argv    []string
 	timeout time.Duration
+	maxWire int
 	name    string
 	binary  bool
 	proc    *process
@@ -45,10 +96,15 @@ func Start(argv []string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hpackstdio: starting %s: %w", argv[0], err)
 	}
-	c := &Client{argv: argv, timeout: opts.Timeout, proc: p}
+	c := &Client{argv: argv, timeout: opts.Timeout, maxWire: opts.MaxWire, proc: p}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
 	}
+	if c.maxWire <= 0 {
+		c.maxWire = DefaultMaxWire
+	}
+	// The line limit, 2*maxWire plus the allowance, must be an int.
+	c.maxWire = min(c.maxWire, (math.MaxInt-answerAllowance-2)/2)
 	var a answer
 	if err := c.roundTrip(&Request{Op: OpHello}, &a); err != nil {
 		return nil, fmt.Errorf("hpackstdio: %s: %w", argv[0], err)
@@ -108,6 +164,8 @@ func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte
 		return dst, &AnswerError{Op: OpEncode, Text: *a.Error}
 	case a.Wire == nil:
 		return dst, c.stop(errors.New(`the answer to encode has neither "wire" nor "error"`))
+	case len(*a.Wire) > 2*c.maxWire:
+		return dst, c.stop(&WireLimitError{Wire: (len(*a.Wire) + 1) / 2, Limit: c.maxWire})
 	}
 	wire, err := hex.DecodeString(*a.Wire)
 	if err != nil {
@@ -116,7 +174,9 @@ func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte
 	return append(dst, wire...), nil
 }
 
-// Close kills the program, if it still runs. It always returns nil.
+// Close kills the program, if it still runs, with its process group, and
+// waits a bounded time for it to be reaped; whatever still holds its pipes
+// then has them closed under it. It always returns nil.
 func (c *Client) Close() error {
 	c.stop(errClosed)
 	return nil
@@ -142,8 +202,17 @@ func (c *Client) roundTrip(req *Request, a *answer) error {
 	if err != nil {
 		return err
 	}
-	reply, err := c.proc.exchange(req.Op, line, c.timeout)
-	if err != nil {
+	limit := maxSmallAnswer
+	if req.Op == OpEncode {
+		limit = 2*c.maxWire + answerAllowance
+	}
+	reply, err := c.proc.exchange(req.Op, line, limit, c.timeout)
+	switch {
+	case errors.Is(err, errTooLong) && req.Op == OpEncode:
+		return c.stop(&WireLimitError{Line: limit, Limit: c.maxWire})
+	case errors.Is(err, errTooLong):
+		return c.stop(fmt.Errorf("an answer to %s of more than %d octets", req.Op, limit))
+	case err != nil:
 		return c.stop(err)
 	}
 	if jsonKind(reply) != '{' {

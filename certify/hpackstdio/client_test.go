@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -39,11 +40,20 @@ var scripted = map[string]map[string]string{
 	"no-wire":     {OpHello: `{"name":"x"}`, OpNew: `{}`, OpEncode: `{"name":"x"}`},
 	"bad-wire":    {OpHello: `{"name":"x"}`, OpNew: `{}`, OpEncode: `{"wire":"8"}`},
 	"extra":       {OpHello: `{"name":"x","binary":false,"version":"2"}`, OpNew: `{"comment":"fine"}`, OpEncode: `{"wire":"82"}`},
+	"long-hello":  {OpHello: `{"name":"` + strings.Repeat("x", maxSmallAnswer) + `"}`},
+	"long-error":  {OpHello: `{"name":"x"}`, OpNew: `{"error":"` + strings.Repeat("x", maxSmallAnswer-20) + `"}`},
+	"two-answers": {OpHello: `{"name":"x"}`, OpNew: "{}\n{}"},
 }
 
 // runHelper is the encoder program named mode and returns its exit status.
 func runHelper(mode string) int {
 	switch mode {
+	case "sleeper":
+		return runSleeper()
+	case "fork":
+		return runFork(os.Args[2])
+	case "wire":
+		return runWire(os.Args[2])
 	case "echo", "echo-binary":
 		s := &Server{Name: "echo", NewEncoder: newEcho, Binary: mode == "echo-binary", Complete: true}
 		if err := s.Serve(os.Stdin, os.Stdout); err != nil {
@@ -281,5 +291,77 @@ func TestStartErrors(t *testing.T) {
 		if _, err := Start(tt.argv, Options{}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Start(%q): error %v; want one containing %q", tt.argv, err, tt.want)
 		}
+	}
+}
+
+// TestClientMaxWire checks the bound on the block of an encode answer at
+// its edge, for a line read whole and for one refused unread, and that an
+// answer over it kills the program.
+func TestClientMaxWire(t *testing.T) {
+	tests := []struct {
+		maxWire, wire int
+		want          *WireLimitError // nil for an answer accepted
+		reason        string
+	}{
+		{1024, 1024, nil, "a block at the limit"},
+		{1024, 1025, &WireLimitError{Wire: 1025, Limit: 1024}, "one octet over, in a line within its bound"},
+		{1024, 1 << 20, &WireLimitError{Line: 2*1024 + answerAllowance, Limit: 1024}, "a line over its bound is not read to its end"},
+		{0, DefaultMaxWire, nil, "the default limit"},
+		{0, DefaultMaxWire + 1, &WireLimitError{Wire: DefaultMaxWire + 1, Limit: DefaultMaxWire}, "over the default"},
+	}
+	for _, tt := range tests {
+		c, err := Start([]string{os.Args[0], "wire", strconv.Itoa(tt.wire)}, Options{MaxWire: tt.maxWire})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.New(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Encode(nil, nil, nil)
+		var wle *WireLimitError
+		switch {
+		case tt.want == nil && (err != nil || len(got) != tt.wire):
+			t.Errorf("MaxWire %d, block of %d: Encode = %d octets, %v; want the block (%s)", tt.maxWire, tt.wire, len(got), err, tt.reason)
+		case tt.want != nil && !errors.As(err, &wle):
+			t.Errorf("MaxWire %d, block of %d: Encode error %v; want a *WireLimitError (%s)", tt.maxWire, tt.wire, err, tt.reason)
+		case tt.want != nil && *wle != *tt.want:
+			t.Errorf("MaxWire %d, block of %d: %+v; want %+v (%s)", tt.maxWire, tt.wire, *wle, *tt.want, tt.reason)
+		case tt.want != nil && c.Err() == nil:
+			t.Errorf("MaxWire %d, block of %d: the program runs on after %v", tt.maxWire, tt.wire, err)
+		}
+		c.Close()
+	}
+	want := "an answer of more than 67584 octets: the block exceeds the per-block limit of 1024 octets"
+	if got := (&WireLimitError{Line: 67584, Limit: 1024}).Error(); got != want {
+		t.Errorf("WireLimitError.Error() = %q; want %q", got, want)
+	}
+}
+
+// TestClientSmallAnswers checks the bound on answers to hello and new:
+// an error answer just within it is read, a name over it is refused.
+func TestClientSmallAnswers(t *testing.T) {
+	_, err := Start([]string{os.Args[0], "long-hello"}, Options{})
+	if want := fmt.Sprintf("an answer to hello of more than %d octets", maxSmallAnswer); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Start of a program with a long name: error %v; want one containing %q", err, want)
+	}
+	c := start(t, "long-error", Options{})
+	var ae *AnswerError
+	if err := c.New(); !errors.As(err, &ae) || len(ae.Text) != maxSmallAnswer-20 {
+		t.Errorf("New answered by a long error: %.80v; want the whole error answer", err)
+	}
+}
+
+// TestClientExtraLine checks that a line written beyond the answer is
+// not taken as the answer to the next request.
+func TestClientExtraLine(t *testing.T) {
+	c := start(t, "two-answers", Options{})
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.New(); err == nil || !strings.Contains(err.Error(), `more than one line in answer to new: then "{}\n"`) {
+		t.Errorf("New after an answer of two lines: error %v; want one saying so", err)
+	}
+	if c.Err() == nil {
+		t.Error("the program runs on after answering twice")
 	}
 }

@@ -54,8 +54,10 @@ const (
 // Options do not say.
 const DefaultTimeout = 5 * time.Second
 
-// MaxLine bounds one line of the protocol, each way. A block of giant
-// fields is a few tens of KiB of hex, far below it.
+// MaxLine bounds one request line that a Server reads. A block of giant
+// fields is a few tens of KiB of hex, far below it. The answers a Client
+// reads have tighter bounds: 64 KiB for hello and new, and for encode
+// what Options.MaxWire allows.
 const MaxLine = 64 << 20
 
 // Field is one header field of an encode request.

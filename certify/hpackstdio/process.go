@@ -2,6 +2,7 @@ package hpackstdio
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,107 +12,271 @@ import (
 	"time"
 )
 
-// waitDelay bounds how long a stopped program's standard error is still
-// copied after it exits, should a descendant hold the pipe open.
-const waitDelay = time.Second
+// stopGrace bounds how long stopping a program waits for it to be reaped
+// and for its standard error to reach its end. Both are immediate once the
+// process group is killed, unless a descendant left the group and still
+// holds the pipe: then its pipes are closed under it.
+const stopGrace = time.Second
 
-// process is one running encoder program and the goroutines around it.
+// exitGrace bounds how long, after the program's standard output ended or
+// its standard input was refused, the client waits for the program to
+// exit, so as to say how it exited.
+const exitGrace = 500 * time.Millisecond
+
+// stdoutBuffer is the size of the buffered reader on standard output, and
+// stderrBuffer the size of the writes to Options.Stderr.
+const (
+	stdoutBuffer = 64 << 10
+	stderrBuffer = 32 << 10
+)
+
+// errTooLong is returned by readLine for a line over its limit.
+var errTooLong = errors.New("hpackstdio: answer line too long")
+
+// process is one running encoder program, in a process group of its own
+// where the platform has them, and the goroutines around it:
+//
+//   - wait reaps the program and then kills what is left of its group;
+//   - read reads one line of standard output each time exchange asks;
+//   - copyStderr copies standard error to Options.Stderr.
 type process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File      // the write end of the program's standard input
 	stdout *os.File      // the read end of its standard output
-	lines  chan []byte   // lines of stdout; closed at the end of it
-	readEr error         // why lines was closed, once it is
-	exited chan struct{} // closed once Wait has returned
+	stderr *os.File      // the read end of its standard error; nil when discarded
+	r      *bufio.Reader // on stdout; read's alone while a read is asked
+	reads  chan int      // asks read for one line of at most the given octets
+	lines  chan lineRead // read's answer to each ask
+	exited chan struct{} // closed once the program was reaped and its group killed
+	copied chan struct{} // closed once standard error was copied to its end; nil when discarded
 	quit   chan struct{} // closed by kill
+	lastOp string        // the request whose answer was read last
 	once   sync.Once
+
+	mu     sync.Mutex // guards reaped, so that a reaped group id is never signalled
+	reaped bool
 }
 
-// startProcess starts argv with pipes to its standard input and output;
-// its standard error goes to stderr, or nowhere when stderr is nil.
+// lineRead is one line of standard output, or why there is none.
+type lineRead struct {
+	line []byte
+	err  error
+}
+
+// running holds the programs started and not yet reaped, for KillAll.
+var running struct {
+	sync.Mutex
+	procs map[*process]struct{}
+}
+
+// KillAll kills every program started by a Client of this process that is
+// still running, each with its process group. It only sends signals: it is
+// safe to call from any goroutine at any time, in particular from a signal
+// handler of a program about to exit, whose encoders, in groups of their
+// own, no longer hear the terminal's interrupt. Each Client affected fails
+// its next request, saying the encoder was killed, and must still be
+// closed.
+func KillAll() {
+	running.Lock()
+	defer running.Unlock()
+	for p := range running.procs {
+		p.signalGroup()
+	}
+}
+
+// startProcess starts argv, in a process group of its own, with pipes to
+// its standard input and output; its standard error goes to stderr, or
+// nowhere when stderr is nil.
 //
 // The pipes are the program's own files rather than exec's copying
-// goroutines, so that Wait never closes standard output under an answer
-// the program wrote just before it exited.
+// goroutines, so that the program can be reaped, and its group killed, as
+// soon as it exits, whoever else holds its pipes.
 func startProcess(argv []string, stderr io.Writer) (*process, error) {
-	inR, inW, err := os.Pipe()
+	var parent, child []*os.File // our ends, and the program's
+	closeAll := func(files []*os.File) {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err != nil {
+			closeAll(parent)
+			closeAll(child)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	parent, child = append(parent, inW), append(child, inR)
+	outR, outW, err := pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
 		return nil, err
 	}
+	parent, child = append(parent, outR), append(child, outW)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
-	cmd.WaitDelay = waitDelay
+	cmd.Stdin, cmd.Stdout = inR, outW
+	var errR *os.File
+	if stderr != nil {
+		var errW *os.File
+		if errR, errW, err = pipe(); err != nil {
+			return nil, err
+		}
+		parent, child = append(parent, errR), append(child, errW)
+		cmd.Stderr = errW
+	}
+	ownGroup(cmd)
 	err = cmd.Start()
 	// The program holds its own copies of its ends of the pipes.
-	inR.Close()
-	outW.Close()
+	closeAll(child)
 	if err != nil {
-		inW.Close()
-		outR.Close()
+		closeAll(parent)
 		return nil, err
 	}
 	p := &process{
 		cmd:    cmd,
 		stdin:  inW,
 		stdout: outR,
-		lines:  make(chan []byte),
+		stderr: errR,
+		r:      bufio.NewReaderSize(outR, stdoutBuffer),
+		reads:  make(chan int, 1),
+		lines:  make(chan lineRead, 1),
 		exited: make(chan struct{}),
 		quit:   make(chan struct{}),
 	}
+	running.Lock()
+	if running.procs == nil {
+		running.procs = map[*process]struct{}{}
+	}
+	running.procs[p] = struct{}{}
+	running.Unlock()
+	go p.wait()
 	go p.read()
-	go func() {
-		cmd.Wait()
-		close(p.exited)
-	}()
+	if errR != nil {
+		p.copied = make(chan struct{})
+		go p.copyStderr(stderr)
+	}
 	return p, nil
 }
 
-// read passes standard output to lines, one line at a time.
+// wait reaps the program and kills whatever it left in its process group:
+// descendants that would otherwise hold its pipes open and outlive the
+// certifier.
+func (p *process) wait() {
+	p.cmd.Wait()
+	p.mu.Lock()
+	// The group id is the reaped program's pid; it cannot be reused while
+	// the group has members, and this is the last time it is signalled.
+	killGroup(p.cmd)
+	p.reaped = true
+	p.mu.Unlock()
+	running.Lock()
+	delete(running.procs, p)
+	running.Unlock()
+	close(p.exited)
+}
+
+// signalGroup kills the program's process group, unless the program was
+// reaped already (wait killed the group then).
+func (p *process) signalGroup() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.reaped {
+		killGroup(p.cmd)
+	}
+}
+
+// read reads one line of standard output each time exchange asks for
+// one, and stops at the first error.
 func (p *process) read() {
-	defer close(p.lines)
-	r := bufio.NewReaderSize(p.stdout, 64<<10)
+	var buf []byte
 	for {
-		line, err := readLine(r)
-		if err != nil {
-			p.readEr = err
-			return
-		}
 		select {
-		case p.lines <- line:
+		case limit := <-p.reads:
+			line, err := readLine(p.r, buf[:0], limit)
+			if err != nil {
+				p.lines <- lineRead{err: err}
+				return
+			}
+			buf = line
+			p.lines <- lineRead{line: line}
 		case <-p.quit:
 			return
 		}
 	}
 }
 
-// readLine reads one line of at most MaxLine octets, without its end.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
+// readLine reads one line into buf and returns it without its end ("\n"
+// or "\r\n"); a last line without "\n" ends at the end of input. A line
+// of more than limit octets is refused with errTooLong as soon as that is
+// known, having read at most limit+2 octets of it and a buffer more: no
+// more of it is held, nor waited for. The line returned may reuse buf,
+// and holds at most limit+2 octets of capacity it allocated.
+func readLine(r *bufio.Reader, buf []byte, limit int) ([]byte, error) {
+	line := buf
 	for {
-		chunk, isPrefix, err := r.ReadLine()
-		if err != nil {
-			return nil, err
+		chunk, err := r.ReadSlice('\n')
+		need := len(line) + len(chunk)
+		if need > limit+2 { // limit octets, "\r" and "\n"
+			return nil, errTooLong
+		}
+		if need > cap(line) {
+			grown := make([]byte, len(line), min(max(2*cap(line), need), limit+2))
+			copy(grown, line)
+			line = grown
 		}
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			return nil, fmt.Errorf("a line of more than %d octets", MaxLine)
+		switch {
+		case err == nil:
+			line = bytes.TrimSuffix(line[:len(line)-1], []byte{'\r'})
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+		default:
+			return nil, err
 		}
-		if !isPrefix {
-			return line, nil
+		if len(line) > limit {
+			return nil, errTooLong
+		}
+		return line, nil
+	}
+}
+
+// copyStderr copies standard error to w until its end, in writes of at
+// most stderrBuffer octets. After a failed write it goes on reading, so
+// that the program never blocks on a full pipe, and drops what it reads.
+func (p *process) copyStderr(w io.Writer) {
+	defer close(p.copied)
+	buf := make([]byte, stderrBuffer)
+	for {
+		n, err := p.stderr.Read(buf)
+		if n > 0 && w != nil {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				w = nil
+			}
+		}
+		if err != nil {
+			return
 		}
 	}
 }
 
 // exchange writes one request line for op and returns the line answering
-// it, within timeout. It does not stop the program on failure: the Client
-// does.
-func (p *process) exchange(op string, request []byte, timeout time.Duration) ([]byte, error) {
+// it, of at most limit octets, within timeout; a longer line is errTooLong.
+// It does not stop the program on failure: the Client does. An error
+// other than errTooLong says what happened in words meant for a report.
+//
+// A line is taken as the answer only if it was read before the program
+// was seen to exit: once the program is reaped, its group is killed, and
+// what a descendant might still write is not read.
+func (p *process) exchange(op string, request []byte, limit int, timeout time.Duration) ([]byte, error) {
+	// No read is under way: the reader is the caller's to look at.
+	if n := p.r.Buffered(); n > 0 {
+		extra, _ := p.r.Peek(min(n, 100))
+		return nil, fmt.Errorf("the encoder wrote more than one line in answer to %s: then %q", p.lastOp, shorten(string(extra)))
+	}
+	p.lastOp = op
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	data := append(request[:len(request):len(request)], '\n')
@@ -120,52 +285,86 @@ func (p *process) exchange(op string, request []byte, timeout time.Duration) ([]
 		_, err := p.stdin.Write(data)
 		written <- err
 	}()
+	p.reads <- limit
 	for {
 		select {
 		case err := <-written:
 			if err != nil {
-				return nil, fmt.Errorf("writing the %s request: %v (the encoder exited?)%s", op, err, p.exitNote())
+				return nil, p.gone(op, fmt.Sprintf("the encoder does not read its standard input (writing the %s request: %v)", op, err))
 			}
 			written = nil
-		case line, ok := <-p.lines:
-			if !ok {
-				reason := "the encoder closed its standard output"
-				if p.readEr != nil && !errors.Is(p.readEr, io.EOF) {
-					reason = "reading the encoder's output: " + p.readEr.Error()
-				}
-				return nil, fmt.Errorf("no answer to %s: %s%s", op, reason, p.exitNote())
+		case got := <-p.lines:
+			switch {
+			case got.err == nil:
+				return got.line, nil
+			case errors.Is(got.err, errTooLong):
+				return nil, got.err
+			case errors.Is(got.err, io.EOF):
+				return nil, p.gone(op, "the encoder closed its standard output")
 			}
-			return line, nil
+			return nil, p.gone(op, fmt.Sprintf("reading the encoder's standard output: %v", got.err))
+		case <-p.exited:
+			select {
+			case got := <-p.lines:
+				if got.err == nil {
+					return got.line, nil
+				}
+			default:
+			}
+			return nil, p.exitError(op)
 		case <-timer.C:
 			return nil, fmt.Errorf("no answer to %s within %v: %w", op, timeout, ErrTimeout)
 		}
 	}
 }
 
-// exitNote describes how the program exited, when it has within a moment.
-func (p *process) exitNote() string {
+// gone returns the error of a program that stopped talking: how it
+// exited, if it does within exitGrace, or else what was seen.
+func (p *process) gone(op, seen string) error {
 	select {
 	case <-p.exited:
-	case <-time.After(200 * time.Millisecond):
-		return ""
+		return p.exitError(op)
+	case <-time.After(exitGrace):
+		return fmt.Errorf("%s without answering %s", seen, op)
 	}
-	if st := p.cmd.ProcessState; st != nil {
-		return " (" + st.String() + ")"
-	}
-	return ""
 }
 
-// kill kills the program and waits, a bounded time, for its standard
-// error to be copied to the end.
+// exitError says how the program exited; call it once exited is closed.
+func (p *process) exitError(op string) error {
+	how := "exited"
+	if st := p.cmd.ProcessState; st != nil {
+		how = "exited (" + st.String() + ")"
+	}
+	return fmt.Errorf("the encoder %s without answering %s", how, op)
+}
+
+// kill kills the program with its process group, closes its standard
+// input, and waits, at most stopGrace, for it to be reaped and for its
+// standard error to be copied to the end; then it closes the pipes, which
+// ends the goroutines still reading them, whoever holds their other ends.
 func (p *process) kill() {
 	p.once.Do(func() {
 		close(p.quit)
+		p.signalGroup()
 		p.stdin.Close()
-		p.cmd.Process.Kill()
-		select {
-		case <-p.exited:
-		case <-time.After(2 * waitDelay):
+		deadline := time.Now().Add(stopGrace)
+		waitUntil(p.exited, deadline)
+		if p.copied != nil {
+			waitUntil(p.copied, deadline)
 		}
 		p.stdout.Close()
+		if p.stderr != nil {
+			p.stderr.Close()
+		}
 	})
+}
+
+// waitUntil waits for ch to be closed, or for deadline.
+func waitUntil(ch <-chan struct{}, deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
 }

@@ -192,17 +192,24 @@ type jsonReport struct {
 // name to its "summary" (cases per grade), its "coverage" (see Coverage)
 // and its "cases", each case id mapped to {grade, detail, duration in
 // seconds, repro, expected_failure, stderr}.
+//
+// Strings are kept as they are, control characters included (JSON escapes
+// them), except that an octet which is not part of valid UTF-8, in an
+// encoder's name or in what it wrote, reads \xNN (see jsonText).
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := jsonReport{Traffic: r.TrafficSource, Strict: r.Strict, Encoders: map[string]jsonEncoder{}, StaleExpectations: r.StaleExpectations}
+	out := jsonReport{Traffic: jsonText(r.TrafficSource), Strict: r.Strict, Encoders: map[string]jsonEncoder{}}
+	for _, e := range r.StaleExpectations {
+		out.StaleExpectations = append(out.StaleExpectations, jsonText(e))
+	}
 	for _, enc := range r.Encoders {
 		je := jsonEncoder{Summary: map[string]int{}, Coverage: r.Coverage[enc], Cases: map[string]jsonResult{}}
 		for id, res := range r.Results[enc] {
-			je.Cases[id] = jsonResult{res.Grade, res.Detail, res.Duration.Seconds(), res.Repro, res.Expected, res.Stderr}
+			je.Cases[id] = jsonResult{res.Grade, jsonText(res.Detail), res.Duration.Seconds(), jsonText(res.Repro), res.Expected, jsonText(res.Stderr)}
 		}
 		for g, n := range r.Counts(enc) {
 			je.Summary[g.String()] = n
 		}
-		out.Encoders[enc] = je
+		out.Encoders[jsonText(enc)] = je
 	}
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
@@ -250,15 +257,22 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // encoder). A failure is a <failure> carrying the reproduction;
 // unsupported cases and expected failures are <skipped>; the detail of
 // every other grade goes to <system-out>.
+//
+// XML 1.0 has no escape for most control characters, and encoding/xml
+// writes U+FFFD for them and for invalid UTF-8; so what the encoder
+// controls is escaped as visible says first: names and messages on one
+// line, the text of an element line by line.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	all := junitSuites{Name: "hpackcert"}
 	for _, enc := range r.Encoders {
-		s := junitSuite{Name: enc}
+		name := visibleLine(enc)
+		s := junitSuite{Name: name}
 		var total time.Duration
 		for _, c := range r.Cases {
 			res := r.Results[enc][c.ID]
 			total += res.Duration
-			tc := junitCase{Name: c.ID + " " + c.Title, Classname: "hpackcert." + enc, Time: seconds(res.Duration)}
+			tc := junitCase{Name: c.ID + " " + c.Title, Classname: "hpackcert." + name, Time: seconds(res.Duration)}
+			detail := visibleLine(res.Detail)
 			text := res.Detail
 			if res.Repro != "" {
 				text += "\n" + res.Repro
@@ -266,15 +280,16 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			if res.Stderr != "" {
 				text += "\nencoder stderr:\n" + res.Stderr
 			}
+			text = visibleText(text)
 			switch {
 			case res.Grade == Fail && res.Expected:
-				tc.Skipped = &junitMessage{Message: "expected failure: " + res.Detail, Text: text}
+				tc.Skipped = &junitMessage{Message: "expected failure: " + detail, Text: text}
 				s.Skipped++
 			case res.Grade == Fail:
-				tc.Failure = &junitMessage{Message: res.Detail, Type: "fail", Text: text}
+				tc.Failure = &junitMessage{Message: detail, Type: "fail", Text: text}
 				s.Failures++
 			case res.Grade == Unsupported:
-				tc.Skipped = &junitMessage{Message: "unsupported: " + res.Detail}
+				tc.Skipped = &junitMessage{Message: "unsupported: " + detail}
 				s.Skipped++
 			default:
 				tc.SystemOut = res.Grade.String() + ": " + text
@@ -301,19 +316,31 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 }
 
 // WriteMarkdown writes a Markdown matrix for CI step summaries, then the
-// details of every case that did not pass.
+// details of every case that did not pass, each in a <details> element
+// with its reproduction (or detail) and the encoder's stderr in code
+// blocks.
+//
+// What the encoder controls stays text: its name in the table and the list
+// goes through mdText, which escapes every ASCII punctuation character and
+// keeps it on one line; names and details in a <summary> are HTML-escaped
+// on one line; reproductions and stderr sit in code blocks whose fence is
+// longer than any run of backticks they hold (see writeMarkdownCode).
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "## hpackcert\n\n| case | title | %s |\n|---|---|%s\n", strings.Join(r.Encoders, " | "), strings.Repeat("---|", len(r.Encoders)))
+	names := make([]string, len(r.Encoders))
+	for i, enc := range r.Encoders {
+		names[i] = mdText(enc)
+	}
+	fmt.Fprintf(w, "## hpackcert\n\n| case | title | %s |\n|---|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(r.Encoders)))
 	for _, c := range r.Cases {
 		cells := make([]string, len(r.Encoders))
 		for i, enc := range r.Encoders {
 			cells[i] = mdGrade(r.Results[enc][c.ID])
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdEscape(c.Title), strings.Join(cells, " | "))
+		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdText(c.Title), strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
-	for _, enc := range r.Encoders {
-		fmt.Fprintf(w, "- **%s**: %s\n", mdEscape(enc), r.summary(enc))
+	for i, enc := range r.Encoders {
+		fmt.Fprintf(w, "- **%s**: %s\n", names[i], r.summary(enc))
 	}
 	for _, c := range r.Cases {
 		for _, enc := range r.Encoders {
@@ -321,12 +348,17 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if res.Grade == Pass {
 				continue
 			}
-			body := res.Repro
-			if body == "" {
-				body = res.Detail + "\n"
+			fmt.Fprintf(w, "\n<details><summary>%s <code>%s</code> %s: %s</summary>\n\n", htmlLine(enc), c.ID, res.cell(), htmlLine(res.Detail))
+			if res.Repro != "" {
+				writeMarkdownCode(w, res.Repro)
+			} else {
+				writeMarkdownCode(w, res.Detail)
 			}
-			fmt.Fprintf(w, "\n<details><summary>%s <code>%s</code> %s: %s</summary>\n\n```\n%s```\n</details>\n",
-				template.HTMLEscapeString(enc), c.ID, res.cell(), template.HTMLEscapeString(res.Detail), body)
+			if res.Stderr != "" {
+				fmt.Fprint(w, "\nencoder stderr:\n\n")
+				writeMarkdownCode(w, res.Stderr)
+			}
+			fmt.Fprintln(w, "</details>")
 		}
 	}
 	_, err := fmt.Fprintln(w)
@@ -345,8 +377,6 @@ func mdGrade(res *Result) string {
 	return res.Grade.String()
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
 var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>hpackcert report</title>
 <style>
@@ -357,25 +387,32 @@ td.g a{display:block;text-decoration:none;color:#000}
 pre{background:#f6f6f6;padding:.6em;overflow-x:auto}
 </style></head><body>
 <h1>hpackcert report</h1>
-<p>Traffic stories: {{.Report.TrafficSource}}.{{if .Report.Strict}} Strict: non-strict counts as fail.{{end}}</p>
-<table><tr><th>case</th><th>title</th>{{range .Report.Encoders}}<th>{{.}}</th>{{end}}</tr>
+<p>Traffic stories: {{.Traffic}}.{{if .Strict}} Strict: non-strict counts as fail.{{end}}</p>
+<table><tr><th>case</th><th>title</th>{{range .Encoders}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td><code>{{.Case.ID}}</code></td><td>{{.Case.Title}}</td>{{range .Cells}}<td class="g {{.Class}}"><a href="#{{.Anchor}}">{{.Label}}</a></td>{{end}}</tr>
 {{end}}</table>
 <ul>{{range .Summaries}}<li><b>{{.Encoder}}</b>: {{.Text}}</li>{{end}}</ul>
 <h2>Details</h2>
 {{range .Rows}}{{$c := .Case}}{{range .Cells}}<section id="{{.Anchor}}"><h3>{{.Encoder}} — <code>{{$c.ID}}</code> {{$c.Title}}: {{.Label}}</h3>
-<p><i>RFC 7541 §{{$c.Section}}</i>: {{$c.RFC}}</p><p>{{.Result.Detail}}{{if .Result.Duration}} ({{.Result.Duration}}){{end}}</p>
-{{if .Result.Repro}}<pre>{{.Result.Repro}}</pre>{{end}}{{if .Result.Stderr}}<p>encoder stderr:</p><pre>{{.Result.Stderr}}</pre>{{end}}</section>
+<p><i>RFC 7541 §{{$c.Section}}</i>: {{$c.RFC}}</p><p>{{.Detail}}{{if .Duration}} ({{.Duration}}){{end}}</p>
+{{if .Repro}}<pre>{{.Repro}}</pre>{{end}}{{if .Stderr}}<p>encoder stderr:</p><pre>{{.Stderr}}</pre>{{end}}</section>
 {{end}}{{end}}</body></html>
 `))
 
+// htmlCell is a cell of the HTML matrix and the section it links to. The
+// strings the encoder controls are escaped as visible says: html/template
+// escapes HTML, not control characters nor invalid UTF-8.
 type htmlCell struct {
 	Encoder, Anchor, Class, Label string
-	Result                        *Result
+	Detail, Repro, Stderr         string
+	Duration                      time.Duration
 }
 
 // WriteHTML writes a matrix with the encoders as columns and the cases as
 // rows; every cell links to a section with its detail and reproduction.
+// Every string reaches the page through html/template's escaping, and an
+// anchor is made of the encoder's position and the case id, never of the
+// encoder's name, so anchors are unique and need no escaping.
 func (r *Report) WriteHTML(w io.Writer) error {
 	type row struct {
 		Case  Case
@@ -383,10 +420,15 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	type summary struct{ Encoder, Text string }
 	data := struct {
-		Report    *Report
+		Traffic   string
+		Strict    bool
+		Encoders  []string
 		Rows      []row
 		Summaries []summary
-	}{Report: r}
+	}{Traffic: visibleLine(r.TrafficSource), Strict: r.Strict}
+	for _, enc := range r.Encoders {
+		data.Encoders = append(data.Encoders, visibleLine(enc))
+	}
 	for _, c := range r.Cases {
 		rw := row{Case: c}
 		for i, enc := range r.Encoders {
@@ -395,13 +437,22 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			if res.Expected {
 				class = "expected"
 			}
-			anchor := fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID))
-			rw.Cells = append(rw.Cells, htmlCell{Encoder: enc, Anchor: anchor, Class: class, Label: res.cell(), Result: res})
+			cell := htmlCell{
+				Encoder:  data.Encoders[i],
+				Anchor:   fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
+				Class:    class,
+				Label:    res.cell(),
+				Detail:   visibleLine(res.Detail),
+				Repro:    visibleText(res.Repro),
+				Stderr:   visibleText(res.Stderr),
+				Duration: res.Duration,
+			}
+			rw.Cells = append(rw.Cells, cell)
 		}
 		data.Rows = append(data.Rows, rw)
 	}
-	for _, enc := range r.Encoders {
-		data.Summaries = append(data.Summaries, summary{enc, r.summary(enc)})
+	for i, enc := range r.Encoders {
+		data.Summaries = append(data.Summaries, summary{data.Encoders[i], r.summary(enc)})
 	}
 	return htmlReport.Execute(w, data)
 }

@@ -1,0 +1,208 @@
+package certify
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The encoder under test controls much of what a report prints: its name
+// (a stdio encoder's hello answer), the details and reproductions that
+// quote what it sent or answered, and its stderr. Every such string goes
+// through one function of this file for the context it lands in, so that
+// it reads as it was sent and cannot act on a terminal, a parser or a page.
+
+// visible returns s with each octet sequence a terminal or a parser could
+// act on written as a Go-style escape: an octet that is not part of valid
+// UTF-8 as \xNN; the C0 controls Go string literals name as \a, \b, \f,
+// \n, \r, \t and \v; other C0 controls and DEL as \xNN; C1 controls and
+// every other rune that is not graphic (line and paragraph separators,
+// bidirectional and other format characters, non-ASCII spaces,
+// noncharacters) as \uNNNN or \UNNNNNNNN. keepTab leaves tabs as they
+// are, for multi-line text.
+//
+// A backslash is left as it is, so that a detail which quotes a value in
+// Go syntax stays readable; the price is that an encoder which writes the
+// four characters \x1b reads the same as one which writes an ESC.
+func visible(s string, keepTab bool) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !shownAsIs(r, size, keepTab) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case shownAsIs(r, size, keepTab):
+			b.WriteString(s[i : i+size])
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < utf8.RuneSelf && shortEscape[r] != "":
+			b.WriteString(shortEscape[r])
+		case r < utf8.RuneSelf:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// shortEscape holds the escapes of Go string literals for the controls
+// that have one, as strconv.Quote writes them.
+var shortEscape = [utf8.RuneSelf]string{'\a': `\a`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\v': `\v`}
+
+func shownAsIs(r rune, size int, keepTab bool) bool {
+	if r == utf8.RuneError && size == 1 {
+		return false // an invalid octet, not U+FFFD itself
+	}
+	return unicode.IsPrint(r) || (r == '\t' && keepTab)
+}
+
+// visibleLine returns s on one line, escaped as visible says.
+func visibleLine(s string) string { return visible(s, false) }
+
+// visibleLines splits s into lines and escapes each as visible says,
+// keeping tabs. A carriage return before a line feed is part of the line
+// break; line breaks at the end of s are dropped.
+func visibleLines(s string) []string {
+	lines := strings.Split(strings.TrimRight(s, "\r\n"), "\n")
+	for i, l := range lines {
+		lines[i] = visible(strings.TrimSuffix(l, "\r"), true)
+	}
+	return lines
+}
+
+// visibleText returns s escaped line by line as visibleLines does.
+func visibleText(s string) string { return strings.Join(visibleLines(s), "\n") }
+
+// writeIndented writes s to w line by line, escaped as visibleLines does,
+// each line after prefix (empty lines stay empty): no line of s starts at
+// the left margin, where the report's own lines start.
+func writeIndented(w io.Writer, prefix, s string) {
+	for _, l := range visibleLines(s) {
+		if l == "" {
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", prefix, l)
+	}
+}
+
+// textName is how an encoder's name reads in the text report: as it is
+// when it is made of ASCII letters, digits and the punctuation of version
+// strings, with single spaces between words (ref, x/net, nghttp2 1.64.0);
+// Go-quoted otherwise. A colon, a tab, a run of spaces or a control
+// character gets the name quoted, so that it cannot pass for a summary
+// line, a column or a case row of the report.
+func textName(name string) string {
+	if plainName(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+func plainName(name string) bool {
+	if name == "" || name[0] == ' ' || name[len(name)-1] == ' ' || strings.Contains(name, "  ") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte(" ._-+/()@,=~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// mdText escapes s for Markdown inline content, a table cell or a list
+// item: on one line (visibleLine), with a backslash before every ASCII
+// punctuation character. CommonMark reads each such pair as the character
+// itself, so s opens no emphasis, code span, link, autolink, raw HTML,
+// entity or block (a heading, a quote, a list item) and, in a GFM table,
+// ends no cell: GFM reads \| as a pipe inside the cell.
+func mdText(s string) string {
+	s = visibleLine(s)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i := 0; i < len(s); i++ {
+		if asciiPunct(s[i]) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// asciiPunct reports whether c is ASCII punctuation as CommonMark defines
+// it: the characters a backslash may escape.
+func asciiPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// writeMarkdownCode writes s as a fenced code block, line by line escaped
+// as visibleLines does. The fence is a run of backticks longer than any in
+// s, so no line of s can close it; inside it, HTML and Markdown are text.
+func writeMarkdownCode(w io.Writer, s string) {
+	body := visibleText(s)
+	fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
+	fmt.Fprintf(w, "%s\n%s\n%s\n", fence, body, fence)
+}
+
+// longestRun returns the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != c {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// htmlLine escapes s for raw HTML on one line, such as a <summary> in a
+// Markdown report, where a line break could end the HTML block.
+func htmlLine(s string) string { return template.HTMLEscapeString(visibleLine(s)) }
+
+// jsonText returns s with each octet that is not part of valid UTF-8
+// written as \xNN: encoding/json would turn it into U+FFFD and the octet
+// would be lost. Valid text, control characters included, is kept: JSON
+// escapes those without loss.
+func jsonText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

@@ -74,6 +74,9 @@ type playedBlock struct {
 	// encErr is the encoder's failure; nothing after it in the story ran.
 	encErr error
 	reps   []wire.Representation
+	// fieldOf maps each representation to the index of the field it
+	// encodes, once fieldFor has been called.
+	fieldOf []int
 	// walkErr is set when the wire walker could not split the block.
 	walkErr error
 	// decoded holds every oracle's verdict; decoded[0] is strict's.
@@ -225,7 +228,7 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 // need: see playedBlock.
 func (pb *playedBlock) release() {
 	pb.wireHex = hexString(pb.wire)
-	pb.wire, pb.reps = nil, nil
+	pb.wire, pb.reps, pb.fieldOf = nil, nil, nil
 	for i := range pb.decoded {
 		pb.decoded[i].fields = nil
 	}
@@ -356,19 +359,25 @@ func quoteShort(s string) string {
 }
 
 // fieldFor returns the field a non-update representation encodes: the
-// n-th field of the block for the n-th such representation.
+// n-th field of the block for the n-th such representation. The first
+// call numbers every representation, so that a loop over a block's
+// representations stays linear.
 func (b *playedBlock) fieldFor(repIndex int) (Field, bool) {
-	n := 0
-	for i := 0; i < repIndex; i++ {
-		if b.reps[i].Kind != wire.SizeUpdate {
-			n++
+	if len(b.fieldOf) != len(b.reps) {
+		b.fieldOf = make([]int, len(b.reps))
+		n := 0
+		for i, r := range b.reps {
+			b.fieldOf[i] = n
+			if r.Kind != wire.SizeUpdate {
+				n++
+			}
 		}
 	}
 	fields := b.in().fields
-	if n >= len(fields) {
+	if repIndex >= len(b.fieldOf) || b.fieldOf[repIndex] >= len(fields) {
 		return Field{}, false
 	}
-	return fields[n], true
+	return fields[b.fieldOf[repIndex]], true
 }
 
 // where names the block for a report.

@@ -101,6 +101,10 @@ run flags:
                            stories, embedded in the binary)
   --traffic-stories N, --traffic-blocks N             cut the traffic stories (quick runs)
   --seed N                 seed of the generated stories
+  --max-block N            largest block an encoder may write (default 1 MiB); larger fails the encoder
+  --max-header-list N      largest header list a block may decode to in any oracle (default 64 KiB,
+                           or the size of the fields sent); the HPACK-bomb defence
+  --max-story-size N       largest story file read (default 256 MiB)
 
 exit status: 0 nothing failed, 1 a case failed, 2 the run could not happen
 `
@@ -149,8 +153,19 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 	trafficStories := fs.Int("traffic-stories", 0, "traffic stories to use")
 	trafficBlocks := fs.Int("traffic-blocks", 0, "blocks per traffic story")
 	seed := fs.Int64("seed", 1, "seed of generated stories")
+	maxBlock := fs.Int("max-block", certify.DefaultMaxBlockSize, "largest header block an encoder may write, in octets")
+	maxList := fs.Int("max-header-list", certify.DefaultMaxHeaderListSize, "largest header list a block may decode to")
+	maxStory := fs.Int64("max-story-size", vectors.DefaultMaxStoryFileSize, "largest story file read, in octets")
 	if err := parse(fs, args); err != nil {
 		return 2, err
+	}
+	for _, l := range []struct {
+		flag string
+		n    int64
+	}{{"--max-block", int64(*maxBlock)}, {"--max-header-list", int64(*maxList)}, {"--max-story-size", *maxStory}} {
+		if l.n <= 0 {
+			return 2, &usageError{fmt.Sprintf("%s %d: must be positive", l.flag, l.n)}
+		}
 	}
 	if *timeout <= 0 {
 		return 2, &usageError{fmt.Sprintf("--timeout %v: must be positive", *timeout)}
@@ -158,6 +173,7 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 	opts := certify.Options{
 		Strict: *strict, TestCaseDir: *testcases, Seed: *seed,
 		TrafficStories: *trafficStories, TrafficBlocks: *trafficBlocks,
+		MaxBlockSize: *maxBlock, MaxHeaderListSize: *maxList, MaxStoryFileSize: *maxStory,
 	}
 	for _, c := range cases {
 		for _, p := range strings.Split(c, ",") {
@@ -176,7 +192,7 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 		}
 		opts.ExpectFail = list
 	}
-	targets, err := openTargets(encoders, execs, stories, *timeout)
+	targets, err := openTargets(encoders, execs, stories, *timeout, opts)
 	defer func() {
 		for _, t := range targets {
 			t.Close()
@@ -212,7 +228,7 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 
 // openTargets opens the encoders named on the command line, or the
 // built-in ones when none is named.
-func openTargets(encoders, execs, stories []string, timeout time.Duration) ([]certify.Target, error) {
+func openTargets(encoders, execs, stories []string, timeout time.Duration, opts certify.Options) ([]certify.Target, error) {
 	if len(encoders)+len(execs)+len(stories) == 0 {
 		encoders = certify.BuiltinNames()
 	}
@@ -225,7 +241,7 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration) ([]ce
 		targets = append(targets, t)
 	}
 	for _, dir := range stories {
-		t, err := certify.Recorded(dir)
+		t, err := certify.RecordedLimit(dir, opts.MaxStoryFileSize)
 		if err != nil {
 			return targets, fmt.Errorf("--stories %s: %w", dir, err)
 		}

@@ -7,6 +7,7 @@
 package broken
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -33,6 +34,13 @@ const (
 	SensitiveIndexed         // ignores the sensitive mark
 	Overhead31               // counts 31 octets of entry overhead, not 32
 	EvictOneTooFew           // evicts one entry fewer than a new entry needs
+
+	// The bombs are not bugs of a rule but hostile output, for the
+	// certifier's memory bounds: each block is what the name says, after
+	// the block's size updates, whatever the fields.
+	BombIndexed  // a 4,000-octet literal with incremental indexing, then 100,000 one-octet references to it (104 KB decoding to 400 MB)
+	BombWire     // 32 MiB of wire in every block
+	BombPerBlock // 100 KB of wire in every block (one-octet indexed fields)
 
 	// wrongHuffmanCode plus an octet is WrongHuffmanCode(octet).
 	wrongHuffmanCode Bug = 0x100
@@ -66,6 +74,9 @@ var bugNames = map[string]Bug{
 	"sensitive-indexed":       SensitiveIndexed,
 	"overhead-31":             Overhead31,
 	"evict-one-too-few":       EvictOneTooFew,
+	"bomb-indexed":            BombIndexed,
+	"bomb-wire":               BombWire,
+	"bomb-per-block":          BombPerBlock,
 }
 
 // String returns the bug's name, as ParseBug accepts it.
@@ -144,6 +155,19 @@ func (e *Encoder) Table() []oracle.Field {
 // EncodeBlock implements certify.Encoder.
 func (e *Encoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
 	dst = e.appendUpdates(dst)
+	switch e.bug {
+	case BombIndexed:
+		// Literal with incremental indexing, new name (§6.2.1), raw
+		// strings: the entry is the newest, index 62 (0xbe indexed).
+		dst = append(dst, 0x40)
+		dst = e.appendString(dst, "x-bomb")
+		dst = e.appendString(dst, strings.Repeat("a", 4000))
+		return append(dst, bytes.Repeat([]byte{0x80 | 62}, 100_000)...), nil
+	case BombWire:
+		return append(dst, bytes.Repeat([]byte{0x82}, 32<<20)...), nil
+	case BombPerBlock:
+		return append(dst, bytes.Repeat([]byte{0x82}, 100_000)...), nil
+	}
 	for _, f := range fields {
 		dst = e.appendField(dst, f)
 	}

@@ -1,0 +1,155 @@
+package certify_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// memoryBound is the peak resident memory hpackcert may reach whatever the
+// encoder under test sends, as README states it. The tests below measure
+// the peak (getrusage's maximum resident set size) of a whole default run
+// against each bomb, in a child process of its own.
+const memoryBound = 256 << 20
+
+// bombs are hostile encoders and the case each must fail, with words the
+// detail must hold.
+var bombs = []struct {
+	bug    broken.Bug
+	id     string
+	detail string
+}{
+	{broken.BombIndexed, "enc/3.2/1", "HPACK-bomb defence"},
+	{broken.BombPerBlock, "enc/3.2/1", "HPACK-bomb defence"},
+	{broken.BombWire, "enc/3.2/1", "per-block limit"},
+}
+
+// bombEnv names the bomb a child process of TestBombsInProcess runs.
+const bombEnv = "HPACKCERT_BOMB_CHILD"
+
+// TestBombChild is the child side of TestBombsInProcess: with bombEnv
+// set, it certifies the named bomb in process with the default options,
+// all cases and the full traffic, and prints the JSON report.
+func TestBombChild(t *testing.T) {
+	name := os.Getenv(bombEnv)
+	if name == "" {
+		return // run only as a child
+	}
+	bug, err := broken.ParseBug(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := certify.Run([]certify.Target{brokenTarget(bug)}, certify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(os.Stdout); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBombsInProcess certifies each bomb as a Go encoder in a child test
+// process and checks that the run grades it fail with the reason, within
+// the memory bound.
+func TestBombsInProcess(t *testing.T) {
+	skipBombs(t)
+	for _, b := range bombs {
+		t.Run(b.bug.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestBombChild$", "-test.count=1")
+			cmd.Env = append(os.Environ(), bombEnv+"="+b.bug.String())
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("child: %v\n%s", err, out)
+			}
+			checkBombRun(t, b.id, b.detail, strings.TrimSuffix(string(out), "PASS\n"), cmd.ProcessState)
+		})
+	}
+}
+
+// TestBombsStdio certifies each bomb over hpack-stdio with the hpackcert
+// command: exit status 1, never 2 or a crash, the case failed with the
+// reason, within the memory bound.
+func TestBombsStdio(t *testing.T) {
+	skipBombs(t)
+	dir := testenv.BuildCommands(t, "certify/testdata/stdioenc", "cmd/hpackcert")
+	for _, b := range bombs {
+		t.Run(b.bug.String(), func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "report.json")
+			cmd := exec.Command(filepath.Join(dir, "hpackcert"), "--exec", filepath.Join(dir, "stdioenc")+" -bug "+b.bug.String(), "--json", report)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("hpackcert exit %v after %v; want exit status 1\n%s", err, time.Since(start), tail(out))
+			}
+			data, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBombRun(t, b.id, b.detail, string(data), cmd.ProcessState)
+		})
+	}
+}
+
+// skipBombs skips the bomb tests in -short mode (three whole runs in
+// child processes) and under -race, whose shadow memory makes the peak
+// meaningless; the test command runs them without -race.
+func skipBombs(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("three whole certifications in child processes; skipped in -short mode")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory makes the peak meaningless; run without -race")
+	}
+}
+
+// checkBombRun checks a bomb's JSON report and the peak memory of the
+// process that wrote it.
+func checkBombRun(t *testing.T, id, detail, report string, ps *os.ProcessState) {
+	t.Helper()
+	var doc struct {
+		Encoders map[string]struct {
+			Cases map[string]struct{ Grade, Detail string } `json:"cases"`
+		} `json:"encoders"`
+	}
+	if i := strings.IndexByte(report, '{'); i > 0 {
+		report = report[i:]
+	}
+	if err := json.Unmarshal([]byte(report), &doc); err != nil || len(doc.Encoders) != 1 {
+		t.Fatalf("report: %v, %d encoders\n%s", err, len(doc.Encoders), tail([]byte(report)))
+	}
+	for _, enc := range doc.Encoders {
+		res := enc.Cases[id]
+		if res.Grade != "fail" || !strings.Contains(res.Detail, detail) {
+			t.Errorf("%s: %s %q; want fail naming %q", id, res.Grade, res.Detail, detail)
+		}
+	}
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Fatalf("no resource usage for the child on this system")
+	}
+	peak := ru.Maxrss << 10 // kilobytes on Linux
+	t.Logf("peak resident memory %d MiB", peak>>20)
+	if peak > memoryBound {
+		t.Errorf("peak resident memory %d MiB; want at most %d MiB", peak>>20, memoryBound>>20)
+	}
+}
+
+// tail returns the end of a long output for a message.
+func tail(out []byte) string {
+	const n = 2000
+	if len(out) > n {
+		return fmt.Sprintf("...%s", out[len(out)-n:])
+	}
+	return string(out)
+}

@@ -5,6 +5,7 @@ package nghttp2
 import (
 	"encoding/hex"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +218,62 @@ func TestClosed(t *testing.T) {
 	d.SetMaxDynamicTableSize(0)
 	if table, size, max, heap := d.Table(), d.TableSize(), d.MaxTableSize(), d.HeapBytes(); table != nil || size != 0 || max != 0 || heap != 0 {
 		t.Fatalf("after Close: Table() = %+v, TableSize() = %d, MaxTableSize() = %d, HeapBytes() = %d; want nil, 0, 0, 0", table, size, max, heap)
+	}
+}
+
+// TestReset checks that a Decoder used for a connection, a lowered
+// setting and a decoding error included, decodes after Reset exactly as a
+// new one does, keeps its header list limit, and holds no more C memory
+// than before.
+func TestReset(t *testing.T) {
+	used := New()
+	defer used.Close()
+	used.SetMaxHeaderListSize(100)
+	used.DecodeBlock(mustHex(t, "40 01 61 01 62"))
+	used.SetMaxDynamicTableSize(50)
+	used.DecodeBlock(mustHex(t, "80")) // index 0: broken
+	heap := used.HeapBytes()
+	used.Reset()
+	if got := used.HeapBytes(); got > heap {
+		t.Errorf("HeapBytes() = %d after Reset; want at most %d, as before", got, heap)
+	}
+	fresh := New()
+	defer fresh.Close()
+	fresh.SetMaxHeaderListSize(100)
+
+	type result struct {
+		Fields    []oracle.Field
+		Err       string
+		Table     []oracle.Field
+		Size, Max uint32
+	}
+	run := func(d *Decoder) []result {
+		var out []result
+		for _, block := range []string{
+			"828684410f7777772e6578616d706c652e636f6d", // RFC 7541 C.3.1
+			"be 40 01 61 01 62",
+			"00 4f " + strings.Repeat("78", 79) + " 00", // 79 + 32 octets, over the 100-octet limit
+		} {
+			fields, err := d.DecodeBlock(mustHex(t, block))
+			r := result{Fields: fields, Table: d.Table(), Size: d.TableSize(), Max: d.MaxTableSize()}
+			if err != nil {
+				r.Err = err.Error()
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	got, want := run(used), run(fresh)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after Reset:\n%+v\nwant, as a new Decoder with the same limit:\n%+v", got, want)
+	}
+	if want[2].Err == "" {
+		t.Errorf("last block: no error; want the header list limit's")
+	}
+	closed := New()
+	closed.Close()
+	closed.Reset()
+	if _, err := closed.DecodeBlock(mustHex(t, "82")); err != ErrClosed {
+		t.Errorf("DecodeBlock after Close and Reset: error %v; want ErrClosed", err)
 	}
 }

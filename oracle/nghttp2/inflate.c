@@ -44,6 +44,23 @@ void hcinf_del(hcinf *h) {
 	free(h);
 }
 
+int hcinf_reset(hcinf *h) {
+	nghttp2_hd_inflater *inflater;
+	int rv;
+
+	/* The new inflater first, so that h keeps a working one on failure. */
+	rv = nghttp2_hd_inflate_new2(&inflater, &h->mem);
+	if (rv != 0) {
+		return rv;
+	}
+	nghttp2_hd_inflate_del(h->inflater);
+	h->inflater = inflater;
+	h->out.len = 0;
+	h->consumed = 0;
+	h->nfields = 0;
+	return 0;
+}
+
 int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
 	size_t list = 0;
 

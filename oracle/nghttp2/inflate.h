@@ -41,6 +41,9 @@ typedef struct hcinf {
 
 hcinf *hcinf_new(void);
 void hcinf_del(hcinf *h);
+/* hcinf_reset replaces h's inflater with a new one, as of a new connection,
+   keeping h and its record buffer; 0 or an nghttp2 error code. */
+int hcinf_reset(hcinf *h);
 int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit);
 int hcinf_table(hcinf *h);
 size_t hcinf_global_live(void);

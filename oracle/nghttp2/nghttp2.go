@@ -79,6 +79,23 @@ func New() *Decoder {
 	return d
 }
 
+// Reset returns d to the state New leaves a Decoder in: a fresh
+// inflater (an empty dynamic table of at most 4096 bytes), no error. It
+// keeps the header list limit and the buffer fields are copied through,
+// so a Decoder can serve connection after connection, as a fuzz target's
+// executions do. On a closed Decoder it does nothing. It panics only
+// when C memory is exhausted.
+func (d *Decoder) Reset() {
+	if d.c == nil {
+		return
+	}
+	if rv := C.hcinf_reset(d.c); rv != 0 {
+		panic("nghttp2: out of memory creating an inflater")
+	}
+	runtime.KeepAlive(d)
+	d.broken = nil
+}
+
 // Version returns the version of the libnghttp2 the binary runs with, such
 // as "1.52.0".
 func Version() string {

@@ -154,6 +154,22 @@ func New() *Decoder {
 	}
 }
 
+// Reset returns d to the state of a new connection, as New leaves it: an
+// empty dynamic table of maximum size 4096, an acknowledged
+// SETTINGS_HEADER_TABLE_SIZE of 4096, no settings history, updates,
+// warnings or error. It keeps the limit set by SetMaxHeaderListSize and
+// the memory of its table, so a decoder can serve connection after
+// connection, as a fuzz target's executions do.
+func (d *Decoder) Reset() {
+	d.table.reset()
+	d.acked = spec.DefaultTableSize
+	d.minAcked = 0
+	d.settingChanged = false
+	d.updates = d.updates[:0]
+	d.warnings = d.warnings[:0]
+	d.err = nil
+}
+
 // Name returns "strict".
 func (d *Decoder) Name() string { return Name }
 

@@ -1,7 +1,10 @@
 package strict
 
 import (
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/oracle"
@@ -101,5 +104,64 @@ func TestHeaderListLimitOff(t *testing.T) {
 	d = New()
 	if _, err := d.DecodeBlock(block); err == nil {
 		t.Errorf("210,000 octets of header list under the default 64 KiB limit: no error")
+	}
+}
+
+// TestReset checks that a decoder used for a connection, its settings
+// history and a decoding error included, decodes after Reset exactly as a
+// new one does, and keeps its header-list limit.
+func TestReset(t *testing.T) {
+	used := New()
+	used.SetMaxHeaderListSize(100)
+	used.SetMaxDynamicTableSize(2048)
+	for _, block := range []string{
+		"3f e1 0f 20 828684410f7777772e6578616d706c652e636f6d", // updates 2048, 0: a warning
+		"80", // index 0: the decoder is broken
+	} {
+		used.DecodeBlock(unhex(t, block))
+	}
+	used.SetMaxDynamicTableSize(100)
+	used.Reset()
+	fresh := New()
+	fresh.SetMaxHeaderListSize(100)
+
+	type result struct {
+		Fields   []oracle.Field
+		Err      string
+		Table    []oracle.Field
+		Updates  []uint32
+		Warnings []Warning
+		Max, Len uint32
+	}
+	run := func(d *Decoder) []result {
+		var out []result
+		for _, step := range []string{
+			"828684410f7777772e6578616d706c652e636f6d", // RFC 7541 C.3.1
+			"setting 0",
+			"20 828684be", // the table is empty after the update to 0
+			"setting 4096",
+			"3f e1 1f 40 01 61 01 62",
+			"40 01 61 4f 787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878", // over the 100-octet limit
+		} {
+			if size, ok := strings.CutPrefix(step, "setting "); ok {
+				n, _ := strconv.Atoi(size)
+				d.SetMaxDynamicTableSize(uint32(n))
+				continue
+			}
+			fields, err := d.DecodeBlock(unhex(t, step))
+			r := result{Fields: fields, Table: d.Table(), Updates: d.Updates(), Warnings: d.Warnings(), Max: d.MaxTableSize(), Len: d.TableSize()}
+			if err != nil {
+				r.Err = err.Error()
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	got, want := run(used), run(fresh)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after Reset:\n%+v\nwant, as a new decoder with the same limit:\n%+v", got, want)
+	}
+	if want[len(want)-1].Err == "" || !strings.Contains(want[len(want)-1].Err, "7.3") {
+		t.Errorf("last block: error %q; want the header-list limit's (§7.3)", want[len(want)-1].Err)
 	}
 }

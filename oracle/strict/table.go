@@ -62,3 +62,10 @@ func (t *dynamicTable) evictTo(n uint64) {
 	// strings alive.
 	t.entries = append(t.entries[:0], t.entries[evicted:]...)
 }
+
+// reset empties the table and sets its maximum size back to 4096, keeping
+// the entries' array without the strings it held.
+func (t *dynamicTable) reset() {
+	clear(t.entries)
+	*t = dynamicTable{entries: t.entries[:0], maxSize: spec.DefaultTableSize}
+}

@@ -290,19 +290,12 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 			}
 			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
 			v.repro = tr.breakdownAt.repro(tr.breakdown.Error())
-			if tr.stderr != "" {
-				v.repro += "encoder stderr:\n" + indent(tr.stderr)
-			}
 			return v
 		}
 	}
 	return run.c.check(run)
 }
 
-func indent(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return "  " + strings.Join(lines, "\n  ") + "\n"
-}
 
 // playScenario plays a scenario through the target, or explains why it
 // cannot run.

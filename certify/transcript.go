@@ -390,7 +390,9 @@ func (b *playedBlock) where() string {
 // few) and the block itself with its wire and the oracles' verdicts.
 func (b *playedBlock) repro(problem string) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %s\n", b.where(), problem)
+	// The problem and the errors quote what the encoder and the oracles
+	// said: each is kept to one line of visible characters.
+	fmt.Fprintf(&sb, "%s: %s\n", b.where(), visibleLine(problem))
 	fmt.Fprintf(&sb, "reproduce: a fresh encoder (table size %d), then\n", spec.DefaultTableSize)
 	const inline = 6
 	start := 0
@@ -409,7 +411,7 @@ func (b *playedBlock) repro(problem string) string {
 		}
 	}
 	if b.encErr != nil {
-		fmt.Fprintf(&sb, "encoder error: %v\n", b.encErr)
+		fmt.Fprintf(&sb, "encoder error: %s\n", visibleLine(b.encErr.Error()))
 		return sb.String()
 	}
 	fmt.Fprintf(&sb, "wire (%d octets): %s\n", b.wireLen, b.wireText())
@@ -418,9 +420,9 @@ func (b *playedBlock) repro(problem string) string {
 		case d.skipped:
 			fmt.Fprintf(&sb, "oracle %s: not run (its context broke on an earlier block)\n", d.oracle)
 		case d.known != "":
-			fmt.Fprintf(&sb, "oracle %s: %v (a known leniency of the oracle, %q, not counted)\n", d.oracle, d.err, d.known)
+			fmt.Fprintf(&sb, "oracle %s: %s (a known leniency of the oracle, %q, not counted)\n", d.oracle, visibleLine(d.err.Error()), d.known)
 		case d.err != nil:
-			fmt.Fprintf(&sb, "oracle %s: %v\n", d.oracle, d.err)
+			fmt.Fprintf(&sb, "oracle %s: %s\n", d.oracle, visibleLine(d.err.Error()))
 		default:
 			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, d.count)
 		}

@@ -296,7 +296,6 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 	return run.c.check(run)
 }
 
-
 // playScenario plays a scenario through the target, or explains why it
 // cannot run.
 func (r *runner) playScenario(t Target, sc string) (*transcript, error) {

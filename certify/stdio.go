@@ -25,34 +25,60 @@ const DefaultTimeout = hpackstdio.DefaultTimeout
 const stderrLimit = 16 << 10
 
 // Exec starts command, a program speaking hpack-stdio/1, and asks its
+// name; timeout bounds every request, 0 meaning DefaultTimeout. It is
+// ExecWith with only a timeout.
+func Exec(command string, timeout time.Duration) (Target, error) {
+	return ExecWith(command, ExecOptions{Timeout: timeout})
+}
+
+// ExecOptions configures ExecWith.
+type ExecOptions struct {
+	// Timeout bounds every request, from writing it to reading its answer;
+	// 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxWire bounds the header block of one encode answer, in octets;
+	// 0 means hpackstdio.DefaultMaxWire, 1 MiB. A larger answer is refused
+	// without being read whole, and kills the program, as a timeout does.
+	MaxWire int
+}
+
+// ExecWith starts command, a program speaking hpack-stdio/1, and asks its
 // name. The command line is split into words as a shell would, honouring
-// single and double quotes, but no shell runs. timeout bounds every
-// request; 0 means DefaultTimeout. An error means the program could not
-// be started or did not answer hello: the run cannot go on.
+// single and double quotes, but no shell runs. An error means the program
+// could not be started or did not answer hello: the run cannot go on.
 //
 // The program is killed and started again, with a new hello, at the start
 // of every scenario and after any failure (a timeout, an exit, an answer
-// that is not hpack-stdio/1), so one bad block costs one verdict, never
-// the run; what it wrote to its standard error meanwhile goes into the
-// report. When its first answer to hello offers the binary-safe form,
-// every octet of every scenario is sent; when it does not, the certifier
-// leaves out the octets that valid UTF-8 never contains and says so in
-// the report.
-func Exec(command string, timeout time.Duration) (Target, error) {
+// that is not hpack-stdio/1 or is over its bound), so one bad block costs
+// one verdict, never the run; what it wrote to its standard error
+// meanwhile goes into the report. On Unix it runs in a process group of
+// its own, killed whole each time, so that nothing it started outlives
+// it; Close kills the last one, and KillPrograms all of them at once.
+// When its first answer to hello offers the binary-safe form, every octet
+// of every scenario is sent; when it does not, the certifier leaves out
+// the octets that valid UTF-8 never contains and says so in the report.
+func ExecWith(command string, opts ExecOptions) (Target, error) {
 	argv, err := splitCommand(command)
 	if err != nil {
 		return nil, err
 	}
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
 	}
-	t := &execTarget{argv: argv, timeout: timeout, stderr: &tailBuffer{limit: stderrLimit}}
+	t := &execTarget{argv: argv, opts: opts, stderr: &tailBuffer{limit: stderrLimit}}
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
 	}
 	t.name, t.binary = t.client.Name(), t.client.Binary()
 	return t, nil
 }
+
+// KillPrograms kills every program that Exec and ExecWith started and
+// that still runs, each with its process group. It only sends signals,
+// so it may be called from any goroutine, such as a signal handler that
+// is about to exit: programs in process groups of their own do not get
+// the terminal's interrupt. The Targets must still be closed.
+func KillPrograms() { hpackstdio.KillAll() }
 
 // splitCommand splits a command line into words, honouring quotes.
 func splitCommand(command string) ([]string, error) {
@@ -95,12 +121,12 @@ func splitCommand(command string) ([]string, error) {
 // unexported methods through interfaces: restart, stderrTail and
 // utf8Only.
 type execTarget struct {
-	argv    []string
-	timeout time.Duration
-	name    string // the first answer to hello
-	binary  bool   // whether the first answer to hello offered the binary form
-	stderr  *tailBuffer
-	client  *hpackstdio.Client // nil after restart, until the next NewEncoder
+	argv   []string
+	opts   ExecOptions
+	name   string // the first answer to hello
+	binary bool   // whether the first answer to hello offered the binary form
+	stderr *tailBuffer
+	client *hpackstdio.Client // nil after restart, until the next NewEncoder
 }
 
 func (t *execTarget) Name() string {
@@ -112,7 +138,7 @@ func (t *execTarget) Name() string {
 
 // start starts the program and says hello.
 func (t *execTarget) start() error {
-	c, err := hpackstdio.Start(t.argv, hpackstdio.Options{Timeout: t.timeout, Stderr: t.stderr})
+	c, err := hpackstdio.Start(t.argv, hpackstdio.Options{Timeout: t.opts.Timeout, MaxWire: t.opts.MaxWire, Stderr: t.stderr})
 	if err != nil {
 		return withTimeout(err)
 	}
@@ -210,7 +236,8 @@ type timeoutError struct{ err error }
 func (e timeoutError) Error() string   { return e.err.Error() }
 func (e timeoutError) Unwrap() []error { return []error{e.err, ErrTimeout} }
 
-// tailBuffer keeps the last limit octets written to it.
+// tailBuffer keeps the last limit octets written to it, in a buffer
+// allocated once, whatever is written.
 type tailBuffer struct {
 	mu      sync.Mutex
 	limit   int
@@ -221,12 +248,20 @@ type tailBuffer struct {
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.limit; over > 0 {
+	if b.buf == nil {
+		b.buf = make([]byte, 0, b.limit)
+	}
+	n := len(p)
+	if len(p) > b.limit {
+		b.dropped += len(p) - b.limit
+		p = p[len(p)-b.limit:]
+	}
+	if over := len(b.buf) + len(p) - b.limit; over > 0 {
 		b.dropped += over
 		b.buf = append(b.buf[:0], b.buf[over:]...)
 	}
-	return len(p), nil
+	b.buf = append(b.buf, p...)
+	return n, nil
 }
 
 func (b *tailBuffer) String() string {

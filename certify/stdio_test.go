@@ -1,11 +1,14 @@
 package certify_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -405,5 +408,260 @@ func TestServeOffersBinary(t *testing.T) {
 		if answers[0] != tt.hello || answers[1] != `{"wire":"40017801ff"}` {
 			t.Errorf("%s: answers %q; want %s and the block of x: \\xff", tt.name, answers, tt.hello)
 		}
+	}
+}
+
+// needProc skips a test that watches processes through /proc where there
+// is none.
+func needProc(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skipf("no /proc on %s to watch processes in", runtime.GOOS)
+	}
+}
+
+// sleeperAlive reports whether pid is a stdioenc sleeper still running:
+// not a zombie, and with -sleeper on its command line, so that a reused
+// pid is not taken for it.
+func sleeperAlive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name, which is in parentheses.
+	if i := bytes.LastIndexByte(stat, ')'); i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z' {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return err == nil && bytes.Contains(cmdline, []byte("-sleeper"))
+}
+
+// sleepers returns the pids stdioenc -pids wrote to path.
+func sleepers(t *testing.T, path string) []int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// aliveSleepers returns those of pids still running.
+func aliveSleepers(pids []int) []int {
+	var alive []int
+	for _, pid := range pids {
+		if sleeperAlive(pid) {
+			alive = append(alive, pid)
+		}
+	}
+	return alive
+}
+
+// sleepersGone fails the test unless every sleeper of pids is gone within
+// the given time; survivors are killed.
+func sleepersGone(t *testing.T, pids []int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		alive := aliveSleepers(pids)
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("sleepers %v of %v still running %v later; want them killed with the encoder's process group", alive, pids, within)
+			for _, pid := range alive {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestExecKillsProcessGroup runs encoders that leave two sleepers each
+// holding their standard input, output and error, and checks that no
+// sleeper survives a restart, Close, a timeout or a crash by more than a
+// moment, that none of them makes Close or a request wait, and that
+// errors say what happened.
+func TestExecKillsProcessGroup(t *testing.T) {
+	needProc(t)
+	enc := filepath.Join(stdioBinaries(t), "stdioenc")
+	const bound = 3 * time.Second // well under the timeouts that would hide a hang
+	start := func(t *testing.T, flags string, timeout time.Duration) (certify.Target, string) {
+		t.Helper()
+		pids := filepath.Join(t.TempDir(), "pids")
+		target, err := certify.ExecWith(fmt.Sprintf("'%s' -fork 2 -pids '%s' %s", enc, pids, flags), certify.ExecOptions{Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			target.Close()
+			sleepersGone(t, sleepers(t, pids), bound)
+		})
+		return target, pids
+	}
+	t.Run("certification", func(t *testing.T) {
+		target, pids := start(t, "", 10*time.Second)
+		opts := quick()
+		opts.Cases = []string{"enc/4.1/", "enc/4.4/", "enc/7.1.3/"}
+		rep, err := certify.Run([]certify.Target{target}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bad := gradesWithout(rep, rep.Encoders[0]); len(bad) > 0 {
+			t.Errorf("stdioenc with sleepers:\n%s", strings.Join(bad, "\n"))
+		}
+		all := sleepers(t, pids)
+		if len(all) < 4 {
+			t.Fatalf("%d sleepers started; want two for each of several programs", len(all))
+		}
+		// Only the program of the last scenario may still run, with its two.
+		if alive := aliveSleepers(all); len(alive) > 2 {
+			t.Errorf("%d sleepers alive after the run: %v; want the restarts to have killed all but the last program's", len(alive), alive)
+		}
+		begin := time.Now()
+		target.Close()
+		if elapsed := time.Since(begin); elapsed > bound {
+			t.Errorf("Close took %v", elapsed)
+		}
+		sleepersGone(t, all, bound)
+	})
+	t.Run("close", func(t *testing.T) {
+		target, pids := start(t, "", 10*time.Second)
+		enc, err := target.NewEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := enc.EncodeBlock(nil, []certify.Field{{Name: "a", Value: "b"}}); err != nil {
+			t.Fatal(err)
+		}
+		if alive := aliveSleepers(sleepers(t, pids)); len(alive) != 2 {
+			t.Fatalf("sleepers alive before Close: %v; want two", alive)
+		}
+		begin := time.Now()
+		target.Close()
+		if elapsed := time.Since(begin); elapsed > bound {
+			t.Errorf("Close took %v", elapsed)
+		}
+		sleepersGone(t, sleepers(t, pids), bound)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		target, pids := start(t, "-hang-after 0", 300*time.Millisecond)
+		enc, err := target.NewEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		begin := time.Now()
+		if _, err := enc.EncodeBlock(nil, nil); !errors.Is(err, certify.ErrTimeout) || !strings.Contains(err.Error(), "no answer to encode within 300ms") {
+			t.Errorf("EncodeBlock of a hanging encoder: error %v; want a timeout naming it", err)
+		}
+		if elapsed := time.Since(begin); elapsed > bound {
+			t.Errorf("a 300ms timeout took %v", elapsed)
+		}
+		sleepersGone(t, sleepers(t, pids), bound) // before Close
+	})
+	t.Run("crash", func(t *testing.T) {
+		target, pids := start(t, "-crash-after 0", 10*time.Second)
+		enc, err := target.NewEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		begin := time.Now()
+		wire, err := enc.EncodeBlock(nil, nil)
+		const want = "the encoder exited (exit status 3) without answering encode"
+		if err == nil || err.Error() != want {
+			t.Errorf("EncodeBlock of an encoder that exits = %x, %v; want the error %q", wire, err, want)
+		}
+		if elapsed := time.Since(begin); elapsed > bound {
+			t.Errorf("the exit was reported after %v, not when it happened", elapsed)
+		}
+		sleepersGone(t, sleepers(t, pids), bound) // before Close
+	})
+}
+
+// TestExecWithMaxWire checks the per-block limit of ExecWith at its edge,
+// for a line refused unread, and in a run, where a block over it fails
+// the case naming the limit.
+func TestExecWithMaxWire(t *testing.T) {
+	enc := filepath.Join(stdioBinaries(t), "stdioenc")
+	const limit = 1024
+	tests := []struct {
+		wire int
+		want string // in the error; "" for none
+	}{
+		{limit, ""},
+		{limit + 1, "an answer with a block of 1025 octets: the block exceeds the per-block limit of 1024 octets"},
+		{1 << 20, fmt.Sprintf("an answer of more than %d octets: the block exceeds the per-block limit of 1024 octets", 2*limit+64<<10)},
+	}
+	for _, tt := range tests {
+		target, err := certify.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, tt.wire), certify.ExecOptions{MaxWire: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := target.NewEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.EncodeBlock(nil, nil)
+		var wle *hpackstdio.WireLimitError
+		switch {
+		case tt.want == "" && (err != nil || len(got) != tt.wire):
+			t.Errorf("block of %d: EncodeBlock = %d octets, %v; want the block", tt.wire, len(got), err)
+		case tt.want != "" && (!errors.As(err, &wle) || err.Error() != tt.want):
+			t.Errorf("block of %d: EncodeBlock error %v; want a *hpackstdio.WireLimitError %q", tt.wire, err, tt.want)
+		}
+		target.Close()
+	}
+	target, err := certify.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, limit+1), certify.ExecOptions{MaxWire: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	opts := quick()
+	opts.Cases = []string{"enc/4.1/1"}
+	rep, err := certify.Run([]certify.Target{target}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := rep.Results[rep.Encoders[0]]["enc/4.1/1"]; res.Grade != certify.Fail || !strings.Contains(res.Detail, "per-block limit of 1024 octets") {
+		t.Errorf("enc/4.1/1 with blocks over the limit: %s %q; want fail naming the limit", res.Grade, res.Detail)
+	}
+}
+
+// TestExecStderrFlood checks that an encoder writing 64 MiB to its
+// standard error on a request costs the certifier a bounded amount of
+// memory, and that the report keeps the end of it, saying how much was
+// dropped.
+func TestExecStderrFlood(t *testing.T) {
+	enc := filepath.Join(stdioBinaries(t), "stdioenc")
+	target := execTarget(t, enc+" -stderr-mib 64 -crash-after 0", 10*time.Second)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	opts := quick()
+	opts.Cases = []string{"enc/4.1/1"}
+	rep, err := certify.Run([]certify.Target{target}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 32<<20 {
+		t.Errorf("the run allocated %d MiB while the encoder wrote 64 MiB to stderr; want the stderr tail bounded", grown>>20)
+	}
+	res := rep.Results[rep.Encoders[0]]["enc/4.1/1"]
+	if res.Grade != certify.Fail || !strings.Contains(res.Stderr, "earlier octets dropped]") || !strings.HasSuffix(res.Stderr, "stdioenc: simulated crash\n") {
+		t.Errorf("enc/4.1/1: %s, stderr %.100q...; want fail, with the end of the flood and the crash, saying what was dropped", res.Grade, res.Stderr)
+	}
+	if len(res.Stderr) > 17<<10 {
+		t.Errorf("stderr in the report: %d octets; want the last 16 KiB", len(res.Stderr))
 	}
 }

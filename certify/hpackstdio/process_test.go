@@ -238,7 +238,7 @@ func TestKillAll(t *testing.T) {
 		pids = append(pids, pid, c.proc.cmd.Process.Pid)
 	}
 	KillAll()
-	waitGone(t, pids, "fork", 3*time.Second)
+	waitGone(t, pids, os.Args[0], 3*time.Second) // leaders and sleepers
 	for i, c := range clients {
 		if err := c.New(); err == nil || !strings.Contains(err.Error(), "signal: killed") {
 			t.Errorf("client %d: New after KillAll: error %v; want one saying the encoder was killed", i, err)

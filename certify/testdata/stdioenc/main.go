@@ -8,6 +8,13 @@
 // protocol defines or uses the form hello did not negotiate, so that the
 // tests prove the certifier's requests complete. -log FILE writes every
 // request ("> " line) and answer ("< " line) to FILE.
+//
+// -fork N starts N copies of itself in -sleeper mode that inherit its
+// standard input, output and error and outlive it unless killed with its
+// process group; -pids FILE appends their pids to FILE, one a line. A
+// sleeper sleeps ten minutes, ignoring SIGPIPE; once its parent is gone it
+// writes an answer-like line to standard output, which the certifier must
+// never read as an answer.
 package main
 
 import (
@@ -15,7 +22,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -34,6 +44,11 @@ var (
 	utf8Only   = flag.Bool("utf8-only", false, "do not offer the binary-safe form in the answer to hello")
 	validate   = flag.Bool("validate", true, "answer with an error any request that is not complete, or not in the negotiated form")
 	logFile    = flag.String("log", "", "append every request and answer line to this file")
+	bigWire    = flag.Int("big-wire", -1, "answer every encode request with a block of this many zero octets")
+	stderrMiB  = flag.Int("stderr-mib", 0, "write this many MiB to stderr on every request")
+	fork       = flag.Int("fork", 0, "start this many sleepers holding stdin, stdout and stderr")
+	pidFile    = flag.String("pids", "", "append the pid of every sleeper to this file")
+	sleeper    = flag.Bool("sleeper", false, "be a sleeper (see -fork)")
 )
 
 // misbehaving wraps an encoder with the misbehaviour the flags ask for.
@@ -49,6 +64,12 @@ func (m *misbehaving) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 	if *noisy {
 		fmt.Fprintln(os.Stderr, strings.Repeat("noise ", 100<<10/6))
 	}
+	if *stderrMiB > 0 {
+		mib := []byte(strings.Repeat("flood\n", 1<<20/6+1)[:1<<20])
+		for range *stderrMiB {
+			os.Stderr.Write(mib)
+		}
+	}
 	if *hangAfter >= 0 && *m.encodes > *hangAfter {
 		fmt.Fprintln(os.Stderr, "stdioenc: hanging")
 		time.Sleep(time.Hour)
@@ -59,6 +80,9 @@ func (m *misbehaving) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 	}
 	if *garbage {
 		fmt.Println("this is not JSON")
+	}
+	if *bigWire >= 0 {
+		return append(dst, make([]byte, *bigWire)...), nil
 	}
 	if *lie {
 		lied := make([]certify.Field, len(fields))
@@ -72,6 +96,14 @@ func (m *misbehaving) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 
 func main() {
 	flag.Parse()
+	if *sleeper {
+		sleep()
+		return
+	}
+	if err := startSleepers(*fork, *pidFile); err != nil {
+		fmt.Fprintln(os.Stderr, "stdioenc:", err)
+		os.Exit(2)
+	}
 	bug, err := broken.ParseBug(*bugName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -102,4 +134,50 @@ func main() {
 		fmt.Fprintln(os.Stderr, "stdioenc:", err)
 		os.Exit(1)
 	}
+}
+
+// startSleepers starts n sleepers holding this program's standard input,
+// output and error, and appends their pids to pidFile, if set.
+func startSleepers(n int, pidFile string) error {
+	if n == 0 {
+		return nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var pids strings.Builder
+	for range n {
+		cmd := exec.Command(self, "-sleeper")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		fmt.Fprintln(&pids, cmd.Process.Pid)
+	}
+	if pidFile == "" {
+		return nil
+	}
+	f, err := os.OpenFile(pidFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(pids.String()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// sleep is the sleeper: see the package doc.
+func sleep() {
+	signal.Ignore(syscall.SIGPIPE)
+	parent := os.Getppid()
+	end := time.Now().Add(10 * time.Minute)
+	for os.Getppid() == parent && time.Now().Before(end) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	fmt.Println(`{"wire":"83"}`)
+	time.Sleep(time.Until(end))
 }

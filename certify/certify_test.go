@@ -1,6 +1,7 @@
 package certify_test
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -292,4 +293,32 @@ func TestCasesDocumented(t *testing.T) {
 
 func TestTestEncoder(t *testing.T) {
 	certify.TestEncoder(t, func() certify.Encoder { return certify.NewReference(encoder.Config{}) }, quick())
+}
+
+// failingEncoder fails every block.
+type failingEncoder struct{}
+
+func (failingEncoder) SetMaxDynamicTableSize(uint32) error { return nil }
+func (failingEncoder) EncodeBlock(dst []byte, _ []certify.Field) ([]byte, error) {
+	return dst, errors.New("out of order")
+}
+
+// TestBreakdownGrades checks that an encoder that breaks down fails every
+// graded case with the reason, and that the measurements (info cases) are
+// unsupported rather than failed.
+func TestBreakdownGrades(t *testing.T) {
+	rep, err := certify.Run([]certify.Target{certify.Func("failing", func() certify.Encoder { return failingEncoder{} })}, quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cases {
+		res := rep.Results["failing"][c.ID]
+		want := certify.Fail
+		if c.Violation == certify.Info {
+			want = certify.Unsupported
+		}
+		if res.Grade != want || !strings.Contains(res.Detail, "out of order") {
+			t.Errorf("%s (%s if broken): %s %q; want %s naming the encoder's error", c.ID, c.Violation, res.Grade, res.Detail, want)
+		}
+	}
 }

@@ -929,3 +929,34 @@ func TestCheckCoverage(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTablesClaimNothing checks that enc/2.3.2's check does not pass
+// on an empty comparison: blocks after which fewer than two tables were
+// left to compare count for nothing.
+func TestCheckTablesClaimNothing(t *testing.T) {
+	blocks := func(compared ...int) []*playedBlock {
+		st := &story{name: "s", blocks: make([]block, len(compared))}
+		var out []*playedBlock
+		for i, n := range compared {
+			out = append(out, &playedBlock{story: st, index: i, tablesCompared: n, problems: []string{""}})
+		}
+		return out
+	}
+	tests := []struct {
+		label, reason string
+		compared      []int
+		grade         Grade
+		want          string
+	}{
+		{"all compared", "two tables or more after every block", []int{2, 3}, Pass, "2 blocks leave every table equal"},
+		{"none compared", "one table left after every block: nothing was compared", []int{1, 1, 0}, Unsupported, "no block left two tables to compare (3 blocks)"},
+		{"some compared", "the blocks compared pass, the others are counted", []int{2, 1}, Pass, "1 blocks compared nothing"},
+	}
+	for _, tt := range tests {
+		c := &caseRun{c: &Case{ID: "enc/2.3.2/1", Violation: Fail, rule: tablesAgree}, ruleIndex: 0, transcripts: []*transcript{{blocks: blocks(tt.compared...)}}}
+		v := tablesCheck(c)
+		if v.grade != tt.grade || !strings.Contains(v.detail, tt.want) {
+			t.Errorf("%s: %s %q; want %s with %q: %s", tt.label, v.grade, v.detail, tt.grade, tt.want, tt.reason)
+		}
+	}
+}

@@ -29,6 +29,29 @@ type Report struct {
 	// StaleExpectations are the entries of Options.ExpectFail that matched
 	// no failure: the encoder got better, and the list can shrink.
 	StaleExpectations []string
+	// Version is the hpackcert build that wrote the report (Version()),
+	// and Catalogue the version of the case catalogue (CatalogueVersion()).
+	Version, Catalogue string
+	// Targets describes each encoder, by name: how it was driven and
+	// what it said of itself.
+	Targets map[string]TargetInfo
+	// Started is when the run began, Elapsed how long it took.
+	Started time.Time
+	Elapsed time.Duration
+}
+
+// TargetInfo describes one encoder of a run.
+type TargetInfo struct {
+	// Kind is how the encoder was driven: "in-process", "stdio" or
+	// "recorded".
+	Kind string `json:"kind"`
+	// Reported is the name (and version) the encoder gave for itself, the
+	// answer to hello for a stdio encoder; for others, Target.Name.
+	Reported string `json:"reported"`
+	// Binary is set for a stdio encoder that offered the binary form.
+	Binary bool `json:"binary,omitempty"`
+	// Elapsed is how long its cases took.
+	Elapsed time.Duration `json:"-"`
 }
 
 // Failed reports whether a case failed for some encoder without the

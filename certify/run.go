@@ -125,6 +125,7 @@ type runner struct {
 // An error means the run itself could not happen (an unknown case prefix,
 // unreadable stories); an encoder's misbehaviour is a grade, not an error.
 func Run(targets []Target, opts Options) (*Report, error) {
+	start := time.Now()
 	if len(targets) == 0 {
 		return nil, errors.New("certify: no encoder to certify")
 	}
@@ -145,14 +146,22 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if _, err := r.traffic(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Cases: cases, Strict: opts.Strict, Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{}, TrafficSource: r.trafficSource}
+	rep := &Report{
+		Cases: cases, Strict: opts.Strict, Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
+		TrafficSource: r.trafficSource, Version: Version(), Catalogue: CatalogueVersion(), Targets: map[string]TargetInfo{}, Started: start,
+	}
+	defer func() { rep.Elapsed = time.Since(start) }()
 	for _, t := range targets {
 		name := uniqueName(rep.Encoders, t.Name())
 		rep.Encoders = append(rep.Encoders, name)
+		began := time.Now()
 		results, played, err := r.certify(t, cases)
 		if err != nil {
 			return nil, err
 		}
+		info := describe(t)
+		info.Elapsed = time.Since(began)
+		rep.Targets[name] = info
 		rep.Results[name] = results
 		rep.Coverage[name] = measureCoverage(played)
 	}
@@ -211,6 +220,31 @@ func recordedWithoutWire(t Target) string {
 		}
 	}
 	return "the story files hold header lists without any \"wire\"" + files + ": they record no encoder's output to grade; to encode them with an encoder, pass the directory as --testcases"
+}
+
+// describe says how a target is driven.
+func describe(t Target) TargetInfo {
+	info := TargetInfo{Reported: t.Name()}
+	switch {
+	case isRecorded(t):
+		info.Kind = "recorded"
+	case isInProcess(t):
+		info.Kind = "in-process"
+	default:
+		info.Kind = "stdio"
+		info.Binary = !isUTF8Only(t)
+	}
+	return info
+}
+
+func isRecorded(t Target) bool {
+	_, ok := t.(recordings)
+	return ok
+}
+
+func isInProcess(t Target) bool {
+	_, ok := t.(inProcess)
+	return ok
 }
 
 func isUTF8Only(t Target) bool {

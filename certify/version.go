@@ -1,0 +1,53 @@
+package certify
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// Version returns the hpackcert build: the module version and, for a
+// build from a checkout, the commit and whether the tree was modified, as
+// the Go toolchain recorded them; "unknown" without build information.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var revision, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+modified"
+			}
+		}
+	}
+	if revision != "" {
+		v += fmt.Sprintf(" %.12s%s", revision, modified)
+	}
+	return v
+}
+
+var catalogue = sync.OnceValue(func() string {
+	h := sha256.New()
+	for _, c := range Cases() {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", c.ID, c.Violation, c.Title, c.RFC, strings.Join(c.scenarios, ","))
+	}
+	return fmt.Sprintf("%d cases, %s", len(Cases()), hex.EncodeToString(h.Sum(nil))[:12])
+})
+
+// CatalogueVersion names the case catalogue: the number of cases and a
+// digest of their ids, grades, titles, texts and scenarios, so that a
+// dashboard comparing reports can tell whether the cases changed between
+// two of them.
+func CatalogueVersion() string { return catalogue() }

@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 }
 
 // scripted are helpers that answer each op with a fixed line; "hang"
-// never answers, and "exit" writes to stderr and exits with status 3.
+// never answers, "exit" writes to stderr and exits with status 3, and
+// "early" answers, then answers the next request before reading it.
 var scripted = map[string]map[string]string{
 	"no-name":     {OpHello: `{}`},
 	"error-hello": {OpHello: `{"error":"not today"}`},
@@ -43,6 +44,7 @@ var scripted = map[string]map[string]string{
 	"long-hello":  {OpHello: `{"name":"` + strings.Repeat("x", maxSmallAnswer) + `"}`},
 	"long-error":  {OpHello: `{"name":"x"}`, OpNew: `{"error":"` + strings.Repeat("x", maxSmallAnswer-20) + `"}`},
 	"two-answers": {OpHello: `{"name":"x"}`, OpNew: "{}\n{}"},
+	"early":       {OpHello: `{"name":"x"}`, OpNew: "early"},
 }
 
 // runHelper is the encoder program named mode and returns its exit status.
@@ -80,6 +82,13 @@ func runHelper(mode string) int {
 		case "exit":
 			fmt.Fprintln(os.Stderr, "helper: exiting on", req.Op)
 			return 3
+		case "early":
+			// Answers, and a moment later answers the next request
+			// before reading any of it.
+			fmt.Println(`{}`)
+			time.Sleep(100 * time.Millisecond)
+			fmt.Println(`{"wire":"82"}`)
+			time.Sleep(time.Hour)
 		default:
 			fmt.Println(answer)
 		}
@@ -363,5 +372,22 @@ func TestClientExtraLine(t *testing.T) {
 	}
 	if c.Err() == nil {
 		t.Error("the program runs on after answering twice")
+	}
+}
+
+// TestClientAnswerBeforeRequest checks that an answer that comes before
+// its request is read whole is not taken while the request is still
+// being written: the next request would be written over its rest.
+func TestClientAnswerBeforeRequest(t *testing.T) {
+	c := start(t, "early", Options{Timeout: 300 * time.Millisecond})
+	if err := c.New(); err != nil {
+		t.Fatal(err)
+	}
+	// More than a pipe holds, so that the write waits for the encoder.
+	big := []Field{{Name: "x-big", Value: strings.Repeat("v", 1<<20)}}
+	got, err := c.Encode(nil, nil, big)
+	const want = "the encoder answered encode before reading the whole request"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Encode = %x, %v; want an error containing %q", got, err, want)
 	}
 }

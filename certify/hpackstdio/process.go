@@ -263,9 +263,10 @@ func (p *process) copyStderr(w io.Writer) {
 }
 
 // exchange writes one request line for op and returns the line answering
-// it, of at most limit octets, within timeout; a longer line is errTooLong.
-// It does not stop the program on failure: the Client does. An error
-// other than errTooLong says what happened in words meant for a report.
+// it, of at most limit octets, once the request is written whole, all
+// within timeout; a longer line is errTooLong. It does not stop the
+// program on failure: the Client does. An error other than errTooLong
+// says what happened in words meant for a report.
 //
 // A line is taken as the answer only if it was read before the program
 // was seen to exit: once the program is reaped, its group is killed, and
@@ -286,36 +287,51 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 		written <- err
 	}()
 	p.reads <- limit
-	for {
+	// The answer is returned once the request is written whole too, so
+	// that the next request is never written over the rest of this one.
+	lines, exited := p.lines, p.exited
+	var answer []byte
+	for written != nil || lines != nil {
 		select {
 		case err := <-written:
 			if err != nil {
-				return nil, p.gone(op, fmt.Sprintf("the encoder does not read its standard input (writing the %s request: %v)", op, err))
+				return nil, p.gone(op, fmt.Sprintf("the encoder closed its standard input (writing the %s request: %v)", op, err))
 			}
 			written = nil
-		case got := <-p.lines:
+		case got := <-lines:
 			switch {
 			case got.err == nil:
-				return got.line, nil
+				answer, lines = got.line, nil
 			case errors.Is(got.err, errTooLong):
 				return nil, got.err
 			case errors.Is(got.err, io.EOF):
 				return nil, p.gone(op, "the encoder closed its standard output")
-			}
-			return nil, p.gone(op, fmt.Sprintf("reading the encoder's standard output: %v", got.err))
-		case <-p.exited:
-			select {
-			case got := <-p.lines:
-				if got.err == nil {
-					return got.line, nil
-				}
 			default:
+				return nil, p.gone(op, fmt.Sprintf("reading the encoder's standard output: %v", got.err))
 			}
-			return nil, p.exitError(op)
+		case <-exited:
+			exited = nil
+			if lines != nil {
+				select {
+				case got := <-lines:
+					if got.err != nil {
+						return nil, p.exitError(op)
+					}
+					answer, lines = got.line, nil
+				default:
+					return nil, p.exitError(op)
+				}
+			}
+			// The answer came first; the write ends at once, one way or
+			// the other, now that nothing of the group is left to read.
 		case <-timer.C:
+			if lines == nil {
+				return nil, fmt.Errorf("the encoder answered %s before reading the whole request, and read no more of it within %v: %w", op, timeout, ErrTimeout)
+			}
 			return nil, fmt.Errorf("no answer to %s within %v: %w", op, timeout, ErrTimeout)
 		}
 	}
+	return answer, nil
 }
 
 // gone returns the error of a program that stopped talking: how it

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -60,6 +61,9 @@ func BuiltinNames() []string {
 // built with the nghttp2 tag, "nghttp2" (libnghttp2's deflater).
 func Builtin(name string) (Target, error) {
 	newEncoder, ok := builtins[name]
+	if !ok && name == "nghttp2" {
+		return nil, errors.New("certify: built-in encoder \"nghttp2\" is not in this build: build with -tags nghttp2 (needs libnghttp2-dev and pkg-config), e.g. go build -tags nghttp2 -o hpackcert ./cmd/hpackcert")
+	}
 	if !ok {
 		return nil, fmt.Errorf("certify: no built-in encoder %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
 	}

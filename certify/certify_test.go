@@ -238,13 +238,26 @@ func TestExpectFail(t *testing.T) {
 		t.Errorf("StaleExpectations = %q; want none", rep.StaleExpectations)
 	}
 
-	// The same list against an encoder without the bug: the entry is stale.
-	rep, err = certify.Run([]certify.Target{brokenTarget(broken.None)}, opts)
+	// The same list against the encoder once the bug is fixed: the entry
+	// is stale.
+	fixed := certify.Func("broken huffman-zero-padding", func() certify.Encoder { return broken.New(broken.None) })
+	rep, err = certify.Run([]certify.Target{fixed}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := opts.ExpectFail; len(rep.StaleExpectations) != 1 || rep.StaleExpectations[0] != want[0] {
 		t.Errorf("StaleExpectations = %q; want %q", rep.StaleExpectations, want)
+	}
+
+	// Entries that cannot match are errors, not silently stale.
+	for _, bad := range []struct{ entry, want string }{
+		{"enc/9.9/9", `no case "enc/9.9/9"`},
+		{"nobody enc/5.2/1", `no encoder "nobody" in this run`},
+	} {
+		opts.ExpectFail = []string{bad.entry}
+		if _, err := certify.Run([]certify.Target{fixed}, opts); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("expected failure %q: error %v; want one containing %q", bad.entry, err, bad.want)
+		}
 	}
 }
 

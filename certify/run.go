@@ -133,6 +133,9 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkExpectFail(opts.ExpectFail, targets); err != nil {
+		return nil, err
+	}
 	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, judging: &judging{lim: opts.limits()}, ruleIndex: map[string]int{}}
 	for _, c := range cases {
 		if c.rule != nil {
@@ -389,6 +392,37 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 	return r.refTraffic, nil
 }
 
+func knownCase(id string) bool {
+	for _, c := range allCases {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// checkExpectFail checks that every expected failure names a case of the
+// catalogue and, when it names an encoder, one of the run's.
+func checkExpectFail(entries []string, targets []Target) error {
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Name())
+	}
+	for _, e := range entries {
+		id, encoder := e, ""
+		if i := strings.LastIndexByte(e, ' '); i >= 0 {
+			id, encoder = e[i+1:], e[:i]
+		}
+		if !knownCase(id) {
+			return fmt.Errorf("certify: expected failure %q: no case %q (see hpackcert list)", e, id)
+		}
+		if encoder != "" && !contains(names, encoder) {
+			return fmt.Errorf("certify: expected failure %q: no encoder %q in this run (have %q)", e, encoder, names)
+		}
+	}
+	return nil
+}
+
 // ReadExpectFail reads a list of expected failures: one case id per line,
 // or an encoder name, a space and a case id; blank lines and lines
 // starting with # are ignored.
@@ -415,6 +449,9 @@ func parseExpectFail(rd io.Reader, path string) ([]string, error) {
 		}
 		if !strings.HasPrefix(id, "enc/") {
 			return nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...)", path, line, id)
+		}
+		if !knownCase(id) {
+			return nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)
 		}
 		out = append(out, text)
 	}

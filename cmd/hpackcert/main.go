@@ -109,6 +109,20 @@ run flags:
 exit status: 0 nothing failed, 1 a case failed, 2 the run could not happen
 `
 
+// splitCases returns the case prefixes of repeated --cases flags, each a
+// comma-separated list.
+func splitCases(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		for _, p := range strings.Split(f, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // listFlag collects a repeatable flag.
 type listFlag []string
 
@@ -175,13 +189,7 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 		TrafficStories: *trafficStories, TrafficBlocks: *trafficBlocks,
 		MaxBlockSize: *maxBlock, MaxHeaderListSize: *maxList, MaxStoryFileSize: *maxStory,
 	}
-	for _, c := range cases {
-		for _, p := range strings.Split(c, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				opts.Cases = append(opts.Cases, p)
-			}
-		}
-	}
+	opts.Cases = splitCases(cases)
 	if _, err := certify.SelectCases(opts.Cases); err != nil {
 		return 2, err
 	}
@@ -192,6 +200,17 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 		}
 		opts.ExpectFail = list
 	}
+	// The report files are created before the run, so that a path that
+	// cannot be written stops it at once rather than after minutes.
+	outputs, err := createOutputs(map[string]string{"json": *jsonOut, "junit": *junitOut, "html": *htmlOut, "md": *mdOut})
+	if err != nil {
+		return 2, err
+	}
+	defer func() {
+		for _, o := range outputs {
+			o.close()
+		}
+	}()
 	targets, err := openTargets(encoders, execs, stories, *timeout, opts)
 	defer func() {
 		for _, t := range targets {
@@ -208,15 +227,9 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 	if err := rep.WriteText(stdout); err != nil {
 		return 2, err
 	}
-	outputs := []struct {
-		path  string
-		write func(io.Writer) error
-	}{{*jsonOut, rep.WriteJSON}, {*junitOut, rep.WriteJUnit}, {*htmlOut, rep.WriteHTML}, {*mdOut, rep.WriteMarkdown}}
+	writers := map[string]func(io.Writer) error{"json": rep.WriteJSON, "junit": rep.WriteJUnit, "html": rep.WriteHTML, "md": rep.WriteMarkdown}
 	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFile(o.path, o.write); err != nil {
+		if err := o.write(writers[o.kind]); err != nil {
 			return 2, err
 		}
 	}
@@ -257,16 +270,51 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 	return targets, nil
 }
 
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// output is one report file, created before the run and written after it.
+type output struct {
+	kind, path string
+	f          *os.File
+	written    bool
+}
+
+// createOutputs creates the report files asked for (flag name to path;
+// empty paths are not asked for), or returns an error naming the flag.
+func createOutputs(paths map[string]string) ([]*output, error) {
+	var out []*output
+	for _, kind := range []string{"json", "junit", "html", "md"} {
+		path := paths[kind]
+		if path == "" {
+			continue
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			for _, o := range out {
+				o.close()
+			}
+			return nil, fmt.Errorf("--%s %s: cannot write the report: %w", kind, path, err)
+		}
+		out = append(out, &output{kind: kind, path: path, f: f})
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+	return out, nil
+}
+
+// write writes the report into the file and closes it.
+func (o *output) write(write func(io.Writer) error) error {
+	if err := write(o.f); err != nil {
+		return fmt.Errorf("writing %s: %w", o.path, err)
 	}
-	return f.Close()
+	o.written = true
+	return o.f.Close()
+}
+
+// close closes the file, and removes it when the run ended before the
+// report was written, so that no empty report is left behind.
+func (o *output) close() {
+	if o.written {
+		return
+	}
+	o.f.Close()
+	os.Remove(o.path)
 }
 
 func listCmd(args []string, stdout io.Writer) error {
@@ -277,7 +325,7 @@ func listCmd(args []string, stdout io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	selected, err := certify.SelectCases(cases)
+	selected, err := certify.SelectCases(splitCases(cases))
 	if err != nil {
 		return err
 	}

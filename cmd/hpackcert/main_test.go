@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,11 @@ func TestList(t *testing.T) {
 	status, out, _ = runCLI(t, "list", "--cases", "enc/4.2")
 	if lines := strings.Count(out, "\n"); status != 0 || lines != 5 {
 		t.Errorf("list --cases enc/4.2: exit %d, %d lines; want 0, a header and 4 cases:\n%s", status, lines, out)
+	}
+	// The comma lists run accepts.
+	status, out, _ = runCLI(t, "list", "--cases", "enc/4.1, enc/5.1")
+	if lines := strings.Count(out, "\n"); status != 0 || lines != 3 {
+		t.Errorf("list --cases 'enc/4.1, enc/5.1': exit %d, %d lines; want 0, a header and 2 cases:\n%s", status, lines, out)
 	}
 }
 
@@ -87,6 +93,15 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--testcases", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"encode"}, "needs --stories DIR and --out DIR"},
 		{[]string{"list", "--cases", "nope"}, "no case id starts with"},
+		{[]string{"list", "--cases", "enc/4.1,nope"}, `no case id starts with "nope"`},
+		{[]string{"--html", filepath.Join(dir, "missing", "r.html")}, "--html " + filepath.Join(dir, "missing", "r.html") + ": cannot write the report"},
+		{[]string{"--max-block", "0"}, "--max-block 0: must be positive"},
+	}
+	if !slices.Contains(certify.BuiltinNames(), "nghttp2") {
+		tests = append(tests, struct {
+			args []string
+			want string
+		}{[]string{"--encoder", "builtin:nghttp2"}, "build with -tags nghttp2"})
 	}
 	for _, tt := range tests {
 		status, _, stderr := runCLI(t, tt.args...)

@@ -47,6 +47,9 @@ func TestEncoder[T TestingT[T]](t T, newEncoder func() Encoder, opts ...Options)
 	for _, c := range rep.Cases {
 		res := results[c.ID]
 		t.Run(c.ID, func(t T) {
+			// A failure points at the caller's line: the subtest function
+			// is a helper too.
+			t.Helper()
 			switch res.Grade {
 			case Fail:
 				if res.Expected {

@@ -261,7 +261,7 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 		targets = append(targets, t)
 	}
 	for _, c := range execs {
-		t, err := certify.Exec(c, timeout)
+		t, err := certify.ExecWith(c, certify.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
 		if err != nil {
 			return targets, fmt.Errorf("--exec %q: %w", c, err)
 		}

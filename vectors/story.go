@@ -218,15 +218,24 @@ func encodeStory(path string, s *Story) ([]byte, error) {
 		if c.Wire != nil {
 			fmt.Fprintf(&b, "      \"wire\": \"%x\",\n", c.Wire)
 		}
+		// A case with an octet string that is not valid UTF-8 writes every
+		// name and value in hex (our extension "hex": true), since a JSON
+		// string cannot carry it.
+		hexHeaders := false
+		for _, h := range c.Headers {
+			hexHeaders = hexHeaders || !utf8.ValidString(h.Name) || !utf8.ValidString(h.Value)
+		}
+		text := quote
+		if hexHeaders {
+			b.WriteString("      \"hex\": true,\n")
+			text = func(s string) string { return `"` + hex.EncodeToString([]byte(s)) + `"` }
+		}
 		b.WriteString("      \"headers\": [")
 		for j, h := range c.Headers {
-			if !utf8.ValidString(h.Name) || !utf8.ValidString(h.Value) {
-				return nil, fail(i, "header %d (%q: %q) is not valid UTF-8, which a JSON string cannot carry", j, h.Name, h.Value)
-			}
 			if j > 0 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, "\n        {%s: %s}", quote(h.Name), quote(h.Value))
+			fmt.Fprintf(&b, "\n        {%s: %s}", text(h.Name), text(h.Value))
 		}
 		if len(c.Headers) > 0 {
 			b.WriteString("\n      ")
@@ -314,7 +323,7 @@ func parseStory(path string, data []byte) (*Story, error) {
 func (p *storyParser) readCase() (Case, error) {
 	var c Case
 	start := p.valueStart()
-	sawSeqno, sawHeaders, sawSensitive := false, false, false
+	sawSeqno, sawHeaders, sawSensitive, hexHeaders := false, false, false, false
 	err := p.object("case", func(key string) error {
 		switch key {
 		case "seqno":
@@ -361,6 +370,10 @@ func (p *storyParser) readCase() (Case, error) {
 				c.Headers = append(c.Headers, h)
 				return err
 			})
+		case "hex":
+			return p.optional(func() error {
+				return p.boolean("hex", &hexHeaders)
+			})
 		case "sensitive":
 			return p.optional(func() error {
 				sawSensitive = true
@@ -384,6 +397,17 @@ func (p *storyParser) readCase() (Case, error) {
 	}
 	if !sawSeqno {
 		c.Seqno = p.caseIndex
+	}
+	if hexHeaders {
+		for j := range c.Headers {
+			h := &c.Headers[j]
+			name, errName := hex.DecodeString(h.Name)
+			value, errValue := hex.DecodeString(h.Value)
+			if errName != nil || errValue != nil {
+				return c, p.errorAt(start, fmt.Sprintf("header %d: with \"hex\": true, names and values are hex: %v", j, errors.Join(errName, errValue)))
+			}
+			h.Name, h.Value = string(name), string(value)
+		}
 	}
 	if sawSensitive && len(c.Sensitive) != len(c.Headers) {
 		return c, p.errorAt(start, fmt.Sprintf("%d sensitive flags for %d headers", len(c.Sensitive), len(c.Headers)))

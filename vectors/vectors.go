@@ -45,10 +45,10 @@
 // a provenance note; RawDataSource names them for reports. They are the
 // certifier's default traffic, the same wherever it runs.
 //
-// Names and values are JSON strings, so a story carries exactly the octet
-// strings that are valid UTF-8, as does the stdio protocol (hpack-stdio/1)
-// in its first form.
-// WriteStory refuses a name or value that is not valid UTF-8 rather than
+// Names and values are JSON strings, which carry valid UTF-8 only. A case
+// with "hex": true (our extension) holds every name and value in hex
+// instead, so that any octet string travels; WriteStory writes a case that
+// way when one of its names or values is not valid UTF-8, rather than
 // change it.
 //
 // # Generated stories

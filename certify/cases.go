@@ -34,6 +34,8 @@ type verdict struct {
 	grade  Grade
 	detail string
 	repro  string
+	// at is the block at fault, for Result.Replay.
+	at *playedBlock
 }
 
 func pass(format string, args ...any) verdict {
@@ -114,7 +116,7 @@ func (c *caseRun) blocks(f blockRule) (verdict, int) {
 			}
 			n++
 			if problem, bad := f(b); bad {
-				return verdict{detail: fmt.Sprintf("%s: %s", b.where(), problem), repro: b.repro(problem)}, n
+				return verdict{detail: fmt.Sprintf("%s: %s", b.where(), problem), repro: b.repro(problem), at: b}, n
 			}
 		}
 	}

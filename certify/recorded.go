@@ -27,7 +27,14 @@ func RecordedLimit(dir string, maxFileSize int64) (Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &recordedTarget{name: "recorded:" + filepath.Base(filepath.Clean(dir))}
+	return RecordedStories("recorded:"+filepath.Base(filepath.Clean(dir)), dir, vs)
+}
+
+// RecordedStories is Recorded for stories already read, from where (a
+// directory or a file, for errors); name names the target in reports.
+func RecordedStories(name, where string, vs []*vectors.Story) (Target, error) {
+	dir := where
+	t := &recordedTarget{name: name}
 	for _, s := range vs {
 		if len(s.Cases) == 0 {
 			return nil, fmt.Errorf("certify: %s: the story has no cases", s.Path)

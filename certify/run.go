@@ -50,6 +50,10 @@ type Options struct {
 	// it the oracles stop decoding, the HPACK-bomb defence of RFC 7541
 	// §7.3. 0 means DefaultMaxHeaderListSize (64 KiB).
 	MaxHeaderListSize int
+	// Replay, when set, replaces the stories of every scenario: each
+	// selected case judges exactly these blocks. Result.Replay of a failed
+	// case, read back, replays that case's failure (hpackcert repro).
+	Replay []*vectors.Story
 	// MaxStoryFileSize is the largest story file read, in octets; a larger
 	// one is an error before it is read. 0 means
 	// vectors.DefaultMaxStoryFileSize (256 MiB).
@@ -104,6 +108,11 @@ type Result struct {
 	// Stderr is what the encoder wrote to its standard error while the
 	// scenarios of the case ran (stdio encoders only).
 	Stderr string `json:"stderr,omitempty"`
+	// Replay is the story of the first block at fault, cut after it, for
+	// a case graded fail or non-strict: written with vectors.WriteStory
+	// and passed back as Options.Replay (hpackcert repro), it replays
+	// exactly that failure.
+	Replay *vectors.Story `json:"-"`
 }
 
 // runner holds what one Run shares between targets and cases.
@@ -146,7 +155,13 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	for _, e := range opts.ExpectFail {
 		r.expect[e] = true
 	}
-	if _, err := r.traffic(); err != nil {
+	if opts.Replay != nil {
+		var names []string
+		for _, st := range opts.Replay {
+			names = append(names, st.Path)
+		}
+		r.trafficSource = "replay of " + strings.Join(names, ", ") + " (every scenario)"
+	} else if _, err := r.traffic(); err != nil {
 		return nil, err
 	}
 	rep := &Report{
@@ -289,6 +304,9 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		v := r.judge(run, unsupported)
 		res := &Result{Grade: v.grade, Detail: v.detail, Repro: v.repro, Duration: time.Since(start)}
+		if v.at != nil && v.at.story != nil && (v.grade == Fail || v.grade == NonStrict) {
+			res.Replay = v.at.replay(fmt.Sprintf("hpackcert reproduction of %s on encoder %s: %s", c.ID, t.Name(), v.detail))
+		}
 		for _, tr := range run.transcripts {
 			if tr.stderr != "" && (v.grade == Fail || v.grade == NonStrict) {
 				res.Stderr = tr.stderr
@@ -325,7 +343,7 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 				// measure, and the breakdown fails the graded cases.
 				return verdict{grade: Unsupported, detail: fmt.Sprintf("not measured: the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
 			}
-			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
+			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown), at: tr.breakdownAt}
 			v.repro = tr.breakdownAt.repro(tr.breakdown.Error())
 			return v
 		}

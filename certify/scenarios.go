@@ -45,11 +45,43 @@ var (
 // octets that hpack-stdio/1 cannot carry in JSON strings are left out of
 // every field, and dropped lists the octet values that no longer occur.
 func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, dropped []byte, err error) {
-	switch name {
-	case scTraffic:
+	switch {
+	case r.opts.Replay != nil:
+		stories = fromVectors(r.opts.Replay)
+	case name == scTraffic:
 		if stories, err = r.traffic(); err != nil {
 			return nil, nil, err
 		}
+	default:
+		stories = r.generated(name, utf8Only)
+		if stories == nil {
+			return nil, nil, fmt.Errorf("certify: unknown scenario %q", name)
+		}
+	}
+	if !utf8Only {
+		return stories, nil, nil
+	}
+	var before, after octetSet
+	for si := range stories {
+		for bi := range stories[si].blocks {
+			fields := stories[si].blocks[bi].fields
+			for fi, f := range fields {
+				before.addString(f.Name)
+				before.addString(f.Value)
+				fields[fi].Name = strings.ToValidUTF8(f.Name, "")
+				fields[fi].Value = strings.ToValidUTF8(f.Value, "")
+				after.addString(fields[fi].Name)
+				after.addString(fields[fi].Value)
+			}
+		}
+	}
+	return stories, before.minus(&after), nil
+}
+
+// generated returns the stories of a scenario other than the traffic, or
+// nil for an unknown name.
+func (r *runner) generated(name string, utf8Only bool) (stories []story) {
+	switch name {
 	case scAdversarial:
 		stories = append(fromVectors(vectors.GenerateStories(r.opts.Seed, r.opts.adversarial())), ownAdversarial(r.opts.Seed)...)
 	case scEntrySize:
@@ -74,27 +106,8 @@ func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, d
 		stories = sensitiveStories()
 	case scCredentials:
 		stories = credentialStories()
-	default:
-		return nil, nil, fmt.Errorf("certify: unknown scenario %q", name)
 	}
-	if !utf8Only {
-		return stories, nil, nil
-	}
-	var before, after octetSet
-	for si := range stories {
-		for bi := range stories[si].blocks {
-			fields := stories[si].blocks[bi].fields
-			for fi, f := range fields {
-				before.addString(f.Name)
-				before.addString(f.Value)
-				fields[fi].Name = strings.ToValidUTF8(f.Name, "")
-				fields[fi].Value = strings.ToValidUTF8(f.Value, "")
-				after.addString(fields[fi].Name)
-				after.addString(fields[fi].Value)
-			}
-		}
-	}
-	return stories, before.minus(&after), nil
+	return stories
 }
 
 // octetSet is a set of octet values.

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // block is one header block of a story: the settings acknowledged before
@@ -595,4 +597,26 @@ func playRecorded(name string, stories []story, j *judging) *transcript {
 		}
 	}
 	return tr
+}
+
+// replay returns the story of the block, cut after it, in the story
+// format: a fresh encoder, then every block up to this one, with the
+// settings acknowledged before each (Options.Replay). Recorded blocks keep
+// their wire.
+func (b *playedBlock) replay(description string) *vectors.Story {
+	out := &vectors.Story{Path: b.story.name, Description: description}
+	for i := 0; i <= b.index && i < len(b.story.blocks); i++ {
+		in := &b.story.blocks[i]
+		c := vectors.Case{Seqno: i, TableSizes: in.acked, Wire: in.wire, Headers: make([]vectors.HeaderField, len(in.fields))}
+		sensitive := make([]bool, len(in.fields))
+		for j, f := range in.fields {
+			c.Headers[j] = vectors.HeaderField{Name: f.Name, Value: f.Value}
+			sensitive[j] = f.Sensitive
+		}
+		if slices.Contains(sensitive, true) {
+			c.Sensitive = sensitive
+		}
+		out.Cases = append(out.Cases, c)
+	}
+	return out
 }

@@ -55,7 +55,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	status := 0
 	switch cmd {
 	case "run":
-		status, err = runCmd(args, stdout)
+		status, err = runCmd(args, stdout, false)
+	case "repro":
+		status, err = runCmd(args, stdout, true)
 	case "list":
 		err = listCmd(args, stdout)
 	case "encode":
@@ -83,6 +85,7 @@ func oneLine(s string) string {
 const usage = `usage:
   hpackcert [run] [flags]        certify encoders (default: the built-in ones)
   hpackcert list [--cases P] [-v] print the cases (-v: with the RFC text)
+  hpackcert repro --story FILE [flags] replay one failure written by run --repro DIR
   hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]
 
 encoders (repeatable, one matrix):
@@ -96,6 +99,7 @@ run flags:
   --expect-fail FILE       known failures (case id, or "ENCODER CASE", per line) that do not fail the run
   --timeout D              per-request timeout for --exec encoders (default 5s)
   --json FILE, --junit FILE, --html FILE, --md FILE   write reports
+  --repro DIR              write each failure's blocks as a story file, for hpackcert repro
   --testcases DIR          traffic stories from an hpack-test-case directory (its raw-data/) or a
                            directory of story files (default: hpack-test-case's 32 raw-data
                            stories, embedded in the binary)
@@ -149,8 +153,16 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func runCmd(args []string, stdout io.Writer) (int, error) {
+// runCmd runs the run command, or the repro command when repro is set:
+// a run whose every case judges the blocks of a --story file.
+func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
 	fs := newFlagSet("run")
+	var replayFile, reproDir *string
+	if repro {
+		replayFile = fs.String("story", "", "story file written by run --repro")
+	} else {
+		reproDir = fs.String("repro", "", "directory to write a reproduction of each failure to")
+	}
 	var encoders, execs, stories, cases listFlag
 	fs.Var(&encoders, "encoder", "built-in encoder")
 	fs.Var(&execs, "exec", "stdio encoder command")
@@ -190,6 +202,24 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 		MaxBlockSize: *maxBlock, MaxHeaderListSize: *maxList, MaxStoryFileSize: *maxStory,
 	}
 	opts.Cases = splitCases(cases)
+	if repro {
+		if *replayFile == "" {
+			return 2, &usageError{"repro needs --story FILE, a reproduction written by run --repro (see hpackcert help)"}
+		}
+		st, err := vectors.ReadStoryLimit(*replayFile, opts.MaxStoryFileSize)
+		if err != nil {
+			return 2, err
+		}
+		if len(st.Cases) == 0 {
+			return 2, fmt.Errorf("%s: the story has no cases", *replayFile)
+		}
+		opts.Replay = []*vectors.Story{st}
+	}
+	if reproDir != nil && *reproDir != "" {
+		if err := os.MkdirAll(*reproDir, 0o755); err != nil {
+			return 2, fmt.Errorf("--repro %s: %w", *reproDir, err)
+		}
+	}
 	if _, err := certify.SelectCases(opts.Cases); err != nil {
 		return 2, err
 	}
@@ -211,7 +241,16 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 			o.close()
 		}
 	}()
-	targets, err := openTargets(encoders, execs, stories, *timeout, opts)
+	var targets []certify.Target
+	var specs []string
+	if repro && len(encoders)+len(execs)+len(stories) == 0 && recordedStory(opts.Replay[0]) {
+		// A reproduction of recorded wire grades that wire again.
+		var t certify.Target
+		t, err = certify.RecordedStories("recorded:"+filepath.Base(*replayFile), *replayFile, opts.Replay)
+		targets, specs = []certify.Target{t}, []string{""}
+	} else {
+		targets, specs, err = openTargets(encoders, execs, stories, *timeout, opts)
+	}
 	defer func() {
 		for _, t := range targets {
 			t.Close()
@@ -233,41 +272,114 @@ func runCmd(args []string, stdout io.Writer) (int, error) {
 			return 2, err
 		}
 	}
+	if reproDir != nil && *reproDir != "" {
+		if err := writeRepros(stdout, rep, specs, *reproDir); err != nil {
+			return 2, err
+		}
+	}
 	if rep.Failed() {
 		return 1, nil
 	}
 	return 0, nil
 }
 
+// recordedStory reports whether every case of st carries its wire.
+func recordedStory(st *vectors.Story) bool {
+	for _, c := range st.Cases {
+		if c.Wire == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writeRepros writes the reproduction of every failed or non-strict case
+// to dir, one story file each, and says how to replay one.
+func writeRepros(stdout io.Writer, rep *certify.Report, specs []string, dir string) error {
+	var written []string
+	var replay string
+	for i, enc := range rep.Encoders {
+		for _, c := range rep.Cases {
+			res := rep.Results[enc][c.ID]
+			if res.Replay == nil {
+				continue
+			}
+			name := fileName(enc) + "--" + strings.ReplaceAll(c.ID, "/", "_") + ".json"
+			path := filepath.Join(dir, name)
+			if err := vectors.WriteStory(path, res.Replay); err != nil {
+				return fmt.Errorf("--repro: %w", err)
+			}
+			written = append(written, name)
+			if replay == "" && i < len(specs) {
+				replay = strings.TrimSpace(fmt.Sprintf("hpackcert repro --story %s --cases %s %s", shellQuote(path), c.ID, specs[i]))
+			}
+		}
+	}
+	if len(written) == 0 {
+		fmt.Fprintf(stdout, "reproductions: none to write to %s (no case failed)\n", dir)
+		return nil
+	}
+	fmt.Fprintf(stdout, "reproductions: %d story files in %s; replay one with\n  %s\n", len(written), dir, replay)
+	return nil
+}
+
+// fileName keeps the letters, digits and -._ of an encoder's name.
+func fileName(name string) string {
+	out := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '_':
+			return r
+		}
+		return '_'
+	}, name)
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // openTargets opens the encoders named on the command line, or the
 // built-in ones when none is named.
-func openTargets(encoders, execs, stories []string, timeout time.Duration, opts certify.Options) ([]certify.Target, error) {
+// openTargets opens the encoders named on the command line, or the
+// built-in ones when none is named, and returns with each the flag that
+// names it.
+func openTargets(encoders, execs, stories []string, timeout time.Duration, opts certify.Options) ([]certify.Target, []string, error) {
 	if len(encoders)+len(execs)+len(stories) == 0 {
 		encoders = certify.BuiltinNames()
 	}
 	var targets []certify.Target
+	var specs []string
 	for _, e := range encoders {
 		t, err := certify.Builtin(strings.TrimPrefix(e, "builtin:"))
 		if err != nil {
-			return targets, fmt.Errorf("--encoder %s: %w", e, err)
+			return targets, specs, fmt.Errorf("--encoder %s: %w", e, err)
 		}
-		targets = append(targets, t)
+		targets, specs = append(targets, t), append(specs, "--encoder builtin:"+strings.TrimPrefix(e, "builtin:"))
 	}
 	for _, dir := range stories {
 		t, err := certify.RecordedLimit(dir, opts.MaxStoryFileSize)
 		if err != nil {
-			return targets, fmt.Errorf("--stories %s: %w", dir, err)
+			return targets, specs, fmt.Errorf("--stories %s: %w", dir, err)
 		}
-		targets = append(targets, t)
+		// A reproduction carries the recorded wire: repro needs no flag.
+		targets, specs = append(targets, t), append(specs, "")
 	}
 	for _, c := range execs {
 		t, err := certify.ExecWith(c, certify.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
 		if err != nil {
-			return targets, fmt.Errorf("--exec %q: %w", c, err)
+			return targets, specs, fmt.Errorf("--exec %q: %w", c, err)
 		}
-		targets = append(targets, t)
+		targets, specs = append(targets, t), append(specs, "--exec "+shellQuote(c))
 	}
-	return targets, nil
+	return targets, specs, nil
 }
 
 // output is one report file, created before the run and written after it.

@@ -351,3 +351,50 @@ func TestRecordedHpackTestCase(t *testing.T) {
 		t.Errorf("%s: %d folders; want raw-data and at least three encoders' recordings", root, dirs)
 	}
 }
+
+// TestRepro writes the reproductions of a broken encoder's failures with
+// --repro and replays one with hpackcert repro: the same case fails
+// against the same encoder, passes against a fixed one, and a recorded
+// failure replays from its file alone.
+func TestRepro(t *testing.T) {
+	dir := stdioEncoders(t)
+	broken := filepath.Join(dir, "stdioenc") + " -bug huffman-zero-padding"
+	repro := t.TempDir()
+	status, out, stderr := runCLI(t, append([]string{"--exec", broken, "--cases", "enc/5.2/1", "--repro", repro}, quick...)...)
+	if status != 1 {
+		t.Fatalf("broken encoder: exit %d; want 1\n%s%s", status, out, stderr)
+	}
+	story := filepath.Join(repro, "stdioenc_huffman-zero-padding--enc_5.2_1.json")
+	if !strings.Contains(out, "hpackcert repro --story "+story+" --cases enc/5.2/1 --exec ") {
+		t.Errorf("the report does not say how to replay %s:\n%s", story, out)
+	}
+	status, out, stderr = runCLI(t, "repro", "--story", story, "--cases", "enc/5.2/1", "--exec", broken)
+	if status != 1 || !strings.Contains(out, "not a prefix of EOS") {
+		t.Errorf("repro against the broken encoder: exit %d; want 1 naming the padding\n%s%s", status, out, stderr)
+	}
+	status, out, stderr = runCLI(t, "repro", "--story", story, "--cases", "enc/5.2/1", "--exec", filepath.Join(dir, "stdioenc"))
+	if status != 0 {
+		t.Errorf("repro against the fixed encoder: exit %d; want 0\n%s%s", status, out, stderr)
+	}
+	if status, _, stderr = runCLI(t, "repro", "--cases", "enc/5.2/1"); status != 2 || !strings.Contains(stderr, "needs --story") {
+		t.Errorf("repro without --story: exit %d, %q; want 2 asking for --story", status, stderr)
+	}
+
+	// Recorded wire: the reproduction carries it, and replays alone.
+	recorded := t.TempDir()
+	s := &vectors.Story{Cases: []vectors.Case{{Wire: []byte{0x82}, Headers: []vectors.HeaderField{{Name: ":method", Value: "POST"}}}}}
+	if err := vectors.WriteStory(filepath.Join(recorded, "story_0.json"), s); err != nil {
+		t.Fatal(err)
+	}
+	repro = t.TempDir()
+	if status, out, _ = runCLI(t, "run", "--stories", recorded, "--cases", "enc/3.2/1", "--repro", repro); status != 1 {
+		t.Fatalf("recorded wire decoding to other fields: exit %d; want 1\n%s", status, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(repro, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("%d reproductions of a recorded failure; want 1", len(files))
+	}
+	if status, out, _ = runCLI(t, "repro", "--story", files[0], "--cases", "enc/3.2/1"); status != 1 || !strings.Contains(out, `"POST"`) {
+		t.Errorf("repro of recorded wire: exit %d; want 1 naming the field\n%s", status, out)
+	}
+}

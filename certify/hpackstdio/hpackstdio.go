@@ -81,9 +81,16 @@ type Encoder interface {
 	EncodeBlock(dst []byte, fields []Field) ([]byte, error)
 }
 
-// ErrTimeout is wrapped by the error of a request the encoder did not
-// answer within the Client's timeout.
+// ErrTimeout matches (errors.Is) the error of a request the encoder did
+// not answer within the Client's timeout.
 var ErrTimeout = errors.New("hpackstdio: timeout")
+
+// timeoutError is the error of a request not answered in time: it says
+// so once, in its message, and matches ErrTimeout.
+type timeoutError struct{ msg string }
+
+func (e *timeoutError) Error() string        { return e.msg }
+func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
 
 // AnswerError is an error answer, {"error":"text"}: the encoder refused
 // the request Op, and it is still running.

@@ -326,9 +326,9 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 			// the other, now that nothing of the group is left to read.
 		case <-timer.C:
 			if lines == nil {
-				return nil, fmt.Errorf("the encoder answered %s before reading the whole request, and read no more of it within %v: %w", op, timeout, ErrTimeout)
+				return nil, &timeoutError{fmt.Sprintf("the encoder answered %s before reading the whole request, and read no more of it within %v", op, timeout)}
 			}
-			return nil, fmt.Errorf("no answer to %s within %v: %w", op, timeout, ErrTimeout)
+			return nil, &timeoutError{fmt.Sprintf("no answer to %s within %v", op, timeout)}
 		}
 	}
 	return answer, nil

@@ -27,8 +27,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -37,6 +39,16 @@ import (
 )
 
 func main() {
+	// Each --exec encoder runs in a process group of its own, which an
+	// interrupt of the terminal does not reach: kill them before going.
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-interrupted
+		certify.KillPrograms()
+		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs killed\n", sig)
+		os.Exit(2)
+	}()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

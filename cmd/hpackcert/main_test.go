@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -396,5 +398,63 @@ func TestRepro(t *testing.T) {
 	}
 	if status, out, _ = runCLI(t, "repro", "--story", files[0], "--cases", "enc/3.2/1"); status != 1 || !strings.Contains(out, `"POST"`) {
 		t.Errorf("repro of recorded wire: exit %d; want 1 naming the field\n%s", status, out)
+	}
+}
+
+// TestInterruptKillsEncoders interrupts hpackcert while its encoder (which
+// started two sleepers holding its pipes) hangs: hpackcert exits with
+// status 2 and leaves no process of the encoder's group behind.
+func TestInterruptKillsEncoders(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc to look for processes in")
+	}
+	dir := stdioEncoders(t)
+	pids := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(filepath.Join(dir, "hpackcert"), "--exec", fmt.Sprintf("'%s' -fork 2 -pids '%s' -hang-after 0", filepath.Join(dir, "stdioenc"), pids), "--timeout", "60s")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var sleepers []int
+	for deadline := time.Now().Add(10 * time.Second); len(sleepers) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(pids)
+		sleepers = sleepers[:0]
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				sleepers = append(sleepers, pid)
+			}
+		}
+	}
+	if len(sleepers) < 2 {
+		cmd.Process.Kill()
+		t.Fatalf("the encoder started %d sleepers; want 2", len(sleepers))
+	}
+	time.Sleep(200 * time.Millisecond) // the run is now waiting on the hung encoder
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("hpackcert after an interrupt: %v; want exit status 2", err)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("hpackcert did not stop within 10s of an interrupt")
+	}
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var alive []int
+		for _, pid := range sleepers {
+			// A zombie is dead: only its exit status waits to be reaped.
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if fields := strings.Fields(string(stat)); err == nil && len(fields) > 2 && fields[2] != "Z" {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sleepers %v still alive 3s after hpackcert stopped", alive)
+		}
 	}
 }

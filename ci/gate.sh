@@ -83,7 +83,10 @@ while [ $i -lt ${#args[@]} ]; do
 	esac
 	case $value_flags$bool_flags$report_flags in
 	*" $name "*) ;;
-	*) die "unknown flag $arg (hpackcert run's flags are: $(echo $value_flags$bool_flags))" ;;
+	*)
+		read -ra names <<<"$value_flags$bool_flags"
+		die "unknown flag $arg (hpackcert run's flags are: ${names[*]})"
+		;;
 	esac
 	case $report_flags in
 	*" $name "*) die "$arg: gate.sh writes every report into \$HPACKCERT_OUT ($out); set HPACKCERT_OUT instead" ;;
@@ -158,7 +161,7 @@ if [ -z "$bin" ] && root=$(checkout); then
 	bindir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/hpackcert-gate.XXXXXX") || die "cannot make a directory for the build"
 	trap 'rm -rf "$bindir"' EXIT
 	echo "gate.sh: building hpackcert from $root (tags: ${tags:-none})" >&2
-	(cd "$root" && GOFLAGS= go build -tags="$tags" -o "$bindir/hpackcert" ./cmd/hpackcert) ||
+	(cd "$root" && GOFLAGS='' go build -tags="$tags" -o "$bindir/hpackcert" ./cmd/hpackcert) ||
 		die "building hpackcert from $root failed"
 	bin="$bindir/hpackcert"
 elif [ -z "$bin" ] && command -v hpackcert >/dev/null 2>&1; then
@@ -167,7 +170,7 @@ elif [ -z "$bin" ]; then
 	command -v go >/dev/null 2>&1 || die "hpackcert is not installed and there is no go command to install it"
 	tags=$(build_tags) || exit 2
 	echo "gate.sh: installing hpackcert@${HPACKCERT_VERSION:-latest} (tags: ${tags:-none})" >&2
-	GOFLAGS= go install -tags="$tags" "github.com/hpackcert/hpackcert/cmd/hpackcert@${HPACKCERT_VERSION:-latest}" ||
+	GOFLAGS='' go install -tags="$tags" "github.com/hpackcert/hpackcert/cmd/hpackcert@${HPACKCERT_VERSION:-latest}" ||
 		die "go install of hpackcert failed"
 	bin="$(go env GOPATH)/bin/hpackcert"
 fi
@@ -181,7 +184,8 @@ mkdir -p "$out" || die "cannot create the report directory $out"
 status=$?
 
 # GitHub refuses a step summary over 1 MiB; the matrix and the first
-# failures come first in the Markdown, so a long report is cut short.
+# failures come first in the Markdown, so a long report is cut short, at
+# a line end.
 summary_limit=1000000
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/summary.md" ]; then
 	size=$(wc -c <"$out/summary.md")
@@ -189,7 +193,7 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/summary.md" ]; then
 		cat "$out/summary.md" >>"$GITHUB_STEP_SUMMARY"
 	else
 		{
-			head -c $summary_limit "$out/summary.md" | sed '$d'
+			LC_ALL=C awk -v limit=$summary_limit '{ n += length($0) + 1; if (n > limit) exit; print }' "$out/summary.md"
 			printf '\n\n*(cut short: the whole report is in %s)*\n' "$out/summary.md"
 		} >>"$GITHUB_STEP_SUMMARY"
 	fi

@@ -732,3 +732,59 @@ func TestLintYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestGateHelp checks that ci/gate.sh --help prints the script's header
+// and runs nothing.
+func TestGateHelp(t *testing.T) {
+	gate := filepath.Join(moduleRoot(t), "ci", "gate.sh")
+	log := filepath.Join(t.TempDir(), "tools.log")
+	fakes := fakeTools(t, log, map[string]string{"go": "", "hpackcert": ""})
+	for _, flag := range []string{"-h", "--help"} {
+		status, stdout, stderr := runScript(t, t.TempDir(), scriptEnv("PATH="+fakes+string(os.PathListSeparator)+os.Getenv("PATH")), gate, "--exec", "./enc", flag)
+		if status != 0 || !strings.HasPrefix(stdout, "HPACK conformance gate") || !strings.Contains(stdout, "HPACKCERT_NGHTTP2") || stderr != "" {
+			t.Errorf("gate.sh %s: exit %d, stdout %q, stderr %q; want 0 and the header of the script", flag, status, stdout, stderr)
+		}
+	}
+	if ran := readLog(t, log); len(ran) > 0 {
+		t.Errorf("gate.sh --help ran %q", ran)
+	}
+}
+
+// TestGateSummaryLimit checks that a Markdown report over GitHub's 1 MiB
+// step-summary limit is cut short, at a line end, with a note saying
+// where the whole report is.
+func TestGateSummaryLimit(t *testing.T) {
+	gate := filepath.Join(moduleRoot(t), "ci", "gate.sh")
+	log := filepath.Join(t.TempDir(), "hpackcert.log")
+	line := strings.Repeat("x", 99)
+	// The last argument is the Markdown report's path.
+	writeMD := fmt.Sprintf(`for md; do :; done
+i=0
+while [ $i -lt 15000 ]; do echo %s; i=$((i + 1)); done >"$md"`, line)
+	fake := filepath.Join(fakeTools(t, log, map[string]string{"hpackcert": writeMD}), "hpackcert")
+	out := t.TempDir()
+	summary := filepath.Join(t.TempDir(), "step_summary.md")
+	status, stdout, stderr := runScript(t, t.TempDir(), scriptEnv("HPACKCERT_BIN="+fake, "HPACKCERT_OUT="+out, "GITHUB_STEP_SUMMARY="+summary), gate, "--exec", "./enc")
+	if status != 0 {
+		t.Fatalf("exit %d; want 0\n%s%s", status, stdout, stderr)
+	}
+	got, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 1 << 20
+	note := "*(cut short: the whole report is in " + out + "/summary.md)*\n"
+	body, found := strings.CutSuffix(string(got), "\n\n"+note)
+	if len(got) > limit || !found {
+		t.Fatalf("step summary: %d octets ending %q; want at most %d, ending with the note %q", len(got), got[max(0, len(got)-120):], limit, note)
+	}
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if len(lines) < 9000 || len(lines) >= 15000 {
+		t.Errorf("step summary holds %d lines of the report's 15000; want most of them, not all", len(lines))
+	}
+	for i, l := range lines {
+		if l != line {
+			t.Fatalf("step summary line %d is %q; want whole lines of the report", i+1, l)
+		}
+	}
+}

@@ -15,8 +15,10 @@
 # The flags are hpackcert run's (hpackcert help), checked here before
 # anything is built or installed; name at least one encoder (--exec,
 # --stories or --encoder). The reports are always
-# $HPACKCERT_OUT/{report.json,junit.xml,report.html,summary.md}, so
-# --json, --junit, --html and --md are refused.
+# $HPACKCERT_OUT/{report.json,junit.xml,report.html,summary.md}, with
+# each failure's blocks in $HPACKCERT_OUT/repro/ (replay one with
+# hpackcert repro --story FILE), so --json, --junit, --html, --md and
+# --repro are refused.
 #
 # Your encoder speaks hpack-stdio/1 (one JSON object per line on stdin and
 # stdout; see the hpackcert README). Go encoders can call
@@ -53,9 +55,9 @@ esac
 
 # The flags of hpackcert run, by kind. A test (cmd/hpackcert/gate_test.go)
 # keeps these lists in step with hpackcert's usage text.
-value_flags=" encoder exec stories cases expect-fail timeout repro testcases traffic-stories traffic-blocks seed max-block max-header-list max-story-size "
+value_flags=" encoder exec stories cases expect-fail timeout testcases traffic-stories traffic-blocks seed max-block max-header-list max-story-size "
 bool_flags=" strict "
-report_flags=" json junit html md "
+report_flags=" json junit html md repro "
 
 encoders=0
 args=("$@")
@@ -176,7 +178,10 @@ elif [ -z "$bin" ]; then
 fi
 
 mkdir -p "$out" || die "cannot create the report directory $out"
+# --repro writes each failure's blocks as a story file, so that the
+# uploaded reports can be replayed with hpackcert repro --story FILE.
 "$bin" run "$@" \
+	--repro "$out/repro" \
 	--json "$out/report.json" \
 	--junit "$out/junit.xml" \
 	--html "$out/report.html" \

@@ -228,7 +228,7 @@ func TestGateKnowsTheRunFlags(t *testing.T) {
 			}
 			continue
 		}
-		want := fmt.Sprintf("hpackcert run --encoder builtin:ref %s --json %s/report.json --junit %s/junit.xml --html %s/report.html --md %s/summary.md", flag, out, out, out, out)
+		want := fmt.Sprintf("hpackcert run --encoder builtin:ref %s --repro %s/repro --json %s/report.json --junit %s/junit.xml --html %s/report.html --md %s/summary.md", flag, out, out, out, out, out)
 		if ran := readLog(t, log); status != 0 || len(ran) != 1 || ran[0] != want {
 			t.Errorf("gate.sh %s: exit %d, ran %q; want 0 and %q\n%s%s", flag, status, ran, want, stdout, stderr)
 		}
@@ -316,7 +316,7 @@ func TestGateOutsideCheckout(t *testing.T) {
 		log := filepath.Join(t.TempDir(), "tools.log")
 		fakes := fakeTools(t, log, map[string]string{"hpackcert": "exit 0", "go": ""})
 		status, stdout, stderr := runScript(t, repo, scriptEnv("PATH="+fakes+string(os.PathListSeparator)+system), gate, "--exec", "./enc")
-		want := "hpackcert run --exec ./enc --json hpackcert-report/report.json --junit hpackcert-report/junit.xml --html hpackcert-report/report.html --md hpackcert-report/summary.md"
+		want := "hpackcert run --exec ./enc --repro hpackcert-report/repro --json hpackcert-report/report.json --junit hpackcert-report/junit.xml --html hpackcert-report/report.html --md hpackcert-report/summary.md"
 		if ran := readLog(t, log); status != 0 || len(ran) != 1 || ran[0] != want {
 			t.Errorf("exit %d, ran %q; want 0 and %q\n%s%s", status, ran, want, stdout, stderr)
 		}
@@ -339,7 +339,7 @@ esac`, shellQuote(gopath), shellQuote(filepath.Join(gopath, "bin")), shellQuote(
 			"pkg-config --exists libnghttp2",
 			"go install -tags=nghttp2 github.com/hpackcert/hpackcert/cmd/hpackcert@v1.2.3",
 			"go env GOPATH",
-			"hpackcert run --exec ./enc --json hpackcert-report/report.json --junit hpackcert-report/junit.xml --html hpackcert-report/report.html --md hpackcert-report/summary.md",
+			"hpackcert run --exec ./enc --repro hpackcert-report/repro --json hpackcert-report/report.json --junit hpackcert-report/junit.xml --html hpackcert-report/report.html --md hpackcert-report/summary.md",
 		}
 		if ran := readLog(t, log); status != 1 || !slices.Equal(ran, want) {
 			t.Errorf("exit %d, ran\n\t%s\nwant 1 (the installed hpackcert's) and\n\t%s\n%s%s", status, strings.Join(ran, "\n\t"), strings.Join(want, "\n\t"), stdout, stderr)

@@ -2,6 +2,8 @@ package certify_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -102,8 +104,17 @@ func TestWriteJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Traffic  string `json:"traffic"`
-		Encoders map[string]struct {
+		Version   *string  `json:"version"`
+		Catalogue *string  `json:"catalogue"`
+		Started   string   `json:"started"`
+		Elapsed   *float64 `json:"elapsed_seconds"`
+		Failed    *bool    `json:"failed"`
+		Traffic   string   `json:"traffic"`
+		Encoders  map[string]struct {
+			Kind     string         `json:"kind"`
+			Reported string         `json:"reported"`
+			Binary   *bool          `json:"binary"`
+			Elapsed  *float64       `json:"elapsed_seconds"`
 			Summary  map[string]int `json:"summary"`
 			Coverage *struct {
 				HuffmanOctets struct{ Covered, Total int } `json:"huffman_octets"`
@@ -118,19 +129,44 @@ func TestWriteJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("JSON report does not parse: %v", err)
 	}
+	if doc.Version == nil || *doc.Version != rep.Version || rep.Version == "" {
+		t.Errorf("JSON version %v; want %q", doc.Version, rep.Version)
+	}
+	if doc.Catalogue == nil || *doc.Catalogue != certify.CatalogueVersion() {
+		t.Errorf("JSON catalogue %v; want %q", doc.Catalogue, certify.CatalogueVersion())
+	}
+	if started, err := time.Parse(time.RFC3339, doc.Started); err != nil || !started.Equal(rep.Started.Truncate(time.Second)) {
+		t.Errorf("JSON started %q (%v); want %s in RFC 3339", doc.Started, err, rep.Started.Format(time.RFC3339))
+	}
+	if doc.Elapsed == nil || *doc.Elapsed != rep.Elapsed.Seconds() || *doc.Elapsed <= 0 {
+		t.Errorf("JSON elapsed_seconds %v; want %v", doc.Elapsed, rep.Elapsed.Seconds())
+	}
+	if doc.Failed == nil || *doc.Failed != rep.Failed() {
+		t.Errorf("JSON failed %v; want %v", doc.Failed, rep.Failed())
+	}
 	if doc.Traffic != rep.TrafficSource || doc.Traffic == "" {
 		t.Errorf("JSON traffic %q; want %q", doc.Traffic, rep.TrafficSource)
 	}
 	for _, enc := range rep.Encoders {
-		if got, want := doc.Encoders[enc].Summary["pass"], rep.Counts(enc)[certify.Pass]; got != want {
-			t.Errorf("JSON %s summary pass = %d; want %d", enc, got, want)
+		je := doc.Encoders[enc]
+		info := rep.Targets[enc]
+		if je.Kind != "in-process" || je.Reported != enc || je.Binary == nil || *je.Binary {
+			t.Errorf("JSON %s kind %q, reported %q, binary %v; want in-process, %q, false", enc, je.Kind, je.Reported, je.Binary, enc)
 		}
-		cov := doc.Encoders[enc].Coverage
+		if je.Elapsed == nil || *je.Elapsed != info.Elapsed.Seconds() || *je.Elapsed <= 0 {
+			t.Errorf("JSON %s elapsed_seconds %v; want %v", enc, je.Elapsed, info.Elapsed.Seconds())
+		}
+		for _, g := range []certify.Grade{certify.Pass, certify.NonStrict, certify.Fail, certify.Info, certify.Unsupported} {
+			if got, ok := je.Summary[g.String()]; !ok || got != rep.Counts(enc)[g] {
+				t.Errorf("JSON %s summary %s = %d (present %v); want %d, present", enc, g, got, ok, rep.Counts(enc)[g])
+			}
+		}
+		cov := je.Coverage
 		if cov == nil || cov.HuffmanOctets.Total != 256 || cov.HuffmanOctets.Covered != rep.Coverage[enc].HuffmanOctets.Covered {
 			t.Errorf("JSON %s coverage %+v; want the report's, %s", enc, cov, rep.Coverage[enc])
 		}
 		for _, c := range rep.Cases {
-			got, ok := doc.Encoders[enc].Cases[c.ID]
+			got, ok := je.Cases[c.ID]
 			want := rep.Results[enc][c.ID]
 			if !ok || got.Grade != want.Grade.String() || got.Detail != want.Detail || got.Duration == nil {
 				t.Errorf("JSON %s %s = %+v; want grade %s, detail %q and a duration", enc, c.ID, got, want.Grade, want.Detail)
@@ -145,18 +181,24 @@ func TestWriteHTML(t *testing.T) {
 	if err := rep.WriteHTML(&buf); err != nil {
 		t.Fatal(err)
 	}
-	html := buf.String()
-	links := regexp.MustCompile(`<a href="#([^"]+)">`).FindAllStringSubmatch(html, -1)
+	page := buf.String()
+	links := regexp.MustCompile(`<td class="g [a-z-]+"><a href="#([^"]+)">`).FindAllStringSubmatch(page, -1)
 	if want := len(rep.Cases) * len(rep.Encoders); len(links) != want {
 		t.Fatalf("%d cell links; want %d (cases x encoders)", len(links), want)
 	}
 	for _, l := range links {
-		if !strings.Contains(html, `id="`+l[1]+`"`) {
-			t.Errorf("link #%s has no target", l[1])
+		if !strings.Contains(page, `<section id="`+l[1]+`"`) {
+			t.Errorf("link #%s has no section", l[1])
 		}
 	}
-	if !strings.Contains(html, "not a prefix of EOS") {
-		t.Error("the HTML report lacks the detail of the failure")
+	for _, want := range []string{
+		"<title>hpackcert: FAIL</title>",
+		"first failure: <a href=\"#e1-enc-5_2-1\">broken huffman-zero-padding <code>enc/5.2/1</code></a>",
+		"not a prefix of EOS",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML report lacks %q", want)
+		}
 	}
 }
 
@@ -172,8 +214,16 @@ func TestWriteMarkdown(t *testing.T) {
 			t.Errorf("no row for %s", c.ID)
 		}
 	}
-	if !strings.Contains(md, "**fail**") || !strings.Contains(md, "<details>") {
-		t.Errorf("the Markdown report does not show the failure:\n%s", md)
+	for _, want := range []string{
+		"## hpackcert: FAIL\n",
+		"; first failure: **broken huffman\\-zero\\-padding** `enc/5.2/1` (Huffman padding is fewer than 8 bits of EOS).",
+		"**fail**",
+		"<details open><summary>broken huffman-zero-padding <code>enc/5.2/1</code> fail: ",
+		"**Huffman padding is fewer than 8 bits of EOS**: RFC 7541 §5\\.2\\: ",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown report lacks %q:\n%s", want, md)
+		}
 	}
 }
 
@@ -189,14 +239,103 @@ func TestWriteText(t *testing.T) {
 			t.Errorf("no line for %s", c.ID)
 		}
 	}
-	for _, want := range []string{
-		"ref: 4 pass, 0 non-strict, 0 fail, 1 info, 0 unsupported",
-		"  coverage: static entries ",
-		"first failure: broken huffman-zero-padding enc/5.2/1",
-		"wire (",
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`^verdict: FAIL: \d+ failures in 1 of 3 encoders; 1 non-strict\n`),
+		regexp.MustCompile(`\nfirst failure: broken huffman-zero-padding enc/5.2/1 \(Huffman padding is fewer than 8 bits of EOS\)\n`),
+		regexp.MustCompile(`\nref: 4 pass, 0 non-strict, 0 fail, 1 info, 0 unsupported\n  coverage: static entries `),
+		regexp.MustCompile(`\nhpackcert .+; catalogue \d+ cases, [0-9a-f]{12}; started \d{4}-\d\d-\d\dT\S+, took \S+\n`),
+		// The failure in full: the rule, then the reproduction, which
+		// starts with the detail, so the detail is not written twice.
+		regexp.MustCompile(`\nfailures:\n  broken huffman-zero-padding enc/5.2/1 fail: Huffman padding is fewer than 8 bits of EOS\n` +
+			`    RFC 7541 §5.2: [^\n]+\n    story [^\n]+ \(not a prefix of EOS\)\n    reproduce: [^\n]+\n(      [^\n]+\n)+    wire \(`),
+		regexp.MustCompile(`\nnon-strict:\n  broken always-huffman enc/5.2/2 non-strict: Huffman is used only when it is shorter\n    RFC 7541 §5.2: `),
+		regexp.MustCompile(`\ndetails:\n  ref enc/1.1/1 info: `),
 	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("text report lacks %q:\n%s", want, text)
+		if !want.MatchString(text) {
+			t.Errorf("text report does not match %s:\n%s", want, text)
+		}
+	}
+}
+
+// TestReportsFailuresFirst checks the order of every human-readable
+// format on a report with a failure, a non-strict result and info
+// results: the verdict, then the failure, then the non-strict result,
+// then the matrix, then the rest.
+func TestReportsFailuresFirst(t *testing.T) {
+	rep := sampleReport(t)
+	tests := []struct {
+		format string
+		write  func(io.Writer) error
+		// marks, in the order they must come.
+		marks []string
+	}{
+		{"text", rep.WriteText, []string{
+			"verdict: FAIL",
+			"\n  broken huffman-zero-padding enc/5.2/1 fail: ",
+			"\n  broken always-huffman enc/5.2/2 non-strict: ",
+			"\ncase ",
+			"\n  ref enc/1.1/1 info: ",
+		}},
+		{"Markdown", rep.WriteMarkdown, []string{
+			"## hpackcert: FAIL",
+			"<details open><summary>broken huffman-zero-padding <code>enc/5.2/1</code> fail: ",
+			"<details open><summary>broken always-huffman <code>enc/5.2/2</code> non-strict: ",
+			"| case | title |",
+			"<details><summary>ref <code>enc/1.1/1</code> info: ",
+		}},
+		{"HTML", rep.WriteHTML, []string{
+			`<h1>hpackcert: <span class="fail">FAIL</span></h1>`,
+			`<section id="e1-enc-5_2-1" class="fail">`,
+			`<section id="e2-enc-5_2-2" class="non-strict">`,
+			"<h2>Matrix</h2>\n<table>",
+			`<section id="e0-enc-1_1-1" class="info">`,
+			`<section id="e0-enc-5_2-1" class="pass">`,
+		}},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		if err := tt.write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		last := -1
+		for i, mark := range tt.marks {
+			at := strings.Index(out, mark)
+			switch {
+			case at < 0:
+				t.Errorf("%s: no %q", tt.format, mark)
+			case at < last:
+				t.Errorf("%s: %q comes before %q", tt.format, mark, tt.marks[i-1])
+			}
+			last = at
+		}
+		if t.Failed() {
+			t.Logf("%s report:\n%s", tt.format, out)
+		}
+	}
+}
+
+// TestRuleCitedOnce checks that every format that quotes a case's RFC
+// text cites the section once, not "§5.2: §5.2:".
+func TestRuleCitedOnce(t *testing.T) {
+	rep := sampleReport(t)
+	twice := regexp.MustCompile(`§[0-9.]+\S*\s*§`)
+	for _, tt := range []struct {
+		format string
+		write  func(io.Writer) error
+	}{{"text", rep.WriteText}, {"Markdown", rep.WriteMarkdown}, {"HTML", rep.WriteHTML}} {
+		var buf bytes.Buffer
+		if err := tt.write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		// The Markdown report escapes the punctuation of the rule with
+		// backslashes, the HTML report its quotes as entities.
+		out := html.UnescapeString(strings.ReplaceAll(buf.String(), `\`, ""))
+		if m := twice.FindString(out); m != "" {
+			t.Errorf("%s report cites a section twice: %q", tt.format, m)
+		}
+		if want := `RFC 7541 §5.2: "To prevent this padding`; !strings.Contains(out, want) {
+			t.Errorf("%s report lacks %q", tt.format, want)
 		}
 	}
 }
@@ -266,7 +405,8 @@ var hostileCases = []certify.Case{
 // hostileReport builds a report of three encoders: ref and x/net pass,
 // and between them one named payload fails, fails as expected, breaks a
 // SHOULD and is unsupported, with payload in every detail, reproduction
-// and stderr, and in the traffic source and a stale expectation.
+// and stderr, in the name it reported for itself, and in the traffic
+// source and a stale expectation.
 func hostileReport(payload string) *certify.Report {
 	pass := func() map[string]*certify.Result {
 		out := map[string]*certify.Result{}
@@ -293,6 +433,11 @@ func hostileReport(payload string) *certify.Report {
 		},
 		TrafficSource:     "stories from " + payload,
 		StaleExpectations: []string{payload},
+		Targets: map[string]certify.TargetInfo{
+			"ref":   {Kind: "in-process", Reported: "ref"},
+			payload: {Kind: "stdio", Reported: "hello " + payload, Binary: true},
+			"x/net": {Kind: "in-process", Reported: "x/net"},
+		},
 	}
 }
 
@@ -323,8 +468,10 @@ func badRune(s, allowed string) (string, bool) {
 
 // TestWriteTextHostile checks that the text report shows no control
 // character nor invalid UTF-8, and that every line at the left margin is
-// one of the report's own: the header, one row per case, one summary per
-// encoder (the hostile name Go-quoted), and its fixed headings.
+// one of the report's own, in order: the verdict and the first failure,
+// one summary per encoder (the hostile name Go-quoted), the traffic
+// stories and the stale expectation, the failures, the non-strict
+// results, the matrix (a header and one row per case) and the details.
 func TestWriteTextHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
@@ -339,12 +486,14 @@ func TestWriteTextHostile(t *testing.T) {
 		summaries := make([]int, len(names))
 		rows := map[string]int{}
 		cell := regexp.MustCompile(` {2,}`)
+		// The report's own lines that are not rows nor summaries, in
+		// the order they come; a line matches the next one or the
+		// same one again.
+		own := []string{"verdict: FAIL: 1 failure in 1 of 3 encoders; 1 expected failure, 1 non-strict, 1 unsupported", "first failure: ", "traffic stories: ", "expected failure ", "failures:", "non-strict:", "case ", "details:"}
+		next := 0
 	lines:
 		for n, line := range strings.Split(text, "\n") {
 			if line == "" || line[0] == ' ' {
-				continue
-			}
-			if n == 0 && strings.HasPrefix(line, "case ") {
 				continue
 			}
 			for _, c := range rep.Cases {
@@ -371,12 +520,42 @@ func TestWriteTextHostile(t *testing.T) {
 					continue lines
 				}
 			}
-			for _, own := range []string{"traffic stories: ", "expected failure ", "first failure: ", "details:", "encoder stderr:"} {
-				if strings.HasPrefix(line, own) {
+			for i := max(next-1, 0); i < len(own); i++ {
+				if strings.HasPrefix(line, own[i]) {
+					next = i + 1
 					continue lines
 				}
 			}
-			t.Errorf("line %d starts at the left margin and is not the report's: %q", n+1, line)
+			t.Errorf("line %d starts at the left margin and is not the report's, or not in its place: %q", n+1, line)
+		}
+		if next != len(own) {
+			t.Errorf("the report's own lines stop before %q", own[next])
+		}
+		// The results not passed, each introduced by a line indented by
+		// two spaces: failures, the expected one included, non-strict,
+		// unsupported, info.
+		var entries []string
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+				entries = append(entries, line)
+			}
+		}
+		wantEntries := []string{
+			"  " + names[1] + " enc/4.2/1 fail: a lower setting",
+			"  " + names[1] + " enc/5.2/1 fail (expected): Huffman padding",
+			"  " + names[1] + " enc/5.2/2 non-strict: Huffman is used",
+			"  " + names[1] + " enc/7.3/1 unsupported: ",
+			"  ref enc/7.3/1 info: ok",
+			"  x/net enc/7.3/1 info: ok",
+		}
+		if len(entries) != len(wantEntries) {
+			t.Errorf("%d results not passed: %q; want %d", len(entries), entries, len(wantEntries))
+		} else {
+			for i, want := range wantEntries {
+				if !strings.HasPrefix(entries[i], want) {
+					t.Errorf("result %d: %q; want it to start %q", i, entries[i], want)
+				}
+			}
 		}
 		for _, c := range rep.Cases {
 			if rows[c.ID] != 1 {
@@ -449,10 +628,12 @@ func closesFence(line, fence string) bool {
 // checks its structure: every fence is closed by the same fence and by no
 // line of the text inside; outside code blocks, every line is one of the
 // report's own, so none is a heading or raw HTML from the encoder; the
+// headings come in order (failures, non-strict, matrix, the rest); the
 // table has a header, a delimiter and a row per case, each with a cell per
-// encoder; names in cells and list items have every punctuation character
+// encoder; names in the verdict, cells and list items, and the traffic
+// stories and the stale expectation, have every punctuation character
 // escaped; the <summary> holds no markup but <code>; there is a <details>
-// per case not passed.
+// per case not passed, open for failures and non-strict results.
 func TestWriteMarkdownHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
@@ -463,9 +644,15 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		if bad, ok := badRune(md, "\n\t"); ok {
 			t.Errorf("Markdown report holds %s", bad)
 		}
+		bare := func(where, what, s string) {
+			if c, ok := mdBare(s); ok {
+				t.Errorf("%s: %s %q has a bare %q", where, what, s, c)
+			}
+		}
 		width := 2 + len(rep.Encoders)
 		grades := []string{"pass", "**fail**", "*non-strict*", "fail (expected)", "info", "unsupported"}
-		var rows, items, opened, closed, fences int
+		var rows, items, opened, open, closed, fences int
+		var headings []string
 		fence := ""
 		for n, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(md, -1) {
 			where := fmt.Sprintf("line %d %q", n+1, line)
@@ -483,7 +670,20 @@ func TestWriteMarkdownHostile(t *testing.T) {
 				if line == "</details>" {
 					closed++
 				}
-			case line == "## hpackcert" && n == 0:
+			case line == "## hpackcert: FAIL" && n == 0:
+			case strings.HasPrefix(line, "1 failure in 1 of 3 encoders; 1 expected failure, 1 non-strict, 1 unsupported; first failure: **"):
+				name, rest, ok := strings.Cut(strings.SplitN(line, "first failure: **", 2)[1], "** `enc/4.2/1` (")
+				if !ok {
+					t.Errorf("%s: not the verdict", where)
+				}
+				bare(where, "encoder name", name)
+				bare(where, "title", strings.TrimSuffix(rest, ")."))
+			case strings.HasPrefix(line, "Traffic stories: "):
+				bare(where, "traffic stories", strings.TrimSuffix(strings.TrimPrefix(line, "Traffic stories: "), "."))
+			case strings.HasPrefix(line, "Expected failure ") && strings.HasSuffix(line, " did not fail: remove it from the list."):
+				bare(where, "expected failure", strings.TrimSuffix(strings.TrimPrefix(line, "Expected failure "), " did not fail: remove it from the list."))
+			case strings.HasPrefix(line, "### "):
+				headings = append(headings, line)
 			case strings.HasPrefix(line, "```"):
 				if strings.Trim(line, "`") != "" {
 					t.Errorf("%s: a fence with an info string", where)
@@ -503,9 +703,7 @@ func TestWriteMarkdownHostile(t *testing.T) {
 						t.Errorf("%s: header starts %q", where, cells[:2])
 					}
 					for _, name := range cells[2:] {
-						if c, ok := mdBare(name); ok {
-							t.Errorf("%s: encoder name %q has a bare %q", where, name, c)
-						}
+						bare(where, "encoder name", name)
 					}
 				case rows == 2:
 					if line != "|---|---|"+strings.Repeat("---|", len(rep.Encoders)) {
@@ -515,9 +713,7 @@ func TestWriteMarkdownHostile(t *testing.T) {
 					if want := "`" + rep.Cases[rows-3].ID + "`"; cells[0] != want {
 						t.Errorf("%s: first cell %q; want %q", where, cells[0], want)
 					}
-					if c, ok := mdBare(cells[1]); ok {
-						t.Errorf("%s: title %q has a bare %q", where, cells[1], c)
-					}
+					bare(where, "title", cells[1])
 					for _, g := range cells[2:] {
 						if !slices.Contains(grades, g) {
 							t.Errorf("%s: cell %q is not a grade", where, g)
@@ -531,16 +727,23 @@ func TestWriteMarkdownHostile(t *testing.T) {
 				name, _, ok := strings.Cut(strings.TrimPrefix(line, "- **"), "**: ")
 				if !ok {
 					t.Errorf("%s: not a summary item", where)
-				} else if c, ok := mdBare(name); ok {
-					t.Errorf("%s: encoder name %q has a bare %q", where, name, c)
 				}
-			case strings.HasPrefix(line, "<details><summary>") && strings.HasSuffix(line, "</summary>") && opened == closed:
+				bare(where, "encoder name", name)
+			case (strings.HasPrefix(line, "<details><summary>") || strings.HasPrefix(line, "<details open><summary>")) && strings.HasSuffix(line, "</summary>") && opened == closed:
 				opened++
-				inner := strings.TrimSuffix(strings.TrimPrefix(line, "<details><summary>"), "</summary>")
+				if strings.HasPrefix(line, "<details open>") {
+					open++
+				}
+				_, inner, _ := strings.Cut(line, "<summary>")
+				inner = strings.TrimSuffix(inner, "</summary>")
 				inner = strings.Replace(strings.Replace(inner, "<code>", "", 1), "</code>", "", 1)
 				if strings.ContainsAny(inner, "<>") {
 					t.Errorf("%s: markup in the summary", where)
 				}
+			case strings.HasPrefix(line, "**") && strings.Contains(line, "**: RFC 7541 ") && opened > closed:
+				title, rule, _ := strings.Cut(strings.TrimPrefix(line, "**"), "**: ")
+				bare(where, "title", title)
+				bare(where, "rule", rule)
 			default:
 				t.Errorf("%s is outside code blocks and not the report's", where)
 			}
@@ -559,6 +762,10 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		if opened != notPassed || closed != notPassed {
 			t.Errorf("%d <details> opened, %d closed; want %d", opened, closed, notPassed)
 		}
+		// Open: the failure, the expected failure, the non-strict result.
+		if open != 3 {
+			t.Errorf("%d <details open>; want 3", open)
+		}
 		// A code block for each <details>, and one more for each stderr.
 		if want := notPassed + 2; fences != want {
 			t.Errorf("%d code blocks; want %d", fences, want)
@@ -568,6 +775,9 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		}
 		if items != len(rep.Encoders) {
 			t.Errorf("%d summary items; want %d", items, len(rep.Encoders))
+		}
+		if want := []string{"### Failures", "### Non-strict", "### Matrix", "### Unsupported and info"}; !slices.Equal(headings, want) {
+			t.Errorf("headings %q; want %q", headings, want)
 		}
 		if t.Failed() {
 			t.Logf("Markdown report:\n%s", md)
@@ -659,11 +869,13 @@ func TestWriteJUnitHostile(t *testing.T) {
 }
 
 // TestWriteHTMLHostile parses the HTML report with x/net/html and checks
-// that it holds only the template's elements (no <script>, no <img>), a
-// row per case and a header cell per encoder, that ids are unique and
-// every link's target exists, and that the page is graphic UTF-8.
+// that it holds only the template's elements (no <script>, no <img>) and
+// attributes, that its Content Security Policy allows its style sheet by
+// digest and nothing else, that ids are unique and every link's target
+// exists, that the summary has a row per encoder and the matrix a row per
+// case with a cell per encoder, and that the page is graphic UTF-8.
 func TestWriteHTMLHostile(t *testing.T) {
-	own := []string{"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tr", "th", "td", "a", "code", "ul", "li", "b", "i", "section", "pre"}
+	own := []string{"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tbody", "tr", "th", "td", "a", "code", "span", "br", "i", "section", "pre", "details", "summary"}
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
 		if err := rep.WriteHTML(&buf); err != nil {
@@ -672,54 +884,128 @@ func TestWriteHTMLHostile(t *testing.T) {
 		if bad, ok := badRune(buf.String(), "\n\t"); ok {
 			t.Errorf("HTML report holds %s", bad)
 		}
+		doc := parseHTML(t, buf.Bytes())
 		ids := map[string]int{}
 		var links []string
-		count := map[string]int{}
-		z := html.NewTokenizer(bytes.NewReader(buf.Bytes()))
-		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
-			if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-				continue
+		for _, n := range elements(doc, nil) {
+			if !slices.Contains(own, n.Data) {
+				t.Errorf("element <%s> is not the template's", n.Data)
 			}
-			tok := z.Token()
-			count[tok.Data]++
-			if !slices.Contains(own, tok.Data) {
-				t.Errorf("element <%s> is not the template's", tok.Data)
-			}
-			for _, a := range tok.Attr {
+			for _, a := range n.Attr {
 				switch {
 				case a.Key == "id":
 					ids[a.Val]++
-				case a.Key == "href" && tok.Data == "a":
+				case a.Key == "href" && n.Data == "a":
 					links = append(links, a.Val)
 				case a.Key == "class" || a.Key == "lang" || a.Key == "charset":
+				case (a.Key == "http-equiv" || a.Key == "content") && n.Data == "meta":
 				default:
-					t.Errorf("attribute %s=%q on <%s> is not the template's", a.Key, a.Val, tok.Data)
+					t.Errorf("attribute %s=%q on <%s> is not the template's", a.Key, a.Val, n.Data)
 				}
 			}
 		}
-		if err := z.Err(); err != io.EOF {
-			t.Fatalf("HTML report does not tokenize: %v", err)
+		var style, policy string
+		for _, n := range elements(doc, func(n *html.Node) bool { return n.Data == "style" }) {
+			style += textOf(n)
+		}
+		for _, n := range elements(doc, func(n *html.Node) bool { return n.Data == "meta" && attr(n, "http-equiv") == "Content-Security-Policy" }) {
+			policy = attr(n, "content")
+		}
+		digest := sha256.Sum256([]byte(style))
+		if want := "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(digest[:]) + "'"; policy != want {
+			t.Errorf("Content-Security-Policy %q; want %q", policy, want)
 		}
 		for id, n := range ids {
 			if n != 1 {
 				t.Errorf("id %q used %d times", id, n)
 			}
 		}
-		if want := len(rep.Cases) * len(rep.Encoders); len(links) != want || len(ids) != want {
-			t.Errorf("%d links, %d ids; want %d each (cases x encoders)", len(links), len(ids), want)
+		// A link per cell, and one to the first failure.
+		if want := len(rep.Cases) * len(rep.Encoders); len(links) != want+1 || len(ids) != want {
+			t.Errorf("%d links, %d ids; want %d links and %d ids", len(links), len(ids), want+1, want)
 		}
 		for _, l := range links {
 			if id, ok := strings.CutPrefix(l, "#"); !ok || ids[id] != 1 {
 				t.Errorf("link %q has no target", l)
 			}
 		}
-		if count["tr"] != 1+len(rep.Cases) || count["th"] != 2+len(rep.Encoders) || count["li"] != len(rep.Encoders) {
-			t.Errorf("%d <tr>, %d <th>, %d <li>; want %d, %d, %d", count["tr"], count["th"], count["li"], 1+len(rep.Cases), 2+len(rep.Encoders), len(rep.Encoders))
+		if h1 := elements(doc, func(n *html.Node) bool { return n.Data == "h1" }); len(h1) != 1 || textOf(h1[0]) != "hpackcert: FAIL" {
+			t.Errorf("the page's headings %v; want one, hpackcert: FAIL", h1)
+		}
+		tables := map[string][][]*html.Node{}
+		for _, table := range elements(doc, func(n *html.Node) bool { return n.Data == "table" }) {
+			for _, tr := range elements(table, func(n *html.Node) bool { return n.Data == "tr" }) {
+				tables[attr(table, "class")] = append(tables[attr(table, "class")], elements(tr, func(n *html.Node) bool { return n.Data == "td" || n.Data == "th" }))
+			}
+		}
+		if got := tables["summary"]; len(got) != 1+len(rep.Encoders) || len(got[2][0].Attr) != 0 || !strings.Contains(textOf(got[2][0]), "reports itself as hello ") {
+			t.Errorf("summary table: %d rows, the hostile encoder's first cell %q; want %d rows, and the name it reported", len(got), textOf(got[2][0]), 1+len(rep.Encoders))
+		}
+		matrix := tables[""] // the one table without a class
+		if len(matrix) != 1+len(rep.Cases) {
+			t.Errorf("matrix: %d rows; want %d", len(matrix), 1+len(rep.Cases))
+		}
+		for i, row := range matrix {
+			if len(row) != 2+len(rep.Encoders) {
+				t.Errorf("matrix row %d: %d cells; want %d", i, len(row), 2+len(rep.Encoders))
+			}
 		}
 		if t.Failed() {
 			t.Logf("HTML report:\n%s", buf.Bytes())
 		}
 	})
+}
+
+// parseHTML parses a page as a browser would.
+func parseHTML(t *testing.T, page []byte) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatalf("HTML report does not parse: %v", err)
+	}
+	return doc
+}
+
+// elements returns the elements under n, in document order, that keep
+// accepts (all of them when keep is nil).
+func elements(n *html.Node, keep func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && (keep == nil || keep(d)) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// within reports whether n has an ancestor element named tag.
+func within(n *html.Node, tag string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.Data == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf returns the text under n.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
 }
 
 // TestWriteJSONHostile checks that the JSON report parses, keeps each
@@ -735,7 +1021,10 @@ func TestWriteJSONHostile(t *testing.T) {
 		var doc struct {
 			Traffic  string `json:"traffic"`
 			Encoders map[string]struct {
-				Cases map[string]struct {
+				Kind     string `json:"kind"`
+				Reported string `json:"reported"`
+				Binary   bool   `json:"binary"`
+				Cases    map[string]struct {
 					Detail string `json:"detail"`
 					Repro  string `json:"repro"`
 					Stderr string `json:"stderr"`
@@ -767,6 +1056,10 @@ func TestWriteJSONHostile(t *testing.T) {
 			}
 		}
 		want("encoder name", key, payload)
+		want("reported name", doc.Encoders[key].Reported, rep.Targets[payload].Reported)
+		if je := doc.Encoders[key]; je.Kind != "stdio" || !je.Binary {
+			t.Errorf("kind %q, binary %v; want stdio, true", je.Kind, je.Binary)
+		}
 		res := rep.Results[payload]["enc/4.2/1"]
 		got := doc.Encoders[key].Cases["enc/4.2/1"]
 		want("detail", got.Detail, res.Detail)

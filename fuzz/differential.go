@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/oracle"
@@ -22,6 +22,10 @@ import (
 //	0xe0-0xef  a header block of (low 4 bits << 8 | next octet) octets
 //	0xf0-0xff  a setting acknowledged: 2 octets of size follow, big-endian,
 //	           or 4 when bit 0 is set
+//
+// Parsing stops before the step past MaxSessionSteps and before the block
+// that would take the session's block octets past MaxSessionOctets; the
+// octets after it are not read.
 type Session struct {
 	Steps []Step
 }
@@ -33,6 +37,18 @@ type Step struct {
 	Block     []byte
 }
 
+// Limits that keep every run of a session within a few milliseconds.
+const (
+	// MaxSessionSteps bounds the blocks and settings of a session: every
+	// oracle lists its dynamic table after each block, and a block costs
+	// one octet of input.
+	MaxSessionSteps = 64
+	// MaxSessionOctets bounds the octets of all a session's blocks
+	// together, which every oracle decodes: two blocks of the longest
+	// length the format writes, 4095 octets.
+	MaxSessionOctets = 1 << 13
+)
+
 const (
 	sessionShortMax = 0xdf
 	sessionLongMax  = 0xef
@@ -40,26 +56,46 @@ const (
 )
 
 // ParseSession decodes data as a Session. Every input is a valid session.
+// The blocks are slices of data, not copies.
 func ParseSession(data []byte) *Session {
-	r := &scriptReader{data: data}
 	s := &Session{}
-	for !r.done() {
-		b := r.byte()
-		switch {
-		case b <= sessionShortMax:
-			s.Steps = append(s.Steps, Step{Block: []byte(r.bytes(int(b)))})
-		case b <= sessionLongMax:
-			n := int(b&0x0f)<<8 | int(r.byte())
-			s.Steps = append(s.Steps, Step{Block: []byte(r.bytes(n))})
-		default:
-			size := uint32(r.uint16())
-			if b&sessionSize32 != 0 {
-				size = size<<16 | uint32(r.uint16())
-			}
-			s.Steps = append(s.Steps, Step{IsSetting: true, Size: size})
-		}
-	}
+	s.parse(data)
 	return s
+}
+
+// parse sets s to the session data holds, reusing the array of s.Steps,
+// and returns how many octets of data it read: all of them unless a bound
+// stopped it.
+func (s *Session) parse(data []byte) int {
+	r := &scriptReader{data: data}
+	s.Steps = s.Steps[:0]
+	octets := 0
+	for !r.done() {
+		start := r.pos
+		if len(s.Steps) == MaxSessionSteps {
+			return start
+		}
+		b := r.byte()
+		if b <= sessionLongMax {
+			n := int(b)
+			if b > sessionShortMax {
+				n = int(b&0x0f)<<8 | int(r.byte())
+			}
+			block := r.slice(n)
+			if octets+len(block) > MaxSessionOctets {
+				return start
+			}
+			octets += len(block)
+			s.Steps = append(s.Steps, Step{Block: block})
+			continue
+		}
+		size := uint32(r.uint16())
+		if b&sessionSize32 != 0 {
+			size = size<<16 | uint32(r.uint16())
+		}
+		s.Steps = append(s.Steps, Step{IsSetting: true, Size: size})
+	}
+	return len(data)
 }
 
 // Bytes encodes s in the format ParseSession reads. It fails for a block
@@ -114,8 +150,13 @@ func (s *Session) String() string {
 // rejects a block the session ends, as an HTTP/2 connection would. The
 // error, if any, ends with the session.
 func CheckDecoderDifferential(data []byte, others []func() oracle.Decoder) error {
-	s := ParseSession(data)
-	if err := runDifferential(s, others); err != nil {
+	return newChecker(others).decoderDifferential(data)
+}
+
+func (c *checker) decoderDifferential(data []byte) error {
+	s := &c.session
+	s.parse(data)
+	if err := c.runDifferential(s); err != nil {
 		return fmt.Errorf("%w\n%s", err, s)
 	}
 	return nil
@@ -135,11 +176,11 @@ func decode(d oracle.Decoder, block []byte) outcome {
 	return outcome{fields: fields, table: d.Table()}
 }
 
-func runDifferential(s *Session, others []func() oracle.Decoder) error {
-	ref := strict.New()
+func (c *checker) runDifferential(s *Session) error {
+	ref := c.reference()
 	var decoders []oracle.Decoder
-	for _, newDecoder := range others {
-		if d := newDecoder(); d.Name() != strict.Name {
+	for i := range c.oracles {
+		if d := c.decoder(i); d.Name() != strict.Name {
 			decoders = append(decoders, d)
 		}
 	}
@@ -184,20 +225,12 @@ func compareOutcomes(got, want outcome) string {
 		return fmt.Sprintf("it rejects the block (%v); strict decodes %s", got.err, tableString(want.fields))
 	case want.err != nil:
 		return fmt.Sprintf("it decodes %s; strict rejects the block (%v)", tableString(got.fields), want.err)
-	case !reflect.DeepEqual(normalize(got.fields), normalize(want.fields)):
+	case !slices.Equal(got.fields, want.fields):
 		return fmt.Sprintf("it decodes %s; strict decodes %s", fieldsString(got.fields), fieldsString(want.fields))
-	case !reflect.DeepEqual(normalize(got.table), normalize(want.table)):
+	case !slices.Equal(got.table, want.table):
 		return fmt.Sprintf("its table is %s; strict's is %s", tableString(got.table), tableString(want.table))
 	}
 	return ""
-}
-
-// normalize makes an empty list and nil compare equal.
-func normalize(fields []oracle.Field) []oracle.Field {
-	if len(fields) == 0 {
-		return nil
-	}
-	return fields
 }
 
 func fieldsString(fields []oracle.Field) string {

@@ -31,4 +31,49 @@
 // package directory for the name, and fails when more than one file has it. The oracles
 // are those linked into the binary: strict and x/net always, nghttp2 with
 // -tags nghttp2.
+//
+// # Reuse between executions
+//
+// A fuzz engine calls a target thousands of times a second, so the targets
+// keep what does not depend on the input: each runs its check with a
+// checker from a pool (checker.go) holding one decoder per oracle, reset
+// for every connection (strict.Decoder.Reset, nghttp2.Decoder.Reset; x/net
+// has none and is made anew), one reference strict decoder, one encoder
+// per Config (encoder.Encoder.Reset), and the arrays of the parsed script
+// or session. In the round-trip target the strict oracle is the reference
+// as well, so it decodes each block once. Every connection starts from
+// the state of a new one, so no verdict depends on an earlier execution
+// (TestCheckerReuse). The CheckX functions, which take oracle factories,
+// make a new checker on every call.
+//
+// # Bounds on one execution
+//
+// Each bound keeps one execution within a few milliseconds (see
+// BenchmarkCorpus and BenchmarkRandomInputs for what they cost), so that
+// the go command's minimizer, which runs the target on hundreds of
+// candidates for each new input, does not stall fuzzing for long. A parser
+// stops at the op that would break a bound and reads no further, so the
+// octets after it are free for the minimizer to cut:
+//
+//   - Scripts (round trip, x/net encoder): a name or value of at most
+//     MaxString (1,023) octets, longer ones cut; a header list of at most
+//     MaxScriptListSize (4,096) octets in the whole script, counted as
+//     name + value + 32 per field; at most MaxScriptFields (256) fields and
+//     MaxScriptBlocks (64) ops that end a block (setting changes, ends of
+//     block, resets). The list bound is the default table's size, so a
+//     table of 4,096 octets or more evicts only after a setting has
+//     lowered it; the capacities of 64, 100, 256 and 1,024 octets evict
+//     and compact without one.
+//   - Sessions (decoder differential): at most MaxSessionSteps (64) blocks
+//     and settings, and MaxSessionOctets (8,192) octets of blocks in all.
+//   - Huffman: the first MaxHuffmanInput (1,024) octets of the input.
+//   - Integer (field API): table sizes below 2^15 and string lengths below
+//     2^15 (a slice of one string of 0xff made once), and dynamic indices
+//     up to 61 + 256 (1,085 until the bounds were set: each index past 61
+//     costs an entry that every oracle decodes), the table filled with
+//     "n0": "v0" ... made once and sent raw. Each bound lets every integer
+//     length the prefix can take below 2^15 occur. The direct check of
+//     AppendInteger takes any 64-bit value; it costs no more.
+//
+// TestSeedsWithinBounds checks that no committed seed is cut by a bound.
 package fuzz

@@ -13,14 +13,14 @@ package fuzz
 // would be visible, and compile_native_go_fuzzer greps for a target's name
 // (see the package doc). go-fuzz cannot build cgo, so these see the strict
 // and x/net oracles only.
-// Each returns 1 for an input worth keeping and panics on a failure, as
+// Each runs its check with a pooled checker, as the native targets do, and
+// returns 1 for an input worth keeping and panics on a failure, as
 // go-fuzz expects. The blank import keeps go-fuzz-dep, which go-fuzz-build
 // links into the instrumented binary, required in go.mod.
 
 import (
 	_ "github.com/dvyukov/go-fuzz/go-fuzz-dep"
 
-	"github.com/hpackcert/hpackcert/oracle"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 )
 
@@ -31,16 +31,16 @@ func run(err error) int {
 	return 1
 }
 
-func FuzzGoEncodeRoundTrip(data []byte) int {
-	return run(CheckEncodeRoundTrip(data, oracle.Available()))
-}
+func FuzzGoEncodeRoundTrip(data []byte) int { return run(check((*checker).encodeRoundTrip, data)) }
 
-func FuzzGoHuffman(data []byte) int { return run(CheckHuffman(data, oracle.Available())) }
+func FuzzGoHuffman(data []byte) int { return run(check((*checker).huffman, data)) }
 
-func FuzzGoInteger(data []byte) int { return run(CheckInteger(data, oracle.Available())) }
+func FuzzGoInteger(data []byte) int { return run(check((*checker).integer, data)) }
 
 func FuzzGoDecoderDifferential(data []byte) int {
-	return run(CheckDecoderDifferential(data, oracle.Available()))
+	return run(check((*checker).decoderDifferential, data))
 }
 
-func FuzzGoCertifyXNetEncoder(data []byte) int { return run(CheckCertifyXNetEncoder(data)) }
+func FuzzGoCertifyXNetEncoder(data []byte) int {
+	return run(check((*checker).certifyXNetEncoder, data))
+}

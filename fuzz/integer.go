@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -24,13 +25,32 @@ const (
 )
 
 // Bounds on the values CheckInteger makes the encoder write, so that one
-// check stays cheap: a size update allocates a table of that capacity, a
-// string length a value that long, and a dynamic index one entry per step.
+// check stays cheap: a size update sets a table of that size, a string
+// length sends a value that long, and a dynamic index needs one entry a
+// step, which every oracle decodes. Each bound lets every integer length
+// the representation can take below 2^15 occur: a dynamic index up to
+// 61 + 256 = 317 takes three octets from 143 (4-bit prefix), 191 (6-bit)
+// and 255 (7-bit) on; a string length up to 32,767 takes four from 16,511.
 const (
 	maxIntSize     = 1 << 15
 	maxIntString   = 1 << 15
-	maxIntDynIndex = 1024
+	maxIntDynIndex = 256
 )
+
+// dynamicFill returns the fields that CheckInteger sends to fill the
+// dynamic table before it references an entry by a dynamic index, "n0":
+// "v0" to "n255": "v255"; they are made once.
+var dynamicFill = sync.OnceValue(func() []Op {
+	fill := make([]Op, maxIntDynIndex)
+	for i := range fill {
+		fill[i] = Op{Name: "n" + strconv.Itoa(i), Value: "v" + strconv.Itoa(i)}
+	}
+	return fill
+})
+
+// longestIntString returns maxIntString octets 0xff, made once, whose
+// prefixes are the values of the string length checks.
+var longestIntString = sync.OnceValue(func() string { return strings.Repeat("\xff", maxIntString) })
 
 // IntegerLen returns the length in octets of the §5.1 encoding of v with
 // an n-bit prefix.
@@ -125,6 +145,10 @@ func integerValue(data []byte) uint64 {
 // pattern and octets 1-8 (as many as there are), big-endian, as the value,
 // so values up to 2^64-1 occur.
 func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
+	return newChecker(oracles).integer(data)
+}
+
+func (c *checker) integer(data []byte) error {
 	var pattern byte
 	if len(data) > 0 {
 		pattern = data[0]
@@ -147,7 +171,9 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 	switch kind {
 	case intSizeUpdate:
 		v %= maxIntSize
-		enc = encoder.New(encoder.Config{Capacity: max(uint32(v), spec.DefaultTableSize)})
+		// Capacity maxIntSize, not less, makes the setting v the table
+		// size whatever v is, and one encoder serves every v.
+		enc = c.encoder(encoder.Config{Capacity: maxIntSize})
 		settings = []uint32{0, uint32(v)}
 		prefix = 5
 		steps = [][]Op{{{Name: ":method", Value: "GET"}}}
@@ -165,10 +191,10 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		}
 	case intStringLength:
 		v %= maxIntString
-		enc = encoder.New(encoder.Config{})
+		enc = c.encoder(encoder.Config{})
 		prefix = 7
 		// 0xff has a 26-bit Huffman code, so the value goes raw.
-		steps = [][]Op{{{Name: huffmanProbeName, Value: strings.Repeat("\xff", int(v)), Sensitive: true}}}
+		steps = [][]Op{{{Name: huffmanProbeName, Value: longestIntString()[:v], Sensitive: true}}}
 		check = func(reps []wire.Representation) (wire.Int, error) {
 			field, err := representation(reps, 0, wire.NeverIndexed)
 			if err != nil || field.Name == nil || field.Value.Huffman {
@@ -178,7 +204,11 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		}
 	default:
 		v = 1 + v%(spec.StaticTableLen+maxIntDynIndex)
-		enc = encoder.New(encoder.Config{Capacity: 64 << 10, Policy: encoder.IndexAllPolicy()})
+		// Raw strings: the fill's Huffman codes are not what this check
+		// is about, and every oracle decodes up to maxIntDynIndex of them.
+		policy := encoder.IndexAllPolicy()
+		policy.Huffman = encoder.HuffmanNever
+		enc = c.encoder(encoder.Config{Capacity: 64 << 10, Policy: policy})
 		settings = []uint32{64 << 10}
 		var want Op
 		if v <= spec.StaticTableLen {
@@ -187,10 +217,7 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 		} else {
 			// v-61 fields fill the dynamic table; the first of them is then
 			// at index v (RFC 7541 §2.3.3: the newest entry is 62).
-			var fill []Op
-			for i := range int(v) - spec.StaticTableLen {
-				fill = append(fill, Op{Name: "n" + strconv.Itoa(i), Value: "v" + strconv.Itoa(i)})
-			}
+			fill := dynamicFill()[:int(v)-spec.StaticTableLen]
 			steps = append(steps, fill)
 			want = fill[0]
 		}
@@ -248,8 +275,8 @@ func CheckInteger(data []byte, oracles []func() oracle.Decoder) error {
 	case got.Octets != IntegerLen(v, prefix):
 		return fmt.Errorf("integer %d, %d-bit prefix: block %x spends %d octets on it; want %d", v, prefix, last, got.Octets, IntegerLen(v, prefix))
 	}
-	for _, newDecoder := range oracles {
-		d := newDecoder()
+	for i := range c.oracles {
+		d := c.decoder(i)
 		for _, size := range settings {
 			d.SetMaxDynamicTableSize(size)
 		}

@@ -44,7 +44,10 @@ import (
 // ends the block being written, because an encoder applies a new setting
 // from the next block on (RFC 7541 §4.2). Strings are cut to MaxString
 // octets, and parsing stops before the field that would take the script's
-// header list size past MaxScriptListSize.
+// header list size past MaxScriptListSize or its fields past
+// MaxScriptFields, and before the op that would end a block (a setting
+// change, an end of block or a reset) past MaxScriptBlocks; the octets
+// after it are not read.
 type Script struct {
 	// Capacity is the encoder's Config.Capacity.
 	Capacity uint32
@@ -74,19 +77,30 @@ type Op struct {
 	Size        uint32
 }
 
-// Limits that keep every run of a script fast and decodable by every
-// oracle.
+// Limits that keep every run of a script within a few milliseconds, and
+// decodable by every oracle (see the package doc for what each costs).
 const (
-	// MaxString is the longest name or value a script holds: larger than
-	// any table the script's capacities allow but 64 KiB, so giant fields
-	// occur, and below nghttp2's 64 KiB limit on a name or value.
-	MaxString = 1<<14 - 1
+	// MaxString is the longest name or value a script holds: long enough
+	// for a string length of three octets (§5.1, 7-bit prefix, from 255
+	// on) and for fields too large for the table below the default size
+	// (a setting change or a capacity of 64, 100, 256 or 1024 makes one),
+	// which the encoder sends without indexing.
+	MaxString = 1<<10 - 1
 	// MaxScriptListSize bounds the header list size (name + value + 32 per
 	// field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it) of the whole
-	// script, and so of each block, below the strict oracle's default
-	// limit of 64 KiB. Without a bound a few octets repeating a giant
-	// value make megabytes, and one run takes seconds.
-	MaxScriptListSize = 1 << 15
+	// script, and so of each block: a default table's worth. Every oracle
+	// decodes every octet, the strict one a bit at a time, and three
+	// octets of a run make a string of MaxString; what an execution costs
+	// grows with this bound.
+	MaxScriptListSize = 1 << 12
+	// MaxScriptFields bounds the fields of the whole script, and so the
+	// entries of any dynamic table, which every oracle lists and the
+	// target compares after each block.
+	MaxScriptFields = 256
+	// MaxScriptBlocks bounds the ops that end a block (setting changes,
+	// ends of block, resets), and so the blocks sent and the table
+	// comparisons made: an op of one octet would otherwise cost a block.
+	MaxScriptBlocks = 64
 )
 
 var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}
@@ -146,24 +160,43 @@ func (r *scriptReader) bytes(n int) string {
 // ParseScript decodes data as a Script (see the format in the Script
 // documentation). Every input is a valid script.
 func ParseScript(data []byte) *Script {
+	s := &Script{}
+	s.parse(data)
+	return s
+}
+
+// parse sets s to the script data holds, reusing the array of s.Ops, and
+// returns how many octets of data it read: all of them unless a bound
+// stopped it.
+func (s *Script) parse(data []byte) int {
 	r := &scriptReader{data: data}
 	h := r.byte()
-	s := &Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0}
+	*s = Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0, Ops: s.Ops[:0]}
 	if mode := encoder.HuffmanMode(h >> headerHuffShift & 3); mode <= encoder.HuffmanNever {
 		s.Huffman = mode
 	}
 	var names, values []string
-	scriptSize := 0
+	scriptSize, blocks := 0, 0
 	for !r.done() {
+		start := r.pos
 		b := r.byte()
+		if b > opFieldMax {
+			if blocks == MaxScriptBlocks {
+				return start
+			}
+			blocks++
+		}
 		switch {
 		case b <= opFieldMax:
+			if len(names) == MaxScriptFields {
+				return start
+			}
 			var nameStatic int
 			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
 			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
 			size := len(name) + len(value) + spec.EntryOverhead
 			if scriptSize+size > MaxScriptListSize {
-				return s
+				return start
 			}
 			scriptSize += size
 			names = append(names, name)
@@ -183,7 +216,7 @@ func ParseScript(data []byte) *Script {
 			s.Ops = append(s.Ops, Op{Kind: OpReset})
 		}
 	}
-	return s
+	return len(data)
 }
 
 // string reads a name or value from the source src. For names, static
@@ -334,4 +367,13 @@ func quoteShort(s string) string {
 // errScript wraps a failure with the script that caused it.
 func errScript(s *Script, err error) error {
 	return fmt.Errorf("%w\n%s", err, s)
+}
+
+// slice returns the next n octets, fewer at the end of the input, as a
+// slice of the input.
+func (r *scriptReader) slice(n int) []byte {
+	end := min(r.pos+n, len(r.data))
+	b := r.data[r.pos:end:end]
+	r.pos = end
+	return b
 }

@@ -20,10 +20,14 @@ var updateSeeds = flag.Bool("update", false, "rewrite the generated seeds in ../
 // storyPrefix starts the names of the seeds made from generated stories.
 const storyPrefix = "story-"
 
-// storyChunk is how many cases of a story go into one seed. Whole stories
-// make seeds of up to 60 KB, which libFuzzer builds run at a dozen execs a
-// second; six cases keep most seeds under 2 KB.
-const storyChunk = 6
+// storySeedOctets is what a seed made from a story may grow to: cases
+// are added, in order, while the seed stays within it (a case larger on
+// its own makes a seed of its own). Whole stories make seeds of up to
+// 60 KB, which libFuzzer builds ran at a dozen execs a second; an
+// execution costs about as much as the seed is long, and the go command
+// minimizes new inputs by removing octets one at a time, so the seeds
+// are kept short.
+const storySeedOctets = 512
 
 // seeds returns the generated seeds, target to file name to contents: RFC
 // 7541 Appendix C, the generated stories of vectors/testdata/generated,
@@ -90,12 +94,16 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 	for _, story := range stories {
 		base := filepath.Base(story.Path)
 		base = strings.TrimPrefix(base[:len(base)-len(filepath.Ext(base))], "story_")
-		for start := 0; start < len(story.Cases); start += storyChunk {
-			cases := story.Cases[start:min(start+storyChunk, len(story.Cases))]
+		for start := 0; start < len(story.Cases); {
+			end := start + 1
+			for end < len(story.Cases) && scriptLen(t, storyScript(story.Cases[start:end+1])) <= storySeedOctets {
+				end++
+			}
 			name := fmt.Sprintf("%s%s-%03d", storyPrefix, base, start)
-			s := storyScript(cases)
+			s := storyScript(story.Cases[start:end])
 			addScript(name, s)
 			addSession(name, encodeSession(s))
+			start = end
 		}
 	}
 
@@ -196,6 +204,15 @@ func storyScript(cases []vectors.Case) *Script {
 	return ParseScript(b)
 }
 
+func scriptLen(t *testing.T, s *Script) int {
+	t.Helper()
+	b, err := s.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(b)
+}
+
 // encodeSession encodes a script with the reference encoder and returns
 // what the decoder side sees, settings and blocks.
 func encodeSession(s *Script) *Session {
@@ -257,6 +274,29 @@ func TestSeeds(t *testing.T) {
 			}
 			if !bytes.Equal(got, files[name]) {
 				t.Errorf("seed %s is out of date (run go test ./fuzz -run TestSeeds -update, then go run ./corpus/cmd/corpussync)", path)
+			}
+		}
+	}
+}
+
+// TestSeedsWithinBounds checks that the parsers read every committed
+// seed of the script and session targets to its end, and that no Huffman
+// seed is longer than what CheckHuffman reads: a seed cut by a bound
+// (MaxScriptListSize, MaxScriptFields, MaxScriptBlocks, MaxSessionSteps,
+// MaxSessionOctets, MaxHuffmanInput) makes the engine mutate octets that
+// change nothing.
+func TestSeedsWithinBounds(t *testing.T) {
+	read := map[string]func([]byte) int{
+		targetEncodeRoundTrip:     func(b []byte) int { return new(Script).parse(b) },
+		targetCertifyXNetEncoder:  func(b []byte) int { return new(Script).parse(b) },
+		targetDecoderDifferential: func(b []byte) int { return new(Session).parse(b) },
+		targetHuffman:             func(b []byte) int { return min(len(b), MaxHuffmanInput) },
+	}
+	for target, parse := range read {
+		names, inputs := readCorpus(t, target)
+		for i, in := range inputs {
+			if n := parse(in); n != len(in) {
+				t.Errorf("%s/%s: %d of its %d octets are read; a bound stops the rest", target, names[i], n, len(in))
 			}
 		}
 	}

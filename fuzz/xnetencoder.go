@@ -29,8 +29,13 @@ type ScriptEncoder interface {
 // Huffman have no counterpart and are ignored. The error, if any, ends
 // with the script.
 func CheckCertifyXNetEncoder(data []byte) error {
-	s := ParseScript(data)
-	if err := CertifyScript(s, newXNetEncoder); err != nil {
+	return newChecker(nil).certifyXNetEncoder(data)
+}
+
+func (c *checker) certifyXNetEncoder(data []byte) error {
+	s := &c.script
+	s.parse(data)
+	if err := certifyScript(s, newXNetEncoder, c.ref); err != nil {
 		return errScript(s, err)
 	}
 	return nil
@@ -68,16 +73,21 @@ func (e *xnetEncoder) EndBlock() []byte {
 // sensitive ones never indexed (RFC 7541 §6.2.3). Blocks without fields
 // are not written.
 func CertifyScript(s *Script, newEncoder func(capacity uint32) ScriptEncoder) error {
+	return certifyScript(s, newEncoder, strict.New())
+}
+
+// certifyScript is CertifyScript with dec as the strict oracle, reset for
+// each connection.
+func certifyScript(s *Script, newEncoder func(capacity uint32) ScriptEncoder, dec *strict.Decoder) error {
 	var (
 		enc      ScriptEncoder
-		dec      *strict.Decoder
 		want     []Op
 		conn     int
 		blockNum int
 	)
 	newConnection := func() {
 		enc = newEncoder(s.Capacity)
-		dec = strict.New()
+		dec.Reset()
 		conn++
 		blockNum = 1
 	}

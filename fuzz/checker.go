@@ -18,9 +18,9 @@ import (
 // that.
 //
 // The CheckX functions make a new checker for each call. The native and
-// go-fuzz targets take one from a pool of checkers of the registered
-// oracles (check), since under libFuzzer (go-118-fuzz-build) FuzzX itself
-// runs once per input and can keep nothing between executions.
+// go-fuzz targets take an idle checker of the registered oracles (check),
+// kept at package level, since under libFuzzer (go-118-fuzz-build) FuzzX
+// itself runs once per input and can keep nothing between executions.
 type checker struct {
 	oracles  []func() oracle.Decoder
 	made     []oracle.Decoder // made[i] came from oracles[i]; nil until first needed
@@ -78,15 +78,33 @@ func (c *checker) encoder(cfg encoder.Config) *encoder.Encoder {
 	return e
 }
 
-// checkers holds checkers of every registered oracle for check.
-var checkers = sync.Pool{New: func() any { return newChecker(oracle.Available()) }}
+// idle holds the checkers of every registered oracle that no check is
+// using: one per check running at once, kept for good (a sync.Pool would
+// drop them at every other collection, and with them the encoders'
+// tables, which a worker collecting every few dozen executions would then
+// allocate again and again).
+var idle struct {
+	sync.Mutex
+	checkers []*checker
+}
 
 // check runs a check (a checker method such as (*checker).encodeRoundTrip)
-// on data with a checker of every registered oracle from the pool. A
-// check that panics does not give its checker back.
+// on data with an idle checker of every registered oracle, or a new one.
+// A check that panics does not give its checker back.
 func check(run func(*checker, []byte) error, data []byte) error {
-	c := checkers.Get().(*checker)
+	var c *checker
+	idle.Lock()
+	if n := len(idle.checkers); n > 0 {
+		c = idle.checkers[n-1]
+		idle.checkers = idle.checkers[:n-1]
+	}
+	idle.Unlock()
+	if c == nil {
+		c = newChecker(oracle.Available())
+	}
 	err := run(c, data)
-	checkers.Put(c)
+	idle.Lock()
+	idle.checkers = append(idle.checkers, c)
+	idle.Unlock()
 	return err
 }

@@ -15,9 +15,9 @@ import (
 // go run ./corpus/cmd/corpussync. Helpers live in non-test files, which
 // go-118-fuzz-build needs, and a target's name appears in this file only
 // (see the package doc): other files use these constants. Each target runs
-// its check with a pooled checker of the registered oracles (check in
-// checker.go), so that decoders, encoders and buffers serve execution
-// after execution.
+// its check with a checker of the registered oracles kept between
+// executions (check in checker.go), so that decoders, encoders and buffers
+// serve execution after execution.
 const (
 	targetEncodeRoundTrip     = "FuzzEncodeRoundTrip"
 	targetHuffman             = "FuzzHuffman"

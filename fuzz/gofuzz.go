@@ -13,7 +13,7 @@ package fuzz
 // would be visible, and compile_native_go_fuzzer greps for a target's name
 // (see the package doc). go-fuzz cannot build cgo, so these see the strict
 // and x/net oracles only.
-// Each runs its check with a pooled checker, as the native targets do, and
+// Each runs its check with a kept checker, as the native targets do, and
 // returns 1 for an input worth keeping and panics on a failure, as
 // go-fuzz expects. The blank import keeps go-fuzz-dep, which go-fuzz-build
 // links into the instrumented binary, required in go.mod.

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Installs what the adapters need and builds the ones that are compiled.
+# Idempotent: apt-get and npm run only for what is missing, and a program is
+# rebuilt only when its source is newer than its build.
+#
+#   adapters/install.sh
+#
+# Debian packages: the libraries (python3-hpack, libnetty-java,
+# libjetty9-java, libokhttp-java, libhttpcore5-java, libtomcat9-java,
+# ruby-protocol-hpack, libprotocol-http2-perl, libnghttp2-dev), their
+# runtimes and compilers (default-jdk-headless, ruby, erlang-base, nodejs,
+# npm, gcc, pkg-config). cowlib's cow_hpack comes from rabbitmq-server's
+# .deb, fetched with apt-get download and unpacked into adapters/.build
+# (installing rabbitmq-server would start a broker). npm: the packages
+# pinned in adapters/hpack-js and adapters/node-hpack (package-lock.json).
+# Builds go to adapters/.build (ignored by git).
+set -euo pipefail
+cd "$(dirname "$0")"
+build=.build
+mkdir -p "$build"
+
+packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
+	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
+	libnghttp2-dev pkg-config gcc nodejs npm)
+missing=()
+for p in "${packages[@]}"; do
+	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
+		missing+=("$p")
+	fi
+done
+# node and npm may come from elsewhere than Debian; any will do.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+	kept=()
+	for p in "${missing[@]}"; do
+		case $p in nodejs | npm) ;; *) kept+=("$p") ;; esac
+	done
+	missing=("${kept[@]+"${kept[@]}"}")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	../ci/apt-install.sh "${missing[@]}"
+fi
+
+# newer SRC... -- STAMP: true when STAMP is missing or older than a source.
+stale() {
+	local stamp=${!#} src
+	[ -e "$stamp" ] || return 0
+	for src in "${@:1:$#-1}"; do
+		[ "$src" -nt "$stamp" ] && return 0
+	done
+	return 1
+}
+
+# cowlib 2.x (cow_hpack) from rabbitmq-server's package, unpacked only.
+if ! ls "$build"/cowlib-*/ebin/cow_hpack.beam >/dev/null 2>&1; then
+	printf '\n== cowlib: unpacking rabbitmq-server (cowlib 2.x inside)\n'
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	[ "$(id -u)" = 0 ] && [ -d /var/lib/apt/lists ] && ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 && apt-get update -qq
+	(cd "$tmp" && apt-get download -qq rabbitmq-server 2>/dev/null)
+	dpkg-deb --fsys-tarfile "$tmp"/rabbitmq-server_*.deb |
+		tar -x -C "$tmp" --wildcards './usr/lib/rabbitmq/lib/rabbitmq_server-*/plugins/cowlib-*'
+	cp -r "$tmp"/usr/lib/rabbitmq/lib/rabbitmq_server-*/plugins/cowlib-* "$build"/
+	dpkg-deb -f "$tmp"/rabbitmq-server_*.deb Version >"$build"/rabbitmq-server.version
+	rm -rf "$tmp"
+	trap - EXIT
+fi
+
+# npm packages, pinned by each folder's package-lock.json.
+for dir in hpack-js node-hpack; do
+	if stale "$dir"/package-lock.json "$dir"/node_modules/.package-lock.json; then
+		printf '\n== npm ci in adapters/%s\n' "$dir"
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+done
+
+# The C program around libnghttp2's deflater.
+if stale nghttp2-c/adapter.c "$build"/nghttp2-c/adapter; then
+	printf '\n== gcc adapters/nghttp2-c\n'
+	mkdir -p "$build"/nghttp2-c
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -o "$build"/nghttp2-c/adapter nghttp2-c/adapter.c \
+		$(pkg-config --cflags --libs libnghttp2)
+fi
+
+# The Java programs, against the Debian jars.
+J=/usr/share/java
+if stale java-common/hpackstdio/*.java "$build"/common/hpackstdio/Stdio.class; then
+	printf '\n== javac adapters/java-common\n'
+	rm -rf "$build"/common
+	javac -Xlint:-deprecation -d "$build"/common java-common/hpackstdio/*.java
+fi
+javac_adapter() { # DIR CLASSPATH SOURCE
+	local dir=$1 cp=$2 src=$3
+	if stale "$src" "$build"/common/hpackstdio/Stdio.class "$build/$dir/.built"; then
+		printf '\n== javac adapters/%s\n' "$dir"
+		rm -rf "${build:?}/$dir"
+		javac -nowarn -Xlint:-deprecation -d "$build/$dir" -cp "$build/common:$cp" "$src"
+		touch "$build/$dir/.built"
+	fi
+}
+javac_adapter netty "$J/netty-codec-http2.jar:$J/netty-buffer.jar:$J/netty-common.jar:$J/netty-codec.jar:$J/netty-transport.jar:$J/netty-codec-http.jar:$J/netty-handler.jar" netty/NettyAdapter.java
+javac_adapter jetty9 "$J/jetty9-http2-hpack.jar:$J/jetty9-http.jar:$J/jetty9-util.jar" jetty9/JettyAdapter.java
+javac_adapter okhttp "$J/okhttp.jar:$J/okio.jar" okhttp/okhttp3/internal/http2/OkHttpAdapter.java
+javac_adapter httpcore5 "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCore5Adapter.java
+javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatAdapter.java
+echo "adapters: installed and built"

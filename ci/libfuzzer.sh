@@ -2,20 +2,21 @@
 # The fuzz-farm gate: proves that the fuzz targets build and run under the
 # engines other than go test -fuzz.
 #
-#  1. libFuzzer, as OSS-Fuzz and ClusterFuzzLite build Go: each native target
-#     is turned into a C archive by go-118-fuzz-build (what OSS-Fuzz's
-#     compile_native_go_fuzzer runs) and linked with clang -fsanitize=fuzzer
-#     (and -lnghttp2, since the targets link every oracle), then run for a few
-#     seconds on the seed corpus.
+#  1. libFuzzer, as OSS-Fuzz and ClusterFuzzLite build Go: this runs the
+#     very build script they run, fuzz/oss-fuzz/build.sh, in an OSS-Fuzz-like
+#     environment ($SRC, $OUT, $WORK, CXX=clang++, LIB_FUZZING_ENGINE=
+#     -fsanitize=fuzzer): each native target becomes a C archive by
+#     go-118-fuzz-build -tags nghttp2, linked with libFuzzer and libnghttp2's
+#     static library, plus its <Target>_seed_corpus.zip. Each binary then
+#     runs for a few seconds on the unzipped seeds.
 #  2. go-fuzz: go-fuzz-build compiles the //go:build gofuzz entry points of
 #     ./fuzz (no cgo, so strict and x/net only) into one archive holding all
 #     five.
 #
 # go-118-fuzz-build rewrites the package it builds (it swaps the testing
-# import), so step 1 works on a copy of the module in a scratch directory,
-# where it also adds the go-118-fuzz-build/testing module to go.mod as
-# OSS-Fuzz's build does; the checkout is left untouched. Tools come from the
-# Go module proxy at pinned versions.
+# import), and the build script adds its testing shim to go.mod, so step 1
+# works on a copy of the module in a scratch directory; the checkout is left
+# untouched. Tools come from the Go module proxy at pinned versions.
 #
 # Run from anywhere: ./ci/libfuzzer.sh
 #
@@ -27,9 +28,7 @@
 #   GOFUZZ_BUILD       0 to skip the go-fuzz step (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 
-go118_version=v0.0.0-20250520111509-a70c2aa677fa # github.com/AdamKorcz/go-118-fuzz-build
 gofuzz_version=$(go list -m -f '{{.Version}}' github.com/dvyukov/go-fuzz)
 seconds=${LIBFUZZER_SECONDS:-4}
 targets=${LIBFUZZER_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder}
@@ -38,9 +37,11 @@ export GOFLAGS=
 step() { printf '\n== libfuzzer: %s\n' "$*"; }
 
 need_pkgs=()
-command -v clang >/dev/null 2>&1 || need_pkgs+=(clang)
+command -v clang++ >/dev/null 2>&1 || need_pkgs+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need_pkgs+=(libclang-rt-14-dev)
 pkg-config --exists libnghttp2 2>/dev/null || need_pkgs+=(libnghttp2-dev pkg-config)
+command -v zip >/dev/null 2>&1 || need_pkgs+=(zip)
+command -v unzip >/dev/null 2>&1 || need_pkgs+=(unzip)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
 	./ci/apt-install.sh "${need_pkgs[@]}"
 fi
@@ -54,28 +55,21 @@ else
 fi
 mkdir -p "$work/bin"
 
-step "copying the module to $work/src"
+step "copying the module to $work/src/hpackcert"
 rm -rf "$work/src"
-mkdir -p "$work/src"
-tar --exclude=./.git -cf - . | tar -C "$work/src" -xf -
+mkdir -p "$work/src/hpackcert" "$work/build"
+tar --exclude=./.git -cf - . | tar -C "$work/src/hpackcert" -xf -
 
-step "installing go-118-fuzz-build@$go118_version and adding its testing shim to the copy's go.mod"
-GOBIN=$work/bin go install "github.com/AdamKorcz/go-118-fuzz-build@$go118_version"
-(cd "$work/src" && go get "github.com/AdamKorcz/go-118-fuzz-build/testing@$go118_version")
+step "fuzz/oss-fuzz/build.sh with SRC=$work/src OUT=$work/bin WORK=$work/build CXX=clang++ LIB_FUZZING_ENGINE=-fsanitize=fuzzer"
+SRC=$work/src OUT=$work/bin WORK=$work/build CXX=clang++ CXXFLAGS= LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address \
+	BUILD_TARGETS=$targets "$work/src/hpackcert/fuzz/oss-fuzz/build.sh"
 
-step "exporting the seed corpus framed for go-118-fuzz-build (go run ./corpus/cmd/corpussync -libfuzzer)"
-go run ./corpus/cmd/corpussync -libfuzzer "$work/seeds"
-
-nghttp2_libs=$(pkg-config --libs libnghttp2)
 summary=()
 for target in $targets; do
-	step "$target: go-118-fuzz-build -tags nghttp2 -func $target ./fuzz; clang -fsanitize=fuzzer ... $nghttp2_libs"
-	(cd "$work/src" && "$work/bin/go-118-fuzz-build" -tags nghttp2 -o "$work/$target.a" -func "$target" ./fuzz)
-	clang -fsanitize=fuzzer "$work/$target.a" -o "$work/bin/$target" $nghttp2_libs
-	rm -f "$work/$target.a" "$work/$target.h"
-
+	rm -rf "$work/seeds/$target"
+	mkdir -p "$work/seeds/$target" "$work/corpus/$target" "$work/crashes/$target"
+	unzip -q "$work/bin/${target}_seed_corpus.zip" -d "$work/seeds/$target"
 	step "$target: running ${seconds}s on $(ls "$work/seeds/$target" | wc -l) seeds"
-	mkdir -p "$work/corpus/$target" "$work/crashes/$target"
 	log=$work/$target.log
 	if ! "$work/bin/$target" -max_total_time="$seconds" -print_final_stats=1 \
 		-artifact_prefix="$work/crashes/$target/" \
@@ -85,7 +79,7 @@ for target in $targets; do
 		echo "libfuzzer: strip its 4-octet length prefix, add it to corpus/$target/ and run go run ./corpus/cmd/corpussync." >&2
 		exit 1
 	fi
-	grep -E '^#[0-9]+ +(INITED|DONE)' "$log" || true
+	grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	cov=$(sed -n "s/^#[0-9]*[[:space:]]*DONE[[:space:]]*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p" "$log")
 	summary+=("$(printf '%-26s %8s execs/s, %s' "$target" "${rate:-?}" "${cov:-?}")")

@@ -91,6 +91,28 @@ func LibFuzzerInput(data []byte) []byte {
 	return append(binary.BigEndian.AppendUint32(nil, uint32(len(data))), data...)
 }
 
+// FromLibFuzzerInput returns the []byte argument that a binary built by
+// go-118-fuzz-build hands its target for the libFuzzer input in, read as
+// that harness reads it (go-fuzz-headers' GetBytes): a 4-octet big-endian
+// length n, then n octets, where n = 0 stands for 30 and an n other than
+// the number of octets left is taken modulo that number. It is the inverse
+// of LibFuzzerInput, and gives a value for every input the engine's
+// mutations make; ok is false for an input of 4 octets or fewer, for which
+// the harness does not call the target.
+func FromLibFuzzerInput(input []byte) (data []byte, ok bool) {
+	if len(input) <= 4 {
+		return nil, false
+	}
+	n, left := binary.BigEndian.Uint32(input), uint32(len(input)-4)
+	if n == 0 {
+		n = 30
+	}
+	if n != left {
+		n %= left
+	}
+	return input[4 : 4+n], true
+}
+
 // A Write is one file Sync creates.
 type Write struct {
 	Path     string
@@ -176,6 +198,51 @@ func ExportLibFuzzer(rawDir, outDir string) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// ImportLibFuzzer adds to rawDir/<Target>/ the inputs of the libFuzzer
+// corpora in libFuzzerDir/<Target>/ (as OSS-Fuzz and ClusterFuzzLite keep
+// them, framed for go-118-fuzz-build; see FromLibFuzzerInput) whose values
+// rawDir/<Target>/ does not hold yet, named by content hash, and returns
+// the writes it made, sorted by path. Run Sync afterwards to carry them
+// into the "go test fuzz v1" corpus.
+func ImportLibFuzzer(libFuzzerDir, rawDir string) ([]Write, error) {
+	targets, err := targetNames(libFuzzerDir)
+	if err != nil {
+		return nil, err
+	}
+	var writes []Write
+	for _, target := range targets {
+		raw, err := readDir(filepath.Join(rawDir, target), func(b []byte) ([]byte, error) { return b, nil })
+		if err != nil {
+			return nil, err
+		}
+		if raw == nil {
+			raw = map[string]bool{}
+		}
+		inputs, err := readDir(filepath.Join(libFuzzerDir, target), func(b []byte) ([]byte, error) { return b, nil })
+		if err != nil {
+			return nil, err
+		}
+		for input := range inputs {
+			value, ok := FromLibFuzzerInput([]byte(input))
+			if !ok || raw[string(value)] {
+				continue
+			}
+			raw[string(value)] = true
+			writes = append(writes, Write{filepath.Join(rawDir, target, Name(value)), value})
+		}
+	}
+	sort.Slice(writes, func(i, j int) bool { return writes[i].Path < writes[j].Path })
+	for _, w := range writes {
+		if err := os.MkdirAll(filepath.Dir(w.Path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(w.Path, w.Contents, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return writes, nil
 }
 
 // targetNames returns the sorted union of the subdirectory names of the

@@ -65,7 +65,7 @@
 //     lowered it; the capacities of 64, 100, 256 and 1,024 octets evict
 //     and compact without one.
 //   - Sessions (decoder differential): at most MaxSessionSteps (64) blocks
-//     and settings, and MaxSessionOctets (8,192) octets of blocks in all.
+//     and settings, and MaxSessionOctets (4,096) octets of blocks in all.
 //   - Huffman: the first MaxHuffmanInput (1,024) octets of the input.
 //   - Integer (field API): table sizes below 2^15 and string lengths below
 //     2^15 (a slice of one string of 0xff made once), and dynamic indices

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -261,13 +262,23 @@ func compareTables(got, want []oracle.Field) error {
 	return nil
 }
 
+// maxListed is how many fields or entries tableString prints.
+const maxListed = 16
+
+// tableString prints a list of fields or a dynamic table, the first
+// maxListed entries of it.
 func tableString(t []oracle.Field) string {
-	s := "["
-	for i, f := range t {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, f := range t[:min(len(t), maxListed)] {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += quoteShort(f.Name) + ": " + quoteShort(f.Value)
+		b.WriteString(quoteShort(f.Name) + ": " + quoteShort(f.Value))
 	}
-	return s + "]"
+	if len(t) > maxListed {
+		fmt.Fprintf(&b, ", ... %d more", len(t)-maxListed)
+	}
+	b.WriteByte(']')
+	return b.String()
 }

@@ -1,40 +1,60 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build script for hpackcert's fuzz targets.
+# OSS-Fuzz / ClusterFuzzLite build script for hpackcert's fuzz targets, and
+# the one ci/libfuzzer.sh runs on a plain machine.
 #
-# It follows the OSS-Fuzz convention for native Go fuzz targets: one
-# compile_native_go_fuzzer call per target (package, function, fuzzer name),
-# and a <fuzzer>_seed_corpus.zip per target in $OUT. Use it as the project's
-# build.sh (ClusterFuzzLite: .clusterfuzzlite/build.sh; OSS-Fuzz:
-# projects/hpackcert/build.sh), with a Dockerfile on the base-builder-go image
-# that copies the repository to $SRC/hpackcert and sets WORKDIR there.
+# It follows the OSS-Fuzz build environment: the repository in
+# $SRC/hpackcert, binaries to $OUT, scratch space in $WORK, and $CXX,
+# $CXXFLAGS, $LIB_FUZZING_ENGINE and $SANITIZER as the base-builder-go image
+# sets them. .clusterfuzzlite/build.sh runs it; for OSS-Fuzz, use it as
+# projects/hpackcert/build.sh with the Dockerfile of .clusterfuzzlite/.
 #
-# The targets are built without -tags nghttp2, as compile_native_go_fuzzer
-# passes no build tags: they fuzz against the strict and x/net oracles. To
-# add libnghttp2, install libnghttp2-dev in the Dockerfile and build with
-# go-118-fuzz-build -tags nghttp2 and -lnghttp2 as ci/libfuzzer.sh does.
+# Each native target (func FuzzX(f *testing.F) in fuzz/fuzz_test.go) is
+# built as ci/libfuzzer.sh proves it: go-118-fuzz-build -tags nghttp2 turns
+# it into a C archive, which is linked with the libFuzzer engine and with
+# libnghttp2's static library (the runner image has no libnghttp2), so the
+# binaries decode through all three oracles. A coverage build ($SANITIZER
+# coverage) goes through OSS-Fuzz's compile_native_go_fuzzer instead, which
+# passes no build tags: strict and x/net only. Next to each binary go
+# <Target>_seed_corpus.zip (corpus/<Target>/, framed for go-118-fuzz-build,
+# which reads a []byte argument as a 4-octet big-endian length and the
+# octets).
 #
-# ci/libfuzzer.sh builds and runs the same binaries on a plain machine.
+# go-118-fuzz-build rewrites the package it builds (it swaps the testing
+# import): run this on a copy of the repository, as the OSS-Fuzz container
+# and ci/libfuzzer.sh do.
 
 cd "$SRC/hpackcert"
+go118_version=v0.0.0-20250520111509-a70c2aa677fa # github.com/AdamKorcz/go-118-fuzz-build
+work=${WORK:-$(mktemp -d)}
 
-# compile_native_go_fuzzer rewrites the testing import to this shim, which
-# must be in go.mod (go-118-fuzz-build's documented requirement).
-go get github.com/AdamKorcz/go-118-fuzz-build/testing@v0.0.0-20250520111509-a70c2aa677fa
+# The targets are not listed here by name: compile_native_go_fuzzer greps
+# the package directory, this file included, for the name, and needs it in
+# one file only. BUILD_TARGETS (ci/libfuzzer.sh) may name a subset.
+targets=${BUILD_TARGETS:-$(sed -n 's/^func \(Fuzz[A-Za-z0-9]*\)(f \*testing\.F) {$/\1/p' fuzz/fuzz_test.go)}
 
-# The targets are the func FuzzX(f *testing.F) of fuzz/fuzz_test.go. They are
-# not listed here by name: compile_native_go_fuzzer greps the package
-# directory, this file included, for the name, and needs it in one file only.
-targets=$(sed -n 's/^func \(Fuzz[A-Za-z0-9]*\)(f \*testing\.F) {$/\1/p' fuzz/fuzz_test.go)
-for target in $targets; do
-	compile_native_go_fuzzer github.com/hpackcert/hpackcert/fuzz "$target" "$target"
-done
+# Both ways of building rewrite the testing import to go-118-fuzz-build's
+# shim, which must be in go.mod.
+go get "github.com/AdamKorcz/go-118-fuzz-build/testing@$go118_version"
 
-# Seed corpora: the raw seeds of corpus/<Target>/, framed the way binaries
-# built by go-118-fuzz-build read a []byte argument (a 4-octet big-endian
-# length, then the octets).
+if [ "${SANITIZER:-}" = coverage ]; then
+	for target in $targets; do
+		compile_native_go_fuzzer github.com/hpackcert/hpackcert/fuzz "$target" "$target"
+	done
+else
+	GOBIN=$work/bin go install "github.com/AdamKorcz/go-118-fuzz-build@$go118_version"
+	nghttp2=$(pkg-config --variable=libdir libnghttp2)/libnghttp2.a
+	for target in $targets; do
+		"$work/bin/go-118-fuzz-build" -tags nghttp2 -o "$work/$target.a" -func "$target" ./fuzz
+		# shellcheck disable=SC2086 # the flags are lists
+		$CXX $CXXFLAGS $LIB_FUZZING_ENGINE "$work/$target.a" "$nghttp2" -o "$OUT/$target"
+		rm -f "$work/$target.a" "$work/$target.h"
+	done
+fi
+
 seeds=$(mktemp -d)
 go run ./corpus/cmd/corpussync -libfuzzer "$seeds"
 for target in $targets; do
+	rm -f "$OUT/${target}_seed_corpus.zip"
 	(cd "$seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
 done
 rm -rf "$seeds"

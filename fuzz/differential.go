@@ -23,9 +23,8 @@ import (
 //	0xf0-0xff  a setting acknowledged: 2 octets of size follow, big-endian,
 //	           or 4 when bit 0 is set
 //
-// Parsing stops before the step past MaxSessionSteps and before the block
-// that would take the session's block octets past MaxSessionOctets; the
-// octets after it are not read.
+// ParseSession reads the first MaxSessionInput octets of its input, and
+// stops before the step past MaxSessionSteps.
 type Session struct {
 	Steps []Step
 }
@@ -43,12 +42,15 @@ const (
 	// oracle lists its dynamic table after each block, and a block costs
 	// one octet of input.
 	MaxSessionSteps = 64
-	// MaxSessionOctets bounds the octets of all a session's blocks
-	// together, which every oracle decodes: a block of the longest length
-	// the format writes, 4095 octets. An octet can be a field, an indexed
-	// one referencing an entry of thousands of octets, which x/net decodes
-	// without a header list limit.
-	MaxSessionOctets = 1 << 12
+	// MaxSessionInput is how many octets of its input ParseSession reads,
+	// and so the octets of all its blocks together, which every oracle
+	// decodes (an octet can be an indexed field naming an entry of
+	// hundreds of octets, which x/net decodes without a header list
+	// limit): room for a string of a three-octet length (§5.1, from 255
+	// on). Like MaxScriptInput, it bounds what the go command's minimizer
+	// can be asked to do with one input, on the order of n² executions for
+	// n octets that cannot go; the octets of a block rarely can.
+	MaxSessionInput = 512
 )
 
 const (
@@ -69,9 +71,8 @@ func ParseSession(data []byte) *Session {
 // and returns how many octets of data it read: all of them unless a bound
 // stopped it.
 func (s *Session) parse(data []byte) int {
-	r := &scriptReader{data: data}
+	r := &scriptReader{data: data[:min(len(data), MaxSessionInput)]}
 	s.Steps = s.Steps[:0]
-	octets := 0
 	for !r.done() {
 		start := r.pos
 		if len(s.Steps) == MaxSessionSteps {
@@ -83,12 +84,7 @@ func (s *Session) parse(data []byte) int {
 			if b > sessionShortMax {
 				n = int(b&0x0f)<<8 | int(r.byte())
 			}
-			block := r.slice(n)
-			if octets+len(block) > MaxSessionOctets {
-				return start
-			}
-			octets += len(block)
-			s.Steps = append(s.Steps, Step{Block: block})
+			s.Steps = append(s.Steps, Step{Block: r.slice(n)})
 			continue
 		}
 		size := uint32(r.uint16())
@@ -97,7 +93,7 @@ func (s *Session) parse(data []byte) int {
 		}
 		s.Steps = append(s.Steps, Step{IsSetting: true, Size: size})
 	}
-	return len(data)
+	return len(r.data)
 }
 
 // Bytes encodes s in the format ParseSession reads. It fails for a block

@@ -48,32 +48,36 @@
 //
 // # Bounds on one execution
 //
-// Each bound keeps one execution within a few milliseconds (see
-// BenchmarkCorpus and BenchmarkRandomInputs for what they cost), so that
-// the go command's minimizer, which runs the target on hundreds of
-// candidates for each new input, does not stall fuzzing for long. A parser
-// stops at the op that would break a bound and reads no further, so the
-// octets after it are free for the minimizer to cut:
+// Each bound keeps one execution within a few milliseconds, and the go
+// command's minimization of a new input within seconds (BenchmarkCorpus and
+// BenchmarkRandomInputs show what executions cost; fuzz/measure.sh how
+// long fuzzing stalls). The minimizer, which fuzzing waits for, tries to
+// remove every stretch of a new input, some n²/2 executions for n octets
+// that cannot go, so the octets a target reads are bounded as well as what
+// they can ask for. A parser stops at the op that would break a bound and
+// reads no further:
 //
-//   - Scripts (round trip, x/net encoder): a name or value of at most
-//     MaxString (1,023) octets, longer ones cut; a header list of at most
-//     MaxScriptListSize (4,096) octets in the whole script, counted as
-//     name + value + 32 per field; at most MaxScriptFields (256) fields and
+//   - Scripts (round trip, x/net encoder): the first MaxScriptInput (384)
+//     octets; a name or value of at most MaxString (1,023) octets, longer
+//     ones cut; a header list of at most MaxScriptListSize (4,096) octets
+//     in the whole script, counted as name + value + 32 per field; at most
 //     MaxScriptBlocks (64) ops that end a block (setting changes, ends of
 //     block, resets). The list bound is the default table's size, so a
 //     table of 4,096 octets or more evicts only after a setting has
 //     lowered it; the capacities of 64, 100, 256 and 1,024 octets evict
 //     and compact without one.
-//   - Sessions (decoder differential): at most MaxSessionSteps (64) blocks
-//     and settings, and MaxSessionOctets (4,096) octets of blocks in all.
-//   - Huffman: the first MaxHuffmanInput (1,024) octets of the input.
-//   - Integer (field API): table sizes below 2^15 and string lengths below
-//     2^15 (a slice of one string of 0xff made once), and dynamic indices
-//     up to 61 + 256 (1,085 until the bounds were set: each index past 61
-//     costs an entry that every oracle decodes), the table filled with
-//     "n0": "v0" ... made once and sent raw. Each bound lets every integer
-//     length the prefix can take below 2^15 occur. The direct check of
-//     AppendInteger takes any 64-bit value; it costs no more.
+//   - Sessions (decoder differential): the first MaxSessionInput (512)
+//     octets, and so at most as many octets of blocks, and at most
+//     MaxSessionSteps (64) blocks and settings.
+//   - Huffman: the first MaxHuffmanInput (512) octets of the input.
+//   - Integer (field API): octets 0 to 4, as before; table sizes below
+//     2^15 and string lengths below 2^15 (a slice of one string of 0xff
+//     made once), and dynamic indices up to 61 + 256 (1,085 until the
+//     bounds were set: each index past 61 costs an entry that every oracle
+//     decodes), the table filled with "n0": "v0" ... made once and sent
+//     raw. Each bound lets every integer length the prefix can take below
+//     2^15 occur. The direct check of AppendInteger reads octets 0 to 8 and
+//     takes any 64-bit value; it costs no more.
 //
 // TestSeedsWithinBounds checks that no committed seed is cut by a bound.
 package fuzz

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/encoder"
@@ -44,10 +45,10 @@ import (
 // ends the block being written, because an encoder applies a new setting
 // from the next block on (RFC 7541 §4.2). Strings are cut to MaxString
 // octets, and parsing stops before the field that would take the script's
-// header list size past MaxScriptListSize or its fields past
-// MaxScriptFields, and before the op that would end a block (a setting
-// change, an end of block or a reset) past MaxScriptBlocks; the octets
-// after it are not read.
+// header list size past MaxScriptListSize, and before the op that would end
+// a block (a setting change, an end of block or a reset) past
+// MaxScriptBlocks; the octets after it are not read, nor any after the
+// first MaxScriptInput.
 type Script struct {
 	// Capacity is the encoder's Config.Capacity.
 	Capacity uint32
@@ -93,14 +94,18 @@ const (
 	// octets of a run make a string of MaxString; what an execution costs
 	// grows with this bound.
 	MaxScriptListSize = 1 << 12
-	// MaxScriptFields bounds the fields of the whole script, and so the
-	// entries of any dynamic table, which every oracle lists and the
-	// target compares after each block.
-	MaxScriptFields = 256
 	// MaxScriptBlocks bounds the ops that end a block (setting changes,
 	// ends of block, resets), and so the blocks sent and the table
 	// comparisons made: an op of one octet would otherwise cost a block.
 	MaxScriptBlocks = 64
+	// MaxScriptInput is how many octets of its input ParseScript reads.
+	// It bounds the minimizer rather than one execution: the go command
+	// shrinks each new input by trying to remove every stretch of it, on
+	// the order of n² executions for n octets that cannot go, within 60
+	// seconds a minimization by default, while fuzzing waits. The script
+	// format says much in few octets (a run of 1,023 octets in four, a
+	// static or earlier name in two).
+	MaxScriptInput = 384
 )
 
 var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}
@@ -169,7 +174,7 @@ func ParseScript(data []byte) *Script {
 // returns how many octets of data it read: all of them unless a bound
 // stopped it.
 func (s *Script) parse(data []byte) int {
-	r := &scriptReader{data: data}
+	r := &scriptReader{data: data[:min(len(data), MaxScriptInput)]}
 	h := r.byte()
 	*s = Script{Capacity: scriptCapacities[h&7], IndexAll: h&headerIndexAll != 0, Ops: s.Ops[:0]}
 	if mode := encoder.HuffmanMode(h >> headerHuffShift & 3); mode <= encoder.HuffmanNever {
@@ -188,9 +193,6 @@ func (s *Script) parse(data []byte) int {
 		}
 		switch {
 		case b <= opFieldMax:
-			if len(names) == MaxScriptFields {
-				return start
-			}
 			var nameStatic int
 			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
 			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
@@ -216,7 +218,7 @@ func (s *Script) parse(data []byte) int {
 			s.Ops = append(s.Ops, Op{Kind: OpReset})
 		}
 	}
-	return len(data)
+	return len(r.data)
 }
 
 // string reads a name or value from the source src. For names, static
@@ -256,10 +258,11 @@ func (r *scriptReader) string(src byte, earlier []string, pairedStatic int, stat
 }
 
 // Bytes encodes s in the format ParseScript reads, so that
-// ParseScript(s.Bytes()) equals s. Names and values are written as
-// literals. It fails for a Capacity the header cannot select or a string
-// longer than MaxString; a script over MaxScriptListSize comes back shorter
-// from ParseScript.
+// ParseScript(s.Bytes()) equals s. Each name and value is written in the
+// fewest octets its sources allow: a static table reference, a repeat of an
+// earlier field's, or a literal. It fails for a Capacity the header cannot
+// select or a string longer than MaxString; a script past a bound (octets,
+// list size, fields, blocks) comes back shorter from ParseScript.
 func (s *Script) Bytes() ([]byte, error) {
 	h := -1
 	for i, c := range scriptCapacities {
@@ -279,26 +282,31 @@ func (s *Script) Bytes() ([]byte, error) {
 	}
 	h |= int(s.Huffman) << headerHuffShift
 	out := []byte{byte(h)}
+	var names, values []string
 	for i, op := range s.Ops {
 		switch op.Kind {
 		case OpField:
-			b := byte(srcLiteral<<fieldNameShift | srcLiteral<<fieldValShift)
-			if op.Sensitive {
-				b |= fieldSensitive
-			}
-			out = append(out, b)
 			for _, str := range []string{op.Name, op.Value} {
 				if len(str) > MaxString {
 					return nil, fmt.Errorf("fuzz: op %d: string of %d octets is longer than %d", i, len(str), MaxString)
 				}
-				if len(str) < longLength {
-					out = append(out, byte(len(str)))
-				} else {
-					out = append(out, longLength)
-					out = binary.BigEndian.AppendUint16(out, uint16(len(str)))
-				}
-				out = append(out, str...)
 			}
+			static := staticIndex(op.Name, op.Value)
+			name, nameArgs := source(op.Name, names, static)
+			value, valueArgs := byte(srcLiteral), appendLiteral(nil, op.Value)
+			switch earlier := slices.Index(values, op.Value); {
+			case static >= 0 && spec.StaticTable[static].Value == op.Value, static < 0 && op.Value == "":
+				value, valueArgs = srcStatic, nil
+			case earlier >= 0 && earlier <= 0xff:
+				value, valueArgs = srcRepeat, []byte{byte(earlier)}
+			}
+			b := byte(name<<fieldNameShift | value<<fieldValShift)
+			if op.Sensitive {
+				b |= fieldSensitive
+			}
+			out = append(append(append(out, b), nameArgs...), valueArgs...)
+			names = append(names, op.Name)
+			values = append(values, op.Value)
 		case OpTableSize:
 			if op.Size > 0xffff {
 				out = append(out, opTableSizeBase|tableSize32)
@@ -316,6 +324,48 @@ func (s *Script) Bytes() ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// staticIndex returns the index in spec.StaticTable of the first entry
+// that is name: value, or else of the first entry named name, or -1.
+func staticIndex(name, value string) int {
+	named := -1
+	for i, e := range spec.StaticTable {
+		if e.Name != name {
+			continue
+		}
+		if e.Value == value {
+			return i
+		}
+		if named < 0 {
+			named = i
+		}
+	}
+	return named
+}
+
+// source returns the shortest source Bytes can write a name as, and the
+// octets that follow the op: the static table entry static (when not -1),
+// an earlier field's name, or a literal.
+func source(name string, earlier []string, static int) (byte, []byte) {
+	if static >= 0 {
+		return srcStatic, []byte{byte(static)}
+	}
+	if i := slices.Index(earlier, name); i >= 0 && i <= 0xff {
+		return srcRepeat, []byte{byte(i)}
+	}
+	return srcLiteral, appendLiteral(nil, name)
+}
+
+// appendLiteral appends s as a literal source: its length, then its octets.
+func appendLiteral(dst []byte, s string) []byte {
+	if len(s) < longLength {
+		dst = append(dst, byte(len(s)))
+	} else {
+		dst = append(dst, longLength)
+		dst = binary.BigEndian.AppendUint16(dst, uint16(len(s)))
+	}
+	return append(dst, s...)
 }
 
 // String prints the script one op a line, for failure messages.

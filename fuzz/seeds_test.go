@@ -21,13 +21,11 @@ var updateSeeds = flag.Bool("update", false, "rewrite the generated seeds in ../
 const storyPrefix = "story-"
 
 // storySeedOctets is what a seed made from a story may grow to: cases
-// are added, in order, while the seed stays within it (a case larger on
-// its own makes a seed of its own). Whole stories make seeds of up to
-// 60 KB, which libFuzzer builds ran at a dozen execs a second; an
-// execution costs about as much as the seed is long, and the go command
-// minimizes new inputs by removing octets one at a time, so the seeds
-// are kept short.
-const storySeedOctets = 512
+// are added, in order, while the seed stays within it; a case larger on
+// its own makes a seed of its own, cut where ParseScript stops reading.
+// Whole stories made seeds of up to 60 KB, which libFuzzer builds ran at a
+// dozen execs a second.
+const storySeedOctets = MaxScriptInput
 
 // seeds returns the generated seeds, target to file name to contents: RFC
 // 7541 Appendix C, the generated stories of vectors/testdata/generated,
@@ -96,13 +94,13 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 		base = strings.TrimPrefix(base[:len(base)-len(filepath.Ext(base))], "story_")
 		for start := 0; start < len(story.Cases); {
 			end := start + 1
-			for end < len(story.Cases) && scriptLen(t, storyScript(story.Cases[start:end+1])) <= storySeedOctets {
+			for end < len(story.Cases) && scriptLen(t, wholeStoryScript(story.Cases[start:end+1])) <= storySeedOctets {
 				end++
 			}
 			name := fmt.Sprintf("%s%s-%03d", storyPrefix, base, start)
 			s := storyScript(story.Cases[start:end])
 			addScript(name, s)
-			addSession(name, encodeSession(s))
+			addSession(name, fitSession(t, encodeSession(s)))
 			start = end
 		}
 	}
@@ -188,6 +186,13 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 // storyScript turns story cases into a script: each acknowledged setting,
 // then the fields, then the end of the block.
 func storyScript(cases []vectors.Case) *Script {
+	// Keep exactly what ParseScript keeps of it.
+	b, _ := wholeStoryScript(cases).Bytes()
+	return ParseScript(b)
+}
+
+// wholeStoryScript is storyScript before ParseScript cuts it to the bounds.
+func wholeStoryScript(cases []vectors.Case) *Script {
 	s := &Script{}
 	for _, c := range cases {
 		for _, size := range c.AckedSizes() {
@@ -199,9 +204,7 @@ func storyScript(cases []vectors.Case) *Script {
 		}
 		s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
 	}
-	// Keep exactly what ParseScript keeps of it.
-	b, _ := s.Bytes()
-	return ParseScript(b)
+	return s
 }
 
 func scriptLen(t *testing.T, s *Script) int {
@@ -211,6 +214,22 @@ func scriptLen(t *testing.T, s *Script) int {
 		t.Fatal(err)
 	}
 	return len(b)
+}
+
+// fitSession drops steps from the end of s until ParseSession reads all of
+// it (MaxSessionInput), so that no block of it is cut.
+func fitSession(t *testing.T, s *Session) *Session {
+	t.Helper()
+	for {
+		b, err := s.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) <= MaxSessionInput {
+			return s
+		}
+		s.Steps = s.Steps[:len(s.Steps)-1]
+	}
 }
 
 // encodeSession encodes a script with the reference encoder and returns
@@ -282,8 +301,8 @@ func TestSeeds(t *testing.T) {
 // TestSeedsWithinBounds checks that the parsers read every generated seed
 // of the script and session targets to its end, and that no Huffman seed
 // is longer than what CheckHuffman reads: a seed cut by a bound
-// (MaxScriptListSize, MaxScriptFields, MaxScriptBlocks, MaxSessionSteps,
-// MaxSessionOctets, MaxHuffmanInput) would have the engine mutate octets
+// (MaxScriptInput, MaxScriptListSize, MaxScriptBlocks, MaxSessionInput,
+// MaxSessionSteps, MaxHuffmanInput) would have the engine mutate octets
 // that change nothing. Inputs a fuzzer found may be longer; the parsers
 // read what the bounds allow of them.
 func TestSeedsWithinBounds(t *testing.T) {

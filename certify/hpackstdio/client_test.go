@@ -99,12 +99,25 @@ func runHelper(mode string) int {
 // start starts the helper mode, for the test's lifetime.
 func start(t *testing.T, mode string, opts Options) *Client {
 	t.Helper()
-	c, err := Start([]string{os.Args[0], mode}, opts)
+	c, err := Start([]string{os.Args[0], mode}, startOptions(opts))
 	if err != nil {
 		t.Fatalf("Start %s: %v", mode, err)
 	}
 	t.Cleanup(func() { c.Close() })
+	if opts.Timeout > 0 {
+		c.timeout = opts.Timeout
+	} else {
+		c.timeout = DefaultTimeout
+	}
 	return c
+}
+
+// startOptions gives hello the time a test binary under -race on a loaded
+// machine can take to start; the test's own timeout applies to the
+// requests after it.
+func startOptions(opts Options) Options {
+	opts.Timeout = max(opts.Timeout, 30*time.Second)
+	return opts
 }
 
 // TestClientBinary checks that a client of an encoder offering the binary
@@ -184,6 +197,9 @@ func TestClientFailures(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			opts := Options{Timeout: 300 * time.Millisecond}
 			if tt.call == "start" {
+				if !strings.Contains(tt.want, "within") {
+					opts = startOptions(opts)
+				}
 				_, err := Start([]string{os.Args[0], tt.mode}, opts)
 				if err == nil || !strings.Contains(err.Error(), tt.want) {
 					t.Errorf("Start: error %v; want one containing %q (%s)", err, tt.want, tt.reason)

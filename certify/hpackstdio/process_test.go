@@ -156,11 +156,14 @@ func waitGone(t *testing.T, pids []int, mark string, within time.Duration) {
 // startFork starts the fork helper and returns it with its sleeper's pid.
 func startFork(t *testing.T, onEncode string, opts Options) (*Client, int) {
 	t.Helper()
-	c, err := Start([]string{os.Args[0], "fork", onEncode}, opts)
+	c, err := Start([]string{os.Args[0], "fork", onEncode}, startOptions(opts))
 	if err != nil {
 		t.Fatalf("Start fork %s: %v", onEncode, err)
 	}
 	t.Cleanup(func() { c.Close() })
+	if opts.Timeout > 0 {
+		c.timeout = opts.Timeout
+	}
 	pid, err := strconv.Atoi(strings.TrimPrefix(c.Name(), "fork "))
 	if err != nil {
 		t.Fatalf("hello named %q; want fork and the sleeper's pid", c.Name())

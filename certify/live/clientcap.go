@@ -1,0 +1,161 @@
+package live
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// DefaultRequests is the number of requests asked of a client: one more
+// than the changes of Schedule, so that each comes between two requests.
+var DefaultRequests = len(scheduleChanges) + 1
+
+// DefaultClientTimeout bounds one client capture.
+const DefaultClientTimeout = 60 * time.Second
+
+// ClientOptions configures CaptureClient.
+type ClientOptions struct {
+	// Run makes the client request each of urls, in order, on one
+	// connection where the client can, and returns when the client is
+	// done or ctx ends.
+	Run func(ctx context.Context, urls []string) error
+	// Requests is the number of URLs; 0 means DefaultRequests.
+	Requests int
+	// Headers are the fields the client was told to add to every request
+	// (its command line's -H options). Every request is expected to carry
+	// ":method" GET, ":scheme", ":authority" and ":path" from its URL,
+	// then these.
+	Headers []vectors.HeaderField
+	// TLS makes hpackcert serve TLS with ALPN h2 on a certificate it makes
+	// (https URLs) rather than h2c with prior knowledge (http URLs).
+	TLS bool
+	// Timeout bounds the capture; 0 means DefaultClientTimeout.
+	Timeout time.Duration
+}
+
+// CaptureClient runs an HTTP/2 client against hpackcert's own server on
+// a free loopback port and returns the header blocks of each connection
+// the client opened. After each request the server sends the settings of
+// Schedule for the next one, then answers; so a client that makes its
+// requests one after the other on one connection writes each block under
+// a new SETTINGS_HEADER_TABLE_SIZE history. An error means the server
+// could not start; a client that fails is a note, and what it wrote is
+// still graded.
+func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
+	if o.Requests <= 0 {
+		o.Requests = DefaultRequests
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultClientTimeout
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("live: %w", err)
+	}
+	scheme := "http"
+	cc := &clientCapture{requests: o.Requests, headers: o.Headers}
+	srv := &Server{capture: cc}
+	if o.TLS {
+		cert, err := NewCertificate()
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert.TLS}, NextProtos: []string{"h2"}}
+		scheme = "https"
+	}
+	cc.authority = ln.Addr().String()
+	cc.scheme = scheme
+	for i := range o.Requests {
+		cc.urls = append(cc.urls, scheme+"://"+cc.authority+Path(0, i))
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	runErr := o.Run(rctx, cc.urls)
+	cancel()
+	srv.Close()
+	<-served
+	conns, notes := cc.result()
+	if runErr != nil {
+		notes = append(notes, "the client: "+runErr.Error())
+	}
+	if len(conns) == 0 {
+		return nil, errors.Join(fmt.Errorf("live: the client opened no connection to %s", cc.authority), runErr)
+	}
+	conns[0].Notes = append(conns[0].Notes, notes...)
+	return conns, nil
+}
+
+// clientCapture collects the connections of a client under test.
+type clientCapture struct {
+	requests          int
+	headers           []vectors.HeaderField
+	scheme, authority string
+	urls              []string
+
+	mu      sync.Mutex
+	arrived int
+	conns   []Conn
+}
+
+// request returns the step name and the list a request for path must
+// carry: that of the URL with this path, or, for a path that is none of
+// them (a block that did not decode), that of the URL the request's place
+// of arrival gives.
+func (c *clientCapture) request(path string) (string, []vectors.HeaderField) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := c.arrived
+	c.arrived++
+	for i, u := range c.urls {
+		if strings.HasSuffix(u, "://"+c.authority+path) {
+			k = i
+		}
+	}
+	if k >= len(c.urls) {
+		return fmt.Sprintf("request %d (path %q)", c.arrived, path), nil
+	}
+	p := Path(0, k)
+	list := []vectors.HeaderField{
+		{Name: ":method", Value: "GET"},
+		{Name: ":scheme", Value: c.scheme},
+		{Name: ":authority", Value: c.authority},
+		{Name: ":path", Value: p},
+	}
+	return fmt.Sprintf("request %d (%s)", k, p), append(list, c.headers...)
+}
+
+// done records a finished connection.
+func (c *clientCapture) done(w *wireConn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conns = append(c.conns, Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.notes})
+}
+
+func (c *clientCapture) result() ([]Conn, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Conn
+	var notes []string
+	for _, conn := range c.conns {
+		if len(conn.Blocks) == 0 {
+			for _, n := range conn.Notes {
+				notes = append(notes, conn.Name+": "+n)
+			}
+			continue
+		}
+		out = append(out, conn)
+	}
+	if c.arrived < c.requests {
+		notes = append(notes, fmt.Sprintf("the client made %d of the %d requests", c.arrived, c.requests))
+	}
+	return out, notes
+}

@@ -1,0 +1,236 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// ClientCommand is a client's command line, with placeholders for the
+// URLs it must request: a word "{urls}" becomes every URL, one word each;
+// each "{url}" inside a word becomes the next URL, in order.
+type ClientCommand struct {
+	// Args is the command line split into words, placeholders kept.
+	Args []string
+	// Headers are the fields its -H 'Name: value' and --header options
+	// add to every request, names in lower case.
+	Headers []vectors.HeaderField
+}
+
+// ParseCommand splits a command line into words as a POSIX shell does
+// for quotes ('...', "..." with \" \\ \$ \` escapes) and backslashes
+// outside them; it runs no shell. The line must hold "{urls}" or "{url}".
+func ParseCommand(line string) (*ClientCommand, error) {
+	args, err := splitWords(line)
+	if err != nil {
+		return nil, fmt.Errorf("live: client command %q: %w", line, err)
+	}
+	if len(args) == 0 {
+		return nil, fmt.Errorf("live: client command %q: empty", line)
+	}
+	c := &ClientCommand{Args: args}
+	if c.slots() == 0 && !c.all() {
+		return nil, fmt.Errorf("live: client command %q: no {url} or {urls} for the URLs to request", line)
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var header string
+		switch {
+		case (a == "-H" || a == "--header") && i+1 < len(args):
+			header = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--header="):
+			header = strings.TrimPrefix(a, "--header=")
+		case strings.HasPrefix(a, "-H") && len(a) > 2:
+			header = a[2:]
+		default:
+			continue
+		}
+		name, value, ok := strings.Cut(header, ":")
+		if !ok || name == "" {
+			continue
+		}
+		c.Headers = append(c.Headers, vectors.HeaderField{Name: strings.ToLower(strings.TrimSpace(name)), Value: strings.TrimSpace(value)})
+	}
+	return c, nil
+}
+
+func (c *ClientCommand) slots() int {
+	n := 0
+	for _, a := range c.Args {
+		n += strings.Count(a, "{url}")
+	}
+	return n
+}
+
+func (c *ClientCommand) all() bool {
+	for _, a := range c.Args {
+		if a == "{urls}" {
+			return true
+		}
+	}
+	return false
+}
+
+// Requests returns the number of URLs the command takes: the number of
+// "{url}" when it has no "{urls}", else def.
+func (c *ClientCommand) Requests(def int) int {
+	if c.all() {
+		return def
+	}
+	return c.slots()
+}
+
+// String returns the command line, each word quoted where a shell needs
+// it.
+func (c *ClientCommand) String() string {
+	if len(c.Args) == 0 {
+		return "in process"
+	}
+	words := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		words[i] = shellQuote(a)
+	}
+	return strings.Join(words, " ")
+}
+
+// Expand returns the command's words with the placeholders replaced.
+func (c *ClientCommand) Expand(urls []string) []string {
+	var out []string
+	next := 0
+	for _, a := range c.Args {
+		if a == "{urls}" {
+			out = append(out, urls...)
+			continue
+		}
+		for strings.Contains(a, "{url}") && next < len(urls) {
+			a = strings.Replace(a, "{url}", urls[next], 1)
+			next++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// maxClientOutput bounds what is kept of a client's output for notes.
+const maxClientOutput = 4 << 10
+
+// Run runs the command on urls in a process group of its own, killed
+// whole when ctx ends, and returns an error saying how it failed, with
+// the end of its output.
+func (c *ClientCommand) Run(ctx context.Context, urls []string) error {
+	words := c.Expand(urls)
+	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
+	out := &tailBuffer{max: maxClientOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	track(cmd)
+	err := cmd.Wait()
+	untrack(cmd)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	if tail := strings.TrimSpace(out.String()); tail != "" {
+		return fmt.Errorf("%s: %w; its output ends: %s", words[0], err, tail)
+	}
+	return fmt.Errorf("%s: %w", words[0], err)
+}
+
+// tailBuffer keeps the last max octets written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.ToValidUTF8(t.buf, []byte("?")))
+}
+
+// splitWords splits a line into words as a POSIX shell would, without
+// expansions.
+func splitWords(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\\':
+			if i+1 >= len(line) {
+				return nil, errors.New("a backslash at the end")
+			}
+			i++
+			cur.WriteByte(line[i])
+			inWord = true
+		case c == '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("an unterminated ' quote")
+			}
+			cur.WriteString(line[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`", line[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(line[i])
+			}
+			if i >= len(line) {
+				return nil, errors.New(`an unterminated " quote`)
+			}
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:={},") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

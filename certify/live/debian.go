@@ -1,0 +1,213 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"text/template"
+	"time"
+)
+
+// conf holds the minimal configuration of each Debian server and proxy,
+// a text/template filled in with confData.
+//
+//go:embed conf
+var conf embed.FS
+
+// confData is what a configuration template is given.
+type confData struct {
+	Dir        string // the target's own temporary directory
+	Addr       string // 127.0.0.1:Port, where it listens
+	Port       int
+	Origin     string // 127.0.0.1:OriginPort, hpackcert's origin
+	OriginPort int
+	OriginH2C  bool   // reach the origin over h2c rather than HTTP/1.1
+	TLS        bool   // listen with TLS (ALPN h2) rather than h2c
+	Cert, Key  string // PEM files, with TLS
+	Root       bool   // running as root: servers that drop privileges need a user
+}
+
+// debianProxy returns the start function of a Debian server configured
+// as a reverse proxy by the template conf/name; command gives the program
+// and its arguments for the written configuration file.
+func debianProxy(name string, command func(d confData, confPath string) []string) func(env *startEnv) (*running, error) {
+	return func(env *startEnv) (*running, error) {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		_, originPort, _ := net.SplitHostPort(env.origin.Addr())
+		d := confData{
+			Dir: env.dir, Port: port, Addr: fmt.Sprintf("127.0.0.1:%d", port),
+			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.spec.OriginH2C, Root: os.Geteuid() == 0,
+		}
+		d.OriginPort, _ = strconv.Atoi(originPort)
+		if env.tls {
+			d.Cert, d.Key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
+			for path, data := range map[string][]byte{
+				d.Cert:                               env.cert.CertPEM,
+				d.Key:                                env.cert.KeyPEM,
+				filepath.Join(env.dir, "bundle.pem"): append(append([]byte(nil), env.cert.CertPEM...), env.cert.KeyPEM...),
+			} {
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					return nil, err
+				}
+			}
+		}
+		text, err := conf.ReadFile("conf/" + name)
+		if err != nil {
+			return nil, err
+		}
+		tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, d); err != nil {
+			return nil, err
+		}
+		confPath := filepath.Join(env.dir, name)
+		if err := os.WriteFile(confPath, b.Bytes(), 0o644); err != nil {
+			return nil, err
+		}
+		argv := command(d, confPath)
+		extraEnv := []string{"HOME=" + env.dir, "XDG_DATA_HOME=" + env.dir, "XDG_CONFIG_HOME=" + env.dir}
+		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
+		if err != nil {
+			return nil, err
+		}
+		run.url = "http://" + d.Addr
+		if env.tls {
+			run.url = "https://" + d.Addr
+		}
+		run.version = programVersion(env.spec)
+		return run, nil
+	}
+}
+
+// versionCommands are the arguments that make each program print its
+// version.
+var versionCommands = map[string][]string{
+	"nginx":   {"-v"},
+	"h2o":     {"--version"},
+	"haproxy": {"-v"},
+	"nghttpx": {"--version"},
+	"apache2": {"-v"},
+	"caddy":   {"version"},
+	"curl":    {"--version"},
+	"nghttp":  {"--version"},
+}
+
+var versionNumber = regexp.MustCompile(`\d+\.\d+(\.\d+)?`)
+
+// programVersion returns the version a target's program prints, or "".
+func programVersion(t *TargetSpec) string {
+	args, ok := versionCommands[t.Binary]
+	if !ok {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, t.Binary, args...).CombinedOutput()
+	return versionNumber.FindString(string(out))
+}
+
+// debianTargets are the servers, proxies and clients of Debian.
+var debianTargets = []TargetSpec{
+	{
+		Name: "nginx", Role: RoleProxy, Package: "nginx-light", Binary: "nginx",
+		Encoder:   "nginx's own (ngx_http_v2)",
+		Transform: Transform{Drop: []string{"x-pad"}, Replace: []string{"date", "server", "content-type"}, Why: "nginx does not pass the origin's date, server and x-pad but sets its own date and server, and rebuilds content-type from the type and charset it parsed, one field"},
+		start: debianProxy("nginx.conf", func(d confData, path string) []string {
+			return []string{"nginx", "-p", d.Dir, "-c", path, "-e", filepath.Join(d.Dir, "error.log")}
+		}),
+	},
+	{
+		Name: "h2o", Role: RoleProxy, Package: "h2o", Binary: "h2o",
+		Encoder:   "h2o's own (lib/http2/hpack.c)",
+		Transform: Transform{Replace: []string{"server", "date"}, Why: "h2o puts its own server and date first, in place of the origin's"},
+		start: debianProxy("h2o.conf", func(d confData, path string) []string {
+			return []string{"h2o", "-c", path}
+		}),
+	},
+	{
+		Name: "haproxy", Role: RoleProxy, Package: "haproxy", Binary: "haproxy",
+		Encoder: "HAProxy's own (src/hpack-enc.c)",
+		start: debianProxy("haproxy.cfg", func(d confData, path string) []string {
+			return []string{"haproxy", "-db", "-f", path}
+		}),
+	},
+	{
+		Name: "nghttpx", Role: RoleProxy, Package: "nghttp2-proxy", Binary: "nghttpx",
+		Encoder:   "libnghttp2's deflater",
+		Transform: Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
+		start: debianProxy("nghttpx.conf", func(d confData, path string) []string {
+			return []string{"nghttpx", "--conf=" + path}
+		}),
+	},
+	{
+		Name: "apache2", Role: RoleProxy, Package: "apache2", Binary: "apache2",
+		Encoder:   "libnghttp2's deflater (mod_http2)",
+		Transform: Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
+		start: debianProxy("apache2.conf", func(d confData, path string) []string {
+			return []string{"apache2", "-f", path, "-DFOREGROUND"}
+		}),
+	},
+	{
+		Name: "caddy", Role: RoleProxy, Package: "caddy", Binary: "caddy",
+		Encoder:   "Go net/http's HTTP/2 (x/net hpack, bundled)",
+		Transform: Transform{Add: []string{"date", "content-type"}, Replace: []string{"server"}, Why: "Caddy sets server to Caddy, and net/http adds date and a sniffed content-type when none is given"},
+		start: debianProxy("Caddyfile", func(d confData, path string) []string {
+			return []string{"caddy", "run", "--config", path, "--adapter", "caddyfile"}
+		}),
+	},
+	{
+		Name: "curl", Role: RoleClient, Package: "curl", Binary: "curl",
+		Encoder: "libnghttp2's deflater", Transform: clientTransform,
+		NoH2C: "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
+		client: commandClient(
+			"curl --silent --show-error --http2-prior-knowledge -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
+			"curl --silent --show-error --http2 --insecure -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}"),
+	},
+	{
+		Name: "nghttp", Role: RoleClient, Package: "nghttp2-client", Binary: "nghttp",
+		Encoder: "libnghttp2's deflater", Transform: clientTransform,
+		client: commandClient(
+			"nghttp --null-out --peer-max-concurrent-streams=1 -H 'x-hpackcert: nghttp' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
+			""),
+	},
+}
+
+// commandClient returns the client function of a client run from a
+// command line, one for h2c and one for TLS (the same when tlsLine is
+// empty).
+func commandClient(h2cLine, tlsLine string) func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
+	return func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
+		line := h2cLine
+		if tlsOn && tlsLine != "" {
+			line = tlsLine
+		}
+		cmd, err := ParseCommand(line)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cmd, cmd.Run, nil
+	}
+}
+
+func init() {
+	targets = append(targets, debianTargets...)
+	for i := range targets {
+		if targets[i].Binary != "" {
+			t := &targets[i]
+			t.version = func() string { return programVersion(t) }
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package live
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"runtime"
+	"time"
+
+	"golang.org/x/net/http2"
+
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// goServerTransform is what Go's net/http server does to the header map
+// a handler sets: it adds date and, for a body without content-type, the
+// type it sniffs; it writes the fields sorted by name, which the
+// comparison allows.
+var goServerTransform = Transform{
+	Add: []string{"date", "content-type"},
+	Why: "net/http adds date, and content-type sniffed from the body when none is set",
+}
+
+// OriginHandler returns an http.Handler that answers as Origin does, for
+// Go servers: each request for a step of script gets OriginResponse of
+// the step's list, through the header map (net/http chooses the order).
+func OriginHandler(script *Script) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		list := notFound
+		if step, ok := script.Lookup(r.URL.Path); ok {
+			list = step.Response
+		}
+		fields, body := OriginResponse(list)
+		h := w.Header()
+		for _, f := range fields[1:] {
+			h.Add(f.Name, f.Value)
+		}
+		code := 200
+		fmt.Sscanf(fields[0].Value, "%d", &code)
+		w.WriteHeader(code)
+		w.Write(body)
+	})
+}
+
+// startGoServer serves handler with net/http on a free loopback port:
+// h2c with prior knowledge, or TLS with ALPN h2.
+func startGoServer(env *startEnv, handler http.Handler) (*running, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: serverIdleTimeout, IdleTimeout: serverIdleTimeout, ErrorLog: discardLog}
+	var protocols http.Protocols
+	scheme := "http"
+	if env.tls {
+		protocols.SetHTTP2(true)
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{env.cert.TLS}}
+		scheme = "https"
+	} else {
+		protocols.SetUnencryptedHTTP2(true)
+	}
+	srv.Protocols = &protocols
+	done := make(chan error, 1)
+	go func() {
+		if env.tls {
+			done <- srv.ServeTLS(ln, "", "")
+		} else {
+			done <- srv.Serve(ln)
+		}
+	}()
+	return &running{
+		url:     scheme + "://" + ln.Addr().String(),
+		version: runtime.Version(),
+		stop: func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			err := srv.Shutdown(ctx)
+			if serveErr := <-done; !errors.Is(serveErr, http.ErrServerClosed) {
+				err = errors.Join(err, serveErr)
+			}
+			return err
+		},
+	}, nil
+}
+
+// startGoProxy serves httputil.ReverseProxy in front of the origin.
+func startGoProxy(env *startEnv) (*running, error) {
+	target := &url.URL{Scheme: "http", Host: env.origin.Addr()}
+	proxy := &httputil.ReverseProxy{
+		Rewrite:  func(r *httputil.ProxyRequest) { r.SetURL(target) },
+		ErrorLog: discardLog,
+	}
+	return startGoServer(env, proxy)
+}
+
+// goClient makes its requests with golang.org/x/net/http2's Transport
+// (AllowHTTP for h2c), one after the other on one connection, each with
+// goClientHeaders.
+func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
+	return func(ctx context.Context, urls []string) error {
+		tr := &http2.Transport{}
+		if tlsOn {
+			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // hpackcert's own certificate
+		} else {
+			tr.AllowHTTP = true
+			tr.DialTLSContext = func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, network, addr)
+			}
+		}
+		defer tr.CloseIdleConnections()
+		client := &http.Client{Transport: tr}
+		for _, u := range urls {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+			if err != nil {
+				return err
+			}
+			for _, f := range goClientHeaders {
+				req.Header.Add(f.Name, f.Value)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+			resp.Body.Close()
+		}
+		return nil
+	}
+}
+
+// goClientHeaders are the fields the Go client adds to each request: a
+// plain one, credentials and a short cookie, which an encoder should not
+// index (RFC 7541 §7.1.3).
+var goClientHeaders = []vectors.HeaderField{
+	{Name: "x-hpackcert", Value: "go-client"},
+	{Name: "authorization", Value: "Basic aHBhY2s6Y2VydA=="},
+	{Name: "cookie", Value: "sid=31d4"},
+}
+
+// ClientTransform returns the transformation hpackcert declares for a
+// client run from a command line: it adds its own user-agent, accept and
+// accept-encoding to the requests it is told to make.
+func ClientTransform() Transform { return clientTransform }
+
+// clientTransform is what an HTTP client adds to the requests it is told
+// to make: its own user-agent, accept and accept-encoding.
+var clientTransform = Transform{
+	Add: []string{"user-agent", "accept", "accept-encoding"},
+	Why: "a client adds its own user-agent, accept and accept-encoding",
+}

@@ -1,0 +1,170 @@
+// Package live certifies the HPACK encoders inside real HTTP/2 servers,
+// proxies and clients, over the wire.
+//
+// It speaks HTTP/2 itself, with golang.org/x/net/http2's Framer and no
+// HPACK decoder of x/net's transport: every header block the peer writes
+// (a HEADERS or PUSH_PROMISE frame and its CONTINUATION frames, joined) is
+// kept as raw octets, with the SETTINGS_HEADER_TABLE_SIZE values the peer
+// acknowledged since its previous block, in order, and the header list the
+// block must decode to. One connection becomes one story of the
+// hpack-test-case format, one block one case, and the stories are graded
+// as recorded wire by certify.RecordedStories and certify.Run: the cases,
+// oracles and reports are those of hpackcert run.
+//
+// Three roles are certified:
+//
+//   - an origin server: CaptureServer is the HTTP/2 client (h2c with prior
+//     knowledge, or TLS with ALPN h2), and the server answers each request
+//     of a Script with the response header list the script gives (the
+//     in-process servers serve Origin's answers), or with a list hpackcert
+//     does not know;
+//   - a proxy: the same client in front, and an Origin behind it (HTTP/1.1
+//     and h2c on loopback) answering each request with the script's list;
+//     what the proxy does to a list on the way (hop-by-hop fields dropped,
+//     date or server replaced, ...) is declared once per target, in a
+//     Transform, and shown in the report;
+//   - a client: CaptureClient is the HTTP/2 server and runs the client's
+//     command line, whose request header lists it knows from the command.
+//
+// Between requests on one connection hpackcert changes its
+// SETTINGS_HEADER_TABLE_SIZE, waiting for each acknowledgement: down to 0,
+// down then up, below the table's size, above 4096. The size-update rules
+// of RFC 7541 §4.2 and §6.3 (restated for HTTP/2 by RFC 9113 §4.3.1) are
+// judged as on a real connection, since each case of a story carries the
+// exact settings history its block was written under.
+//
+// Targets lists the targets hpackcert knows by name: Go's own server,
+// reverse proxy and client in process, Debian's nginx, h2o, HAProxy,
+// nghttpx, Apache httpd with mod_http2 and Caddy, each started from an
+// embedded minimal configuration on free loopback ports, and the clients
+// curl and nghttp.
+package live
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// Block is one header block the peer wrote, as it came off the wire.
+type Block struct {
+	// Stream is the stream the block was sent on.
+	Stream uint32
+	// Frame is "HEADERS" or "PUSH_PROMISE", the frame that began it.
+	Frame string
+	// Acked lists the SETTINGS_HEADER_TABLE_SIZE values the peer
+	// acknowledged since its previous block, in order: the history the
+	// encoder wrote the block under.
+	Acked []uint32
+	// Wire is the header block: the fragments of the first frame and of
+	// its CONTINUATION frames, joined.
+	Wire []byte
+	// Sent is the header list the block carries before the target's
+	// transformations, in order: the origin's response, or the request the
+	// client was told to make. Nil when hpackcert cannot know it.
+	Sent []vectors.HeaderField
+	// Step names the request of the script the block belongs to.
+	Step string
+}
+
+// Conn is the header blocks of one HTTP/2 connection, in the order the
+// peer wrote them.
+type Conn struct {
+	// Name names the connection in reports, such as "c03-story_23".
+	Name   string
+	Blocks []Block
+	// Notes says what went wrong or was left out on the connection, one
+	// line each.
+	Notes []string
+}
+
+// Transform declares what a target does to the header lists that pass
+// through it, so that a block is compared with what the target was meant
+// to send. A field name is matched in lower case.
+type Transform struct {
+	// Drop names the fields the target removes from the lists it relays
+	// (hop-by-hop fields, fields it consumes).
+	Drop []string
+	// Add names the fields the target may add when the list it relays
+	// lacks them (date, content-type, a client's user-agent): such a field
+	// is expected where and as the target wrote it.
+	Add []string
+	// Replace names the fields whose values the target sets itself,
+	// whatever it was given (server, date, via): they are expected where
+	// and as the target wrote them.
+	Replace []string
+	// Why says in a few words why, for the report.
+	Why string
+}
+
+func (t Transform) has(list []string, name string) bool {
+	for _, n := range list {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// String describes the transformation in one line, as reports show it.
+func (t Transform) String() string {
+	var parts []string
+	for _, p := range []struct {
+		verb  string
+		names []string
+	}{{"drops", t.Drop}, {"adds", t.Add}, {"replaces", t.Replace}} {
+		if len(p.names) > 0 {
+			parts = append(parts, p.verb+" "+strings.Join(p.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "relays header lists unchanged")
+	}
+	s := strings.Join(parts, "; ")
+	if t.Why != "" {
+		s += " (" + t.Why + ")"
+	}
+	return s
+}
+
+// ParseTransform reads a transformation written as
+// "drop=a,b;add=c;replace=d,e": any of the three keys, each at most once.
+// An empty string is no transformation.
+func ParseTransform(s string) (Transform, error) {
+	var t Transform
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		if !ok || seen[key] {
+			return Transform{}, fmt.Errorf("live: transform %q: want drop=NAMES;add=NAMES;replace=NAMES, each key once", s)
+		}
+		seen[key] = true
+		var names []string
+		for _, n := range strings.Split(value, ",") {
+			if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
+				names = append(names, n)
+			}
+		}
+		switch key {
+		case "drop":
+			t.Drop = names
+		case "add":
+			t.Add = names
+		case "replace":
+			t.Replace = names
+		default:
+			return Transform{}, fmt.Errorf("live: transform %q: unknown key %q (want drop, add or replace)", s, key)
+		}
+	}
+	return t, nil
+}
+
+// ErrNoBlocks is returned when a run captured no header block to grade.
+var ErrNoBlocks = errors.New("live: no header block was captured")

@@ -1,0 +1,171 @@
+package live
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// maxRequestHead bounds the head of one HTTP/1.1 request the origin
+// reads.
+const maxRequestHead = 1 << 20
+
+// Origin is the server behind a proxy under test: on one loopback port it
+// answers HTTP/1.1 and HTTP/2 over cleartext with prior knowledge (h2c),
+// each request for a step of its script with OriginResponse of the step's
+// list. HTTP/1.1 responses are written octet by octet, so that field order,
+// repeated fields and every octet an HTTP/1.1 value can carry reach the
+// proxy as scripted; h2c responses go through the reference encoder.
+type Origin struct {
+	script *Script
+	ln     net.Listener
+	h2     *Server
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+	// served counts the requests answered, by protocol.
+	served map[string]int
+}
+
+// StartOrigin starts an origin for script on addr, which must be a
+// loopback address ("127.0.0.1:0" picks a free port).
+func StartOrigin(addr string, script *Script) (*Origin, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("live: origin address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("live: origin address %q: the origin listens on a loopback address only", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("live: origin: %w", err)
+	}
+	o := &Origin{script: script, ln: ln, conns: map[net.Conn]bool{}, served: map[string]int{}}
+	o.h2 = &Server{Script: script, served: func() { o.count("h2c") }}
+	o.wg.Add(1)
+	go o.accept()
+	return o, nil
+}
+
+// Addr returns the address the origin listens on, HOST:PORT.
+func (o *Origin) Addr() string { return o.ln.Addr().String() }
+
+// Served returns how many requests the origin answered over HTTP/1.1 and
+// over h2c.
+func (o *Origin) Served() (h1, h2c int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.served["h1"], o.served["h2c"]
+}
+
+// Close stops the origin and waits for its connections to end.
+func (o *Origin) Close() error {
+	err := o.ln.Close()
+	o.mu.Lock()
+	for nc := range o.conns {
+		nc.Close()
+	}
+	o.mu.Unlock()
+	o.wg.Wait()
+	return err
+}
+
+func (o *Origin) accept() {
+	defer o.wg.Done()
+	slots := make(chan struct{}, maxServerConns)
+	for {
+		nc, err := o.ln.Accept()
+		if err != nil {
+			return
+		}
+		slots <- struct{}{}
+		o.mu.Lock()
+		o.conns[nc] = true
+		o.mu.Unlock()
+		o.wg.Add(1)
+		go func() {
+			defer func() {
+				o.mu.Lock()
+				delete(o.conns, nc)
+				o.mu.Unlock()
+				nc.Close()
+				<-slots
+				o.wg.Done()
+			}()
+			o.h2.sniffConn(nc, o.serveHTTP1)
+		}()
+	}
+}
+
+// count counts one request answered over proto.
+func (o *Origin) count(proto string) {
+	o.mu.Lock()
+	o.served[proto]++
+	o.mu.Unlock()
+}
+
+// serveHTTP1 answers HTTP/1.1 requests on one connection until the
+// client closes it, asks to, or stays silent too long.
+func (o *Origin) serveHTTP1(nc net.Conn, br *bufio.Reader) {
+	bw := bufio.NewWriter(nc)
+	for range maxConnRequests {
+		nc.SetDeadline(time.Now().Add(serverIdleTimeout))
+		req, err := http.ReadRequest(bufio.NewReader(io.LimitReader(br, maxRequestHead)))
+		if err != nil {
+			return
+		}
+		// A request body, which no proxy should send for a GET, is read
+		// and dropped.
+		io.Copy(io.Discard, io.LimitReader(req.Body, maxRequestHead))
+		req.Body.Close()
+		o.count("h1")
+		list := o.answer(req.URL.Path)
+		fields, body := OriginResponse(list)
+		if req.Method == http.MethodHead {
+			body = nil
+		}
+		writeHTTP1(bw, fields, body)
+		if bw.Flush() != nil || req.Close {
+			return
+		}
+	}
+}
+
+// answer returns the scripted list for a path, or a short 404.
+func (o *Origin) answer(path string) []vectors.HeaderField {
+	if step, ok := o.script.Lookup(path); ok {
+		return step.Response
+	}
+	return notFound
+}
+
+// writeHTTP1 writes an HTTP/1.1 response: the status line from ":status",
+// every other field in order, as given, and the body.
+func writeHTTP1(bw *bufio.Writer, fields []vectors.HeaderField, body []byte) {
+	code, _ := strconv.Atoi(fields[0].Value)
+	reason := http.StatusText(code)
+	if reason == "" {
+		reason = "Status"
+	}
+	fmt.Fprintf(bw, "HTTP/1.1 %d %s\r\n", code, reason)
+	for _, f := range fields[1:] {
+		bw.WriteString(f.Name)
+		bw.WriteString(": ")
+		bw.WriteString(f.Value)
+		bw.WriteString("\r\n")
+	}
+	bw.WriteString("\r\n")
+	bw.Write(body)
+}
+
+// notFound answers a request for no step of the script.
+var notFound = fields(":status", "404", "content-type", "text/plain")

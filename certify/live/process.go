@@ -1,0 +1,177 @@
+package live
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// started holds every program Certify and CaptureClient started that
+// still runs, for KillTargets.
+var started struct {
+	sync.Mutex
+	cmds map[*exec.Cmd]bool
+}
+
+func track(cmd *exec.Cmd) {
+	started.Lock()
+	defer started.Unlock()
+	if started.cmds == nil {
+		started.cmds = map[*exec.Cmd]bool{}
+	}
+	started.cmds[cmd] = true
+}
+
+func untrack(cmd *exec.Cmd) {
+	started.Lock()
+	defer started.Unlock()
+	delete(started.cmds, cmd)
+}
+
+// KillTargets kills every server, proxy and client program hpackcert live
+// started and that still runs, each with its process group. It only sends
+// signals, so a signal handler about to exit may call it: the programs run
+// in process groups of their own, which the terminal's interrupt does not
+// reach.
+func KillTargets() {
+	started.Lock()
+	defer started.Unlock()
+	for cmd := range started.cmds {
+		killProcessGroup(cmd)
+	}
+}
+
+// startTimeout bounds how long a target may take to listen.
+const startTimeout = 15 * time.Second
+
+// freePort returns a loopback port nothing listens on now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// serveOnLoopback serves srv on a free loopback port, with TLS when env
+// asks for it.
+func serveOnLoopback(env *startEnv, srv *Server) (*running, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	scheme := "http"
+	if env.tls {
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{env.cert.TLS}, NextProtos: []string{"h2"}}
+		scheme = "https"
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	return &running{
+		url: scheme + "://" + ln.Addr().String(),
+		stop: func() error {
+			err := srv.Close()
+			return errors.Join(err, <-done)
+		},
+	}, nil
+}
+
+// startProcess runs a server in a process group of its own, its output
+// in a log file of env.dir, waits until it accepts connections on addr,
+// and returns how to stop it: SIGTERM to the group, then SIGKILL after a
+// few seconds.
+func startProcess(env *startEnv, addr string, extraEnv []string, name string, args ...string) (*running, error) {
+	logPath := env.dir + "/" + env.spec.Name + ".out"
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = env.dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), extraEnv...)
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	track(cmd)
+	exited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		untrack(cmd)
+		exited <- err
+	}()
+	readLog := func() string { return logTail(env.dir) }
+	stop := func() error {
+		termProcessGroup(cmd)
+		select {
+		case <-exited:
+			return nil
+		case <-time.After(5 * time.Second):
+		}
+		killProcessGroup(cmd)
+		<-exited
+		return errors.New("it did not stop within 5s of SIGTERM and was killed")
+	}
+	if err := waitListening(env.ctx, addr, exited); err != nil {
+		stop()
+		return nil, fmt.Errorf("%w; the end of its log: %s", err, readLog())
+	}
+	return &running{stop: stop, log: readLog}, nil
+}
+
+// waitListening waits until addr accepts a connection, the process exits
+// or startTimeout passes.
+func waitListening(ctx context.Context, addr string, exited chan error) error {
+	deadline := time.Now().Add(startTimeout)
+	for {
+		nc, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			nc.Close()
+			return nil
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			return fmt.Errorf("it exited before listening on %s: %v", addr, err)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing listens on %s after %v", addr, startTimeout)
+		}
+	}
+}
+
+// maxLogTail bounds the log quoted in an error.
+const maxLogTail = 1500
+
+// logTail returns the end of every log file in dir, for errors.
+func logTail(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var b strings.Builder
+	for _, e := range entries {
+		if e.IsDir() || !(strings.HasSuffix(e.Name(), ".log") || strings.HasSuffix(e.Name(), ".out")) {
+			continue
+		}
+		data, err := os.ReadFile(dir + "/" + e.Name())
+		if err != nil || len(data) == 0 {
+			continue
+		}
+		if len(data) > maxLogTail {
+			data = data[len(data)-maxLogTail:]
+		}
+		fmt.Fprintf(&b, "[%s] %s ", e.Name(), strings.Join(strings.Fields(string(data)), " "))
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,285 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Role names what a target is to the certifier.
+const (
+	RoleServer = "server" // an origin server; hpackcert is its client
+	RoleProxy  = "proxy"  // a proxy; hpackcert is its client and its origin
+	RoleClient = "client" // a client; hpackcert is its server
+)
+
+// TargetSpec is a target hpackcert live knows by name: how to start it,
+// what it does to header lists, and whose HPACK encoder it holds.
+type TargetSpec struct {
+	Name string
+	Role string
+	// Package is the Debian package holding it; empty for the targets in
+	// this process.
+	Package string
+	// Binary is the program run; empty for the targets in this process.
+	Binary string
+	// Encoder says whose HPACK encoder the target uses.
+	Encoder string
+	// Transform is what the target does to the lists it relays, declared
+	// here once and shown in every report.
+	Transform Transform
+	// OriginH2C makes the proxy reach the origin over h2c rather than
+	// HTTP/1.1.
+	OriginH2C bool
+	// NoH2C, when set, says why the target is certified over TLS even
+	// when h2c is asked for.
+	NoH2C string
+
+	// start starts a server or proxy; client runs a client.
+	start   func(env *startEnv) (*running, error)
+	client  func(tlsOn bool) (*ClientCommand, func(ctx context.Context, urls []string) error, error)
+	version func() string
+}
+
+// startEnv is what starting a server or proxy needs.
+type startEnv struct {
+	ctx    context.Context
+	dir    string // a temporary directory for configurations, logs, the certificate
+	tls    bool
+	cert   *Certificate
+	origin *Origin // the origin behind a proxy
+	spec   *TargetSpec
+}
+
+// running is a started server or proxy.
+type running struct {
+	url     string
+	version string
+	stop    func() error
+	// log returns the end of the target's own log, for errors.
+	log func() string
+}
+
+var discardLog = log.New(io.Discard, "", 0)
+
+// targets is every target known by name, in the order reports list them.
+var targets = []TargetSpec{
+	{
+		Name: "ref-server", Role: RoleServer, Encoder: "hpackcert's reference encoder",
+		start: func(env *startEnv) (*running, error) { return startFramerServer(env, nil) },
+	},
+	{
+		Name: "go-server", Role: RoleServer, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
+		Transform: goServerTransform,
+		start:     func(env *startEnv) (*running, error) { return startGoServer(env, OriginHandler(env.origin.script)) },
+	},
+	{
+		Name: "go-proxy", Role: RoleProxy, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
+		Transform: goServerTransform,
+		start:     startGoProxy,
+	},
+	{
+		Name: "go-client", Role: RoleClient, Encoder: "golang.org/x/net/http2 Transport (x/net hpack)",
+		Transform: clientTransform,
+		client: func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
+			return &ClientCommand{Headers: goClientHeaders}, goClient(tlsOn), nil
+		},
+	},
+}
+
+// Targets returns the targets hpackcert live knows by name.
+func Targets() []TargetSpec {
+	out := make([]TargetSpec, len(targets))
+	copy(out, targets)
+	return out
+}
+
+// TargetNames returns the names of Targets, in order.
+func TargetNames() []string {
+	var out []string
+	for _, t := range targets {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// LookupTarget returns the target called name.
+func LookupTarget(name string) (*TargetSpec, error) {
+	for i := range targets {
+		if targets[i].Name == name {
+			return &targets[i], nil
+		}
+	}
+	names := TargetNames()
+	sort.Strings(names)
+	return nil, fmt.Errorf("live: no target %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// ErrNotInstalled is returned by Certify for a target whose program is
+// not on this machine.
+var ErrNotInstalled = errors.New("live: not installed")
+
+// Installed reports whether the target's program is on this machine.
+func (t *TargetSpec) Installed() error {
+	if t.Binary == "" {
+		return nil
+	}
+	if _, err := exec.LookPath(t.Binary); err != nil {
+		return fmt.Errorf("%w: %s (Debian package %s): %v", ErrNotInstalled, t.Binary, t.Package, err)
+	}
+	return nil
+}
+
+// Options configures Certify.
+type Options struct {
+	// TLS runs the target over TLS with ALPN h2 on a certificate hpackcert
+	// makes, instead of h2c with prior knowledge.
+	TLS bool
+	// Script is what servers and proxies are asked; nil means
+	// DefaultScript(DefaultStories, DefaultBlocks).
+	Script *Script
+	// StepTimeout bounds each step of the script; 0 means
+	// DefaultStepTimeout.
+	StepTimeout time.Duration
+	// Requests is the number of requests asked of a client; 0 means
+	// DefaultRequests.
+	Requests int
+	// Timeout bounds the whole certification of the target, start and
+	// stop included; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// The defaults of Options.
+const (
+	DefaultStories = 10
+	DefaultBlocks  = 64
+	DefaultTimeout = 2 * time.Minute
+)
+
+// Certify starts the target, plays the script against it (or runs the
+// client against hpackcert's server), stops it and returns what it
+// wrote. Everything it starts listens on loopback only and is stopped
+// before it returns, within o.Timeout.
+func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
+	began := time.Now()
+	if err := t.Installed(); err != nil {
+		return nil, err
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	var notes []string
+	if t.NoH2C != "" && !o.TLS {
+		o.TLS = true
+		notes = append(notes, "over TLS rather than h2c: "+t.NoH2C)
+	}
+	c := &Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, Transport: transport(o.TLS), Notes: notes}
+	if t.Role == RoleClient {
+		cmd, run, err := t.client(o.TLS)
+		if err != nil {
+			return nil, err
+		}
+		c.Name = t.Name + versionSuffix(t)
+		c.Where = cmd.String()
+		requests := o.Requests
+		if requests <= 0 {
+			requests = DefaultRequests
+		}
+		if len(cmd.Args) > 0 {
+			requests = cmd.Requests(requests)
+		}
+		c.Conns, err = CaptureClient(ctx, ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout})
+		c.Elapsed = time.Since(began)
+		return c, err
+	}
+	script := o.Script
+	if script == nil {
+		var err error
+		if script, err = DefaultScript(DefaultStories, DefaultBlocks); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "hpackcert-live-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	// Servers that drop privileges must read what is in the directory.
+	os.Chmod(dir, 0o755)
+	env := &startEnv{ctx: ctx, dir: dir, tls: o.TLS, spec: t}
+	if o.TLS {
+		if env.cert, err = NewCertificate(); err != nil {
+			return nil, err
+		}
+	}
+	origin, err := StartOrigin("127.0.0.1:0", script)
+	if err != nil {
+		return nil, err
+	}
+	defer origin.Close()
+	env.origin = origin
+	run, err := t.start(env)
+	if err != nil {
+		return nil, fmt.Errorf("live: starting %s: %w", t.Name, err)
+	}
+	c.Name = t.Name
+	if run.version != "" {
+		c.Name += " " + run.version
+	}
+	c.Where = run.url
+	c.Conns, err = CaptureServer(ctx, ServerOptions{URL: run.url, Script: script, Known: true, StepTimeout: o.StepTimeout})
+	stopErr := run.stop()
+	c.Elapsed = time.Since(began)
+	if err != nil {
+		if run.log != nil {
+			if tail := run.log(); tail != "" {
+				err = fmt.Errorf("%w; the end of its log: %s", err, tail)
+			}
+		}
+		return nil, err
+	}
+	if stopErr != nil {
+		c.Notes = append(c.Notes, "stopping it: "+stopErr.Error())
+	}
+	if t.Role == RoleProxy {
+		h1, h2c := origin.Served()
+		c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
+	}
+	return c, nil
+}
+
+func transport(tlsOn bool) string {
+	if tlsOn {
+		return "TLS"
+	}
+	return "h2c"
+}
+
+func versionSuffix(t *TargetSpec) string {
+	if t.version == nil {
+		return ""
+	}
+	if v := t.version(); v != "" {
+		return " " + v
+	}
+	return ""
+}
+
+// startFramerServer serves the script with hpackcert's own Framer server
+// and the given encoder (nil: the reference encoder).
+func startFramerServer(env *startEnv, srv *Server) (*running, error) {
+	if srv == nil {
+		srv = &Server{}
+	}
+	srv.Script = env.origin.script
+	return serveOnLoopback(env, srv)
+}

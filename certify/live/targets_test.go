@@ -1,0 +1,133 @@
+package live
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
+)
+
+// testScript is the script of the tests: the targeted connection and two
+// traffic stories of 24 blocks, every change of the schedule on each.
+var testScript = sync.OnceValues(func() (*Script, error) { return DefaultScript(2, 24) })
+
+func script(t testing.TB) *Script {
+	t.Helper()
+	sc, err := testScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// certifyTarget certifies a named target with the test script and grades
+// it alone.
+func certifyTarget(t *testing.T, name string, tlsOn bool) (*Capture, *certify.Report) {
+	t.Helper()
+	spec, err := LookupTarget(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Certify(context.Background(), spec, Options{Script: script(t), TLS: tlsOn})
+	if err != nil {
+		t.Fatalf("Certify(%s): %v", name, err)
+	}
+	rep, err := Grade([]*Capture{c}, certify.Options{})
+	if err != nil {
+		t.Fatalf("Grade(%s): %v", name, err)
+	}
+	return c, rep
+}
+
+// wantGrades checks the grade of every graded case: those listed get
+// theirs, every other one that ran passes.
+func wantGrades(t *testing.T, rep *certify.Report, want map[string]certify.Grade) {
+	t.Helper()
+	enc := rep.Encoders[0]
+	for _, c := range rep.Cases {
+		res := rep.Results[enc][c.ID]
+		g, listed := want[c.ID]
+		switch {
+		case listed && res.Grade != g:
+			t.Errorf("%s %s: %v (%s); want %v", enc, c.ID, res.Grade, res.Detail, g)
+		case !listed && (res.Grade == certify.Fail || res.Grade == certify.NonStrict):
+			t.Errorf("%s %s: %v (%s); want pass", enc, c.ID, res.Grade, res.Detail)
+		}
+	}
+}
+
+// trafficCases are the cases graded on recorded wire, which live runs.
+var trafficCases = []string{"enc/2.3.2/1", "enc/3.2/1", "enc/4.2/1", "enc/4.2/2", "enc/4.2/3", "enc/5.1/1", "enc/5.2/1", "enc/5.2/2", "enc/6.3/1", "enc/6.3/2", "enc/7.1.3/1", "enc/7.1.3/2"}
+
+func TestGoTargets(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		tls    bool
+		role   string
+		// The Go encoder (x/net's) indexes authorization and short
+		// cookies, as hpackcert run grades it too.
+		want map[string]certify.Grade
+	}{
+		{target: "ref-server", role: RoleServer},
+		{target: "go-server", role: RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-server", tls: true, role: RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-proxy", role: RoleProxy, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-client", role: RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-client", tls: true, role: RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+	} {
+		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
+			c, rep := certifyTarget(t, tc.target, tc.tls)
+			if c.Role != tc.role || c.Transport != transport(tc.tls) {
+				t.Errorf("role %s over %s; want %s over %s", c.Role, c.Transport, tc.role, transport(tc.tls))
+			}
+			wantBlocks := script(t).Steps()
+			if tc.role == RoleClient {
+				wantBlocks = DefaultRequests
+			}
+			if c.Blocks() != wantBlocks {
+				t.Errorf("%d blocks captured; want %d (notes %q)", c.Blocks(), wantBlocks, c.Notes)
+			}
+			wantGrades(t, rep, tc.want)
+			for _, id := range trafficCases {
+				if g := rep.Results[rep.Encoders[0]][id].Grade; g == certify.Unsupported {
+					t.Errorf("%s unsupported: live grades every traffic case", id)
+				}
+			}
+		})
+	}
+}
+
+func TestCoalescedSettingsAcksAreNoted(t *testing.T) {
+	// Go's HTTP/2 server answers several SETTINGS frames read together
+	// with one acknowledgement; the capture notes it and stays exact.
+	c, _ := certifyTarget(t, "go-server", false)
+	if !strings.Contains(strings.Join(c.Notes, "\n"), "RFC 9113 §6.5.3") {
+		t.Errorf("notes %q; want one on the SETTINGS acknowledgements", c.Notes)
+	}
+}
+
+func TestLookupTarget(t *testing.T) {
+	if _, err := LookupTarget("no-such"); err == nil || !strings.Contains(err.Error(), "nginx") {
+		t.Errorf("LookupTarget(no-such) = %v; want an error listing the targets", err)
+	}
+	seen := map[string]bool{}
+	for _, tg := range Targets() {
+		if seen[tg.Name] {
+			t.Errorf("target %s listed twice", tg.Name)
+		}
+		seen[tg.Name] = true
+		if (tg.start == nil) == (tg.client == nil) {
+			t.Errorf("target %s: want a server start or a client, exactly one", tg.Name)
+		}
+		if tg.Role == RoleClient && tg.client == nil {
+			t.Errorf("client target %s has no client", tg.Name)
+		}
+	}
+	for _, want := range []string{"nginx", "h2o", "haproxy", "nghttpx", "apache2", "caddy", "curl", "nghttp", "go-server", "go-proxy", "go-client"} {
+		if !seen[want] {
+			t.Errorf("no target %s", want)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package live
+
+import (
+	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// TestDebianTargets certifies every Debian target installed (ci/live.sh
+// installs them) and checks its grades against those of the versions of
+// Debian 12: a different grade is a change of the target, to look into
+// and then to record here and in docs/MATRIX-live.md.
+func TestDebianTargets(t *testing.T) {
+	h2oFinding := map[string]certify.Grade{
+		// h2o 2.2.5 ignores a lower SETTINGS_HEADER_TABLE_SIZE: no size
+		// update, and references to entries the peer evicted
+		// (docs/FINDINGS-live.md).
+		"enc/3.2/1": certify.Fail, "enc/4.2/1": certify.Fail, "enc/4.2/2": certify.Fail,
+		"enc/7.1.3/2": certify.NonStrict,
+	}
+	indexesAuthorization := map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}
+	for _, tc := range []struct {
+		target string
+		tls    bool
+		want   map[string]certify.Grade
+	}{
+		{target: "nginx"},
+		{target: "nginx", tls: true},
+		{target: "h2o", want: h2oFinding},
+		{target: "haproxy", want: indexesAuthorization},
+		{target: "nghttpx"},
+		{target: "apache2"},
+		{target: "caddy", want: indexesAuthorization},
+		{target: "curl"},
+		{target: "nghttp"},
+	} {
+		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
+			spec, err := LookupTarget(tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := spec.Installed(); err != nil {
+				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
+			}
+			c, rep := certifyTarget(t, tc.target, tc.tls)
+			if c.Blocks() == 0 {
+				t.Fatalf("no block captured (notes %q)", c.Notes)
+			}
+			wantGrades(t, rep, tc.want)
+		})
+	}
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+func TestLiveUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "live needs a --target"},
+		{[]string{"--target", "no-such"}, `no target "no-such"`},
+		{[]string{"--server", "ftp://127.0.0.1:1"}, "want http://HOST:PORT"},
+		{[]string{"--proxy", "http://127.0.0.1:1"}, "--proxy needs --origin"},
+		{[]string{"--client", "curl http://x"}, "no {url} or {urls}"},
+		{[]string{"--target", "go-client", "--name", "x"}, "apply to the --server, --proxy or --client that follows"},
+		{[]string{"--target", "go-client", "--transform", "remove=a"}, "unknown key"},
+		{[]string{"--target", "go-client", "--blocks", "0"}, "--blocks 0: must be positive"},
+		{[]string{"--target", "go-client", "--cases", "enc/99"}, "no case id starts with"},
+		{[]string{"--target", "go-client", "--md", "/no/such/dir/x.md"}, "cannot write the report"},
+	} {
+		var out bytes.Buffer
+		status, err := liveCmd(tc.args, &out)
+		if status != 2 || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("live %q: status %d, error %v; want 2 and an error containing %q", tc.args, status, err, tc.want)
+		}
+	}
+}
+
+func TestLiveHelp(t *testing.T) {
+	var out bytes.Buffer
+	status, err := liveCmd([]string{"--help"}, &out)
+	if status != 0 || err != nil || !strings.Contains(out.String(), "usage: hpackcert live") {
+		t.Errorf("live --help: status %d, error %v, output %q; want the live usage", status, err, out.String())
+	}
+}
+
+func TestLiveGoTargets(t *testing.T) {
+	md := filepath.Join(t.TempDir(), "live.md")
+	var out bytes.Buffer
+	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-client", "--stories", "1", "--blocks", "12", "--md", md}, &out)
+	if status != 0 || err != nil {
+		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
+	}
+	for _, want := range []string{"go-proxy go1", "proxy over h2c", "go-client", "declared transformation: adds date", "enc/7.1.3/2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Live certification", "| go\\-proxy go1", "| client |", "### Matrix"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("--md file lacks %q:\n%s", want, data)
+		}
+	}
+}
+
+// startPlanted starts plantedsrv with a bug and returns its URL; it stops
+// when the test ends.
+func startPlanted(t *testing.T, bug string, args ...string) string {
+	t.Helper()
+	bin := testenv.BuildCommands(t, "certify/live/testdata/plantedsrv")
+	cmd := exec.Command(filepath.Join(bin, "plantedsrv"), append([]string{"-bug", bug}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("plantedsrv said nothing: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// TestLivePlantedBug: hpackcert live finds a bug planted in a server's
+// encoder with the case id hpackcert run gives it (certify/live tests
+// compare the two grades).
+func TestLivePlantedBug(t *testing.T) {
+	for _, tc := range []struct {
+		bug, id string
+		tls     bool
+	}{
+		{bug: "huffman-zero-padding", id: "enc/5.2/1"},
+		{bug: "no-update-after-down-up", id: "enc/4.2/2"},
+		{bug: "update-above-setting", id: "enc/6.3/1", tls: true},
+	} {
+		t.Run(tc.bug, func(t *testing.T) {
+			args := []string{"-stories", "1", "-blocks", "12"}
+			if tc.tls {
+				args = append(args, "-tls")
+			}
+			server := startPlanted(t, tc.bug, args...)
+			var out bytes.Buffer
+			status, err := liveCmd([]string{"--name", "planted", "--server", server, "--scripted", "--stories", "1", "--blocks", "12"}, &out)
+			if status != 1 || err != nil {
+				t.Fatalf("live: status %d, error %v; want 1\n%s", status, err, out.String())
+			}
+			if want := "planted " + tc.id + " fail:"; !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, out.String())
+			}
+		})
+	}
+}
+
+func TestLiveCorrectPlantedServerPasses(t *testing.T) {
+	server := startPlanted(t, "none", "-stories", "1", "-blocks", "12")
+	var out bytes.Buffer
+	status, err := liveCmd([]string{"--server", server, "--scripted", "--stories", "1", "--blocks", "12"}, &out)
+	if status != 0 || err != nil {
+		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
+	}
+}
+
+// TestLiveProxy certifies a proxy the test runs, in front of the origin
+// hpackcert live starts on --origin.
+func TestLiveProxy(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	originAddr := ln.Addr().String()
+	ln.Close()
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(&url.URL{Scheme: "http", Host: originAddr}) }}
+	var protocols http.Protocols
+	protocols.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: proxy, Protocols: &protocols, ReadHeaderTimeout: 10 * time.Second}
+	pl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(pl)
+	defer srv.Close()
+	var out bytes.Buffer
+	status, err := liveCmd([]string{
+		"--name", "test-proxy", "--transform", "add=date,content-type",
+		"--proxy", "http://" + pl.Addr().String(), "--origin", originAddr, "--stories", "1", "--blocks", "12",
+	}, &out)
+	// Go's encoder indexes authorization: non-strict, not a failure.
+	if status != 0 || err != nil {
+		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
+	}
+	for _, want := range []string{"test-proxy: proxy over h2c", "declared transformation: adds date, content-type", "non-strict"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestLiveClientCommand certifies curl from a command line, over TLS.
+func TestLiveClientCommand(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		testenv.Missing(t, "curl (Debian package curl), for a client command line")
+	}
+	var out bytes.Buffer
+	status, err := liveCmd([]string{"--tls", "--client", "curl -s -k --http2 -H 'x-test: 1' {urls}", "--requests", "4"}, &out)
+	if status != 0 || err != nil {
+		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
+	}
+	if !strings.Contains(out.String(), "curl: client over TLS") || !strings.Contains(out.String(), "4 header blocks on 1 connections") {
+		t.Errorf("output lacks the capture of curl's 4 requests:\n%s", out.String())
+	}
+}

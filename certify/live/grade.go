@@ -11,8 +11,10 @@ import (
 
 // Capture is what one target wrote, ready to be graded.
 type Capture struct {
-	// Name names the target in reports, with its version: "nginx 1.22.1".
+	// Name names the target in reports and in expected failures: "nginx".
 	Name string
+	// Version is the target's version, when known: "1.22.1".
+	Version string
 	// Role is "server", "proxy" or "client".
 	Role string
 	// Encoder says whose HPACK encoder the target uses, when known.
@@ -71,6 +73,9 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 func WriteSummary(w io.Writer, captures []*Capture) error {
 	for _, c := range captures {
 		fmt.Fprintf(w, "%s: %s over %s at %s", c.Name, c.Role, c.Transport, c.Where)
+		if c.Version != "" {
+			fmt.Fprintf(w, ", version %s", c.Version)
+		}
 		if c.Encoder != "" {
 			fmt.Fprintf(w, " (HPACK: %s)", c.Encoder)
 		}

@@ -16,7 +16,7 @@ func WriteMarkdown(w io.Writer, captures []*Capture, rep *certify.Report) error 
 	fmt.Fprint(w, "# Live certification\n\n")
 	fmt.Fprint(w, "`hpackcert live` speaks HTTP/2 to real servers, proxies and clients on loopback, keeps every header block they write with the SETTINGS_HEADER_TABLE_SIZE values they acknowledged before it, and grades the blocks as recorded wire with the cases and oracles of `hpackcert run` (the cases that need an encoder of their own are unsupported). ")
 	fmt.Fprintf(w, "%s.\n\n", mdEscape(ScheduleText()))
-	fmt.Fprint(w, "| target | role | HPACK encoder | transport | blocks | pass | non-strict | fail | declared transformation |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(w, "| target | version | role | HPACK encoder | transport | blocks | pass | non-strict | fail | declared transformation |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, c := range captures {
 		counts := map[certify.Grade]int{}
 		if rep != nil && i < len(rep.Encoders) {
@@ -26,8 +26,8 @@ func WriteMarkdown(w io.Writer, captures []*Capture, rep *certify.Report) error 
 		if c.Role == RoleClient {
 			transform = "adds " + strings.Join(c.Transform.Add, ", ")
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n",
-			mdEscape(c.Name), c.Role, mdEscape(c.Encoder), c.Transport, c.Blocks(),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %d | %d | %d | %s |\n",
+			mdEscape(c.Name), mdEscape(c.Version), c.Role, mdEscape(c.Encoder), c.Transport, c.Blocks(),
 			counts[certify.Pass], counts[certify.NonStrict], counts[certify.Fail], mdEscape(transform))
 	}
 	var notes []string

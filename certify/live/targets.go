@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ var targets = []TargetSpec{
 	},
 	{
 		Name: "go-client", Role: RoleClient, Encoder: "golang.org/x/net/http2 Transport (x/net hpack)",
-		Transform: clientTransform,
+		Transform: clientTransform, version: runtime.Version,
 		client: func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
 			return &ClientCommand{Headers: goClientHeaders}, goClient(tlsOn), nil
 		},
@@ -188,7 +189,10 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Name = t.Name + versionSuffix(t)
+		c.Name = t.Name
+		if t.version != nil {
+			c.Version = t.version()
+		}
 		c.Where = cmd.String()
 		requests := o.Requests
 		if requests <= 0 {
@@ -231,10 +235,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live: starting %s: %w", t.Name, err)
 	}
-	c.Name = t.Name
-	if run.version != "" {
-		c.Name += " " + run.version
-	}
+	c.Name, c.Version = t.Name, run.version
 	c.Where = run.url
 	c.Conns, err = CaptureServer(ctx, ServerOptions{URL: run.url, Script: script, Known: true, StepTimeout: o.StepTimeout})
 	stopErr := run.stop()
@@ -262,16 +263,6 @@ func transport(tlsOn bool) string {
 		return "TLS"
 	}
 	return "h2c"
-}
-
-func versionSuffix(t *TargetSpec) string {
-	if t.version == nil {
-		return ""
-	}
-	if v := t.version(); v != "" {
-		return " " + v
-	}
-	return ""
 }
 
 // startFramerServer serves the script with hpackcert's own Framer server

@@ -18,9 +18,10 @@ import (
 const liveUsage = `usage: hpackcert live [flags]   grade the HPACK encoders of HTTP/2 servers, proxies and clients over the wire
 
 targets (repeatable, one matrix):
-  --target NAME            a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy,
+  --target NAME[:tls]      a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy,
                            go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as
-                           reverse proxies of hpackcert's origin), curl, nghttp (Debian clients)
+                           reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls
+                           runs that one over TLS, reported as NAME-tls
   --server URL             an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or
                            https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted
   --proxy URL              an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin
@@ -193,7 +194,8 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 func checkLiveSpec(s liveSpec, origin string) error {
 	switch s.kind {
 	case "target":
-		_, err := live.LookupTarget(s.value)
+		name, _ := strings.CutSuffix(s.value, ":tls")
+		_, err := live.LookupTarget(name)
 		return err
 	case "server", "proxy":
 		u, err := url.Parse(s.value)
@@ -213,11 +215,17 @@ func checkLiveSpec(s liveSpec, origin string) error {
 // captureLive captures one target of the command line.
 func captureLive(s liveSpec, lo live.Options, origin string, scripted bool) (*live.Capture, error) {
 	if s.kind == "target" {
-		t, err := live.LookupTarget(s.value)
+		name, tlsOn := strings.CutSuffix(s.value, ":tls")
+		t, err := live.LookupTarget(name)
 		if err != nil {
 			return nil, err
 		}
-		return live.Certify(context.Background(), t, lo)
+		lo.TLS = lo.TLS || tlsOn
+		c, err := live.Certify(context.Background(), t, lo)
+		if err == nil && tlsOn {
+			c.Name = name + "-tls"
+		}
+		return c, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lo.Timeout)
 	defer cancel()

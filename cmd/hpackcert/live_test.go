@@ -52,11 +52,11 @@ func TestLiveHelp(t *testing.T) {
 func TestLiveGoTargets(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "live.md")
 	var out bytes.Buffer
-	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-client", "--stories", "1", "--blocks", "12", "--md", md}, &out)
+	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-client:tls", "--stories", "1", "--blocks", "12", "--md", md}, &out)
 	if status != 0 || err != nil {
 		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
 	}
-	for _, want := range []string{"go-proxy go1", "proxy over h2c", "go-client", "declared transformation: adds date", "enc/7.1.3/2"} {
+	for _, want := range []string{"go-proxy: proxy over h2c", ", version go1.", "go-client-tls: client over TLS", "declared transformation: adds date", "enc/7.1.3/2"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -65,7 +65,7 @@ func TestLiveGoTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Live certification", "| go\\-proxy go1", "| client |", "### Matrix"} {
+	for _, want := range []string{"# Live certification", "| go-proxy | go1.", "| client |", "### Matrix"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("--md file lacks %q:\n%s", want, data)
 		}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Live certification: grades the HPACK encoders of HTTP/2 servers,
+# proxies and clients over the wire with hpackcert live, and writes the
+# live section of the matrix, docs/MATRIX-live.md.
+#
+# It installs the Debian packages of the targets that are missing
+# (through ci/apt-install.sh; services are kept from starting while
+# packages install), then certifies, each started by hpackcert on free
+# loopback ports from its configuration in certify/live/conf and stopped
+# at the end: nginx (h2c and TLS), h2o, HAProxy, nghttpx, Apache httpd
+# with mod_http2 and Caddy as reverse proxies of hpackcert's origin, the
+# clients curl and nghttp, and Go's server, reverse proxy and client in
+# process. Known failures are listed in live/expect-fail.txt. The
+# certification is bounded to 5 minutes once the packages are installed.
+#
+# Usage: ci/live.sh [--install-only]
+# Exit status: that of hpackcert live (0 nothing failed but the expected,
+# 1 a case failed, 2 the run could not happen), or 2 for a bad option.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install_only=false
+case "${1:-}" in
+"") ;;
+--install-only) install_only=true ;;
+*)
+	echo "usage: ci/live.sh [--install-only]" >&2
+	exit 2
+	;;
+esac
+
+# Debian package and the program hpackcert runs from it, in pairs.
+targets=(
+	nginx-light nginx
+	h2o h2o
+	haproxy haproxy
+	nghttp2-proxy nghttpx
+	apache2 apache2
+	caddy caddy
+	curl curl
+	nghttp2-client nghttp
+)
+missing=()
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+	command -v "${targets[i + 1]}" >/dev/null 2>&1 || missing+=("${targets[i]}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	# A package's maintainer script would start its service on port 80
+	# and more; policy-rc.d (101: action forbidden) keeps them stopped.
+	policy=/usr/sbin/policy-rc.d
+	made_policy=false
+	if [ "$(id -u)" = 0 ] && [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+		made_policy=true
+	fi
+	status=0
+	ci/apt-install.sh "${missing[@]}" || status=$?
+	if $made_policy; then
+		rm -f "$policy"
+	fi
+	[ $status -eq 0 ] || exit $status
+fi
+$install_only && exit 0
+
+bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/hpackcert" ./cmd/hpackcert
+
+printf '\n== hpackcert live\n'
+start=$(date +%s)
+status=0
+timeout --kill-after=10s 300s "$bin/hpackcert" live \
+	--target nginx --target nginx:tls --target h2o --target haproxy --target nghttpx \
+	--target apache2 --target caddy --target curl --target nghttp \
+	--target go-server --target go-proxy --target go-client \
+	--expect-fail live/expect-fail.txt --md docs/MATRIX-live.md || status=$?
+echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
+exit $status

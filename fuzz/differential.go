@@ -50,7 +50,7 @@ const (
 	// on). Like MaxScriptInput, it bounds what the go command's minimizer
 	// can be asked to do with one input, on the order of n² executions for
 	// n octets that cannot go; the octets of a block rarely can.
-	MaxSessionInput = 384
+	MaxSessionInput = 320
 )
 
 const (

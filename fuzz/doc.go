@@ -59,17 +59,17 @@
 //
 //   - Scripts (round trip, x/net encoder): the first MaxScriptInput (256)
 //     octets; a name or value of at most MaxString (1,023) octets, longer
-//     ones cut; a header list of at most MaxScriptListSize (4,096) octets
+//     ones cut; a header list of at most MaxScriptListSize (2,048) octets
 //     in the whole script, counted as name + value + 32 per field; at most
 //     MaxScriptBlocks (64) ops that end a block (setting changes, ends of
-//     block, resets). The list bound is the default table's size, so a
-//     table of 4,096 octets or more evicts only after a setting has
-//     lowered it; the capacities of 64, 100, 256 and 1,024 octets evict
-//     and compact without one.
-//   - Sessions (decoder differential): the first MaxSessionInput (384)
+//     block, resets). With that list bound a table of 4,096 octets or more
+//     evicts only after a setting has lowered it; the capacities of 64,
+//     100, 256 and 1,024 octets evict without one, and those up to 256
+//     compact (the encoder's arena holds twice its capacity).
+//   - Sessions (decoder differential): the first MaxSessionInput (320)
 //     octets, and so at most as many octets of blocks, and at most
 //     MaxSessionSteps (64) blocks and settings.
-//   - Huffman: the first MaxHuffmanInput (384) octets of the input.
+//   - Huffman: the first MaxHuffmanInput (192) octets of the input.
 //   - Integer (field API): octets 0 to 4, as before; table sizes below
 //     2^15 and string lengths below 2^15 (a slice of one string of 0xff
 //     made once), and dynamic indices up to 61 + 256 (1,085 until the

@@ -11,11 +11,14 @@
 #     the rates the 3-second progress lines print, the overall rate (execs
 #     / elapsed, minimization included), execs per CPU-second of the
 #     coordinator and worker together (with /usr/bin/time; steadier than
-#     the rates on a shared machine), and the longest stall: the longest
-#     time the exec count stood still, from the first progress line that
-#     shows a count to the first that shows a larger one (so to within a
-#     3-s tick; Go's coordinator counts a minimization's execs when it
-#     ends, and prints the same count until then).
+#     the rates on a shared machine), and three views of a stall: the
+#     longest gap between two progress lines (the coordinator prints one
+#     every 3 s, minimizing or not), the longest time the exec count stood
+#     still, from the first progress line that shows a count to the first
+#     that shows a larger one (so to within a 3-s tick: the coordinator
+#     counts a minimization's execs when it ends), and the longest
+#     minimization itself, as GODEBUG=fuzzdebug=1 makes the go command log
+#     it ("minimizing took").
 #  3. libFuzzer: the binaries ci/libfuzzer.sh builds, each run
 #     MEASURE_SECONDS from the seeds with libFuzzer's defaults; the
 #     average exec/s it prints (-print_final_stats=1).
@@ -110,10 +113,24 @@ cpu() {
 # stamp prefixes every line with the wall-clock time in seconds.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
-# native_stats reads a stamped go test -fuzz log and prints the median line
-# rate, the overall rate and the longest stall in seconds.
+# native_stats reads a stamped go test -fuzz log and prints the number of
+# progress lines, the overall rate, the longest time the count stood
+# still, the longest gap between progress lines and the longest
+# minimization, in seconds; the rates of the lines go to stderr.
 native_stats() {
 	awk '
+	$2 == "fuzz:" && $3 == "elapsed:" {
+		if (prev != "" && $1 - prev > gap) gap = $1 - prev
+		prev = $1
+	}
+	/DEBUG input minimized/ {
+		d = $NF; secs = 0
+		if (d ~ /µs$/) secs = d / 1e6
+		else if (d ~ /ns$/) secs = d / 1e9
+		else if (d ~ /ms$/) secs = d / 1e3
+		else { if (d ~ /m/) { split(d, p, "m"); secs = p[1] * 60; d = p[2] } secs += d }
+		if (secs > minimize) minimize = secs
+	}
 	$2 == "fuzz:" && $3 == "elapsed:" && $5 == "execs:" {
 		t = $1; n = $6; rate = $7; gsub(/[(),]|\/sec/, "", rate)
 		if (n != last) {
@@ -127,7 +144,7 @@ native_stats() {
 	END {
 		if (end_t > since && end_t - since > stall) stall = end_t - since
 		overall = (end_t > first_t) ? (end_n - first_n) / (end_t - first_t) : 0
-		printf "%d %.0f %.0f\n", lines, overall, stall
+		printf "%d %.0f %.0f %.1f %.1f\n", lines, overall, stall, gap, minimize
 		for (i in rates) print rates[i] > "/dev/stderr"
 	}' "$1"
 }
@@ -160,7 +177,7 @@ fi
 if has native; then
 	echo
 	minimize=${MEASURE_MINIMIZE_TIME:-0}
-	echo "native: go test -fuzz, -parallel 1, ${seconds}s, -fuzzminimizetime $minimize: median line rate / overall execs/s, execs per CPU-second (coordinator and worker), longest stall"
+	echo "native: go test -fuzz, -parallel 1, ${seconds}s, -fuzzminimizetime $minimize: median line rate / overall execs/s, execs per CPU-second (coordinator and worker), longest: exec count still, gap between progress lines, minimization"
 	for target in $targets; do
 		printf '%-26s' "$target"
 		for label in "${labels[@]}"; do
@@ -170,13 +187,13 @@ if has native; then
 			log=$dir/native-$target.log
 			flags=(-test.run '^$' -test.fuzz "^$target\$" -test.fuzztime "${seconds}s" -test.parallel 1 -test.fuzzcachedir "$cache")
 			[ "$minimize" = go ] || flags+=(-test.fuzzminimizetime "$minimize")
-			(cd "$dir/src/fuzz" && cpu "$log.cpu" "$dir/fuzz.test" "${flags[@]}" 2>&1 | stamp >"$log") || true
+			(cd "$dir/src/fuzz" && GODEBUG=${GODEBUG:+$GODEBUG,}fuzzdebug=1 cpu "$log.cpu" "$dir/fuzz.test" "${flags[@]}" 2>&1 | stamp >"$log") || true
 			rm -rf "$cache"
-			read -r lines overall stall < <(native_stats "$log" 2>"$log.rates")
+			read -r lines overall stall gap minimized < <(native_stats "$log" 2>"$log.rates")
 			rate=$(median <"$log.rates")
 			execs=$(sed -n 's/.*execs: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
 			per_cpu=$(awk -v n="${execs:-0}" '{t = $1 + $2} END {if (t > 0) printf "%.0f", n / t; else print "-"}' "$log.cpu")
-			printf ' %s: %s / %s, %s per CPU-s, stall %ss' "$label" "$rate" "$overall" "$per_cpu" "$stall"
+			printf ' %s: %s / %s, %s per CPU-s, count still %ss, line gap %ss, minimization %ss' "$label" "$rate" "$overall" "$per_cpu" "$stall" "$gap" "$minimized"
 			if grep -q -- '--- FAIL' "$log"; then printf ' (FAIL, see %s)' "$log"; fi
 		done
 		echo

@@ -89,11 +89,12 @@ const (
 	MaxString = 1<<10 - 1
 	// MaxScriptListSize bounds the header list size (name + value + 32 per
 	// field, as SETTINGS_MAX_HEADER_LIST_SIZE counts it) of the whole
-	// script, and so of each block: a default table's worth. Every oracle
-	// decodes every octet, the strict one a bit at a time, and three
+	// script, and so of each block: twice the largest capacity below the
+	// default (1,024), so that every such table evicts. Every
+	// oracle decodes every octet, the strict one a bit at a time, and three
 	// octets of a run make a string of MaxString; what an execution costs
 	// grows with this bound.
-	MaxScriptListSize = 1 << 12
+	MaxScriptListSize = 1 << 11
 	// MaxScriptBlocks bounds the ops that end a block (setting changes,
 	// ends of block, resets), and so the blocks sent and the table
 	// comparisons made: an op of one octet would otherwise cost a block.

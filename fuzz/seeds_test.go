@@ -145,7 +145,8 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 	for i := range all {
 		all[i] = byte(i)
 	}
-	add(targetHuffman, "all-octets", all)
+	add(targetHuffman, "all-octets-00-7f", all[:128])
+	add(targetHuffman, "all-octets-80-ff", all[128:])
 	add(targetHuffman, "empty", nil)
 
 	// Blocks every decoder must reject (the h2spec HPACK cases and §5),

@@ -12,18 +12,22 @@ import org.apache.hc.core5.util.ByteArrayBuffer;
  * hpack-stdio adapter for Apache HttpCore 5's org.apache.hc.core5.http2.hpack.HPackEncoder
  * (public API): a fresh encoder per "new" with the charset HttpCore's own
  * HTTP/2 code passes by default (US-ASCII: each char written as one octet, so
- * octets travel as chars 0-255); each acknowledged size through
+ * octets travel as chars 0-255) and set to the initial table size, 4096,
+ * as its HTTP/2 multiplexer does on creating it; each acknowledged size through
  * setMaxTableSize in order, as its HTTP/2 multiplexer calls it on the peer's
- * SETTINGS; each field through encodeHeader(ByteArrayBuffer, Header) with a
- * BasicHeader whose sensitive flag is the request's (HttpCore's never-index
- * API), all through encodeHeaders(ByteArrayBuffer, List, true), the call its
- * HTTP/2 multiplexer makes. encodeHeaders refuses an empty list, so a block
+ * SETTINGS; each field as a BasicHeader whose sensitive flag is the request's
+ * (HttpCore's never-index API), the block through
+ * encodeHeaders(ByteArrayBuffer, List, true), the call its HTTP/2
+ * multiplexer makes. encodeHeaders refuses an empty list, so a block
  * without fields is answered "unsupported".
  */
 public final class HttpCore5Adapter {
     public static void main(String[] args) throws Exception {
         Stdio.serve("httpcore5-h2 " + args[0], true, () -> {
             HPackEncoder enc = new HPackEncoder(StandardCharsets.US_ASCII);
+            // The encoder's table starts unbounded; AbstractH2StreamMultiplexer
+            // sets it to the initial SETTINGS_HEADER_TABLE_SIZE at once.
+            enc.setMaxTableSize(4096);
             return block -> {
                 for (long size : block.tableSizes) {
                     enc.setMaxTableSize((int) size);

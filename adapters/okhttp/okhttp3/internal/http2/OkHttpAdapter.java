@@ -1,5 +1,6 @@
 package okhttp3.internal.http2;
 
+import hpackstdio.Limits;
 import hpackstdio.Stdio;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,8 @@ import okio.ByteString;
  * caller). A fresh Writer per "new"; each acknowledged size through
  * setHeaderTableSizeSetting in order, as Http2Writer.applyAndAckSettings
  * calls it; the fields through writeHeaders. OkHttp has no never-index API,
- * so a block with a sensitive field is answered "unsupported".
+ * so a block with a sensitive field is answered "unsupported", and so is a
+ * block with an uppercase letter in a name, which writeHeaders lowercases.
  */
 public final class OkHttpAdapter {
     public static void main(String[] args) throws Exception {
@@ -23,6 +25,11 @@ public final class OkHttpAdapter {
             return block -> {
                 if (block.anySensitive()) {
                     throw new Stdio.Unsupported("OkHttp's Hpack.Writer has no never-index API");
+                }
+                for (byte[] name : block.names) {
+                    if (Limits.anyUpper(name)) {
+                        throw new Stdio.Unsupported("OkHttp's Hpack.Writer lowercases header names");
+                    }
                 }
                 for (long size : block.tableSizes) {
                     writer.setHeaderTableSizeSetting((int) size);

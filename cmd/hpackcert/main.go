@@ -70,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		status, err = runCmd(args, stdout, false)
 	case "repro":
 		status, err = runCmd(args, stdout, true)
+	case "live":
+		status, err = liveCmd(args, stdout)
 	case "list":
 		err = listCmd(args, stdout)
 	case "encode":
@@ -77,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help":
 		fmt.Fprint(stdout, usage)
 	default:
-		err = &usageError{fmt.Sprintf("unknown command %q (want run, list, encode or help)", cmd)}
+		err = &usageError{fmt.Sprintf("unknown command %q (want run, repro, live, list, encode or help)", cmd)}
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
@@ -98,6 +100,7 @@ const usage = `usage:
   hpackcert [run] [flags]        certify encoders (default: the built-in ones)
   hpackcert list [--cases P] [-v] print the cases (-v: with the RFC text)
   hpackcert repro --story FILE [flags] replay one failure written by run --repro DIR
+  hpackcert live [flags]         grade HTTP/2 servers, proxies and clients over the wire (hpackcert live -h)
   hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]
 
 encoders (repeatable, one matrix):

@@ -251,6 +251,11 @@ func TestEncodeRoundTripEmptyBlocks(t *testing.T) {
 			[]string{"3fe101", "4001610176"}},
 		{"setting-ends-block-without-updates", 4096, []Op{{Kind: OpTableSize, Size: 0}, {Kind: OpTableSize, Size: 50}, field("a")},
 			[]string{"203f134001610176"}}, // 0, then 50 = 31 + 19
+		// The setting repeated before the second end of block is the size
+		// signalled already: AppendSizeUpdates has nothing to write, and
+		// the rise that follows is signalled alone (found by fuzzing).
+		{"repeated-setting-then-rise", 4096, []Op{{Kind: OpTableSize, Size: 100}, {Kind: OpEndBlock}, {Kind: OpTableSize, Size: 100}, {Kind: OpEndBlock}, {Kind: OpTableSize, Size: 200}, field("a")},
+			[]string{"3f45", "3fa9014001610176"}}, // 100 = 31 + 69; 200 = 31 + 169
 	}
 	for _, tt := range tests {
 		data := scriptBytes(t, &Script{Capacity: tt.capacity, Ops: tt.ops})

@@ -40,11 +40,12 @@
 // one decoder per oracle, reset for every connection (strict.Decoder.Reset,
 // nghttp2.Decoder.Reset; x/net has none and is made anew), one reference
 // strict decoder, one encoder per Config (encoder.Encoder.Reset), and the
-// arrays of the parsed script or session. In the round-trip target the strict oracle is the reference
-// as well, so it decodes each block once. Every connection starts from
-// the state of a new one, so no verdict depends on an earlier execution
-// (TestCheckerReuse). The CheckX functions, which take oracle factories,
-// make a new checker on every call.
+// arrays of the parsed script or session. In the round-trip target the
+// strict oracle is the reference as well, so it decodes each block once.
+// Every connection starts from the state of a new one, so no verdict
+// depends on an earlier execution (TestCheckerReuse). The CheckX
+// functions, which take oracle factories, make a new checker on every
+// call.
 //
 // # Bounds on one execution
 //

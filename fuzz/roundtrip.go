@@ -156,9 +156,16 @@ func (rt *roundTrip) setMaxDynamicTableSize(n uint32) {
 func (rt *roundTrip) endBlock(explicit bool) error {
 	defer func() { rt.blockNum++ }()
 	if len(rt.want) == 0 && len(rt.block) == 0 {
-		if want := rt.wantUpdates(); explicit && len(want) > 0 {
+		if !explicit {
+			return nil
+		}
+		if want := rt.wantUpdates(); len(want) > 0 {
 			return fmt.Errorf("connection %d, block %d: AppendSizeUpdates wrote nothing; want the size updates %v", rt.conn, rt.blockNum, want)
 		}
+		// AppendSizeUpdates had nothing to write: the sizes set since the
+		// last block sent never went below the size signalled last and end
+		// at it, so the next block owes none of them.
+		rt.sizes = rt.sizes[:0]
 		return nil
 	}
 	where := blockPlace{rt.conn, rt.blockNum}

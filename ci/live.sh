@@ -8,9 +8,9 @@
 # packages install), then certifies, each started by hpackcert on free
 # loopback ports from its configuration in certify/live/conf and stopped
 # at the end: nginx (h2c and TLS), h2o, HAProxy, nghttpx, Apache httpd
-# with mod_http2 and Caddy as reverse proxies of hpackcert's origin, the
-# clients curl and nghttp, and Go's server, reverse proxy and client in
-# process. Known failures are listed in live/expect-fail.txt. The
+# with mod_http2 and Caddy as reverse proxies of hpackcert's origin (over
+# HTTP/1.1, and over h2c for HAProxy and httpd), the clients curl and
+# nghttp, and Go's server, reverse proxy and client in process. Known failures are listed in live/expect-fail.txt. The
 # certification is bounded to 5 minutes once the packages are installed.
 #
 # Usage: ci/live.sh [--install-only]
@@ -72,7 +72,8 @@ start=$(date +%s)
 status=0
 timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target nginx --target nginx:tls --target h2o --target haproxy --target nghttpx \
-	--target apache2 --target caddy --target curl --target nghttp \
+	--target haproxy:h2c-origin --target apache2 --target apache2:h2c-origin --target caddy \
+	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
 	--expect-fail live/expect-fail.txt --md docs/MATRIX-live.md || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"

@@ -46,7 +46,7 @@ func debianProxy(name string, command func(d confData, confPath string) []string
 		_, originPort, _ := net.SplitHostPort(env.origin.Addr())
 		d := confData{
 			Dir: env.dir, Port: port, Addr: fmt.Sprintf("127.0.0.1:%d", port),
-			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.spec.OriginH2C, Root: os.Geteuid() == 0,
+			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.originH2C, Root: os.Geteuid() == 0,
 		}
 		d.OriginPort, _ = strconv.Atoi(originPort)
 		if env.tls {
@@ -138,14 +138,14 @@ var debianTargets = []TargetSpec{
 		}),
 	},
 	{
-		Name: "haproxy", Role: RoleProxy, Package: "haproxy", Binary: "haproxy",
+		Name: "haproxy", Role: RoleProxy, H2COrigin: true, Package: "haproxy", Binary: "haproxy",
 		Encoder: "HAProxy's own (src/hpack-enc.c)",
 		start: debianProxy("haproxy.cfg", func(d confData, path string) []string {
 			return []string{"haproxy", "-db", "-f", path}
 		}),
 	},
 	{
-		Name: "nghttpx", Role: RoleProxy, Package: "nghttp2-proxy", Binary: "nghttpx",
+		Name: "nghttpx", Role: RoleProxy, H2COrigin: true, Package: "nghttp2-proxy", Binary: "nghttpx",
 		Encoder:   "libnghttp2's deflater",
 		Transform: Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
 		start: debianProxy("nghttpx.conf", func(d confData, path string) []string {
@@ -153,7 +153,7 @@ var debianTargets = []TargetSpec{
 		}),
 	},
 	{
-		Name: "apache2", Role: RoleProxy, Package: "apache2", Binary: "apache2",
+		Name: "apache2", Role: RoleProxy, H2COrigin: true, Package: "apache2", Binary: "apache2",
 		Encoder:   "libnghttp2's deflater (mod_http2)",
 		Transform: Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
 		start: debianProxy("apache2.conf", func(d confData, path string) []string {
@@ -161,7 +161,7 @@ var debianTargets = []TargetSpec{
 		}),
 	},
 	{
-		Name: "caddy", Role: RoleProxy, Package: "caddy", Binary: "caddy",
+		Name: "caddy", Role: RoleProxy, H2COrigin: true, Package: "caddy", Binary: "caddy",
 		Encoder:   "Go net/http's HTTP/2 (x/net hpack, bundled)",
 		Transform: Transform{Add: []string{"date", "content-type"}, Replace: []string{"server"}, Why: "Caddy sets server to Caddy, and net/http adds date and a sniffed content-type when none is given"},
 		start: debianProxy("Caddyfile", func(d confData, path string) []string {

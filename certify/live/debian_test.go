@@ -21,21 +21,29 @@ func TestDebianTargets(t *testing.T) {
 	}
 	indexesAuthorization := map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}
 	for _, tc := range []struct {
-		target string
-		tls    bool
-		want   map[string]certify.Grade
+		target    string
+		tls       bool
+		originH2C bool
+		want      map[string]certify.Grade
 	}{
 		{target: "nginx"},
 		{target: "nginx", tls: true},
 		{target: "h2o", want: h2oFinding},
 		{target: "haproxy", want: indexesAuthorization},
+		{target: "haproxy", originH2C: true, want: indexesAuthorization},
 		{target: "nghttpx"},
+		{target: "nghttpx", originH2C: true},
 		{target: "apache2"},
+		{target: "apache2", originH2C: true},
 		{target: "caddy", want: indexesAuthorization},
 		{target: "curl"},
 		{target: "nghttp"},
 	} {
-		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
+		name := tc.target + "/" + transport(tc.tls)
+		if tc.originH2C {
+			name += "/h2c-origin"
+		}
+		t.Run(name, func(t *testing.T) {
 			spec, err := LookupTarget(tc.target)
 			if err != nil {
 				t.Fatal(err)
@@ -43,7 +51,7 @@ func TestDebianTargets(t *testing.T) {
 			if err := spec.Installed(); err != nil {
 				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
 			}
-			c, rep := certifyTarget(t, tc.target, tc.tls)
+			c, rep := certifyWith(t, tc.target, Options{TLS: tc.tls, OriginH2C: tc.originH2C})
 			if c.Blocks() == 0 {
 				t.Fatalf("no block captured (notes %q)", c.Notes)
 			}

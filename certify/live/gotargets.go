@@ -89,12 +89,20 @@ func startGoServer(env *startEnv, handler http.Handler) (*running, error) {
 	}, nil
 }
 
-// startGoProxy serves httputil.ReverseProxy in front of the origin.
+// startGoProxy serves httputil.ReverseProxy in front of the origin,
+// which it reaches over HTTP/1.1 or, when env asks, h2c.
 func startGoProxy(env *startEnv) (*running, error) {
 	target := &url.URL{Scheme: "http", Host: env.origin.Addr()}
 	proxy := &httputil.ReverseProxy{
 		Rewrite:  func(r *httputil.ProxyRequest) { r.SetURL(target) },
 		ErrorLog: discardLog,
+	}
+	if env.originH2C {
+		var protocols http.Protocols
+		protocols.SetUnencryptedHTTP2(true)
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Protocols = &protocols
+		proxy.Transport = tr
 	}
 	return startGoServer(env, proxy)
 }

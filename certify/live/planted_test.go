@@ -47,6 +47,7 @@ func TestPlantedBugs(t *testing.T) {
 		{broken.AuthorizationIndexed, "enc/7.1.3/2", certify.NonStrict},
 	} {
 		t.Run(tc.bug.String(), func(t *testing.T) {
+			t.Parallel()
 			newEncoder := func() certify.Encoder { return broken.New(tc.bug) }
 			url := startServer(t, newEncoder)
 			conns, err := CaptureServer(context.Background(), ServerOptions{URL: url, Script: script(t), Known: true})
@@ -63,7 +64,7 @@ func TestPlantedBugs(t *testing.T) {
 			if got.Grade != tc.want {
 				t.Errorf("live: %s %v (%s); want %v", tc.id, got.Grade, got.Detail, tc.want)
 			}
-			opts.TrafficStories, opts.TrafficBlocks = 4, 30
+			opts.TrafficStories, opts.TrafficBlocks = 2, 12
 			run, err := certify.Run([]certify.Target{certify.Func("broken", newEncoder)}, opts)
 			if err != nil {
 				t.Fatal(err)

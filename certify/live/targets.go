@@ -36,9 +36,9 @@ type TargetSpec struct {
 	// Transform is what the target does to the lists it relays, declared
 	// here once and shown in every report.
 	Transform Transform
-	// OriginH2C makes the proxy reach the origin over h2c rather than
-	// HTTP/1.1.
-	OriginH2C bool
+	// H2COrigin is set for a proxy that can reach the origin over h2c
+	// (Options.OriginH2C) rather than HTTP/1.1.
+	H2COrigin bool
 	// NoH2C, when set, says why the target is certified over TLS even
 	// when h2c is asked for.
 	NoH2C string
@@ -51,12 +51,13 @@ type TargetSpec struct {
 
 // startEnv is what starting a server or proxy needs.
 type startEnv struct {
-	ctx    context.Context
-	dir    string // a temporary directory for configurations, logs, the certificate
-	tls    bool
-	cert   *Certificate
-	origin *Origin // the origin behind a proxy
-	spec   *TargetSpec
+	ctx       context.Context
+	dir       string // a temporary directory for configurations, logs, the certificate
+	tls       bool
+	originH2C bool // the proxy reaches the origin over h2c
+	cert      *Certificate
+	origin    *Origin // the origin behind a proxy
+	spec      *TargetSpec
 }
 
 // running is a started server or proxy.
@@ -82,7 +83,7 @@ var targets = []TargetSpec{
 		start:     func(env *startEnv) (*running, error) { return startGoServer(env, OriginHandler(env.origin.script)) },
 	},
 	{
-		Name: "go-proxy", Role: RoleProxy, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
+		Name: "go-proxy", Role: RoleProxy, H2COrigin: true, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
 		Transform: goServerTransform,
 		start:     startGoProxy,
 	},
@@ -155,6 +156,9 @@ type Options struct {
 	// Timeout bounds the whole certification of the target, start and
 	// stop included; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// OriginH2C makes a proxy reach hpackcert's origin over h2c rather
+	// than HTTP/1.1, for the targets that can (TargetSpec.H2COrigin).
+	OriginH2C bool
 }
 
 // The defaults of Options.
@@ -205,6 +209,9 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		c.Elapsed = time.Since(began)
 		return c, err
 	}
+	if o.OriginH2C && !t.H2COrigin {
+		return nil, fmt.Errorf("live: %s cannot reach the origin over h2c (the proxies that can: %s)", t.Name, strings.Join(h2cOriginTargets(), ", "))
+	}
 	script := o.Script
 	if script == nil {
 		var err error
@@ -219,7 +226,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	defer os.RemoveAll(dir)
 	// Servers that drop privileges must read what is in the directory.
 	os.Chmod(dir, 0o755)
-	env := &startEnv{ctx: ctx, dir: dir, tls: o.TLS, spec: t}
+	env := &startEnv{ctx: ctx, dir: dir, tls: o.TLS, originH2C: o.OriginH2C, spec: t}
 	if o.TLS {
 		if env.cert, err = NewCertificate(); err != nil {
 			return nil, err
@@ -256,6 +263,17 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
 	}
 	return c, nil
+}
+
+// h2cOriginTargets names the proxies that can reach the origin over h2c.
+func h2cOriginTargets() []string {
+	var out []string
+	for _, t := range targets {
+		if t.H2COrigin {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }
 
 func transport(tlsOn bool) string {

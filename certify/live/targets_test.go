@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -26,11 +27,17 @@ func script(t testing.TB) *Script {
 // it alone.
 func certifyTarget(t *testing.T, name string, tlsOn bool) (*Capture, *certify.Report) {
 	t.Helper()
+	return certifyWith(t, name, Options{TLS: tlsOn})
+}
+
+func certifyWith(t *testing.T, name string, o Options) (*Capture, *certify.Report) {
+	t.Helper()
 	spec, err := LookupTarget(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Certify(context.Background(), spec, Options{Script: script(t), TLS: tlsOn})
+	o.Script = script(t)
+	c, err := Certify(context.Background(), spec, o)
 	if err != nil {
 		t.Fatalf("Certify(%s): %v", name, err)
 	}
@@ -99,12 +106,19 @@ func TestGoTargets(t *testing.T) {
 	}
 }
 
-func TestCoalescedSettingsAcksAreNoted(t *testing.T) {
-	// Go's HTTP/2 server answers several SETTINGS frames read together
-	// with one acknowledgement; the capture notes it and stays exact.
-	c, _ := certifyTarget(t, "go-server", false)
-	if !strings.Contains(strings.Join(c.Notes, "\n"), "RFC 9113 §6.5.3") {
-		t.Errorf("notes %q; want one on the SETTINGS acknowledgements", c.Notes)
+func TestGoProxyReachesTheOriginOverH2C(t *testing.T) {
+	c, rep := certifyWith(t, "go-proxy", Options{OriginH2C: true})
+	wantGrades(t, rep, map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict})
+	want := fmt.Sprintf("the origin answered 0 requests over HTTP/1.1 and %d over h2c", script(t).Steps())
+	if !strings.Contains(strings.Join(c.Notes, "\n"), want) {
+		t.Errorf("notes %q; want %q", c.Notes, want)
+	}
+	spec, err := LookupTarget("go-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Certify(context.Background(), spec, Options{Script: script(t), OriginH2C: true}); err == nil {
+		t.Error("go-server with an h2c origin: no error; want one (it is not a proxy)")
 	}
 }
 

@@ -18,10 +18,11 @@ import (
 const liveUsage = `usage: hpackcert live [flags]   grade the HPACK encoders of HTTP/2 servers, proxies and clients over the wire
 
 targets (repeatable, one matrix):
-  --target NAME[:tls]      a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy,
+  --target NAME[:OPTION]   a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy,
                            go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as
                            reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls
-                           runs that one over TLS, reported as NAME-tls
+                           runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c
+                           (go-proxy, haproxy, nghttpx, apache2, caddy); reported as NAME-tls, NAME-h2c-origin
   --server URL             an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or
                            https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted
   --proxy URL              an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin
@@ -194,8 +195,11 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 func checkLiveSpec(s liveSpec, origin string) error {
 	switch s.kind {
 	case "target":
-		name, _ := strings.CutSuffix(s.value, ":tls")
-		_, err := live.LookupTarget(name)
+		name, _, err := targetOptions(s.value, live.Options{})
+		if err != nil {
+			return err
+		}
+		_, err = live.LookupTarget(name)
 		return err
 	case "server", "proxy":
 		u, err := url.Parse(s.value)
@@ -212,18 +216,39 @@ func checkLiveSpec(s liveSpec, origin string) error {
 	return nil
 }
 
+// targetOptions splits "NAME:OPTION:..." into the target's name and lo
+// with the options set.
+func targetOptions(value string, lo live.Options) (string, live.Options, error) {
+	name, rest, _ := strings.Cut(value, ":")
+	for _, opt := range strings.Split(rest, ":") {
+		switch opt {
+		case "":
+		case "tls":
+			lo.TLS = true
+		case "h2c-origin":
+			lo.OriginH2C = true
+		default:
+			return "", lo, &usageError{fmt.Sprintf("--target %s: unknown option %q (want tls or h2c-origin)", value, opt)}
+		}
+	}
+	return name, lo, nil
+}
+
 // captureLive captures one target of the command line.
 func captureLive(s liveSpec, lo live.Options, origin string, scripted bool) (*live.Capture, error) {
 	if s.kind == "target" {
-		name, tlsOn := strings.CutSuffix(s.value, ":tls")
+		name, lo, err := targetOptions(s.value, lo)
+		if err != nil {
+			return nil, err
+		}
 		t, err := live.LookupTarget(name)
 		if err != nil {
 			return nil, err
 		}
-		lo.TLS = lo.TLS || tlsOn
 		c, err := live.Certify(context.Background(), t, lo)
-		if err == nil && tlsOn {
-			c.Name = name + "-tls"
+		if err == nil {
+			// NAME:OPTION is reported as NAME-OPTION.
+			c.Name = strings.ReplaceAll(s.value, ":", "-")
 		}
 		return c, err
 	}

@@ -32,6 +32,8 @@ func TestLiveUsageErrors(t *testing.T) {
 		{[]string{"--target", "go-client", "--blocks", "0"}, "--blocks 0: must be positive"},
 		{[]string{"--target", "go-client", "--cases", "enc/99"}, "no case id starts with"},
 		{[]string{"--target", "go-client", "--md", "/no/such/dir/x.md"}, "cannot write the report"},
+		{[]string{"--target", "nginx:bogus"}, `unknown option "bogus"`},
+		{[]string{"--target", "go-server:h2c-origin"}, "cannot reach the origin over h2c"},
 	} {
 		var out bytes.Buffer
 		status, err := liveCmd(tc.args, &out)
@@ -52,11 +54,11 @@ func TestLiveHelp(t *testing.T) {
 func TestLiveGoTargets(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "live.md")
 	var out bytes.Buffer
-	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-client:tls", "--stories", "1", "--blocks", "12", "--md", md}, &out)
+	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-proxy:h2c-origin", "--target", "go-client:tls", "--stories", "1", "--blocks", "12", "--md", md}, &out)
 	if status != 0 || err != nil {
 		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
 	}
-	for _, want := range []string{"go-proxy: proxy over h2c", ", version go1.", "go-client-tls: client over TLS", "declared transformation: adds date", "enc/7.1.3/2"} {
+	for _, want := range []string{"go-proxy: proxy over h2c", ", version go1.", "go-client-tls: client over TLS", "go-proxy-h2c-origin: proxy over h2c", "and 27 over h2c", "declared transformation: adds date", "enc/7.1.3/2"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -83,6 +83,9 @@ func TestNoAllocs(t *testing.T) {
 			kind = "string"
 		}
 		t.Run(kind, func(t *testing.T) {
+			if purego && !strs {
+				t.Skip("the purego build copies AppendField's []byte arguments")
+			}
 			dst := make([]byte, 0, 1<<16)
 
 			enc := New(Config{})

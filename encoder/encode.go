@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -38,21 +37,6 @@ func (e *Encoder) AppendField(dst []byte, name, value []byte, sensitive bool) []
 // convert them and does not allocate.
 func (e *Encoder) AppendFieldString(dst []byte, name, value string, sensitive bool) []byte {
 	return e.appendField(dst, name, value, sensitive)
-}
-
-// readOnlyBytes views s as a byte slice without copying, for code that
-// only reads its argument, so that the string's immutability is kept.
-func readOnlyBytes(s string) []byte {
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
-
-// readOnlyString views b as a string without copying. AppendField's
-// arguments are passed on this way: the encoder works on strings
-// internally (two words an argument instead of three, which keeps
-// appendField's arguments in registers), reads them only during the call,
-// and copies what it keeps.
-func readOnlyString(b []byte) string {
-	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []byte {
@@ -223,7 +207,7 @@ func (e *Encoder) appendString(dst []byte, s string) []byte {
 			dst = slices.Grow(dst, prefixLen)
 		}
 		dst = dst[:len(dst)+prefixLen]
-		coded, ok := appendHuffman(dst, readOnlyBytes(s), limit)
+		coded, ok := appendHuffman(dst, s, limit)
 		dst = coded[:start]
 		if ok {
 			n := len(coded) - start - prefixLen

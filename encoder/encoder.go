@@ -117,6 +117,18 @@
 // built at start-up: 320 KiB of Huffman codes and lengths for every pair
 // of octets (the Huffman coder codes header text eight octets per step
 // through them) and 8 KiB for the static table lookup.
+//
+// # The purego build tag
+//
+// A few hot paths read memory without Go's bounds checks, where their
+// callers guarantee the reads are in bounds, and AppendField and
+// AppendHuffman view their []byte arguments as strings without copying
+// them; all of that is in one file, unsafe.go. Built with the purego tag,
+// the package does not use package unsafe: its output is the same, every
+// access is bounds checked, New makes four allocations instead of three,
+// and AppendField and AppendHuffman copy their []byte arguments, which
+// allocates for arguments over 32 bytes. AppendFieldString,
+// AppendHuffmanString and every other path still allocate nothing.
 package encoder
 
 import (

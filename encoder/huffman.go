@@ -3,7 +3,6 @@ package encoder
 import (
 	"encoding/binary"
 	"slices"
-	"unsafe"
 )
 
 // appendHuffman appends the Huffman coding of s (RFC 7541 §5.2) to dst,
@@ -19,7 +18,7 @@ import (
 // is refused, which costs less than a test on every step of every string.
 // With less room, the length of the coding is counted first
 // (appendHuffmanLen).
-func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
+func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 	room := dst[len(dst):cap(dst)]
 	if len(s) < 8 && len(room) >= 8 {
 		if n, ok := huffmanShort(room, s); ok {
@@ -36,7 +35,7 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 		}
 		return dst[:len(dst)+n], true
 	}
-	length := HuffmanLen(s)
+	length := huffmanLen(s)
 	if length > limit {
 		return dst, false
 	}
@@ -44,10 +43,10 @@ func appendHuffman(dst []byte, s []byte, limit int) ([]byte, bool) {
 }
 
 // appendHuffmanLen appends the Huffman coding of s, padded, whose length
-// is length (HuffmanLen(s)), growing dst at most once, by length bytes.
+// is length (huffmanLen(s)), growing dst at most once, by length bytes.
 // Knowing the length, huffmanFast needs room for 8 bytes more than that
 // only; with less, huffmanTail codes all of s with exact bounds.
-func appendHuffmanLen(dst []byte, s []byte, length int) []byte {
+func appendHuffmanLen(dst []byte, s string, length int) []byte {
 	dst = slices.Grow(dst, length)
 	room := dst[len(dst):cap(dst)]
 	if len(room) >= length+8 {
@@ -65,10 +64,11 @@ func appendHuffmanLen(dst []byte, s []byte, length int) []byte {
 // end: for a short string the per-call work of huffmanFast (its loop tests,
 // a store a step) costs more than the coding, and x/net's plain loop was
 // faster. Its loop runs over s, so s should be short.
-func huffmanShort(room []byte, s []byte) (int, bool) {
+func huffmanShort(room []byte, s string) (int, bool) {
 	var acc uint64 // only the low bits count: codes pushed past 64 make bits > 63
 	var bits uint
-	for _, c := range s {
+	for i := range len(s) {
+		c := s[i]
 		length := uint(huffmanLens[c])
 		acc = acc<<(length&63) | uint64(huffmanCodes[c])
 		bits += length
@@ -115,17 +115,16 @@ func huffmanShort(room []byte, s []byte) (int, bool) {
 // appendHuffman it spilled the accumulator or the index to the stack,
 // which put a store and a load on every step's dependency chain. For the
 // same reason they test no bound but the end of s.
-func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
+func huffmanFast(room []byte, s string) (n int, acc uint64, nbits uint) {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		b := octets8(s, i)
 		// Two halves of four octets, one after the other, so that
 		// fewer values are live at once.
-		ia, ib := binary.LittleEndian.Uint16(b[0:]), binary.LittleEndian.Uint16(b[2:])
+		ia, ib := load16At(s, i), load16At(s, i+2)
 		lb := uint(pairLens[ib])
 		qab := uint64(pairCodes[ia])<<(lb&63) | uint64(pairCodes[ib])
 		lab := uint(pairLens[ia]) + lb
-		ic, id := binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:])
+		ic, id := load16At(s, i+4), load16At(s, i+6)
 		ld := uint(pairLens[id])
 		qcd := uint64(pairCodes[ic])<<(ld&63) | uint64(pairCodes[id])
 		lcd := uint(pairLens[ic]) + ld
@@ -141,12 +140,12 @@ func huffmanFast(room []byte, s []byte) (n int, acc uint64, nbits uint) {
 	}
 	for {
 		for ; i+2 <= len(s); i += 2 {
-			c := octets2(s, i)
-			l0, l1 := uint(huffmanLens[c[0]]), uint(huffmanLens[c[1]])
+			c0, c1 := octetAt(s, i), octetAt(s, i+1)
+			l0, l1 := uint(huffmanLens[c0]), uint(huffmanLens[c1])
 			if l0+l1 > 57 {
 				break
 			}
-			acc = acc<<((l0+l1)&63) | (uint64(huffmanCodes[c[0]])<<(l1&63) | uint64(huffmanCodes[c[1]]))
+			acc = acc<<((l0+l1)&63) | (uint64(huffmanCodes[c0])<<(l1&63) | uint64(huffmanCodes[c1]))
 			nbits += l0 + l1
 			put64(room, n, acc<<((64-nbits)&63))
 			n += int(nbits / 8)
@@ -174,35 +173,17 @@ func huffmanPad(out []byte, n int, acc uint64, nbits uint) int {
 	return n + int((nbits+7)/8)
 }
 
-// octets8 and octets2 return s[i:i+8] and s[i:i+2] as array pointers. The
-// caller guarantees i+8 <= len(s) (or i+2); they do not check it again,
-// which saves the bounds checks of slicing s on every step of the loops
-// (each loop tests i against len(s) already).
-func octets8(s []byte, i int) *[8]byte {
-	return (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
-}
-
-func octets2(s []byte, i int) *[2]byte {
-	return (*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), i))
-}
-
-// put64 stores v big-endian at out[n:n+8]. The caller guarantees
-// n+8 <= len(out); put64 does not check it again, which saves the bounds
-// check and the slice arithmetic of out[n:] on every step of the loops.
-func put64(out []byte, n int, v uint64) {
-	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), n))[:], v)
-}
-
 // huffmanTail codes s after the n bytes and the nbits pending bits (in the
 // low bits of acc) already coded into out, padded, and returns the length
 // of the coding, with exact bounds: it flushes 32 bits at a time and
 // reports false as soon as the coding passes len(out). It takes what
 // huffmanFast has no room for.
-func huffmanTail(out []byte, s []byte, n int, acc uint64, nbits uint) (int, bool) {
+func huffmanTail(out []byte, s string, n int, acc uint64, nbits uint) (int, bool) {
 	if n > len(out) {
 		return 0, false
 	}
-	for _, c := range s {
+	for i := range len(s) {
+		c := s[i]
 		length := uint(huffmanLens[c])
 		acc = acc<<(length&63) | uint64(huffmanCodes[c])
 		nbits += length

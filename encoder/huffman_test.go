@@ -51,7 +51,7 @@ func TestHuffmanText(t *testing.T) {
 		spare := rng.IntN(49)
 		dst := make([]byte, 1, len(want)+spare)
 		dst[0] = 0xaa
-		got, ok := appendHuffman(dst, s, len(want)-1)
+		got, ok := appendHuffman(dst, string(s), len(want)-1)
 		if !ok || !bytes.Equal(got, want) {
 			t.Fatalf("appendHuffman(%q, spare %d) = %x, %v; want %x, true", s, spare, got, ok, want)
 		}
@@ -60,7 +60,7 @@ func TestHuffmanText(t *testing.T) {
 		}
 		if len(want) > 2 {
 			dst = make([]byte, 1, len(want)-1+spare)
-			if short, ok := appendHuffman(dst, s, len(want)-2); ok || len(short) != 1 {
+			if short, ok := appendHuffman(dst, string(s), len(want)-2); ok || len(short) != 1 {
 				t.Fatalf("appendHuffman(%q, limit %d) = %x, %v; want [aa], false", s, len(want)-2, short, ok)
 			}
 		}
@@ -71,12 +71,12 @@ func checkHuffman(t *testing.T, s []byte) {
 	t.Helper()
 	want := hpack.AppendHuffmanString([]byte{0xaa}, string(s))
 	limit := len(want) - 1
-	got, ok := appendHuffman([]byte{0xaa}, s, limit)
+	got, ok := appendHuffman([]byte{0xaa}, string(s), limit)
 	if !ok || !bytes.Equal(got, want) {
 		t.Fatalf("appendHuffman(%x, limit %d) = %x, %v; want %x, true", s, limit, got, ok, want)
 	}
 	if limit > 0 {
-		if short, ok := appendHuffman([]byte{0xaa}, s, limit-1); ok || len(short) != 1 {
+		if short, ok := appendHuffman([]byte{0xaa}, string(s), limit-1); ok || len(short) != 1 {
 			t.Fatalf("appendHuffman(%x, limit %d) = %x, %v; want [aa], false", s, limit-1, short, ok)
 		}
 	}
@@ -254,7 +254,7 @@ func appendIntoCap(s []byte, limit, room int) (got []byte, ok, clobbered bool) {
 	backing := bytes.Repeat([]byte{canary}, len(testPrefix)+room+16)
 	dst := backing[: len(testPrefix) : len(testPrefix)+room]
 	copy(dst, testPrefix)
-	got, ok = appendHuffman(dst, s, limit)
+	got, ok = appendHuffman(dst, string(s), limit)
 	return got, ok, hasClobber(backing[len(testPrefix)+room:])
 }
 

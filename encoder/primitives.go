@@ -45,6 +45,12 @@ func validPrefix(prefixBits uint8) uint8 {
 // dst and returns the extended buffer. It grows dst at most once, by
 // HuffmanLen(s) octets.
 func AppendHuffman(dst, s []byte) []byte {
+	return AppendHuffmanString(dst, readOnlyString(s))
+}
+
+// AppendHuffmanString is AppendHuffman for a string argument; it does not
+// convert s and does not allocate beyond growing dst.
+func AppendHuffmanString(dst []byte, s string) []byte {
 	room := dst[len(dst):cap(dst)]
 	if len(s) < 8 && len(room) >= 8 {
 		if n, ok := huffmanShort(room, s); ok {
@@ -58,29 +64,29 @@ func AppendHuffman(dst, s []byte) []byte {
 		n, acc, nbits := huffmanFast(room, s)
 		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
 	}
-	return appendHuffmanLen(dst, s, HuffmanLen(s))
-}
-
-// AppendHuffmanString is AppendHuffman for a string argument; it does not
-// convert s and does not allocate beyond growing dst.
-func AppendHuffmanString(dst []byte, s string) []byte {
-	return AppendHuffman(dst, readOnlyBytes(s))
+	return appendHuffmanLen(dst, s, huffmanLen(s))
 }
 
 // HuffmanLen returns the number of octets of the Huffman coding of s,
 // padding included.
 func HuffmanLen(s []byte) int {
+	return huffmanLen(s)
+}
+
+// huffmanLen is HuffmanLen for a string or a byte slice, so that neither
+// is converted to the other (a copy in the purego build).
+func huffmanLen[S ~string | ~[]byte](s S) int {
 	// Four independent sums over eight octets at a time.
 	var n0, n1, n2, n3 uint
 	for ; len(s) >= 8; s = s[8:] {
-		b := (*[8]byte)(s)
-		n0 += uint(huffmanLens[b[0]]) + uint(huffmanLens[b[4]])
-		n1 += uint(huffmanLens[b[1]]) + uint(huffmanLens[b[5]])
-		n2 += uint(huffmanLens[b[2]]) + uint(huffmanLens[b[6]])
-		n3 += uint(huffmanLens[b[3]]) + uint(huffmanLens[b[7]])
+		_ = s[7] // one bounds check for the eight reads
+		n0 += uint(huffmanLens[s[0]]) + uint(huffmanLens[s[4]])
+		n1 += uint(huffmanLens[s[1]]) + uint(huffmanLens[s[5]])
+		n2 += uint(huffmanLens[s[2]]) + uint(huffmanLens[s[6]])
+		n3 += uint(huffmanLens[s[3]]) + uint(huffmanLens[s[7]])
 	}
-	for _, c := range s {
-		n0 += uint(huffmanLens[c])
+	for i := range len(s) {
+		n0 += uint(huffmanLens[s[i]])
 	}
 	return int((n0 + n1 + n2 + n3 + 7) / 8)
 }

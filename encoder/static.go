@@ -1,7 +1,6 @@
 package encoder
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -86,7 +85,7 @@ var staticNameSlots = func() (slots [len(staticNames)]staticNameSlot) {
 		slots[h].staticSlot = s
 		if s.index != 0 {
 			name := spec.StaticTable[s.index-1].Name
-			head, tail := wordsOf([]byte(name))
+			head, tail := wordsOf(name)
 			slots[h].words = words{len(name), head, tail}
 			slots[h].rule = staticNameRule(int(s.index))
 			for _, f := range spec.StaticTable[s.index-1 : s.index-1+s.count] {
@@ -106,7 +105,7 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int, rule nameRule)
 	if n < minStaticNameLen || n > maxStaticNameLen {
 		return 0, 0, ruleNone
 	}
-	head, tail := wordsOf(readOnlyBytes(name))
+	head, tail := wordsOf(name)
 	s := &staticNameSlots[staticNameHash(n, head, tail)]
 	// An empty slot has length 0.
 	if s.len != n || s.head != head || s.tail != tail {
@@ -119,7 +118,7 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int, rule nameRule)
 	if len(value) > int(s.maxValueLen) {
 		return first, 0, s.rule
 	}
-	head, tail = wordsOf(readOnlyBytes(value))
+	head, tail = wordsOf(value)
 	for i := first; i < first+int(s.count); i++ {
 		if v := &staticValueWords[i]; v.len == len(value) && v.head == head && v.tail == tail {
 			return first, i, s.rule
@@ -128,7 +127,11 @@ func staticLookup(name, value string) (nameIndex, fieldIndex int, rule nameRule)
 	return first, 0, s.rule
 }
 
-// words holds a string's length and wordsOf.
+// words holds a string's length and its wordsOf: the first and the last
+// 8 bytes (4 for strings of 4 to 7 bytes; the first, middle and last byte
+// of shorter ones), so that strings of equal length up to 16 bytes are
+// equal exactly when their words are; longer strings also need their
+// middles compared.
 type words struct {
 	len        int
 	head, tail uint64
@@ -139,24 +142,8 @@ type words struct {
 // start-up (61 entries).
 var staticValueWords = func() (values [spec.StaticTableLen + 1]words) {
 	for i, f := range spec.StaticTable {
-		head, tail := wordsOf([]byte(f.Value))
+		head, tail := wordsOf(f.Value)
 		values[i+1] = words{len(f.Value), head, tail}
 	}
 	return values
 }()
-
-// wordsOf returns the first and the last bytes of b as two words, so that
-// strings of equal length up to 16 bytes are equal exactly when their
-// words are; longer strings also need their middles compared.
-func wordsOf(b []byte) (head, tail uint64) {
-	n := len(b)
-	switch {
-	case n >= 8:
-		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
-	case n >= 4:
-		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
-	case n > 0:
-		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
-	}
-	return 0, 0
-}

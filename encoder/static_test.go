@@ -124,12 +124,12 @@ func TestGeneratedTablesUpToDate(t *testing.T) {
 func TestWordsOf(t *testing.T) {
 	for n := 1; n <= 16; n++ {
 		b := []byte("0123456789abcdef")[:n]
-		head, tail := wordsOf(b)
+		head, tail := wordsOf(string(b))
 		for i := range n {
 			for _, bit := range []byte{1, 0x80} {
 				c := bytes.Clone(b)
 				c[i] ^= bit
-				if h, tl := wordsOf(c); h == head && tl == tail {
+				if h, tl := wordsOf(string(c)); h == head && tl == tail {
 					t.Errorf("wordsOf(%q) = wordsOf(%q)", c, b)
 				}
 			}

@@ -1,10 +1,6 @@
 package encoder
 
-import (
-	"unsafe"
-
-	"github.com/hpackcert/hpackcert/internal/spec"
-)
+import "github.com/hpackcert/hpackcert/internal/spec"
 
 // entry describes one dynamic table entry (RFC 7541 §2.3.2). Its name and
 // value are arena[off:off+nameLen] and the valueLen bytes after them.
@@ -84,27 +80,23 @@ type dynamicTable struct {
 // newTable returns an empty table of maximum size capacity, holding all the
 // memory it will ever use.
 //
-// Both indexes and the arena share one allocation, so a new encoder costs
-// three (the Encoder, the ring and this); none of the table's memory holds
-// a pointer, so the garbage collector never scans it. At the default
-// capacity the three fill Go's size classes exactly (512, 4,096 and
-// 10,240 bytes).
+// Both indexes and the arena share one allocation (newTableMemory), so a new
+// encoder costs three (the Encoder, the ring and this); none of the
+// table's memory holds a pointer, so the garbage collector never scans it.
+// At the default capacity the three fill Go's size classes exactly (512,
+// 4,096 and 10,240 bytes).
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
 	buckets := 2 * ringLen
-	indexBytes := uintptr(buckets) * 4
-	arenaBytes := 2 * uintptr(capacity)
-	// uint32 words keep the buckets aligned.
-	words := make([]uint32, (2*indexBytes+arenaBytes+3)/4)
-	base := unsafe.Pointer(unsafe.SliceData(words))
+	fields, names, arena := newTableMemory(buckets, 2*int(capacity))
 	return dynamicTable{
 		maxSize:    capacity,
 		capacity:   capacity,
 		ring:       make([]entry, ringLen),
 		ringMask:   ringLen - 1,
-		fields:     words[:buckets:buckets],
-		names:      words[buckets : 2*buckets : 2*buckets],
-		arena:      unsafe.Slice((*byte)(unsafe.Add(base, 2*indexBytes)), arenaBytes),
+		fields:     fields,
+		names:      names,
+		arena:      arena,
 		bucketMask: buckets - 1,
 	}
 }
@@ -144,19 +136,6 @@ func (t *dynamicTable) at(i uint32) *entry {
 // entry.
 func (t *dynamicTable) position(ref uint32) uint32 {
 	return (t.head - ref) & t.ringMask
-}
-
-// entryAt returns the entry of ref without a bounds check: every ref the
-// table hands out or keeps in its indexes and links, stale or live, is a
-// ring position plus one, 1 <= ref <= len(ring).
-func (t *dynamicTable) entryAt(ref uint32) *entry {
-	return (*entry)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.ring)), uintptr(ref-1)*unsafe.Sizeof(entry{})))
-}
-
-// bucket returns the chain head of hash in index (fields or names), whose
-// length is bucketMask+1, without a bounds check.
-func (t *dynamicTable) bucket(index []uint32, hash uint32) *uint32 {
-	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(index)), uintptr(hash&t.bucketMask)*4))
 }
 
 // name returns e's name in the arena, capped so that appending to it
@@ -218,7 +197,7 @@ func (t *dynamicTable) findName(hash uint32, name string) uint32 {
 	}
 	for ref != 0 {
 		e := t.entryAt(ref)
-		if e.nameHash == hash && int(e.nameLen) == len(name) && t.bytesAt(e.off, len(name)) == name {
+		if e.nameHash == hash && int(e.nameLen) == len(name) && t.equalAt(e.off, name) {
 			return ref
 		}
 		ref = t.next(ref, e.nextName)
@@ -229,20 +208,13 @@ func (t *dynamicTable) findName(hash uint32, name string) uint32 {
 // equal reports whether entry e is name: value.
 func (t *dynamicTable) equal(e *entry, name, value string) bool {
 	return int(e.nameLen) == len(name) && int(e.valueLen) == len(value) &&
-		t.bytesAt(e.off+e.nameLen, len(value)) == value && t.bytesAt(e.off, len(name)) == name
+		t.equalAt(e.off+e.nameLen, value) && t.equalAt(e.off, name)
 }
 
 // valueEqual reports whether entry ref has value.
 func (t *dynamicTable) valueEqual(ref uint32, value string) bool {
 	e := t.entryAt(ref)
-	return int(e.valueLen) == len(value) && t.bytesAt(e.off+e.nameLen, len(value)) == value
-}
-
-// bytesAt views the n arena bytes at off, for a comparison, without the
-// bounds checks of slicing: callers pass the offset and the name or value
-// length of a live entry, which always lie below arenaHead.
-func (t *dynamicTable) bytesAt(off uint32, n int) string {
-	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), off)), n)
+	return int(e.valueLen) == len(value) && t.equalAt(e.off+e.nameLen, value)
 }
 
 // setMaxSize changes the maximum size and evicts down to it (RFC 7541 §4.3).

@@ -104,7 +104,9 @@ func tableConsistent(enc *encoder.Encoder, cfg encoder.Config) error {
 
 // TestZeroAllocation: no call of a generated sequence allocates, whether
 // it encodes a field (string or []byte API, into a buffer sized by
-// MaxFieldLen), sets a table size, resets, or round-trips through a Pool.
+// MaxFieldLen), sets a table size, resets, or round-trips through a Pool;
+// in the purego build, an AppendField call allocates at most the copies of
+// its name and value.
 // Each step is measured on its own: allocRuns+1 encoders are driven in
 // lockstep, and AllocsPerRun's calls each advance a different one by that
 // step, so every measured call does exactly what the sequence does.
@@ -150,8 +152,13 @@ func TestZeroAllocation(t *testing.T) {
 			if k != len(encs) {
 				return fmt.Errorf("AllocsPerRun called the step %d times; want %d", k, len(encs))
 			}
-			if allocs != 0 {
-				return fmt.Errorf("step %d, %v, allocates %v times per call", i, s, allocs)
+			// The purego build copies AppendField's []byte arguments.
+			var want float64
+			if purego && s.Kind == "field" && s.Field.Bytes {
+				want = 2
+			}
+			if allocs > want {
+				return fmt.Errorf("step %d, %v, allocates %v times per call; want at most %v", i, s, allocs, want)
 			}
 			// An inconsistent table can send the next step into an
 			// endless eviction loop; stop here instead.

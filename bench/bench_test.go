@@ -1,13 +1,22 @@
 package bench
 
 import (
+	"flag"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
-
-	"golang.org/x/net/http2/hpack"
 
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
+
+var implsFlag = flag.String("impls", "", "comma-separated `names` of the implementations to benchmark (ours, xnet, nghttp2); empty: all")
+
+// benchImpl reports whether the benchmarks run implementation name, as
+// -impls says: compare.sh runs a purego build of ours alone this way.
+func benchImpl(name string) bool {
+	return *implsFlag == "" || slices.Contains(strings.Split(*implsFlag, ","), name)
+}
 
 // cAllocCounter is implemented by runners whose allocations happen in C,
 // out of sight of ReportAllocs.
@@ -66,6 +75,9 @@ func run(b *testing.B, r Runner, op func(n int) (int, error)) {
 // block so the dynamic tables start full.
 func benchSteps(b *testing.B, w *Workload) {
 	for _, impl := range Impls() {
+		if !benchImpl(impl.Name) {
+			continue
+		}
 		b.Run("impl="+impl.Name, func(b *testing.B) {
 			r := newRunner(b, impl, w)
 			if _, err := r.Steps(w.Blocks()); err != nil {
@@ -81,6 +93,9 @@ func benchSteps(b *testing.B, w *Workload) {
 // operation, each on a fresh context.
 func benchPasses(b *testing.B, w *Workload, impls []Impl) {
 	for _, impl := range impls {
+		if !benchImpl(impl.Name) {
+			continue
+		}
 		b.Run("impl="+impl.Name, func(b *testing.B) {
 			r := newRunner(b, impl, w)
 			if _, err := r.Passes(1); err != nil {
@@ -154,27 +169,23 @@ func BenchmarkHuffman(b *testing.B) {
 		b.Run("input="+input.name, func(b *testing.B) {
 			size := totalLen(input.variants[0])
 			dst := make([]byte, 0, 4*size)
-			b.Run("impl=ours", func(b *testing.B) {
-				b.SetBytes(int64(size))
-				timed(b, func(n int) error {
-					for i := range n {
-						dst = appendHuffmanOurs(dst[:0], input.variants[i%len(input.variants)])
-					}
-					return nil
-				})
-			})
-			b.Run("impl=xnet", func(b *testing.B) {
-				b.SetBytes(int64(size))
-				timed(b, func(n int) error {
-					for i := range n {
-						dst = dst[:0]
-						for _, s := range input.variants[i%len(input.variants)] {
-							dst = hpack.AppendHuffmanString(dst, s)
+			for _, impl := range []struct {
+				name   string
+				append func(dst []byte, values []string) []byte
+			}{{"ours", appendHuffmanOurs}, {"xnet", appendHuffmanXNet}} {
+				if !benchImpl(impl.name) {
+					continue
+				}
+				b.Run("impl="+impl.name, func(b *testing.B) {
+					b.SetBytes(int64(size))
+					timed(b, func(n int) error {
+						for i := range n {
+							dst = impl.append(dst[:0], input.variants[i%len(input.variants)])
 						}
-					}
-					return nil
+						return nil
+					})
 				})
-			})
+			}
 		})
 	}
 }

@@ -128,3 +128,12 @@ func (r *XNet) Wire(c int) ([][]byte, error) {
 
 // Close implements Runner.
 func (r *XNet) Close() {}
+
+// appendHuffmanXNet appends the Huffman coding of each of values with
+// x/net's hpack.AppendHuffmanString, as workload (d) measures it.
+func appendHuffmanXNet(dst []byte, values []string) []byte {
+	for _, v := range values {
+		dst = hpack.AppendHuffmanString(dst, v)
+	}
+	return dst
+}

@@ -58,7 +58,7 @@
 // they can ask for. A parser stops at the op that would break a bound and
 // reads no further:
 //
-//   - Scripts (round trip, x/net encoder): the first MaxScriptInput (256)
+//   - Scripts (round trip, x/net encoder): the first MaxScriptInput (224)
 //     octets; a name or value of at most MaxString (1,023) octets, longer
 //     ones cut; a header list of at most MaxScriptListSize (2,048) octets
 //     in the whole script, counted as name + value + 32 per field; at most

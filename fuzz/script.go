@@ -106,7 +106,7 @@ const (
 	// seconds a minimization by default, while fuzzing waits. The script
 	// format says much in few octets (a run of 1,023 octets in four, a
 	// static or earlier name in two).
-	MaxScriptInput = 256
+	MaxScriptInput = 224
 )
 
 var scriptCapacities = [8]uint32{4096, 256, 1024, 64, 16384, 65536, 100, 0}

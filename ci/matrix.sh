@@ -52,6 +52,9 @@ version() { # PACKAGE -> its version, from dpkg or the adapter's npm lock
 		node -e 'const l=require(process.argv[1]);console.log(l.packages["node_modules/"+process.argv[2]].version)' \
 			"$PWD/adapters/$dir/package-lock.json" "$name"
 		;;
+	rabbitmq-server) # not installed: adapters/install.sh unpacks cowlib from its .deb
+		printf '%s (%s, unpacked from the .deb)' "$(basename adapters/.build/cowlib-*)" "$(cat adapters/.build/rabbitmq-server.version)"
+		;;
 	*) dpkg-query -W -f='${Version}' "$1" ;;
 	esac
 }
@@ -93,6 +96,7 @@ mkdir -p "$out"
 	echo "|---|---|---|"
 	for a in "${adapters[@]}"; do
 		pkg=${a%%|*}
+		# shellcheck disable=SC2016 # the backquotes are Markdown
 		printf '| `%s` | %s | %s |\n' "${a#*|}" "$pkg" "$(version "$pkg")"
 	done
 	printf '| built-in | golang.org/x/net | %s |\n' "$(go list -m -f '{{.Version}}' golang.org/x/net)"

@@ -13,18 +13,29 @@
 # nghttp, and Go's server, reverse proxy and client in process. Known failures are listed in live/expect-fail.txt. The
 # certification is bounded to 5 minutes once the packages are installed.
 #
-# Usage: ci/live.sh [--install-only]
+# Usage: ci/live.sh [--install-only | --out FILE]
+# --install-only installs the packages and stops (for the tests of
+# certify/live, which need them under CI=true); --out writes the section
+# to FILE rather than docs/MATRIX-live.md.
 # Exit status: that of hpackcert live (0 nothing failed but the expected,
 # 1 a case failed, 2 the run could not happen), or 2 for a bad option.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 install_only=false
+out=docs/MATRIX-live.md
 case "${1:-}" in
 "") ;;
 --install-only) install_only=true ;;
+--out)
+	[ $# -eq 2 ] || {
+		echo "usage: ci/live.sh [--install-only | --out FILE]" >&2
+		exit 2
+	}
+	out=$2
+	;;
 *)
-	echo "usage: ci/live.sh [--install-only]" >&2
+	echo "usage: ci/live.sh [--install-only | --out FILE]" >&2
 	exit 2
 	;;
 esac
@@ -75,6 +86,6 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target haproxy:h2c-origin --target apache2 --target apache2:h2c-origin --target caddy \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
-	--expect-fail live/expect-fail.txt --md docs/MATRIX-live.md || status=$?
+	--expect-fail live/expect-fail.txt --md "$out" || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

@@ -202,6 +202,7 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 		}
 	case *http2.RSTStreamFrame:
 		w.ended[f.StreamID] = true
+		w.drop(f.StreamID)
 		w.note(fmt.Sprintf("stream %d reset by the peer: %v", f.StreamID, f.ErrCode))
 	case *http2.GoAwayFrame:
 		w.goAway = f
@@ -279,6 +280,18 @@ func (w *wireConn) writeData(stream uint32, data []byte) error {
 	}
 	w.queued = append(w.queued, queuedData{stream, data})
 	return w.flush()
+}
+
+// drop forgets the data queued on a stream the peer reset.
+func (w *wireConn) drop(stream uint32) {
+	kept := w.queued[:0]
+	for _, q := range w.queued {
+		if q.stream != stream {
+			kept = append(kept, q)
+		}
+	}
+	w.queued = kept
+	delete(w.streamWindow, stream)
 }
 
 // flush writes the queued data the windows allow.

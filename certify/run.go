@@ -348,7 +348,19 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 			return v
 		}
 	}
-	return run.c.check(run)
+	v := run.c.check(run)
+	if v.grade != Pass {
+		return v
+	}
+	var skipped []string
+	for _, tr := range run.transcripts {
+		skipped = append(skipped, tr.unsupportedBlocks...)
+	}
+	if len(skipped) > 0 {
+		// What could be judged passed, but not everything could be sent.
+		return verdict{grade: Unsupported, detail: fmt.Sprintf("%s; the encoder cannot express %d blocks, and the rest of their stories was not played (first: %s)", v.detail, len(skipped), skipped[0])}
+	}
+	return v
 }
 
 // playScenario plays a scenario through the target, or explains why it

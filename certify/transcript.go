@@ -119,6 +119,10 @@ type transcript struct {
 	// dropped lists the octet values left out of the scenario's fields
 	// because the target's transport cannot carry them.
 	dropped []byte
+	// unsupportedBlocks names the blocks the encoder answered it cannot
+	// express (hpack-stdio's {"unsupported": ...}), with its reason; the
+	// rest of each such story was not played.
+	unsupportedBlocks []string
 }
 
 // newDecoders returns strict first, then every other oracle in the binary.
@@ -540,6 +544,14 @@ func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
 		wire, err := encodeSafely(enc, buf[:0], in)
 		if err == nil && len(wire) > lim.maxBlock {
 			err = fmt.Errorf("the encoder wrote a block of %d octets, over the per-block limit of %d (Options.MaxBlockSize, --max-block); real header blocks are far smaller", len(wire), lim.maxBlock)
+		}
+		var unsupported interface{ Unsupported() string }
+		if errors.As(err, &unsupported) {
+			// The encoder cannot express this block and encoded nothing:
+			// the rest of the story depends on it, the next story does not.
+			pb.encErr = err
+			tr.unsupportedBlocks = append(tr.unsupportedBlocks, fmt.Sprintf("%s: %s", pb.where(), unsupported.Unsupported()))
+			return true
 		}
 		if err != nil {
 			pb.encErr = err

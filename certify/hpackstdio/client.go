@@ -162,6 +162,8 @@ func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte
 	switch {
 	case a.Error != nil:
 		return dst, &AnswerError{Op: OpEncode, Text: *a.Error}
+	case a.Unsupported != nil:
+		return dst, &UnsupportedError{Reason: *a.Unsupported}
 	case a.Wire == nil:
 		return dst, c.stop(errors.New(`the answer to encode has neither "wire" nor "error"`))
 	case len(*a.Wire) > 2*c.maxWire:
@@ -189,6 +191,9 @@ type answer struct {
 	Binary *bool   `json:"binary"`
 	Wire   *string `json:"wire"`
 	Error  *string `json:"error"`
+	// Unsupported is the answer of an encoder whose library cannot
+	// express the block (no never-index API, one size update per block).
+	Unsupported *string `json:"unsupported"`
 }
 
 // roundTrip sends req and decodes its answer into a. Any failure stops

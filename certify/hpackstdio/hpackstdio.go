@@ -10,6 +10,7 @@
 //	 "headers":[["name","value"],...],
 //	 "sensitive":[false,true,...]}
 //	any request                                    -> {"error":"text"} on failure
+//	encode                                         -> {"unsupported":"reason"} when the encoder cannot express the block
 //
 // hello asks the encoder's name; new opens a fresh encoding context, with
 // an empty dynamic table of maximum size 4096; encode asks for one header
@@ -91,6 +92,19 @@ type timeoutError struct{ msg string }
 
 func (e *timeoutError) Error() string        { return e.msg }
 func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// UnsupportedError is the answer {"unsupported":"reason"} to encode: the
+// encoder (typically an adapter around a library) cannot express the
+// block — no never-index API for a sensitive field, one size update per
+// block — and did not encode it; its state is as before the request, and
+// it is still running.
+type UnsupportedError struct{ Reason string }
+
+func (e *UnsupportedError) Error() string { return "unsupported by the encoder: " + e.Reason }
+
+// Unsupported returns the reason, for callers that tell an unsupported
+// block from a failure through an interface.
+func (e *UnsupportedError) Unsupported() string { return e.Reason }
 
 // AnswerError is an error answer, {"error":"text"}: the encoder refused
 // the request Op, and it is still running.

@@ -123,6 +123,12 @@ func (sess *session) answer(line []byte) ([]byte, error) {
 		sess.enc = sess.s.NewEncoder()
 	}
 	wire, err := sess.encode(req)
+	var unsupported interface{ Unsupported() string }
+	if errors.As(err, &unsupported) {
+		return marshalLine(struct {
+			Unsupported string `json:"unsupported"`
+		}{unsupported.Unsupported()})
+	}
 	if err != nil {
 		return errorAnswer(err)
 	}

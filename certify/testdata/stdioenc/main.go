@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -39,6 +40,7 @@ var (
 	crashAfter = flag.Int("crash-after", -1, "exit with status 3 after this many encode requests")
 	noisy      = flag.Bool("noisy", false, "write 100 KiB to stderr on every request")
 	garbage    = flag.Bool("garbage", false, "answer encode requests with a line that is not JSON")
+	noNever    = flag.Bool("no-never-index", false, `answer {"unsupported": ...} to a block with a sensitive field, as an adapter around a library without a never-index API does`)
 	lie        = flag.Bool("lie", false, "encode other values than the ones asked for")
 	noHello    = flag.Bool("no-hello", false, "never answer anything")
 	utf8Only   = flag.Bool("utf8-only", false, "do not offer the binary-safe form in the answer to hello")
@@ -83,6 +85,9 @@ func (m *misbehaving) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 	}
 	if *bigWire >= 0 {
 		return append(dst, make([]byte, *bigWire)...), nil
+	}
+	if *noNever && slices.ContainsFunc(fields, func(f certify.Field) bool { return f.Sensitive }) {
+		return dst, &hpackstdio.UnsupportedError{Reason: "the library has no never-index API"}
 	}
 	if *lie {
 		lied := make([]certify.Field, len(fields))

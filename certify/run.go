@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,8 +125,10 @@ type runner struct {
 	ruleIndex      map[string]int
 	trafficStories []story
 	trafficSource  string
-	refTraffic     *transcript
-	refErr         error
+	// refTraffic caches the reference encoder's transcript of a set of
+	// traffic stories, keyed by their names and lengths: every live
+	// encoder plays the same traffic, recorded targets their own.
+	refTraffic map[string]*transcript
 	expect         map[string]bool
 	expectMet      map[string]bool // entries of expect that matched a failure
 }
@@ -163,6 +166,9 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		r.trafficSource = "replay of " + strings.Join(names, ", ") + " (every scenario)"
 	} else if _, err := r.traffic(); err != nil {
 		return nil, err
+	}
+	if !slices.ContainsFunc(targets, func(t Target) bool { return !isRecorded(t) }) {
+		r.trafficSource = "none encoded: each recorded target is graded on its own stories"
 	}
 	rep := &Report{
 		Cases: cases, Strict: opts.Strict, Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
@@ -397,10 +403,8 @@ func (r *runner) replay(t Target, sc string) (*transcript, error) {
 // referenceTraffic plays the stories of like through the reference
 // encoder once per run, for compression ratios.
 func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
-	if r.refTraffic != nil || r.refErr != nil {
-		return r.refTraffic, r.refErr
-	}
 	var stories []story
+	var key strings.Builder
 	seen := map[*story]bool{}
 	for _, b := range like.blocks {
 		if !seen[b.story] {
@@ -410,16 +414,23 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 				st.blocks = append(st.blocks, block{acked: in.acked, fields: in.fields})
 			}
 			stories = append(stories, st)
+			fmt.Fprintf(&key, "%s/%d;", st.name, len(st.blocks))
 		}
+	}
+	if tr, ok := r.refTraffic[key.String()]; ok {
+		return tr, nil
 	}
 	ref, err := Builtin("ref")
 	if err != nil {
-		r.refErr = err
 		return nil, err
 	}
 	defer ref.Close()
-	r.refTraffic = play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
-	return r.refTraffic, nil
+	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
+	if r.refTraffic == nil {
+		r.refTraffic = map[string]*transcript{}
+	}
+	r.refTraffic[key.String()] = tr
+	return tr, nil
 }
 
 func knownCase(id string) bool {

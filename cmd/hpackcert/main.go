@@ -4,6 +4,8 @@
 //
 //	hpackcert [run] [flags]       certify encoders (default: the built-in ones)
 //	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
+//	hpackcert repro --story FILE [flags]  replay one failure written by run --repro DIR
+//	hpackcert live [flags]        grade HTTP/2 servers, proxies and clients over the wire
 //	hpackcert encode --stories DIR --out DIR [--encoder E]
 //	                              write an encoder's output in the hpack-test-case format
 //
@@ -34,6 +36,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/live"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -46,7 +49,8 @@ func main() {
 	go func() {
 		sig := <-interrupted
 		certify.KillPrograms()
-		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs killed\n", sig)
+		live.KillTargets()
+		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs and live targets killed\n", sig)
 		os.Exit(2)
 	}()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

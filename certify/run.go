@@ -129,8 +129,8 @@ type runner struct {
 	// traffic stories, keyed by their names and lengths: every live
 	// encoder plays the same traffic, recorded targets their own.
 	refTraffic map[string]*transcript
-	expect         map[string]bool
-	expectMet      map[string]bool // entries of expect that matched a failure
+	expect     map[string]bool
+	expectMet  map[string]bool // entries of expect that matched a failure
 }
 
 // Run certifies each target on the selected cases and returns the report.

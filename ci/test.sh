@@ -19,6 +19,11 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 	./ci/apt-install.sh "${need_pkgs[@]}"
 fi
 
+# The HTTP/2 servers, proxies and clients hpackcert live certifies (nginx,
+# h2o, HAProxy, nghttpx, Apache httpd, Caddy, curl, nghttp): the live tests
+# need them under CI=true.
+./ci/live.sh --install-only
+
 tags=nghttp2
 export GOFLAGS="${GOFLAGS:-} -tags=$tags"
 
@@ -51,5 +56,11 @@ step "fuzz: corpus replay and a short run of every target (ci/fuzz.sh)"
 
 step "fuzz farms: go-fuzz and libFuzzer builds, run briefly (ci/libfuzzer.sh)"
 ./ci/libfuzzer.sh
+
+step "the conformance matrix of real encoders (ci/matrix.sh; fails if an adapter no longer starts)"
+MATRIX_OUT="$(mktemp -d)" ./ci/matrix.sh
+
+step "live certification of real servers, proxies and clients (ci/live.sh)"
+./ci/live.sh --out "$(mktemp)"
 
 step "ok"

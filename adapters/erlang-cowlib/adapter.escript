@@ -27,7 +27,7 @@ loop(Name, State) ->
             {Answer, State2} =
                 try handle(Name, decode(Line), State)
                 catch
-                    throw:{unsupported, Why} -> {[{<<"error">>, <<"unsupported: ", Why/binary>>}], State};
+                    throw:{unsupported, Why} -> {[{<<"unsupported">>, Why}], State};
                     Class:Reason -> {[{<<"error">>, iolist_to_binary(io_lib:format("~p:~0p", [Class, Reason]))}], State}
                 end,
             ok = file:write(standard_io, [encode(Answer), $\n]),

@@ -31,7 +31,8 @@ rl.on('line', (line) => {
     } else if (req.op === 'encode') ans = { wire: encode(req) };
     else ans = { error: 'unknown op ' + JSON.stringify(req.op) };
   } catch (e) {
-    ans = { error: String(e && e.message ? e.message : e) };
+    const text = String(e && e.message ? e.message : e);
+    ans = text.startsWith('unsupported: ') ? { unsupported: text.slice(13) } : { error: text };
   }
   process.stdout.write(JSON.stringify(ans) + '\n');
 });

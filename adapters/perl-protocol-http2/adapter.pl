@@ -65,7 +65,7 @@ while ( my $line = <STDIN> ) {
     if ( !defined $ans ) {
         my $err = $@;
         chomp $err;
-        $ans = { error => $err };
+        $ans = $err =~ /^unsupported: (.*)/s ? { unsupported => $1 } : { error => $err };
     }
     print $json->encode($ans), "\n";
 }

@@ -50,7 +50,11 @@ $stdin.each_line do |line|
       else { error: "unknown op #{req['op'].inspect}" }
       end
     rescue StandardError => e
-      { error: e.message.start_with?('unsupported: ') ? e.message : "#{e.class}: #{e.message}" }
+      if e.message.start_with?('unsupported: ')
+        { unsupported: e.message.delete_prefix('unsupported: ') }
+      else
+        { error: "#{e.class}: #{e.message}" }
+      end
     end
   $stdout.write(JSON.generate(ans), "\n")
 end

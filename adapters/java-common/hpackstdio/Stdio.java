@@ -96,7 +96,7 @@ public final class Stdio {
                     answer = error("unknown op " + op);
                 }
             } catch (Unsupported e) {
-                answer = error("unsupported: " + e.getMessage());
+                answer = "{\"unsupported\":" + Json.quote(e.getMessage()) + "}";
             } catch (Exception e) {
                 answer = error(e.toString());
             }

@@ -113,10 +113,12 @@
 // indexes and the arena), none of which the garbage collector scans but
 // the Encoder.
 //
-// Besides, the package holds read-only tables shared by every encoder,
-// built at start-up: 320 KiB of Huffman codes and lengths for every pair
-// of octets (the Huffman coder codes header text eight octets per step
-// through them) and 8 KiB for the static table lookup.
+// Besides, the package holds read-only tables shared by every encoder:
+// 320 KiB of Huffman codes and lengths for every pair of octets (the
+// Huffman coder codes header text eight octets per step through them),
+// filled the first time a string is coded, not at start-up, so that a
+// program that imports the package but does not encode does not pay for
+// them. The package has no other initialization work.
 //
 // # The purego build tag
 //

@@ -3,6 +3,9 @@ package encoder
 import (
 	"encoding/binary"
 	"slices"
+	"sync"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // appendHuffman appends the Huffman coding of s (RFC 7541 §5.2) to dst,
@@ -28,6 +31,7 @@ func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 			return dst[:len(dst)+n], true
 		}
 	}
+	pairTablesOnce.Do(buildPairTables)
 	if len(room)/4 >= len(s)+2 {
 		n, acc, nbits := huffmanFast(room, s)
 		if n = huffmanPad(room, n, acc, nbits); n > limit {
@@ -69,8 +73,8 @@ func huffmanShort(room []byte, s string) (int, bool) {
 	var bits uint
 	for i := range len(s) {
 		c := s[i]
-		length := uint(huffmanLens[c])
-		acc = acc<<(length&63) | uint64(huffmanCodes[c])
+		length := uint(spec.HuffmanCodeLens[c])
+		acc = acc<<(length&63) | uint64(spec.HuffmanCodes[c])
 		bits += length
 	}
 	if bits > 63 {
@@ -106,7 +110,8 @@ func huffmanShort(room []byte, s string) (int, bool) {
 // (eight codes of 7 bits or less, or a mix). At the first eight whose
 // codes total more (random or binary data, whose codes are mostly 20-30
 // bits long), the rest of s goes two octets a step, their codes read from
-// the 256-entry huffmanCodes and huffmanLens, which stay in cache; the
+// the 256-entry spec.HuffmanCodes and spec.HuffmanCodeLens, which stay in
+// cache; the
 // 0.3% of pairs whose codes total more than 57 bits take a step each, and
 // so does the last octet of an odd count.
 //
@@ -141,11 +146,11 @@ func huffmanFast(room []byte, s string) (n int, acc uint64, nbits uint) {
 	for {
 		for ; i+2 <= len(s); i += 2 {
 			c0, c1 := octetAt(s, i), octetAt(s, i+1)
-			l0, l1 := uint(huffmanLens[c0]), uint(huffmanLens[c1])
+			l0, l1 := uint(spec.HuffmanCodeLens[c0]), uint(spec.HuffmanCodeLens[c1])
 			if l0+l1 > 57 {
 				break
 			}
-			acc = acc<<((l0+l1)&63) | (uint64(huffmanCodes[c0])<<(l1&63) | uint64(huffmanCodes[c1]))
+			acc = acc<<((l0+l1)&63) | (uint64(spec.HuffmanCodes[c0])<<(l1&63) | uint64(spec.HuffmanCodes[c1]))
 			nbits += l0 + l1
 			put64(room, n, acc<<((64-nbits)&63))
 			n += int(nbits / 8)
@@ -156,8 +161,8 @@ func huffmanFast(room []byte, s string) (n int, acc uint64, nbits uint) {
 			return n, acc, nbits
 		}
 		c := s[i]
-		acc = acc<<(huffmanLens[c]&63) | uint64(huffmanCodes[c])
-		nbits += uint(huffmanLens[c])
+		acc = acc<<(spec.HuffmanCodeLens[c]&63) | uint64(spec.HuffmanCodes[c])
+		nbits += uint(spec.HuffmanCodeLens[c])
 		put64(room, n, acc<<((64-nbits)&63))
 		n += int(nbits / 8)
 		nbits %= 8
@@ -184,8 +189,8 @@ func huffmanTail(out []byte, s string, n int, acc uint64, nbits uint) (int, bool
 	}
 	for i := range len(s) {
 		c := s[i]
-		length := uint(huffmanLens[c])
-		acc = acc<<(length&63) | uint64(huffmanCodes[c])
+		length := uint(spec.HuffmanCodeLens[c])
+		acc = acc<<(length&63) | uint64(spec.HuffmanCodes[c])
 		nbits += length
 		if nbits >= 32 {
 			if n+4 > len(out) {
@@ -211,41 +216,34 @@ func huffmanTail(out []byte, s string, n int, acc uint64, nbits uint) (int, bool
 	return n, true
 }
 
-// huffmanCodes and huffmanLens hold the Huffman code of each octet,
-// right-aligned, and its length in bits: huffmanTable split in two, so
-// that the coding loops load each without shifting or masking.
-var (
-	huffmanCodes [256]uint32
-	huffmanLens  [256]uint8
-)
-
 // pairCodes and pairLens hold the Huffman codes of every pair of octets,
 // the first octet of the pair in the low byte of the index (a
 // little-endian 16-bit load): the two codes one after the other,
 // right-aligned, and their total length in bits. A pair whose codes total
 // more than 32 bits has no code and a length of 58, so that the eight
-// octets it is part of total more than 57 and go two at a time. The
-// tables take 320 KiB; coding header text touches a small part of them.
-// Codes and lengths sit in tables of their own so that the eight-octet
-// step loads each without shifting or masking.
+// octets it is part of total more than 57 and go two at a time. Codes and
+// lengths sit in tables of their own so that the eight-octet step loads
+// each without shifting or masking.
+//
+// The tables take 320 KiB, filled by the first call of appendHuffman or
+// AppendHuffmanString that goes past the short-string path, not at
+// start-up: a program that imports the package but does not encode never
+// touches their pages. Coding header text touches a small part of them.
 var (
-	pairCodes [1 << 16]uint32
-	pairLens  [1 << 16]uint8
+	pairTablesOnce sync.Once
+	pairCodes      [1 << 16]uint32
+	pairLens       [1 << 16]uint8
 )
 
-func init() {
-	for c, code := range huffmanTable {
-		huffmanCodes[c] = uint32(code >> 8)
-		huffmanLens[c] = uint8(code)
-	}
+func buildPairTables() {
 	for i := range pairCodes {
-		a, b := huffmanTable[byte(i)], huffmanTable[byte(i>>8)]
-		length := a&0xff + b&0xff
+		a, b := byte(i), byte(i>>8)
+		length := uint(spec.HuffmanCodeLens[a]) + uint(spec.HuffmanCodeLens[b])
 		if length > 32 {
 			pairLens[i] = 58
 			continue
 		}
-		pairCodes[i] = uint32(a>>8<<(b&0xff) | b>>8)
+		pairCodes[i] = spec.HuffmanCodes[a]<<spec.HuffmanCodeLens[b] | spec.HuffmanCodes[b]
 		pairLens[i] = uint8(length)
 	}
 }

@@ -3,6 +3,8 @@ package encoder
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"testing"
 
 	"golang.org/x/net/http2/hpack"
@@ -282,15 +284,11 @@ func checkAppend(t *testing.T, s []byte) {
 	}
 }
 
-// TestHuffmanTables checks the tables the coder reads against Appendix B
-// as internal/spec holds it: the code and length of every octet, and of
-// every pair of octets (or the mark of a pair too long for pairCodes).
-func TestHuffmanTables(t *testing.T) {
-	for c := range 256 {
-		if huffmanCodes[c] != spec.HuffmanCodes[c] || huffmanLens[c] != spec.HuffmanCodeLens[c] {
-			t.Fatalf("octet %#x: code %#x, %d bits; want %#x, %d bits", c, huffmanCodes[c], huffmanLens[c], spec.HuffmanCodes[c], spec.HuffmanCodeLens[c])
-		}
-	}
+// TestHuffmanPairTables checks the pair tables the eight-octet step reads
+// against Appendix B as internal/spec holds it: the codes and length of
+// every pair of octets, or the mark of a pair too long for pairCodes.
+func TestHuffmanPairTables(t *testing.T) {
+	pairTablesOnce.Do(buildPairTables)
 	for i := range 1 << 16 {
 		a, b := i&0xff, i>>8 // the first octet is the low byte
 		length := int(spec.HuffmanCodeLens[a]) + int(spec.HuffmanCodeLens[b])
@@ -304,5 +302,37 @@ func TestHuffmanTables(t *testing.T) {
 		if int(pairLens[i]) != length || uint64(pairCodes[i]) != code {
 			t.Fatalf("pair %#04x: code %#x, %d bits; want %#x, %d bits", i, pairCodes[i], pairLens[i], code, length)
 		}
+	}
+}
+
+// TestHuffmanPairTablesOnFirstUse runs the test binary again, alone, to
+// see the pair tables empty after start-up, after New and after coding
+// strings of fewer than eight octets, and filled once a longer string is
+// coded: a program that never codes one does not pay for them.
+func TestHuffmanPairTablesOnFirstUse(t *testing.T) {
+	if os.Getenv("HPACKCERT_PAIR_TABLES_CHILD") == "1" {
+		empty := func() bool { return pairLens == [len(pairLens)]uint8{} }
+		if !empty() {
+			t.Fatal("pair tables filled at start-up")
+		}
+		e := New(Config{})
+		dst := e.AppendFieldString(make([]byte, 0, 64), "x-a", "short", false)
+		dst = AppendHuffmanString(dst, "gzip")
+		if !empty() {
+			t.Fatal("pair tables filled by New or by coding strings under eight octets")
+		}
+		e.AppendFieldString(dst, "x-b", "eight or more octets", false)
+		if empty() {
+			t.Fatal("pair tables still empty after coding a 20-octet value")
+		}
+		return
+	}
+	if testing.Short() {
+		t.Skip("skipping a subprocess in -short mode")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHuffmanPairTablesOnFirstUse$", "-test.v")
+	cmd.Env = append(os.Environ(), "HPACKCERT_PAIR_TABLES_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
 	}
 }

@@ -1,5 +1,7 @@
 package encoder
 
+import "github.com/hpackcert/hpackcert/internal/spec"
+
 // AppendSizeUpdates appends the pending "Dynamic Table Size Update"
 // representations (RFC 7541 §6.3) to dst and returns the extended buffer:
 // the smallest size set by SetMaxDynamicTableSize since the last field, then
@@ -57,6 +59,7 @@ func AppendHuffmanString(dst []byte, s string) []byte {
 			return dst[:len(dst)+n]
 		}
 	}
+	pairTablesOnce.Do(buildPairTables)
 	// No code is longer than 30 bits: with room for 4 octets an octet
 	// and 8 more for the last 8-byte store, huffmanFast codes and pads
 	// all of s without its length being counted first.
@@ -80,13 +83,13 @@ func huffmanLen[S ~string | ~[]byte](s S) int {
 	var n0, n1, n2, n3 uint
 	for ; len(s) >= 8; s = s[8:] {
 		_ = s[7] // one bounds check for the eight reads
-		n0 += uint(huffmanLens[s[0]]) + uint(huffmanLens[s[4]])
-		n1 += uint(huffmanLens[s[1]]) + uint(huffmanLens[s[5]])
-		n2 += uint(huffmanLens[s[2]]) + uint(huffmanLens[s[6]])
-		n3 += uint(huffmanLens[s[3]]) + uint(huffmanLens[s[7]])
+		n0 += uint(spec.HuffmanCodeLens[s[0]]) + uint(spec.HuffmanCodeLens[s[4]])
+		n1 += uint(spec.HuffmanCodeLens[s[1]]) + uint(spec.HuffmanCodeLens[s[5]])
+		n2 += uint(spec.HuffmanCodeLens[s[2]]) + uint(spec.HuffmanCodeLens[s[6]])
+		n3 += uint(spec.HuffmanCodeLens[s[3]]) + uint(spec.HuffmanCodeLens[s[7]])
 	}
 	for i := range len(s) {
-		n0 += uint(huffmanLens[s[i]])
+		n0 += uint(spec.HuffmanCodeLens[s[i]])
 	}
 	return int((n0 + n1 + n2 + n3 + 7) / 8)
 }

@@ -52,21 +52,6 @@ func load32At(s string, i int) uint64 {
 	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24
 }
 
-// wordsOf returns the first and the last bytes of s as two words (see
-// words).
-func wordsOf(s string) (head, tail uint64) {
-	n := len(s)
-	switch {
-	case n >= 8:
-		return load64At(s, 0), load64At(s, n-8)
-	case n >= 4:
-		return load32At(s, 0), load32At(s, n-4)
-	case n > 0:
-		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16, 0
-	}
-	return 0, 0
-}
-
 // load16At returns s[i:i+2] as a little-endian word, and octetAt s[i].
 func load16At(s string, i int) uint16 {
 	_ = s[i+1]

@@ -69,24 +69,6 @@ func load32At(s string, i int) uint64 {
 	return uint64(binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:]))
 }
 
-// wordsOf returns the first and the last bytes of s as two words (see
-// words), reading them without bounds checks: each read lies within s by
-// the case it is in. This keeps it cheap enough for the compiler to inline
-// into staticLookup.
-func wordsOf(s string) (head, tail uint64) {
-	n := len(s)
-	p := unsafe.Pointer(unsafe.StringData(s))
-	switch {
-	case n >= 8:
-		return binary.LittleEndian.Uint64((*[8]byte)(p)[:]), binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, n-8))[:])
-	case n >= 4:
-		return uint64(binary.LittleEndian.Uint32((*[4]byte)(p)[:])), uint64(binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, n-4))[:]))
-	case n > 0:
-		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16, 0
-	}
-	return 0, 0
-}
-
 // load16At returns s[i:i+2] as a little-endian word, and octetAt s[i].
 // The caller guarantees i+2 <= len(s) (or i+1); they do not check it
 // again, which saves a bounds check on every read of the Huffman coder's

@@ -2,11 +2,16 @@ package bench
 
 import (
 	"flag"
+	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -147,6 +152,73 @@ func BenchmarkSetup(b *testing.B) {
 		benchPasses(b, w, Impls()[:1])
 	})
 }
+
+// BenchmarkCreate is the time to create the encoder of a new connection,
+// told the table size of the case, and release it, encoding nothing.
+// pool=new makes it (x/net: hpack.NewEncoder; nghttp2:
+// nghttp2_hd_deflate_new2 and _del, in a loop in C); pool=pooled takes ours
+// from an encoder.Pool and puts it back. Ours has the table size as its
+// Capacity.
+func BenchmarkCreate(b *testing.B) {
+	for _, size := range []uint32{4096, 65536} {
+		b.Run(fmt.Sprintf("table=%d", size), func(b *testing.B) {
+			create := []struct {
+				name string
+				op   func(n int) error
+			}{
+				{"pool=new/impl=ours", func(n int) error {
+					for range n {
+						e := encoder.New(encoder.Config{Capacity: size})
+						if size != 4096 {
+							e.SetMaxDynamicTableSize(size)
+						}
+						createSink = e
+					}
+					return nil
+				}},
+				{"pool=new/impl=xnet", func(n int) error {
+					for range n {
+						e := hpack.NewEncoder(io.Discard)
+						if size != 4096 {
+							e.SetMaxDynamicTableSizeLimit(size)
+							e.SetMaxDynamicTableSize(size)
+						}
+						createSink = e
+					}
+					return nil
+				}},
+				{"pool=pooled/impl=ours", func(n int) error {
+					pool := encoder.Pool{Config: encoder.Config{Capacity: size}}
+					pool.Put(pool.Get())
+					for range n {
+						e := pool.Get()
+						if size != 4096 {
+							e.SetMaxDynamicTableSize(size)
+						}
+						pool.Put(e)
+					}
+					return nil
+				}},
+			}
+			if createNghttp2 != nil {
+				create = append(create, struct {
+					name string
+					op   func(n int) error
+				}{"pool=new/impl=nghttp2", func(n int) error { return createNghttp2(size, n) }})
+			}
+			for _, c := range create {
+				impl := c.name[strings.LastIndex(c.name, "=")+1:]
+				if !benchImpl(impl) {
+					continue
+				}
+				b.Run(c.name, func(b *testing.B) { timed(b, c.op) })
+			}
+		})
+	}
+}
+
+// createSink keeps BenchmarkCreate's encoders from being optimized away.
+var createSink any
 
 // BenchmarkHuffman is workload (d): Huffman coding alone (RFC 7541 §5.2)
 // of typical header values and of random octets of the same lengths, with

@@ -1,5 +1,6 @@
-// Package encoder is a reference HPACK (RFC 7541) header encoder that does
-// not allocate after construction.
+// Package encoder is a reference HPACK (RFC 7541) header encoder that never
+// allocates while it encodes: only New, and SetMaxDynamicTableSize when the
+// peer raises the table size, allocate.
 //
 // # Use
 //
@@ -16,7 +17,7 @@
 //	block = enc.AppendFieldString(block, "authorization", "Bearer x", true)
 //
 // A caller who grows dst to len(dst)+MaxFieldLen(len(name), len(value))
-// before each call never makes the encoder allocate. The encoder copies the
+// before each call never makes an append allocate. The encoder copies the
 // bytes it keeps, so the caller may reuse name and value at once.
 //
 // Reset returns an encoder to the state of a new connection, keeping its
@@ -103,15 +104,22 @@
 //
 // # Memory
 //
-// New allocates everything an encoder ever uses, sized from Capacity C:
-// an entry arena of 2C bytes, a ring of C/32 entry descriptors (32 bytes
-// each) and two hash indexes of 2·C/32 buckets (4 bytes each), the counts
-// rounded up to powers of two, plus the Encoder itself (under 512 bytes on
-// 64-bit platforms). That is 3.5 bytes per byte of capacity when C/32 is a
-// power of two: 14,336 bytes for the default 4096, 14,824 with the Encoder,
-// in three allocations (the Encoder, the ring, and one block for the
-// indexes and the arena), none of which the garbage collector scans but
-// the Encoder.
+// An encoder's memory is sized for the largest maximum table size S it has
+// had: at first min(4096, Capacity), the size a connection starts with;
+// SetMaxDynamicTableSize allocates memory for a larger one, up to
+// Capacity, and keeps the entries. Nothing else allocates: not encoding,
+// eviction or compaction, not a smaller size, not Reset (which keeps the
+// memory) or a Pool. The memory is an entry arena of 1.5·S bytes, a ring of
+// S/32 entry descriptors (32 bytes each) and two hash indexes of 2·S/32
+// buckets (4 bytes each), the counts rounded up to powers of two, plus the
+// Encoder itself (under 512 bytes on 64-bit platforms). That is 3 bytes
+// per byte of table when S/32 is a power of two: 12,288 bytes at 4096,
+// 12,800 with the Encoder, in three allocations (the Encoder, the ring, and
+// one block for the indexes and the arena), none of which the garbage
+// collector scans but the Encoder. So Capacity bounds the memory, and an
+// encoder whose peer never raises the table size from 4096 costs the same
+// whatever its Capacity. BENCHMARKS.md compares this with x/net's and
+// nghttp2's encoders.
 //
 // Besides, the package holds read-only tables shared by every encoder:
 // 320 KiB of Huffman codes and lengths for every pair of octets (the
@@ -250,7 +258,7 @@ func New(cfg Config) *Encoder {
 	cfg = normalize(cfg)
 	p := cfg.Policy
 	e := &Encoder{
-		table:             newTable(cfg.Capacity),
+		table:             newTable(min(cfg.Capacity, spec.DefaultTableSize)),
 		config:            cfg,
 		indexAll:          p.IndexAll,
 		huffman:           p.Huffman,
@@ -291,7 +299,7 @@ func (e *Encoder) Reset() {
 // resetSizes sets the maximum table size and the size update state of a
 // new connection; the table must be empty.
 func (e *Encoder) resetSizes() {
-	e.table.maxSize = min(spec.DefaultTableSize, e.table.capacity)
+	e.table.maxSize = min(spec.DefaultTableSize, e.config.Capacity)
 	e.signalled = spec.DefaultTableSize
 	e.pendingMin = e.table.maxSize
 	e.pending = e.table.maxSize != e.signalled
@@ -301,8 +309,13 @@ func (e *Encoder) resetSizes() {
 // once acknowledged. The maximum table size becomes min(n, Capacity) at
 // once, evicting entries if it shrinks (RFC 7541 §4.3); the size update is
 // signalled before the next field appended (§4.2, see the package doc).
+// A size larger than any the encoder has had makes it allocate memory for
+// that size (see the package doc's Memory).
 func (e *Encoder) SetMaxDynamicTableSize(n uint32) {
-	n = min(n, e.table.capacity)
+	n = min(n, e.config.Capacity)
+	if n > e.table.capacity {
+		e.table.grow(n)
+	}
 	if !e.pending || n < e.pendingMin {
 		e.pendingMin = n
 	}

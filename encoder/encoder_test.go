@@ -81,19 +81,32 @@ func TestPool(t *testing.T) {
 	}
 }
 
-// TestMemory checks the memory figures the package doc gives.
+// TestMemory checks the memory figures the package doc gives: memory for
+// min(4096, Capacity) at first, for a larger table size once it is set,
+// up to Capacity, and no more after.
 func TestMemory(t *testing.T) {
 	tests := []struct {
-		capacity uint32
-		want     int
+		capacity  uint32
+		sizes     []uint32 // given to SetMaxDynamicTableSize in turn
+		want      int
+		wantSized uint32
 	}{
-		{4096, 14336},
-		{65536, 65536 * 7 / 2},
-		{256, 896},
+		{4096, nil, 12288, 4096},
+		{65536, nil, 12288, 4096},
+		{65536, []uint32{65536}, 65536 * 3, 65536},
+		{65536, []uint32{100000, 0, 4096}, 65536 * 3, 65536},
+		{65536, []uint32{8192, 1024}, 8192 * 3, 8192},
+		{256, nil, 768, 256},
+		{256, []uint32{65536}, 768, 256},
 	}
 	for _, tt := range tests {
-		if got := New(Config{Capacity: tt.capacity}).table.memory(); got != tt.want {
-			t.Errorf("Capacity %d: table memory %d bytes; want %d", tt.capacity, got, tt.want)
+		e := New(Config{Capacity: tt.capacity})
+		for _, n := range tt.sizes {
+			e.SetMaxDynamicTableSize(n)
+		}
+		e.Reset()
+		if got := e.table.memory(); got != tt.want || e.table.capacity != tt.wantSized {
+			t.Errorf("Capacity %d, sizes %v, Reset: table memory %d bytes for a table of %d; want %d for %d", tt.capacity, tt.sizes, got, e.table.capacity, tt.want, tt.wantSized)
 		}
 	}
 	if size := unsafe.Sizeof(Encoder{}); size >= 512 {

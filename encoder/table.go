@@ -29,7 +29,8 @@ type entry struct {
 func (e *entry) size() uint32 { return e.nameLen + e.valueLen + spec.EntryOverhead }
 
 // dynamicTable is the encoder's copy of the dynamic table (RFC 7541 §2.3.2)
-// with two indexes over it. Every slice is allocated once, by newTable.
+// with two indexes over it. Its memory, sized for a maximum size of
+// capacity, is allocated by newTable, and again by grow only.
 //
 // Entries sit in a ring, oldest at ring[(head-count)&ringMask], newest at
 // ring[(head-1)&ringMask]. A table of maximum size capacity holds at most
@@ -38,10 +39,12 @@ func (e *entry) size() uint32 { return e.nameLen + e.valueLen + spec.EntryOverhe
 // Entry bytes sit in arena in insertion order between the oldest entry's
 // offset (the tail) and arenaHead. Eviction only moves the tail forward. An
 // insertion that does not fit before the end of the arena first moves the
-// live bytes to the front (compaction). The arena is twice the capacity and
-// live bytes never exceed the capacity, so after a compaction at least
-// capacity bytes are free: at most one compaction per capacity bytes
-// inserted, amortized O(1) per byte.
+// live bytes to the front (compaction). The arena is 1.5 times the
+// capacity, and the live bytes of the entries and the one inserted never
+// exceed the capacity (their sizes count 32 more each), so after a
+// compaction at least capacity/2 bytes are free: at most one compaction,
+// moving at most capacity bytes, per capacity/2 bytes inserted, two bytes
+// moved per byte inserted at worst, amortized.
 //
 // fields indexes entries by name and value, names by name alone (only
 // names the static table lacks): hash tables of twice as many buckets as
@@ -77,18 +80,18 @@ type dynamicTable struct {
 	compactions int // number of compactions so far, for tests
 }
 
-// newTable returns an empty table of maximum size capacity, holding all the
-// memory it will ever use.
+// newTable returns an empty table of maximum size capacity, with memory
+// for that size.
 //
 // Both indexes and the arena share one allocation (newTableMemory), so a new
 // encoder costs three (the Encoder, the ring and this); none of the
 // table's memory holds a pointer, so the garbage collector never scans it.
 // At the default capacity the three fill Go's size classes exactly (512,
-// 4,096 and 10,240 bytes).
+// 4,096 and 8,192 bytes).
 func newTable(capacity uint32) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/spec.EntryOverhead, 1))
 	buckets := 2 * ringLen
-	fields, names, arena := newTableMemory(buckets, 2*int(capacity))
+	fields, names, arena := newTableMemory(buckets, arenaLen(capacity))
 	return dynamicTable{
 		maxSize:    capacity,
 		capacity:   capacity,
@@ -98,6 +101,31 @@ func newTable(capacity uint32) dynamicTable {
 		names:      names,
 		arena:      arena,
 		bucketMask: buckets - 1,
+	}
+}
+
+// arenaLen returns the length of the arena of a table of maximum size
+// capacity: 1.5 times the capacity (see dynamicTable).
+func arenaLen(capacity uint32) int {
+	return int(capacity) + int(capacity/2)
+}
+
+// grow gives the table memory for a maximum size of capacity, more than it
+// has, keeping its entries and its maximum size: the one allocation after
+// newTable, made by Encoder.SetMaxDynamicTableSize.
+func (t *dynamicTable) grow(capacity uint32) {
+	old := *t
+	*t = newTable(capacity)
+	t.maxSize = old.maxSize
+	if old.count == 0 {
+		return
+	}
+	tail := old.at(old.count - 1).off
+	t.arenaHead = uint32(copy(t.arena, old.arena[tail:old.arenaHead]))
+	for i := old.count; i > 0; i-- {
+		e := *old.at(i - 1)
+		e.off -= tail
+		t.link(e)
 	}
 }
 
@@ -241,24 +269,28 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 	copy(t.arena[off:], name)
 	copy(t.arena[off+uint32(len(name)):], value)
 	t.arenaHead = off + n
+	t.link(entry{off: off, nameLen: uint32(len(name)), valueLen: uint32(len(value)),
+		fieldHash: fieldHash, nameHash: nameHash, staticName: uint8(staticName)})
+}
 
+// link makes e, whose bytes are in the arena at e.off, the newest entry:
+// it takes the next ring slot, counts its size and heads its chains. Of e
+// it reads the fields up to staticName, not the links.
+func (t *dynamicTable) link(e entry) {
 	ref := t.head&t.ringMask + 1
-	e := t.entryAt(ref)
-	e.off, e.nameLen, e.valueLen = off, uint32(len(name)), uint32(len(value))
-	e.fieldHash, e.staticName = fieldHash, uint8(staticName)
+	slot := t.entryAt(ref)
 	t.head++
 	t.count++
-	t.size += entrySize
-
-	fb := t.bucket(t.fields, fieldHash)
+	t.size += e.size()
+	fb := t.bucket(t.fields, e.fieldHash)
 	e.nextField, *fb = *fb, ref
-	if staticName != 0 {
-		t.newestStatic[staticName] = ref
+	if e.staticName != 0 {
+		t.newestStatic[e.staticName] = ref
 	} else {
-		nb := t.bucket(t.names, nameHash)
-		e.nameHash = nameHash
+		nb := t.bucket(t.names, e.nameHash)
 		e.nextName, *nb = *nb, ref
 	}
+	*slot = e
 }
 
 // evictOldest drops the oldest entry (RFC 7541 §4.4). The indexes need no

@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -76,14 +77,15 @@ func checkModel(t *testing.T, where string, enc *Encoder, m *modelTable) {
 
 // TestChurnMatchesModel runs long random sequences of fields and size
 // changes and compares the table with the model after every step. It also
-// checks that compaction happens, and at most once per Capacity bytes
-// inserted, and that the encoder copied the caller's bytes.
+// checks that compaction happens, and at most once per half of the table's
+// memory size of bytes inserted, and that the encoder copied the caller's
+// bytes. At Capacity 10000 the size changes grow the memory from 4096.
 func TestChurnMatchesModel(t *testing.T) {
 	steps := 20000
 	if testing.Short() {
 		steps = 2000
 	}
-	for _, capacity := range []uint32{64, 256, 700, 4096} {
+	for _, capacity := range []uint32{64, 256, 700, 4096, 10000} {
 		t.Run(fmt.Sprint(capacity), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(capacity), 7))
 			enc := New(Config{Capacity: capacity, Policy: IndexAllPolicy()})
@@ -124,10 +126,40 @@ func TestChurnMatchesModel(t *testing.T) {
 			if compactions == 0 && capacity > 64 {
 				t.Errorf("no compaction in %d steps", steps)
 			}
-			if limit := inserted/int(capacity) + 1; compactions > limit {
+			if limit := 2*inserted/int(min(capacity, spec.DefaultTableSize)) + 1; compactions > limit {
 				t.Errorf("%d compactions for %d bytes inserted; want at most %d", compactions, inserted, limit)
 			}
 		})
+	}
+}
+
+// TestGrowKeepsOutput encodes the raw-data stories on two encoders of
+// Capacity 65536 whose peer raises the table size from 4096 to 65536
+// after the first block of each story: one grows its memory then, the
+// other had it already. Their output must be the same.
+func TestGrowKeepsOutput(t *testing.T) {
+	grown := New(Config{Capacity: 65536})
+	grown.SetMaxDynamicTableSize(65536)
+	for _, s := range readRawStories(t) {
+		growing := New(Config{Capacity: 65536})
+		grown.Reset()
+		for i, block := range s.blocks {
+			if i == 1 {
+				growing.SetMaxDynamicTableSize(65536)
+				grown.SetMaxDynamicTableSize(65536)
+				if growing.table.capacity != 65536 {
+					t.Fatalf("%s: memory for a table of %d after SetMaxDynamicTableSize(65536); want 65536", s.name, growing.table.capacity)
+				}
+			}
+			var want, got []byte
+			for _, f := range block {
+				want = grown.AppendFieldString(want, f.Name, f.Value, false)
+				got = growing.AppendFieldString(got, f.Name, f.Value, false)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s, block %d: %x after growing; want %x", s.name, i, got, want)
+			}
+		}
 	}
 }
 

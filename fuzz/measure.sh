@@ -38,6 +38,7 @@
 #   MEASURE_STEPS          which of "replay native libfuzzer" to run (default all three)
 #   MEASURE_MINIMIZE_TIME  -fuzzminimizetime for the native runs (default 0, off; "go": the go command's default)
 #   MEASURE_WORK           scratch directory to keep (default: a temporary one)
+#   MEASURE_REUSE          1 to reuse the builds a run with the same MEASURE_WORK left
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -76,6 +77,10 @@ for rev in "${revs[@]}"; do
 	fi
 	labels+=("$label")
 	dir=$work/$label
+	if [ "${MEASURE_REUSE:-0}" = 1 ] && [ -d "$dir/src" ]; then
+		note "$label: reusing the builds in $dir"
+		continue
+	fi
 	rm -rf "$dir/src"
 	mkdir -p "$dir/src"
 	if [ "$rev" = worktree ]; then

@@ -47,6 +47,9 @@ step "bare clone: go test in a copy of the repository with no ../shared beside i
 step "go test -race (tags: $tags)"
 go test -count=1 -race ./...
 
+step "safe build: encoder, property and fuzz corpus replay with -tags purego (no package unsafe)"
+go test -count=1 -tags "$tags purego" ./encoder/ ./property/ ./fuzz/
+
 step "the main command: go run ./cmd/hpackcert (built-in encoders; ours with --strict)"
 go run ./cmd/hpackcert >/dev/null
 go run ./cmd/hpackcert --encoder builtin:ref --strict >/dev/null

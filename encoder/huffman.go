@@ -15,12 +15,15 @@ import (
 // at most limit bytes, and writes only within cap(dst).
 //
 // Short strings (fewer than 8 octets) take huffmanShort when 8 bytes of
-// room are left. Longer ones take huffmanFast when there is room for 4
-// bytes an octet, plus 8, as there usually is: it does not test the limit
-// on the way, so an incompressible string is coded to its end before it
-// is refused, which costs less than a test on every step of every string.
-// With less room, the length of the coding is counted first
-// (appendHuffmanLen).
+// room are left. Longer ones take huffmanFast, which needs room for 4
+// bytes an octet, plus 8, and does not test the limit on the way. With
+// room for limit bytes at least, as a caller who sizes dst by MaxFieldLen
+// has, s goes through huffmanFast in segments, each as long as the room
+// left allows (all of s at once when there is room for 4 bytes an octet),
+// and is refused between segments once the coding passes the limit; the
+// last octets, when little room is left, go through huffmanTail, which
+// keeps exact bounds. With less room, the length of the coding is counted
+// first (appendHuffmanLen).
 func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 	room := dst[len(dst):cap(dst)]
 	if len(s) < 8 && len(room) >= 8 {
@@ -32,18 +35,39 @@ func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 		}
 	}
 	pairTablesOnce.Do(buildPairTables)
-	if len(room)/4 >= len(s)+2 {
-		n, acc, nbits := huffmanFast(room, s)
-		if n = huffmanPad(room, n, acc, nbits); n > limit {
+	if len(room) < limit {
+		length := huffmanLen(s)
+		if length > limit {
 			return dst, false
 		}
-		return dst[:len(dst)+n], true
+		return appendHuffmanLen(dst, s, length), true
 	}
-	length := huffmanLen(s)
-	if length > limit {
-		return dst, false
+	var n int
+	var acc uint64
+	var nbits uint
+	for {
+		// The room left for codes of at most 4 bytes an octet, past
+		// the 8 bytes of the last store.
+		free := len(room) - n - 8
+		if free >= 4*len(s) {
+			n, acc, nbits = huffmanFast(room, n, acc, nbits, s)
+			if n = huffmanPad(room, n, acc, nbits); n > limit {
+				return dst, false
+			}
+			return dst[:len(dst)+n], true
+		}
+		if free < 4*8 {
+			if n, ok := huffmanTail(room[:limit], s, n, acc, nbits); ok {
+				return dst[:len(dst)+n], true
+			}
+			return dst, false
+		}
+		m := free / 4 &^ 7 // whole eight-octet steps
+		n, acc, nbits = huffmanFast(room, n, acc, nbits, s[:m])
+		if s = s[m:]; n > limit {
+			return dst, false
+		}
 	}
-	return appendHuffmanLen(dst, s, length), true
 }
 
 // appendHuffmanLen appends the Huffman coding of s, padded, whose length
@@ -54,7 +78,7 @@ func appendHuffmanLen(dst []byte, s string, length int) []byte {
 	dst = slices.Grow(dst, length)
 	room := dst[len(dst):cap(dst)]
 	if len(room) >= length+8 {
-		n, acc, nbits := huffmanFast(room, s)
+		n, acc, nbits := huffmanFast(room, 0, 0, 0, s)
 		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
 	}
 	n, _ := huffmanTail(room[:length], s, 0, 0, 0)
@@ -86,13 +110,13 @@ func huffmanShort(room []byte, s string) (int, bool) {
 	return int((bits + 7) / 8), true
 }
 
-// huffmanFast codes s into room with 8-byte stores, unpadded, and returns
-// the number of whole bytes written and the pending bits, nbits < 8 of
-// them in the low bits of acc, for huffmanPad. The caller guarantees that
-// room holds the coding and 8 bytes more, so that every store, at n no
-// more than the coding's length, is within room, and so is the one of
-// huffmanPad: 4*len(s)+8 bytes always do, as no code is longer than 30
-// bits.
+// huffmanFast codes s into room with 8-byte stores, unpadded, after the n
+// bytes and the nbits < 8 pending bits (in the low bits of acc) already
+// coded there, and returns the same three after s, for huffmanPad or the
+// next segment. The caller guarantees that room holds the coding and 8
+// bytes more, so that every store, at n no more than the coding's length,
+// is within room, and so is the one of huffmanPad: n+4*len(s)+8 bytes
+// always do, as no code is longer than 30 bits.
 //
 // The coder keeps its pending bits right-aligned in a 64-bit accumulator,
 // fewer than 8 of them between steps. Each step adds the codes of a group
@@ -120,7 +144,7 @@ func huffmanShort(room []byte, s string) (int, bool) {
 // appendHuffman it spilled the accumulator or the index to the stack,
 // which put a store and a load on every step's dependency chain. For the
 // same reason they test no bound but the end of s.
-func huffmanFast(room []byte, s string) (n int, acc uint64, nbits uint) {
+func huffmanFast(room []byte, n int, acc uint64, nbits uint, s string) (int, uint64, uint) {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		// Two halves of four octets, one after the other, so that

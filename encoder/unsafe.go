@@ -2,10 +2,7 @@
 
 package encoder
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "unsafe"
 
 // This file holds every use of package unsafe in the encoder: views of
 // memory without a copy, and reads and writes without bounds checks on the
@@ -57,16 +54,24 @@ func (t *dynamicTable) equalAt(off uint32, s string) bool {
 	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), off)), len(s)) == s
 }
 
+// The accessors below compose and split words with shifts rather than
+// call encoding/binary, which the compiler turns into the same single
+// loads and stores: a nested inlined call leaves a no-op marker
+// instruction in the caller for each call, several per step of the
+// Huffman coder's loops.
+
 // load64At returns s[i:i+8] as a little-endian word, and load32At
 // s[i:i+4]. The caller guarantees i+8 <= len(s) (or i+4); they do not
-// check it again, which keeps wordsOf cheap enough for the compiler to
-// inline, and saves hashString a bounds check a word.
+// check it again, which saves hashString a bounds check a word.
 func load64At(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
+	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 func load32At(s string, i int) uint64 {
-	return uint64(binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:]))
+	b := (*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24
 }
 
 // load16At returns s[i:i+2] as a little-endian word, and octetAt s[i].
@@ -74,7 +79,8 @@ func load32At(s string, i int) uint64 {
 // again, which saves a bounds check on every read of the Huffman coder's
 // loops (each loop tests i against len(s) already).
 func load16At(s string, i int) uint16 {
-	return binary.LittleEndian.Uint16((*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))[:])
+	b := (*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	return uint16(b[0]) | uint16(b[1])<<8
 }
 
 func octetAt(s string, i int) byte {
@@ -85,5 +91,7 @@ func octetAt(s string, i int) byte {
 // n+8 <= len(out); put64 does not check it again, which saves the bounds
 // check and the slice arithmetic of out[n:] on every step of the loops.
 func put64(out []byte, n int, v uint64) {
-	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), n))[:], v)
+	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), n))
+	b[0], b[1], b[2], b[3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
+	b[4], b[5], b[6], b[7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
 }

@@ -76,7 +76,7 @@ for target in $targets; do
 		"$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
 		tail -n 40 "$log"
 		echo "libfuzzer: $target crashed; the input is in $work/crashes/$target/ (set LIBFUZZER_WORK to keep it)." >&2
-		echo "libfuzzer: strip its 4-octet length prefix, add it to corpus/$target/ and run go run ./corpus/cmd/corpussync." >&2
+		echo "libfuzzer: copy it to DIR/$target/, run go run ./corpus/cmd/corpussync -from-libfuzzer DIR and rename the new corpus/$target/<hash> finding-<what>." >&2
 		exit 1
 	fi
 	grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true

@@ -65,8 +65,8 @@
 //     MaxScriptBlocks (64) ops that end a block (setting changes, ends of
 //     block, resets). With that list bound a table of 4,096 octets or more
 //     evicts only after a setting has lowered it; the capacities of 64,
-//     100, 256 and 1,024 octets evict without one, and those up to 256
-//     compact (the encoder's arena holds twice its capacity).
+//     100, 256 and 1,024 octets evict without one, and fill the encoder's
+//     arena until it compacts.
 //   - Sessions (decoder differential): the first MaxSessionInput (320)
 //     octets, and so at most as many octets of blocks, and at most
 //     MaxSessionSteps (64) blocks and settings.

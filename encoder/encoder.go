@@ -50,33 +50,19 @@
 //     entry's index: it reveals nothing);
 //   - ":path" values containing "?" or longer than 28 bytes,
 //     "content-length", "etag", "if-modified-since", "if-none-match",
-//     "last-modified", "location",
-//     "set-cookie" and "age" are sent "without Indexing": they rarely
-//     repeat, and indexing them would only evict entries that do;
-//     "set-cookie" values are also secrets a peer's guesses should not be
-//     compressed against;
+//     "last-modified", "location", "set-cookie" and "age" are sent
+//     "without Indexing": they rarely repeat, and indexing them would only
+//     evict entries that do; "set-cookie" values are also secrets a
+//     peer's guesses should not be compressed against;
 //   - a field whose entry (name + value + 32 bytes, §4.1) is larger than
 //     3/4 of the current maximum table size is sent "without Indexing",
 //     so one large field does not flush the table;
 //   - every other field is sent "with Incremental Indexing".
 //
 // The name rules are nghttp2's plus two, "last-modified" and long ":path"
-// values, measured on the 32 raw-data stories of hpack-test-case
-// (1,162,372 octets of names and values; one encoder per story;
-// go run -tags nghttp2 ./bench/cmd/compression): with nghttp2's list the
-// wire takes 359,574 octets (0.3093 of the raw octets; libnghttp2 1.52
-// itself gives 358,782, 0.3087, as it indexes no ":path"). In that traffic
-// "last-modified" values are almost never sent twice (91% of its entries
-// were evicted unused): not indexing them gives 359,423. Paths longer than
-// 28 bytes rarely repeat either: not indexing them gives 358,541 (0.3085),
-// with little change for any limit between 12 (358,554) and 32 (358,761);
-// short paths such as "/api/v1/resource" still go into the table. Indexing "location" (-1,197) and "set-cookie" (-164)
-// would save more, but both were kept out of the table as the design
-// names them: redirect targets and cookies carry per-user data. Rules that
-// measured worse and were left out: "expires", "date" and "cache-control"
-// not indexed (+12,042, +52,466 and +17,394), "if-modified-since" indexed
-// (-77, too little to drop a rule), and LargeEntryPercent below 30 (no
-// gain; below 10, losses).
+// values, chosen by measuring the wire bytes of the raw-data stories of
+// hpack-test-case with each rule in and out; BENCHMARKS.md gives the
+// figures, and those of the rules that measured worse and were left out.
 //
 // Names are referenced by index in every case. Names are matched exactly:
 // HTTP/2 field names are lowercase (RFC 9113 §8.2.1). IndexAllPolicy
@@ -169,7 +155,10 @@ type Config struct {
 //
 // Fields passed to AppendField with sensitive set are "Never Indexed"
 // (RFC 7541 §6.2.3) under every policy, and fields whose entry does not fit
-// the current maximum table size are never indexed (see the package doc).
+// the current maximum table size are never indexed. Unless IndexAll is
+// set, the name rules of the package doc apply as well: "authorization"
+// and "proxy-authorization" are "Never Indexed", and the names whose
+// values rarely repeat are sent "without Indexing".
 type Policy struct {
 	// IndexAll, when set, indexes every field that is not sensitive and
 	// whose entry fits the current maximum table size, ignoring the name
@@ -184,20 +173,12 @@ type Policy struct {
 	// this many bytes "Never Indexed": short cookies are easy to guess
 	// from compressed sizes. Zero means 20, as in DefaultPolicy; a
 	// negative value turns the rule off.
-	//
-	// "authorization" and "proxy-authorization" are always "Never
-	// Indexed" unless IndexAll is set.
 	ShortCookieLen int
 
 	// LargeEntryPercent sends "without Indexing" a field whose entry size
 	// exceeds this percentage of the current maximum table size, so that
 	// one large field does not evict the whole table. Zero means 75, as
 	// in DefaultPolicy; 100 or more leaves only the fit check.
-	//
-	// ":path" values containing "?" or longer than 28 bytes,
-	// "content-length", "etag", "if-modified-since", "if-none-match",
-	// "last-modified", "location", "set-cookie" and "age" are always sent
-	// "without Indexing" unless IndexAll is set.
 	LargeEntryPercent uint8
 }
 

@@ -138,6 +138,7 @@ static void bench_free(bench_workload *w) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -231,6 +232,9 @@ func NewNghttp2(w *Workload) (*Nghttp2, error) {
 	return r, nil
 }
 
+// errClosed is what a runner's methods return after Close.
+var errClosed = errors.New("bench: nghttp2 runner used after Close")
+
 func nghttp2Result(what string, rv C.int64_t) (int, error) {
 	if rv < 0 {
 		return 0, fmt.Errorf("bench: nghttp2 %s: %s", what, C.GoString(C.nghttp2_strerror(C.int(rv))))
@@ -240,16 +244,25 @@ func nghttp2Result(what string, rv C.int64_t) (int, error) {
 
 // Steps implements Runner in one cgo call.
 func (r *Nghttp2) Steps(n int) (int, error) {
+	if r.w == nil {
+		return 0, errClosed
+	}
 	return nghttp2Result("steps", C.bench_steps(r.w, C.int64_t(n)))
 }
 
 // Passes implements Runner in one cgo call.
 func (r *Nghttp2) Passes(n int) (int, error) {
+	if r.w == nil {
+		return 0, errClosed
+	}
 	return nghttp2Result("passes", C.bench_passes(r.w, C.int64_t(n)))
 }
 
 // Wire implements Runner.
 func (r *Nghttp2) Wire(c int) ([][]byte, error) {
+	if r.w == nil {
+		return nil, errClosed
+	}
 	out := C.malloc(C.size_t(max(r.outBound[c], 1)))
 	defer C.free(out)
 	lens := (*C.size_t)(C.calloc(C.size_t(max(r.connLen[c], 1)), C.size_t(unsafe.Sizeof(C.size_t(0)))))

@@ -74,14 +74,6 @@ func TestHuffmanInputs(t *testing.T) {
 	}
 }
 
-func totalLen(ss []string) int {
-	n := 0
-	for _, s := range ss {
-		n += len(s)
-	}
-	return n
-}
-
 func TestStories(t *testing.T) {
 	w, err := Stories(testenv.TestCaseDir(t))
 	if err != nil {

@@ -119,9 +119,13 @@
 // A few hot paths read memory without Go's bounds checks, where their
 // callers guarantee the reads are in bounds, and AppendField and
 // AppendHuffman view their []byte arguments as strings without copying
-// them; all of that is in one file, unsafe.go. Built with the purego tag,
-// the package does not use package unsafe: its output is the same, every
-// access is bounds checked, New makes four allocations instead of three,
+// them; all of that is in one file, unsafe.go. On amd64 the Huffman
+// coder's loop is written in assembly (huffman_amd64.s, with its contract
+// in huffman_amd64.go), which keeps its state in registers where the
+// compiler spilled it. Built with the purego tag, the package uses neither
+// package unsafe nor assembly: its output is the same, every access is
+// bounds checked, the Huffman coder is the Go one of huffman_generic.go
+// (the one other architectures use), New makes four allocations instead of three,
 // and AppendField and AppendHuffman copy their []byte arguments, which
 // allocates for arguments over 32 bytes. AppendFieldString,
 // AppendHuffmanString and every other path still allocate nothing.

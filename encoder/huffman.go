@@ -50,8 +50,7 @@ func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 		// the 8 bytes of the last store.
 		free := len(room) - n - 8
 		if free >= 4*len(s) {
-			n, acc, nbits = huffmanFast(room, n, acc, nbits, s)
-			if n = huffmanPad(room, n, acc, nbits); n > limit {
+			if n = huffmanFinish(room, n, acc, nbits, s); n > limit {
 				return dst, false
 			}
 			return dst[:len(dst)+n], true
@@ -78,8 +77,7 @@ func appendHuffmanLen(dst []byte, s string, length int) []byte {
 	dst = slices.Grow(dst, length)
 	room := dst[len(dst):cap(dst)]
 	if len(room) >= length+8 {
-		n, acc, nbits := huffmanFast(room, 0, 0, 0, s)
-		return dst[:len(dst)+huffmanPad(room, n, acc, nbits)]
+		return dst[:len(dst)+huffmanFinish(room, 0, 0, 0, s)]
 	}
 	n, _ := huffmanTail(room[:length], s, 0, 0, 0)
 	return dst[:len(dst)+n]
@@ -108,90 +106,6 @@ func huffmanShort(room []byte, s string) (int, bool) {
 	// EOS, all ones.
 	put64(room, 0, acc<<((64-bits)&63)|^uint64(0)>>(bits&63))
 	return int((bits + 7) / 8), true
-}
-
-// huffmanFast codes s into room with 8-byte stores, unpadded, after the n
-// bytes and the nbits < 8 pending bits (in the low bits of acc) already
-// coded there, and returns the same three after s, for huffmanPad or the
-// next segment. The caller guarantees that room holds the coding and 8
-// bytes more, so that every store, at n no more than the coding's length,
-// is within room, and so is the one of huffmanPad: n+4*len(s)+8 bytes
-// always do, as no code is longer than 30 bits.
-//
-// The coder keeps its pending bits right-aligned in a 64-bit accumulator,
-// fewer than 8 of them between steps. Each step adds the codes of a group
-// of octets, at most 57 bits together, and stores the accumulator's bits
-// left-aligned with one unconditional 8-byte big-endian store at output
-// byte n: the whole bytes go out, the partial byte is rewritten by the next
-// step, and n and the pending count advance by arithmetic, not by a branch.
-// (x/net flushes 32 bits when it has them, a branch whose outcome depends
-// on the data: on input the branch predictor has not learnt, it misses
-// often.)
-//
-// Header text takes eight octets a step: the codes of its four pairs of
-// octets, read from pairCodes and pairLens, are joined in a tree of shifts
-// rather than one after the other, and usually total at most 57 bits
-// (eight codes of 7 bits or less, or a mix). At the first eight whose
-// codes total more (random or binary data, whose codes are mostly 20-30
-// bits long), the rest of s goes two octets a step, their codes read from
-// the 256-entry spec.HuffmanCodes and spec.HuffmanCodeLens, which stay in
-// cache; the
-// 0.3% of pairs whose codes total more than 57 bits take a step each, and
-// so does the last octet of an odd count.
-//
-// The loops live in a function of their own, with little else live, so
-// that the compiler keeps their state in registers: with the loops in
-// appendHuffman it spilled the accumulator or the index to the stack,
-// which put a store and a load on every step's dependency chain. For the
-// same reason they test no bound but the end of s.
-func huffmanFast(room []byte, n int, acc uint64, nbits uint, s string) (int, uint64, uint) {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// Two halves of four octets, one after the other, so that
-		// fewer values are live at once.
-		ia, ib := load16At(s, i), load16At(s, i+2)
-		lb := uint(pairLens[ib])
-		qab := uint64(pairCodes[ia])<<(lb&63) | uint64(pairCodes[ib])
-		lab := uint(pairLens[ia]) + lb
-		ic, id := load16At(s, i+4), load16At(s, i+6)
-		ld := uint(pairLens[id])
-		qcd := uint64(pairCodes[ic])<<(ld&63) | uint64(pairCodes[id])
-		lcd := uint(pairLens[ic]) + ld
-		total := lab + lcd
-		if total > 57 {
-			break
-		}
-		acc = acc<<(total&63) | qab<<(lcd&63) | qcd
-		nbits += total
-		put64(room, n, acc<<((64-nbits)&63))
-		n += int(nbits / 8)
-		nbits %= 8
-	}
-	for {
-		for ; i+2 <= len(s); i += 2 {
-			c0, c1 := octetAt(s, i), octetAt(s, i+1)
-			l0, l1 := uint(spec.HuffmanCodeLens[c0]), uint(spec.HuffmanCodeLens[c1])
-			if l0+l1 > 57 {
-				break
-			}
-			acc = acc<<((l0+l1)&63) | (uint64(spec.HuffmanCodes[c0])<<(l1&63) | uint64(spec.HuffmanCodes[c1]))
-			nbits += l0 + l1
-			put64(room, n, acc<<((64-nbits)&63))
-			n += int(nbits / 8)
-			nbits %= 8
-		}
-		// One octet: the last of s, or the first of two long codes.
-		if i >= len(s) {
-			return n, acc, nbits
-		}
-		c := s[i]
-		acc = acc<<(spec.HuffmanCodeLens[c]&63) | uint64(spec.HuffmanCodes[c])
-		nbits += uint(spec.HuffmanCodeLens[c])
-		put64(room, n, acc<<((64-nbits)&63))
-		n += int(nbits / 8)
-		nbits %= 8
-		i++
-	}
 }
 
 // huffmanPad writes the nbits < 8 pending bits (in the low bits of acc)
@@ -240,34 +154,45 @@ func huffmanTail(out []byte, s string, n int, acc uint64, nbits uint) (int, bool
 	return n, true
 }
 
-// pairCodes and pairLens hold the Huffman codes of every pair of octets,
-// the first octet of the pair in the low byte of the index (a
-// little-endian 16-bit load): the two codes one after the other,
-// right-aligned, and their total length in bits. A pair whose codes total
-// more than 32 bits has no code and a length of 58, so that the eight
-// octets it is part of total more than 57 and go two at a time. Codes and
-// lengths sit in tables of their own so that the eight-octet step loads
-// each without shifting or masking.
+// huffTables holds the tables of the Huffman coder. pairCodes and pairLens
+// hold the Huffman codes of every pair of octets, the first octet of the
+// pair in the low byte of the index (a little-endian 16-bit load): the two
+// codes one after the other, right-aligned, and their total length in
+// bits. A pair whose codes total more than 32 bits has no code and a
+// length of 58, so that the eight octets it is part of total more than 57
+// and go a shorter way. Codes and lengths sit in arrays of their own so
+// that a step loads each without shifting or masking. octetCodes and
+// octetLens are spec.HuffmanCodes and spec.HuffmanCodeLens without EOS,
+// beside the pair tables so that the amd64 coder reaches all four from one
+// register (huffman_amd64.s relies on this layout; TestHuffTablesLayout
+// checks it).
 //
-// The tables take 320 KiB, filled by the first call of appendHuffman or
+// The tables take 321 KiB, filled by the first call of appendHuffman or
 // AppendHuffmanString that goes past the short-string path, not at
 // start-up: a program that imports the package but does not encode never
 // touches their pages. Coding header text touches a small part of them.
 var (
 	pairTablesOnce sync.Once
-	pairCodes      [1 << 16]uint32
-	pairLens       [1 << 16]uint8
+	huffTables     struct {
+		pairCodes  [1 << 16]uint32
+		pairLens   [1 << 16]uint8
+		octetCodes [256]uint32
+		octetLens  [256]uint8
+	}
 )
 
 func buildPairTables() {
-	for i := range pairCodes {
+	t := &huffTables
+	for i := range t.pairCodes {
 		a, b := byte(i), byte(i>>8)
 		length := uint(spec.HuffmanCodeLens[a]) + uint(spec.HuffmanCodeLens[b])
 		if length > 32 {
-			pairLens[i] = 58
+			t.pairLens[i] = 58
 			continue
 		}
-		pairCodes[i] = spec.HuffmanCodes[a]<<spec.HuffmanCodeLens[b] | spec.HuffmanCodes[b]
-		pairLens[i] = uint8(length)
+		t.pairCodes[i] = spec.HuffmanCodes[a]<<spec.HuffmanCodeLens[b] | spec.HuffmanCodes[b]
+		t.pairLens[i] = uint8(length)
 	}
+	copy(t.octetCodes[:], spec.HuffmanCodes[:256])
+	copy(t.octetLens[:], spec.HuffmanCodeLens[:256])
 }

@@ -293,14 +293,19 @@ func TestHuffmanPairTables(t *testing.T) {
 		a, b := i&0xff, i>>8 // the first octet is the low byte
 		length := int(spec.HuffmanCodeLens[a]) + int(spec.HuffmanCodeLens[b])
 		if length > 32 {
-			if pairLens[i] <= 57 {
-				t.Fatalf("pair %#04x: %d bits long but marked %d; want more than 57, so that its eight octets leave the eight-octet step", i, length, pairLens[i])
+			if huffTables.pairLens[i] <= 57 {
+				t.Fatalf("pair %#04x: %d bits long but marked %d; want more than 57, so that its eight octets leave the eight-octet step", i, length, huffTables.pairLens[i])
 			}
 			continue
 		}
 		code := uint64(spec.HuffmanCodes[a])<<spec.HuffmanCodeLens[b] | uint64(spec.HuffmanCodes[b])
-		if int(pairLens[i]) != length || uint64(pairCodes[i]) != code {
-			t.Fatalf("pair %#04x: code %#x, %d bits; want %#x, %d bits", i, pairCodes[i], pairLens[i], code, length)
+		if int(huffTables.pairLens[i]) != length || uint64(huffTables.pairCodes[i]) != code {
+			t.Fatalf("pair %#04x: code %#x, %d bits; want %#x, %d bits", i, huffTables.pairCodes[i], huffTables.pairLens[i], code, length)
+		}
+	}
+	for c := range 256 {
+		if huffTables.octetCodes[c] != spec.HuffmanCodes[c] || huffTables.octetLens[c] != spec.HuffmanCodeLens[c] {
+			t.Fatalf("octet %#02x: code %#x, %d bits; want %#x, %d bits", c, huffTables.octetCodes[c], huffTables.octetLens[c], spec.HuffmanCodes[c], spec.HuffmanCodeLens[c])
 		}
 	}
 }
@@ -311,7 +316,7 @@ func TestHuffmanPairTables(t *testing.T) {
 // coded: a program that never codes one does not pay for them.
 func TestHuffmanPairTablesOnFirstUse(t *testing.T) {
 	if os.Getenv("HPACKCERT_PAIR_TABLES_CHILD") == "1" {
-		empty := func() bool { return pairLens == [len(pairLens)]uint8{} }
+		empty := func() bool { return huffTables.pairLens == [len(huffTables.pairLens)]uint8{} }
 		if !empty() {
 			t.Fatal("pair tables filled at start-up")
 		}

@@ -1,0 +1,194 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Offsets in huffTables (huffman.go), checked by TestHuffTablesLayout.
+#define PAIR_LENS 262144
+#define OCTET_CODES 327680
+#define OCTET_LENS 328704
+
+// STORE writes the pending bits (R9 of them, in the low bits of SI)
+// left-aligned and big-endian at DI+R8, advances R8 by the whole bytes and
+// keeps the rest pending. A shift count of 64-nbits is -nbits: the CPU
+// takes it modulo 64.
+#define STORE \
+	MOVQ R9, CX; \
+	NEGQ CX; \
+	MOVQ SI, AX; \
+	SHLQ CX, AX; \
+	BSWAPQ AX; \
+	MOVQ AX, (DI)(R8*1); \
+	MOVQ R9, AX; \
+	SHRQ $3, AX; \
+	ADDQ AX, R8; \
+	ANDQ $7, R9
+
+// func huffmanCode(room []byte, n int, acc uint64, nbits uint, s string, pad bool) (nOut int, accOut uint64, nbitsOut uint)
+//
+// Registers: DI room, R8 n, SI acc, R9 nbits (at most 7 between steps),
+// R10 the next octet of s, R11 the end of s, R12 huffTables, R14 the
+// four-octet steps left before the next eight-octet step; AX, BX, CX
+// (shift counts), DX, R13 scratch (and R14 within the eight-octet step).
+// The contract is in huffman_amd64.go.
+TEXT ·huffmanCode(SB), NOSPLIT, $0-96
+	MOVQ room_base+0(FP), DI
+	MOVQ n+24(FP), R8
+	MOVQ acc+32(FP), SI
+	MOVQ nbits+40(FP), R9
+	MOVQ s_base+48(FP), R10
+	MOVQ s_len+56(FP), R11
+	ADDQ R10, R11
+	LEAQ ·huffTables(SB), R12
+
+eight:
+	// Eight octets as four pairs: a, b, c, d.
+	LEAQ 8(R10), AX
+	CMPQ AX, R11
+	JHI  last
+	MOVWLZX 0(R10), AX
+	MOVWLZX 2(R10), BX
+	MOVBLZX PAIR_LENS(R12)(BX*1), CX
+	MOVBLZX PAIR_LENS(R12)(AX*1), DX
+	ADDQ CX, DX
+	MOVL (R12)(AX*4), AX
+	SHLQ CX, AX
+	MOVL (R12)(BX*4), BX
+	ORQ  BX, AX
+	// AX: codes of a and b; DX: their length.
+	MOVWLZX 4(R10), BX
+	MOVWLZX 6(R10), R13
+	MOVBLZX PAIR_LENS(R12)(R13*1), CX
+	MOVBLZX PAIR_LENS(R12)(BX*1), R14
+	ADDQ CX, R14
+	MOVL (R12)(BX*4), BX
+	SHLQ CX, BX
+	MOVL (R12)(R13*4), R13
+	ORQ  R13, BX
+	// BX: codes of c and d; R14: their length.
+	MOVQ R14, CX
+	SHLQ CX, AX
+	ORQ  BX, AX
+	ADDQ R14, DX
+	// With at most 7 bits pending, 57 more fill the accumulator.
+	CMPQ DX, $57
+	JHI  halves
+	MOVQ DX, CX
+	SHLQ CX, SI
+	ORQ  AX, SI
+	ADDQ DX, R9
+	ADDQ $8, R10
+	STORE
+	JMP  eight
+
+halves:
+	// Too long for one step: two steps of four octets, then eight
+	// again; but a total over 116 bits means two pairs at least too
+	// long for the pair tables (binary data): two octets a step.
+	CMPQ DX, $116
+	JHI  run
+	MOVQ $2, R14
+
+quad:
+	LEAQ 4(R10), AX
+	CMPQ AX, R11
+	JHI  lasttwo
+	MOVWLZX 0(R10), AX
+	MOVWLZX 2(R10), BX
+	MOVBLZX PAIR_LENS(R12)(BX*1), CX
+	MOVBLZX PAIR_LENS(R12)(AX*1), DX
+	ADDQ CX, DX
+	CMPQ DX, $57
+	JHI  run
+	MOVL (R12)(AX*4), AX
+	SHLQ CX, AX
+	MOVL (R12)(BX*4), BX
+	ORQ  BX, AX
+	MOVQ DX, CX
+	SHLQ CX, SI
+	ORQ  AX, SI
+	ADDQ DX, R9
+	ADDQ $4, R10
+	STORE
+	DECQ R14
+	JNZ  quad
+	JMP  eight
+
+run:
+	// Codes too long for four octets a step (random or binary data,
+	// whose pairs are too long for the pair tables): two-octet steps to
+	// the end, whose tables stay in the L1 cache.
+lasttwo:
+two:
+	LEAQ 2(R10), AX
+	CMPQ AX, R11
+	JHI  short
+	MOVBLZX 0(R10), AX
+	MOVBLZX 1(R10), BX
+	MOVBLZX OCTET_LENS(R12)(BX*1), CX
+	MOVBLZX OCTET_LENS(R12)(AX*1), DX
+	ADDQ CX, DX
+	CMPQ DX, $57
+	JHI  one
+	MOVL OCTET_CODES(R12)(AX*4), AX
+	SHLQ CX, AX
+	MOVL OCTET_CODES(R12)(BX*4), BX
+	ORQ  BX, AX
+	MOVQ DX, CX
+	SHLQ CX, SI
+	ORQ  AX, SI
+	ADDQ DX, R9
+	ADDQ $2, R10
+	STORE
+	JMP  two
+
+short:
+	// Fewer than two octets left.
+	CMPQ R10, R11
+	JAE  done
+
+one:
+	MOVBLZX 0(R10), AX
+	MOVBLZX OCTET_LENS(R12)(AX*1), CX
+	MOVL OCTET_CODES(R12)(AX*4), AX
+	SHLQ CX, SI
+	ORQ  AX, SI
+	ADDQ CX, R9
+	INCQ R10
+	STORE
+	JMP  two
+
+last:
+	// Fewer than eight octets left: four if there are, then two-octet
+	// steps to the end.
+	MOVQ $1, R14
+	JMP  quad
+
+done:
+	MOVBLZX pad+64(FP), AX
+	TESTQ AX, AX
+	JNZ   padded
+	MOVQ R8, nOut+72(FP)
+	MOVQ SI, accOut+80(FP)
+	MOVQ R9, nbitsOut+88(FP)
+	RET
+
+padded:
+	// Pad with the most significant bits of EOS, all ones: the
+	// pending bits left-aligned, ones after them; the length counts
+	// the partial byte.
+	MOVQ R9, CX
+	NEGQ CX
+	SHLQ CX, SI
+	MOVQ $-1, AX
+	MOVQ R9, CX
+	SHRQ CX, AX
+	ORQ  AX, SI
+	BSWAPQ SI
+	MOVQ SI, (DI)(R8*1)
+	ADDQ $7, R9
+	SHRQ $3, R9
+	ADDQ R9, R8
+	MOVQ R8, nOut+72(FP)
+	MOVQ $0, accOut+80(FP)
+	MOVQ $0, nbitsOut+88(FP)
+	RET

@@ -50,7 +50,12 @@ func appendHuffman(dst []byte, s string, limit int) ([]byte, bool) {
 		// the 8 bytes of the last store.
 		free := len(room) - n - 8
 		if free >= 4*len(s) {
-			if n = huffmanFinish(room, n, acc, nbits, s); n > limit {
+			if n == 0 && nbits == 0 {
+				n = huffmanString(room, s) // the common case: s whole
+			} else {
+				n = huffmanFinish(room, n, acc, nbits, s)
+			}
+			if n > limit {
 				return dst, false
 			}
 			return dst[:len(dst)+n], true
@@ -77,7 +82,7 @@ func appendHuffmanLen(dst []byte, s string, length int) []byte {
 	dst = slices.Grow(dst, length)
 	room := dst[len(dst):cap(dst)]
 	if len(room) >= length+8 {
-		return dst[:len(dst)+huffmanFinish(room, 0, 0, 0, s)]
+		return dst[:len(dst)+huffmanString(room, s)]
 	}
 	n, _ := huffmanTail(room[:length], s, 0, 0, 0)
 	return dst[:len(dst)+n]

@@ -34,6 +34,17 @@ func huffmanFinish(room []byte, n int, acc uint64, nbits uint, s string) int {
 	return n
 }
 
+// huffmanString is huffmanFinish(room, 0, 0, 0, s) with fewer arguments
+// to pass: the call of an assembly function copies them to the stack.
+//
+//go:noescape
+func huffmanString(room []byte, s string) int
+
+// huffmanLoop is the loop of huffmanCode and huffmanString, which call it
+// with its arguments in registers (see huffman_amd64.s); it is not
+// called from Go.
+func huffmanLoop()
+
 // huffmanCode is huffmanFast, and huffmanFinish when pad is set (the
 // pending bits are then padded, stored, and counted in nOut).
 //

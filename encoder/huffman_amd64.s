@@ -23,13 +23,24 @@
 	ADDQ AX, R8; \
 	ANDQ $7, R9
 
+// PAD pads the pending bits with the most significant bits of EOS, all
+// ones, stores them and counts the partial byte in R8; R9 and SI are left
+// undefined.
+#define PAD \
+	MOVQ R9, CX; \
+	NEGQ CX; \
+	SHLQ CX, SI; \
+	MOVQ $-1, AX; \
+	MOVQ R9, CX; \
+	SHRQ CX, AX; \
+	ORQ  AX, SI; \
+	BSWAPQ SI; \
+	MOVQ SI, (DI)(R8*1); \
+	ADDQ $7, R9; \
+	SHRQ $3, R9; \
+	ADDQ R9, R8
+
 // func huffmanCode(room []byte, n int, acc uint64, nbits uint, s string, pad bool) (nOut int, accOut uint64, nbitsOut uint)
-//
-// Registers: DI room, R8 n, SI acc, R9 nbits (at most 7 between steps),
-// R10 the next octet of s, R11 the end of s, R12 huffTables, R14 the
-// four-octet steps left before the next eight-octet step; AX, BX, CX
-// (shift counts), DX, R13 scratch (and R14 within the eight-octet step).
-// The contract is in huffman_amd64.go.
 TEXT ·huffmanCode(SB), NOSPLIT, $0-96
 	MOVQ room_base+0(FP), DI
 	MOVQ n+24(FP), R8
@@ -37,6 +48,43 @@ TEXT ·huffmanCode(SB), NOSPLIT, $0-96
 	MOVQ nbits+40(FP), R9
 	MOVQ s_base+48(FP), R10
 	MOVQ s_len+56(FP), R11
+	CALL ·huffmanLoop(SB)
+	MOVBLZX pad+64(FP), AX
+	TESTQ AX, AX
+	JNZ   padded
+	MOVQ R8, nOut+72(FP)
+	MOVQ SI, accOut+80(FP)
+	MOVQ R9, nbitsOut+88(FP)
+	RET
+
+padded:
+	PAD
+	MOVQ R8, nOut+72(FP)
+	MOVQ $0, accOut+80(FP)
+	MOVQ $0, nbitsOut+88(FP)
+	RET
+
+// func huffmanString(room []byte, s string) int
+TEXT ·huffmanString(SB), NOSPLIT, $0-48
+	MOVQ room_base+0(FP), DI
+	XORQ R8, R8
+	XORQ SI, SI
+	XORQ R9, R9
+	MOVQ s_base+24(FP), R10
+	MOVQ s_len+32(FP), R11
+	CALL ·huffmanLoop(SB)
+	PAD
+	MOVQ R8, ret+40(FP)
+	RET
+
+// func huffmanLoop() codes s for the two above, which pass everything in
+// registers: DI room; R8 n, SI acc and R9 nbits (at most 7 between
+// steps), in and out; R10 the next octet of s and R11 the end of s (in:
+// s's address and length). R12 holds huffTables, R14 the four-octet steps
+// left before the next eight-octet step; AX, BX, CX (shift counts), DX and
+// R13 are scratch (and R14 within the eight-octet step). The contract is
+// in huffman_amd64.go.
+TEXT ·huffmanLoop(SB), NOSPLIT, $0-0
 	ADDQ R10, R11
 	LEAQ ·huffTables(SB), R12
 
@@ -164,31 +212,4 @@ last:
 	JMP  quad
 
 done:
-	MOVBLZX pad+64(FP), AX
-	TESTQ AX, AX
-	JNZ   padded
-	MOVQ R8, nOut+72(FP)
-	MOVQ SI, accOut+80(FP)
-	MOVQ R9, nbitsOut+88(FP)
-	RET
-
-padded:
-	// Pad with the most significant bits of EOS, all ones: the
-	// pending bits left-aligned, ones after them; the length counts
-	// the partial byte.
-	MOVQ R9, CX
-	NEGQ CX
-	SHLQ CX, SI
-	MOVQ $-1, AX
-	MOVQ R9, CX
-	SHRQ CX, AX
-	ORQ  AX, SI
-	BSWAPQ SI
-	MOVQ SI, (DI)(R8*1)
-	ADDQ $7, R9
-	SHRQ $3, R9
-	ADDQ R9, R8
-	MOVQ R8, nOut+72(FP)
-	MOVQ $0, accOut+80(FP)
-	MOVQ $0, nbitsOut+88(FP)
 	RET

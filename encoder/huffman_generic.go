@@ -94,3 +94,8 @@ func huffmanFinish(room []byte, n int, acc uint64, nbits uint, s string) int {
 	n, acc, nbits = huffmanFast(room, n, acc, nbits, s)
 	return huffmanPad(room, n, acc, nbits)
 }
+
+// huffmanString is huffmanFinish(room, 0, 0, 0, s).
+func huffmanString(room []byte, s string) int {
+	return huffmanFinish(room, 0, 0, 0, s)
+}

@@ -64,7 +64,7 @@ func AppendHuffmanString(dst []byte, s string) []byte {
 	// and 8 more for the last 8-byte store, huffmanFast codes and pads
 	// all of s without its length being counted first.
 	if len(room)/4 >= len(s)+2 {
-		return dst[:len(dst)+huffmanFinish(room, 0, 0, 0, s)]
+		return dst[:len(dst)+huffmanString(room, s)]
 	}
 	return appendHuffmanLen(dst, s, huffmanLen(s))
 }

@@ -206,10 +206,64 @@ one:
 	JMP  two
 
 last:
-	// Fewer than eight octets left: four if there are, then two-octet
-	// steps to the end.
-	MOVQ $1, R14
-	JMP  quad
+	// Fewer than eight octets left: four, two and one as the bits of
+	// their count say, from the pair tables, gathered in AX (their
+	// length in DX) and stored at once if they fit, else two octets a
+	// step from the start of them. A pair too long for the pair tables
+	// has a length of 58, which sends its octets the second way.
+	MOVQ  R11, R13
+	SUBQ  R10, R13
+	JZ    done
+	XORL  AX, AX
+	XORL  DX, DX
+	TESTQ $4, R13
+	JZ    last2
+	MOVWLZX 0(R10), BX
+	MOVBLZX PAIR_LENS(R12)(BX*1), DX
+	MOVL  (R12)(BX*4), AX
+	MOVWLZX 2(R10), BX
+	MOVBLZX PAIR_LENS(R12)(BX*1), CX
+	SHLQ  CX, AX
+	MOVL  (R12)(BX*4), BX
+	ORQ   BX, AX
+	ADDQ  CX, DX
+	ADDQ  $4, R10
+
+last2:
+	TESTQ $2, R13
+	JZ    last1
+	MOVWLZX 0(R10), BX
+	MOVBLZX PAIR_LENS(R12)(BX*1), CX
+	SHLQ  CX, AX
+	MOVL  (R12)(BX*4), BX
+	ORQ   BX, AX
+	ADDQ  CX, DX
+	ADDQ  $2, R10
+
+last1:
+	TESTQ $1, R13
+	JZ    lastput
+	MOVBLZX 0(R10), BX
+	MOVBLZX OCTET_LENS(R12)(BX*1), CX
+	SHLQ  CX, AX
+	MOVL  OCTET_CODES(R12)(BX*4), BX
+	ORQ   BX, AX
+	ADDQ  CX, DX
+	INCQ  R10
+
+lastput:
+	CMPQ DX, $57
+	JHI  lastslow
+	MOVQ DX, CX
+	SHLQ CX, SI
+	ORQ  AX, SI
+	ADDQ DX, R9
+	STORE
+	RET
+
+lastslow:
+	SUBQ R13, R10
+	JMP  two
 
 done:
 	RET

@@ -18,11 +18,14 @@ package encoder
 // of shifts, added to a 64-bit accumulator whose bits are stored
 // left-aligned with one unconditional 8-byte big-endian store at output
 // byte n; n advances by the whole bytes, and the partial byte is rewritten
-// by the next store. Eight octets whose codes total more than 57 bits
-// (random or binary data) start a run of eight steps of two octets each,
-// their codes from the octet tables, and a pair of codes longer than 57
-// bits together goes one octet a step; the eight-octet step is tried again
-// after the run.
+// by the next store. Eight octets whose codes total more than 57 bits go
+// as two steps of four, and the eight-octet step resumes after them; if
+// their total is over 116 bits (binary data: pairs too long for the pair
+// tables) or a four-octet step does not fit either, the rest of the string
+// goes two octets a step, their codes from the octet tables, and a pair of
+// codes longer than 57 bits together one octet a step. The last 1-7 octets
+// go as four, two and one from the pair tables, gathered and stored at
+// once when they fit.
 func huffmanFast(room []byte, n int, acc uint64, nbits uint, s string) (int, uint64, uint) {
 	return huffmanCode(room, n, acc, nbits, s, false)
 }

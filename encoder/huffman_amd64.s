@@ -130,8 +130,9 @@ eight:
 
 halves:
 	// Too long for one step: two steps of four octets, then eight
-	// again; but a total over 116 bits means two pairs at least too
-	// long for the pair tables (binary data): two octets a step.
+	// again; but a total over 116 bits is most likely pairs too long
+	// for the pair tables (binary data, whose four-octet steps would
+	// not fit either): two octets a step to the end.
 	CMPQ DX, $116
 	JHI  run
 	MOVQ $2, R14

@@ -87,6 +87,18 @@ TEXT ·huffmanString(SB), NOSPLIT, $0-48
 TEXT ·huffmanLoop(SB), NOSPLIT, $0-0
 	ADDQ R10, R11
 	LEAQ ·huffTables(SB), R12
+	// Binary data, whose pairs are too long for the pair tables, would
+	// only leave the eight-octet step after loading four pairs from
+	// them (tables larger than the L1 cache): when the codes of the
+	// first two octets total more than 26 bits, which header text
+	// almost never does, go two octets a step from the start.
+	LEAQ 2(R10), AX
+	CMPQ AX, R11
+	JHI  eight
+	MOVWLZX 0(R10), AX
+	MOVBLZX PAIR_LENS(R12)(AX*1), AX
+	CMPQ AX, $26
+	JHI  two
 
 eight:
 	// Eight octets as four pairs: a, b, c, d.

@@ -23,7 +23,9 @@ package encoder
 // their total is over 116 bits (binary data: pairs too long for the pair
 // tables) or a four-octet step does not fit either, the rest of the string
 // goes two octets a step, their codes from the octet tables, and a pair of
-// codes longer than 57 bits together one octet a step. The last 1-7 octets
+// codes longer than 57 bits together one octet a step; a string whose
+// first two octets' codes total more than 26 bits goes that way from the
+// start, without loading pairs it would not use. The last 1-7 octets
 // go as four, two and one from the pair tables, gathered and stored at
 // once when they fit.
 func huffmanFast(room []byte, n int, acc uint64, nbits uint, s string) (int, uint64, uint) {

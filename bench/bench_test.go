@@ -226,7 +226,7 @@ var createSink any
 // libnghttp2 exports no Huffman function, so it is absent here. The inputs
 // text and random are the same every operation; text-varied and
 // random-varied take the next of HuffmanVariants variants each operation
-// (see HuffmanTextVaried).
+// (see HuffmanTextVaried); text-joined is the text as one string.
 func BenchmarkHuffman(b *testing.B) {
 	fixed := func(s []string) [][]string { return [][]string{s} }
 	for _, input := range []struct {
@@ -237,10 +237,13 @@ func BenchmarkHuffman(b *testing.B) {
 		{"random", fixed(HuffmanRandom())},
 		{"text-varied", HuffmanTextVaried()},
 		{"random-varied", HuffmanRandomVaried()},
+		// The text as one string: against input=text, the cost of
+		// coding it one value at a time (calls, string ends).
+		{"text-joined", fixed([]string{strings.Join(HuffmanText(), "")})},
 	} {
 		b.Run("input="+input.name, func(b *testing.B) {
 			size := totalLen(input.variants[0])
-			dst := make([]byte, 0, 4*size)
+			dst := make([]byte, 0, 4*size+8) // room for AppendHuffmanString to code without counting first
 			for _, impl := range []struct {
 				name   string
 				append func(dst []byte, values []string) []byte

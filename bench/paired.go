@@ -118,7 +118,7 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 			name   string
 			append func(dst []byte, values []string) []byte
 		}{{"ours", appendHuffmanOurs}, {"xnet", appendHuffmanXNet}} {
-			dst := make([]byte, 0, 4*size)
+			dst := make([]byte, 0, 4*size+8)
 			next := 0
 			pw.Ops = append(pw.Ops, PairedOp{Impl: impl.name, Op: func(n int) error {
 				for range n {

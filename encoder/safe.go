@@ -66,3 +66,6 @@ func octetAt(s string, i int) byte {
 func put64(out []byte, n int, v uint64) {
 	binary.BigEndian.PutUint64(out[n:], v)
 }
+
+// copyIn copies s into the arena at off.
+func (t *dynamicTable) copyIn(off uint32, s string) { copy(t.arena[off:], s) }

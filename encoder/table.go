@@ -266,8 +266,8 @@ func (t *dynamicTable) add(name, value string, fieldHash, nameHash uint32, stati
 		t.compact()
 	}
 	off := t.arenaHead
-	copy(t.arena[off:], name)
-	copy(t.arena[off+uint32(len(name)):], value)
+	t.copyIn(off, name)
+	t.copyIn(off+uint32(len(name)), value)
 	t.arenaHead = off + n
 	t.link(entry{off: off, nameLen: uint32(len(name)), valueLen: uint32(len(value)),
 		fieldHash: fieldHash, nameHash: nameHash, staticName: uint8(staticName)})

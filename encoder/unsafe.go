@@ -95,3 +95,18 @@ func put64(out []byte, n int, v uint64) {
 	b[0], b[1], b[2], b[3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
 	b[4], b[5], b[6], b[7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
 }
+
+// copyIn copies s into the arena at off, without the runtime's memmove
+// call for strings of 8 to 16 bytes (most header names and many values):
+// two overlapping 8-byte loads and stores. The caller guarantees
+// off+len(s) <= len(t.arena).
+func (t *dynamicTable) copyIn(off uint32, s string) {
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.arena)), off)
+	if n := len(s); n >= 8 && n <= 16 {
+		q := unsafe.Pointer(unsafe.StringData(s))
+		*(*[8]byte)(p) = *(*[8]byte)(q)
+		*(*[8]byte)(unsafe.Add(p, n-8)) = *(*[8]byte)(unsafe.Add(q, n-8))
+		return
+	}
+	copy(unsafe.Slice((*byte)(p), len(s)), s)
+}

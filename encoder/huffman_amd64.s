@@ -40,6 +40,19 @@
 	SHRQ $3, R9; \
 	ADDQ R9, R8
 
+// TWO_PAIRS codes the four octets at off(R10) from the pair tables: their
+// codes in a, their length in len (b is scratch, and CX).
+#define TWO_PAIRS(off, a, b, len) \
+	MOVWLZX off(R10), a; \
+	MOVWLZX off+2(R10), b; \
+	MOVBLZX PAIR_LENS(R12)(b*1), CX; \
+	MOVBLZX PAIR_LENS(R12)(a*1), len; \
+	ADDQ CX, len; \
+	MOVL (R12)(a*4), a; \
+	SHLQ CX, a; \
+	MOVL (R12)(b*4), b; \
+	ORQ  b, a
+
 // func huffmanCode(room []byte, n int, acc uint64, nbits uint, s string, pad bool) (nOut int, accOut uint64, nbitsOut uint)
 TEXT ·huffmanCode(SB), NOSPLIT, $0-96
 	MOVQ room_base+0(FP), DI
@@ -105,25 +118,9 @@ eight:
 	LEAQ 8(R10), AX
 	CMPQ AX, R11
 	JHI  last
-	MOVWLZX 0(R10), AX
-	MOVWLZX 2(R10), BX
-	MOVBLZX PAIR_LENS(R12)(BX*1), CX
-	MOVBLZX PAIR_LENS(R12)(AX*1), DX
-	ADDQ CX, DX
-	MOVL (R12)(AX*4), AX
-	SHLQ CX, AX
-	MOVL (R12)(BX*4), BX
-	ORQ  BX, AX
+	TWO_PAIRS(0, AX, BX, DX)
 	// AX: codes of a and b; DX: their length.
-	MOVWLZX 4(R10), BX
-	MOVWLZX 6(R10), R13
-	MOVBLZX PAIR_LENS(R12)(R13*1), CX
-	MOVBLZX PAIR_LENS(R12)(BX*1), R14
-	ADDQ CX, R14
-	MOVL (R12)(BX*4), BX
-	SHLQ CX, BX
-	MOVL (R12)(R13*4), R13
-	ORQ  R13, BX
+	TWO_PAIRS(4, BX, R13, R14)
 	// BX: codes of c and d; R14: their length.
 	MOVQ R14, CX
 	SHLQ CX, AX

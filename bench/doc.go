@@ -7,7 +7,11 @@
 // alone and connection setup. Every benchmark is named
 // Benchmark<Workload>/.../impl=<ours|xnet|nghttp2> so that benchstat can put
 // the implementations side by side (benchstat -col /impl); compare.sh runs
-// them all and prints the ratios.
+// them all and prints the ratios. MeasurePaired (command paired) measures
+// the same ratios with the implementations run in alternating slices of
+// milliseconds, each peer's time divided by ours within a round, which a
+// shared machine's changes of speed disturb far less; ab.sh compares two
+// revisions of ours the same way.
 //
 // The nghttp2 side needs cgo and libnghttp2 and is built only with the
 // nghttp2 build tag. Its loops run inside C, one cgo call per benchmark run,

@@ -149,7 +149,7 @@ halves:
 quad:
 	LEAQ 4(R10), AX
 	CMPQ AX, R11
-	JHI  lasttwo
+	JHI  two
 	MOVWLZX 0(R10), AX
 	MOVWLZX 2(R10), BX
 	MOVBLZX PAIR_LENS(R12)(BX*1), CX
@@ -175,7 +175,6 @@ run:
 	// Codes too long for four octets a step (random or binary data,
 	// whose pairs are too long for the pair tables): two-octet steps to
 	// the end, whose tables stay in the L1 cache.
-lasttwo:
 two:
 	LEAQ 2(R10), AX
 	CMPQ AX, R11

@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/report"
 )
 
 // memoryBound is the peak resident memory hpackcert may reach whatever the
@@ -54,7 +55,7 @@ func TestBombChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.WriteJSON(os.Stdout); err != nil {
+	if err := report.WriteJSON(os.Stdout, rep); err != nil {
 		t.Fatal(err)
 	}
 }

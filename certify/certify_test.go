@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/encoder"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 )

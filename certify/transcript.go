@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/visible"
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
@@ -398,7 +399,7 @@ func (b *playedBlock) repro(problem string) string {
 	var sb strings.Builder
 	// The problem and the errors quote what the encoder and the oracles
 	// said: each is kept to one line of visible characters.
-	fmt.Fprintf(&sb, "%s: %s\n", b.where(), visibleLine(problem))
+	fmt.Fprintf(&sb, "%s: %s\n", b.where(), visible.Line(problem))
 	fmt.Fprintf(&sb, "reproduce: a fresh encoder (table size %d), then\n", spec.DefaultTableSize)
 	const inline = 6
 	start := 0
@@ -417,7 +418,7 @@ func (b *playedBlock) repro(problem string) string {
 		}
 	}
 	if b.encErr != nil {
-		fmt.Fprintf(&sb, "encoder error: %s\n", visibleLine(b.encErr.Error()))
+		fmt.Fprintf(&sb, "encoder error: %s\n", visible.Line(b.encErr.Error()))
 		return sb.String()
 	}
 	fmt.Fprintf(&sb, "wire (%d octets): %s\n", b.wireLen, b.wireText())
@@ -426,9 +427,9 @@ func (b *playedBlock) repro(problem string) string {
 		case d.skipped:
 			fmt.Fprintf(&sb, "oracle %s: not run (its context broke on an earlier block)\n", d.oracle)
 		case d.known != "":
-			fmt.Fprintf(&sb, "oracle %s: %s (a known leniency of the oracle, %q, not counted)\n", d.oracle, visibleLine(d.err.Error()), d.known)
+			fmt.Fprintf(&sb, "oracle %s: %s (a known leniency of the oracle, %q, not counted)\n", d.oracle, visible.Line(d.err.Error()), d.known)
 		case d.err != nil:
-			fmt.Fprintf(&sb, "oracle %s: %s\n", d.oracle, visibleLine(d.err.Error()))
+			fmt.Fprintf(&sb, "oracle %s: %s\n", d.oracle, visible.Line(d.err.Error()))
 		default:
 			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, d.count)
 		}

@@ -2,7 +2,6 @@ package live
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -54,7 +53,9 @@ func (c *Capture) Target() (certify.Target, error) {
 }
 
 // Grade grades captures in one run, one column each, with opts as
-// hpackcert run takes them.
+// hpackcert run takes them. Each capture's target is described in the
+// report (certify.TargetInfo.Live), so every report writer shows what was
+// captured and how.
 func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 	var targets []certify.Target
 	for _, c := range captures {
@@ -64,31 +65,32 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 		}
 		targets = append(targets, t)
 	}
-	return certify.Run(targets, opts)
-}
-
-// WriteSummary writes, for each capture, what was certified and how: the
-// role, the encoder, the transport, the declared transformation, the
-// blocks and connections captured, and the notes.
-func WriteSummary(w io.Writer, captures []*Capture) error {
-	for _, c := range captures {
-		fmt.Fprintf(w, "%s: %s over %s at %s", c.Name, c.Role, c.Transport, c.Where)
-		if c.Version != "" {
-			fmt.Fprintf(w, ", version %s", c.Version)
-		}
-		if c.Encoder != "" {
-			fmt.Fprintf(w, " (HPACK: %s)", c.Encoder)
-		}
-		fmt.Fprintf(w, "\n  %d header blocks on %d connections in %.1fs\n", c.Blocks(), len(c.Conns), c.Elapsed.Seconds())
-		if c.Role != "client" || len(c.Transform.Add)+len(c.Transform.Drop)+len(c.Transform.Replace) > 0 {
-			fmt.Fprintf(w, "  declared transformation: %s\n", c.Transform)
-		}
-		for _, n := range c.Notes {
-			fmt.Fprintf(w, "  note: %s\n", oneLine(n))
-		}
+	rep, err := certify.Run(targets, opts)
+	if err != nil {
+		return nil, err
 	}
-	_, err := fmt.Fprintf(w, "settings: %s\n\n", ScheduleText())
-	return err
+	rep.LiveSchedule = ScheduleText()
+	for i, c := range captures {
+		enc := rep.Encoders[i]
+		info := rep.Targets[enc]
+		info.Kind = "live"
+		info.Live = &certify.LiveInfo{
+			Version:   c.Version,
+			Role:      c.Role,
+			Encoder:   c.Encoder,
+			Where:     c.Where,
+			Transport: c.Transport,
+			Transform: c.Transform.String(),
+			Declared:  c.Role != RoleClient || len(c.Transform.Add)+len(c.Transform.Drop)+len(c.Transform.Replace) > 0,
+			Blocks:    c.Blocks(),
+			Conns:     len(c.Conns),
+			Notes:     c.Notes,
+			Elapsed:   c.Elapsed,
+		}
+		if c.Role == RoleClient {
+			info.Live.Transform = "adds " + strings.Join(c.Transform.Add, ", ")
+		}
+		rep.Targets[enc] = info
+	}
+	return rep, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 )
 
 // startServer serves the test script with encoders from newEncoder on a

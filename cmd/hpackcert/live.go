@@ -12,6 +12,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/live"
+	"github.com/hpackcert/hpackcert/report"
 )
 
 // liveUsage is the help of the live command.
@@ -170,18 +171,11 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	if err := live.WriteSummary(stdout, captures); err != nil {
+	if err := report.WriteText(stdout, rep); err != nil {
 		return 2, err
-	}
-	if err := rep.WriteText(stdout); err != nil {
-		return 2, err
-	}
-	writers := map[string]func(io.Writer) error{
-		"json": rep.WriteJSON, "junit": rep.WriteJUnit, "html": rep.WriteHTML,
-		"md": func(w io.Writer) error { return live.WriteMarkdown(w, captures, rep) },
 	}
 	for _, o := range outputs {
-		if err := o.write(writers[o.kind]); err != nil {
+		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
 			return 2, err
 		}
 	}

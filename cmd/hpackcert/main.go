@@ -38,6 +38,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/live"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -282,12 +283,11 @@ func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	if err := rep.WriteText(stdout); err != nil {
+	if err := report.WriteText(stdout, rep); err != nil {
 		return 2, err
 	}
-	writers := map[string]func(io.Writer) error{"json": rep.WriteJSON, "junit": rep.WriteJUnit, "html": rep.WriteHTML, "md": rep.WriteMarkdown}
 	for _, o := range outputs {
-		if err := o.write(writers[o.kind]); err != nil {
+		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
 			return 2, err
 		}
 	}

@@ -31,7 +31,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/hpackstdio"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 )
 
 var (

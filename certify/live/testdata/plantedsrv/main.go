@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/certify/live"
 )
 

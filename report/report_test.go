@@ -1,4 +1,4 @@
-package certify_test
+package report_test
 
 import (
 	"bytes"
@@ -21,7 +21,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/report"
 )
 
 // sampleReport runs the reference and two broken encoders on a few cases,
@@ -54,7 +55,7 @@ var sample struct {
 func TestWriteJUnit(t *testing.T) {
 	rep := sampleReport(t)
 	var buf bytes.Buffer
-	if err := rep.WriteJUnit(&buf); err != nil {
+	if err := report.WriteJUnit(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -100,7 +101,7 @@ func TestWriteJUnit(t *testing.T) {
 func TestWriteJSON(t *testing.T) {
 	rep := sampleReport(t)
 	var buf bytes.Buffer
-	if err := rep.WriteJSON(&buf); err != nil {
+	if err := report.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -178,7 +179,7 @@ func TestWriteJSON(t *testing.T) {
 func TestWriteHTML(t *testing.T) {
 	rep := sampleReport(t)
 	var buf bytes.Buffer
-	if err := rep.WriteHTML(&buf); err != nil {
+	if err := report.WriteHTML(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -205,7 +206,7 @@ func TestWriteHTML(t *testing.T) {
 func TestWriteMarkdown(t *testing.T) {
 	rep := sampleReport(t)
 	var buf bytes.Buffer
-	if err := rep.WriteMarkdown(&buf); err != nil {
+	if err := report.WriteMarkdown(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	md := buf.String()
@@ -230,7 +231,7 @@ func TestWriteMarkdown(t *testing.T) {
 func TestWriteText(t *testing.T) {
 	rep := sampleReport(t)
 	var buf bytes.Buffer
-	if err := rep.WriteText(&buf); err != nil {
+	if err := report.WriteText(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()
@@ -265,25 +266,25 @@ func TestReportsFailuresFirst(t *testing.T) {
 	rep := sampleReport(t)
 	tests := []struct {
 		format string
-		write  func(io.Writer) error
+		write  func(io.Writer, *certify.Report) error
 		// marks, in the order they must come.
 		marks []string
 	}{
-		{"text", rep.WriteText, []string{
+		{"text", report.WriteText, []string{
 			"verdict: FAIL",
 			"\n  broken huffman-zero-padding enc/5.2/1 fail: ",
 			"\n  broken always-huffman enc/5.2/2 non-strict: ",
 			"\ncase ",
 			"\n  ref enc/1.1/1 info: ",
 		}},
-		{"Markdown", rep.WriteMarkdown, []string{
+		{"Markdown", report.WriteMarkdown, []string{
 			"## hpackcert: FAIL",
 			"<details open><summary>broken huffman-zero-padding <code>enc/5.2/1</code> fail: ",
 			"<details open><summary>broken always-huffman <code>enc/5.2/2</code> non-strict: ",
 			"| case | title |",
 			"<details><summary>ref <code>enc/1.1/1</code> info: ",
 		}},
-		{"HTML", rep.WriteHTML, []string{
+		{"HTML", report.WriteHTML, []string{
 			`<h1>hpackcert: <span class="fail">FAIL</span></h1>`,
 			`<section id="e1-enc-5_2-1" class="fail">`,
 			`<section id="e2-enc-5_2-2" class="non-strict">`,
@@ -294,7 +295,7 @@ func TestReportsFailuresFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
-		if err := tt.write(&buf); err != nil {
+		if err := tt.write(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		out := buf.String()
@@ -322,10 +323,10 @@ func TestRuleCitedOnce(t *testing.T) {
 	twice := regexp.MustCompile(`§[0-9.]+\S*\s*§`)
 	for _, tt := range []struct {
 		format string
-		write  func(io.Writer) error
-	}{{"text", rep.WriteText}, {"Markdown", rep.WriteMarkdown}, {"HTML", rep.WriteHTML}} {
+		write  func(io.Writer, *certify.Report) error
+	}{{"text", report.WriteText}, {"Markdown", report.WriteMarkdown}, {"HTML", report.WriteHTML}} {
 		var buf bytes.Buffer
-		if err := tt.write(&buf); err != nil {
+		if err := tt.write(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		// The Markdown report escapes the punctuation of the rule with
@@ -475,7 +476,7 @@ func badRune(s, allowed string) (string, bool) {
 func TestWriteTextHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
-		if err := rep.WriteText(&buf); err != nil {
+		if err := report.WriteText(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		text := buf.String()
@@ -637,7 +638,7 @@ func closesFence(line, fence string) bool {
 func TestWriteMarkdownHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
-		if err := rep.WriteMarkdown(&buf); err != nil {
+		if err := report.WriteMarkdown(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		md := buf.String()
@@ -792,7 +793,7 @@ func TestWriteMarkdownHostile(t *testing.T) {
 func TestWriteJUnitHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
-		if err := rep.WriteJUnit(&buf); err != nil {
+		if err := report.WriteJUnit(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		d := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
@@ -878,7 +879,7 @@ func TestWriteHTMLHostile(t *testing.T) {
 	own := []string{"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tbody", "tr", "th", "td", "a", "code", "span", "br", "i", "section", "pre", "details", "summary"}
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
-		if err := rep.WriteHTML(&buf); err != nil {
+		if err := report.WriteHTML(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		if bad, ok := badRune(buf.String(), "\n\t"); ok {
@@ -1015,7 +1016,7 @@ func textOf(n *html.Node) string {
 func TestWriteJSONHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
-		if err := rep.WriteJSON(&buf); err != nil {
+		if err := report.WriteJSON(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		var doc struct {

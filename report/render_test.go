@@ -1,4 +1,4 @@
-package certify_test
+package report_test
 
 import (
 	"bytes"
@@ -15,8 +15,9 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/report"
 )
 
 var screenshot = flag.String("render.screenshot", "", "write the first screen of the failing matrix's HTML report, as Chromium renders it, to this PNG file")
@@ -88,7 +89,7 @@ func TestHTMLReportFailuresFirst(t *testing.T) {
 		t.Fatal("the failing matrix did not fail")
 	}
 	var buf bytes.Buffer
-	if err := rep.WriteHTML(&buf); err != nil {
+	if err := report.WriteHTML(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	doc := parseHTML(t, buf.Bytes())
@@ -184,7 +185,7 @@ func TestHTMLReportFailuresFirst(t *testing.T) {
 func TestRenderReport(t *testing.T) {
 	script := renderScript(t)
 	var hostilePage bytes.Buffer
-	if err := hostileReport(allHostile()).WriteHTML(&hostilePage); err != nil {
+	if err := report.WriteHTML(&hostilePage, hostileReport(allHostile())); err != nil {
 		t.Fatal(err)
 	}
 	report := hostilePage.String()

@@ -1,4 +1,4 @@
-package certify
+package report
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/hpackcert/hpackcert/internal/visible"
 )
 
 // The encoder under test controls much of what a report prints: its name
@@ -16,87 +17,11 @@ import (
 // through one function of this file for the context it lands in, so that
 // it reads as it was sent and cannot act on a terminal, a parser or a page.
 
-// visible returns s with each octet sequence a terminal or a parser could
-// act on written as a Go-style escape: an octet that is not part of valid
-// UTF-8 as \xNN; the C0 controls Go string literals name as \a, \b, \f,
-// \n, \r, \t and \v; other C0 controls and DEL as \xNN; C1 controls and
-// every other rune that is not graphic (line and paragraph separators,
-// bidirectional and other format characters, non-ASCII spaces,
-// noncharacters) as \uNNNN or \UNNNNNNNN. keepTab leaves tabs as they
-// are, for multi-line text.
-//
-// A backslash is left as it is, so that a detail which quotes a value in
-// Go syntax stays readable; the price is that an encoder which writes the
-// four characters \x1b reads the same as one which writes an ESC.
-func visible(s string, keepTab bool) string {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !shownAsIs(r, size, keepTab) {
-			break
-		}
-		i += size
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case shownAsIs(r, size, keepTab):
-			b.WriteString(s[i : i+size])
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < utf8.RuneSelf && shortEscape[r] != "":
-			b.WriteString(shortEscape[r])
-		case r < utf8.RuneSelf:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// shortEscape holds the escapes of Go string literals for the controls
-// that have one, as strconv.Quote writes them.
-var shortEscape = [utf8.RuneSelf]string{'\a': `\a`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\v': `\v`}
-
-func shownAsIs(r rune, size int, keepTab bool) bool {
-	if r == utf8.RuneError && size == 1 {
-		return false // an invalid octet, not U+FFFD itself
-	}
-	return unicode.IsPrint(r) || (r == '\t' && keepTab)
-}
-
-// visibleLine returns s on one line, escaped as visible says.
-func visibleLine(s string) string { return visible(s, false) }
-
-// visibleLines splits s into lines and escapes each as visible says,
-// keeping tabs. A carriage return before a line feed is part of the line
-// break; line breaks at the end of s are dropped.
-func visibleLines(s string) []string {
-	lines := strings.Split(strings.TrimRight(s, "\r\n"), "\n")
-	for i, l := range lines {
-		lines[i] = visible(strings.TrimSuffix(l, "\r"), true)
-	}
-	return lines
-}
-
-// visibleText returns s escaped line by line as visibleLines does.
-func visibleText(s string) string { return strings.Join(visibleLines(s), "\n") }
-
 // writeIndented writes s to w line by line, escaped as visibleLines does,
 // each line after prefix (empty lines stay empty): no line of s starts at
 // the left margin, where the report's own lines start.
 func writeIndented(w io.Writer, prefix, s string) {
-	for _, l := range visibleLines(s) {
+	for _, l := range visible.Lines(s) {
 		if l == "" {
 			fmt.Fprintln(w)
 			continue
@@ -141,7 +66,7 @@ func plainName(name string) bool {
 // entity or block (a heading, a quote, a list item) and, in a GFM table,
 // ends no cell: GFM reads \| as a pipe inside the cell.
 func mdText(s string) string {
-	s = visibleLine(s)
+	s = visible.Line(s)
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/4)
 	for i := 0; i < len(s); i++ {
@@ -163,7 +88,7 @@ func asciiPunct(c byte) bool {
 // as visibleLines does. The fence is a run of backticks longer than any in
 // s, so no line of s can close it; inside it, HTML and Markdown are text.
 func writeMarkdownCode(w io.Writer, s string) {
-	body := visibleText(s)
+	body := visible.Text(s)
 	fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
 	fmt.Fprintf(w, "%s\n%s\n%s\n", fence, body, fence)
 }
@@ -184,7 +109,7 @@ func longestRun(s string, c byte) int {
 
 // htmlLine escapes s for raw HTML on one line, such as a <summary> in a
 // Markdown report, where a line break could end the HTML block.
-func htmlLine(s string) string { return template.HTMLEscapeString(visibleLine(s)) }
+func htmlLine(s string) string { return template.HTMLEscapeString(visible.Line(s)) }
 
 // jsonText returns s with each octet that is not part of valid UTF-8
 // written as \xNN: encoding/json would turn it into U+FFFD and the octet

@@ -1,0 +1,209 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/visible"
+)
+
+// htmlStyle is the report's style sheet, the page's only resource.
+const htmlStyle = `
+body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}
+td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+th,td.k{white-space:nowrap}td.n{text-align:right}td.g a{display:block;text-decoration:none;color:#000}
+.pass{background:#cfc}.non-strict{background:#ffc}.fail{background:#f99}.info{background:#def}.unsupported{background:#eee}.expected{background:#fdb}
+h1 span{padding:0 .3em}p.verdict{font-size:1.2em}
+section{border-left:.4em solid #ccc;padding-left:.8em;margin:1em 0}
+section.fail,section.pass,section.non-strict,section.info,section.unsupported,section.expected{background:none}
+section.fail{border-color:#c00}section.non-strict{border-color:#cc0}section.expected{border-color:#e90}section.pass{border-color:#6c6}
+details>summary{cursor:pointer;margin:.5em 0}
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto}
+`
+
+// htmlReport is the page. Its Content Security Policy allows nothing but
+// htmlStyle (by its digest): should an encoder's string ever get past the
+// escaping as markup, a browser would neither run nor load it, and would
+// log the violation, which ci/render-report.sh fails on.
+var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '` + cspHash(htmlStyle) + `'">
+<title>hpackcert: {{.Verdict}}</title>
+<style>` + htmlStyle + `</style></head><body>
+<h1>hpackcert: <span class="{{.VerdictClass}}">{{.Verdict}}</span></h1>
+<p class="verdict">{{.VerdictText}}{{with .First}}; first failure: <a href="#{{.Anchor}}">{{.Encoder}} <code>{{.Case.ID}}</code></a> ({{.Case.Title}}){{end}}.</p>
+<table class="summary"><tr><th>encoder</th><th>driven</th><th>fail</th><th>non-strict</th><th>unsupported</th><th>info</th><th>pass</th><th>coverage</th><th>time</th></tr>
+{{range .Summaries}}<tr><td>{{.Encoder}}{{if .Reported}}<br>reports itself as <code>{{.Reported}}</code>{{end}}</td><td class="k">{{.Kind}}{{if .Binary}}, binary form{{end}}</td>
+<td class="n{{if .Fail}} fail{{end}}">{{.Fail}}{{if .Expected}} (+{{.Expected}} expected){{end}}</td><td class="n{{if .NonStrict}} non-strict{{end}}">{{.NonStrict}}</td><td class="n">{{.Unsupported}}</td><td class="n">{{.Info}}</td><td class="n">{{.Pass}}</td><td>{{.Coverage}}</td><td class="k">{{.Elapsed}}</td></tr>
+{{end}}</table>
+<p>Traffic stories: {{.Traffic}}.{{if .Strict}} Strict: non-strict counts as fail.{{end}}</p>
+{{with .Run}}<p>{{.}}</p>
+{{end}}{{range .Stale}}<p>Expected failure <code>{{.}}</code> did not fail: remove it from the list.</p>
+{{end}}{{with .Failures}}<h2>Failures</h2>
+{{range .}}{{template "section" .}}{{end}}{{end}}{{with .NonStrict}}<h2>Non-strict</h2>
+{{range .}}{{template "section" .}}{{end}}{{end}}<h2>Matrix</h2>
+<table><tr><th>case</th><th>title</th>{{range .Encoders}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td><code>{{.Case.ID}}</code></td><td>{{.Case.Title}}</td>{{range .Cells}}<td class="g {{.Class}}"><a href="#{{.Anchor}}">{{.Label}}</a></td>{{end}}</tr>
+{{end}}</table>
+{{with .Unsupported}}<h2>Unsupported</h2>
+{{range .}}{{template "section" .}}{{end}}{{end}}{{with .Info}}<h2>Measurements</h2>
+<details><summary>{{len .}} results graded info</summary>
+{{range .}}{{template "section" .}}{{end}}</details>
+{{end}}{{with .Passes}}<h2>Passes</h2>
+<details><summary>{{len .}} results graded pass</summary>
+{{range .}}{{template "section" .}}{{end}}</details>
+{{end}}</body></html>
+{{define "section"}}<section id="{{.Anchor}}" class="{{.Class}}"><h3>{{.Encoder}} — <code>{{.Case.ID}}</code> {{.Case.Title}}: {{.Label}}</h3>
+<p><i>{{.Rule}}</i></p><p>{{.Detail}}{{if .Duration}} ({{.Duration}}){{end}}</p>
+{{if .Repro}}<pre>{{.Repro}}</pre>{{end}}{{if .Stderr}}<p>encoder stderr:</p><pre>{{.Stderr}}</pre>{{end}}</section>
+{{end}}`))
+
+// cspHash returns the Content Security Policy source that allows an
+// inline element with the given text: its SHA-256 digest in base64.
+func cspHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// htmlCell is a result in the HTML report: a cell of the matrix and the
+// section it links to. The strings the encoder controls are escaped as
+// visible says: html/template escapes HTML, not control characters nor
+// invalid UTF-8.
+type htmlCell struct {
+	Case                          certify.Case
+	Encoder, Anchor, Class, Label string
+	Rule, Detail, Repro, Stderr   string
+	Duration                      time.Duration
+}
+
+// htmlSummary is an encoder's row in the summary table.
+type htmlSummary struct {
+	Encoder, Reported, Kind                string
+	Binary                                 bool
+	Fail, Expected, NonStrict, Unsupported int
+	Info, Pass                             int
+	Coverage                               string
+	Elapsed                                time.Duration
+}
+
+// WriteHTML writes a page that shows the verdict first: a heading with
+// it, the first failure and a summary table, one row per encoder; then a
+// section for every failure and every non-strict result; then the matrix,
+// encoders as columns and cases as rows; then the sections of the results
+// graded unsupported, then info and pass, those two collapsed in <details>
+// elements. Every cell of the matrix links to its result's section.
+//
+// Every string reaches the page through html/template's escaping, and an
+// anchor is made of the encoder's position and the case id, never of the
+// encoder's name, so anchors are unique and need no escaping.
+func WriteHTML(w io.Writer, report *certify.Report) error {
+	r := rep{report}
+	type row struct {
+		Case  certify.Case
+		Cells []*htmlCell
+	}
+	ranked := r.ranked()
+	data := struct {
+		Verdict, VerdictClass, VerdictText string
+		First                              *htmlCell
+		Summaries                          []htmlSummary
+		Traffic, Run                       string
+		Strict                             bool
+		Stale                              []string
+		Encoders                           []string
+		Rows                               []row
+		Failures, NonStrict, Unsupported   []*htmlCell
+		Info, Passes                       []*htmlCell
+	}{Traffic: visible.Line(r.TrafficSource), Strict: r.Strict, Run: r.runLine()}
+	data.Verdict, data.VerdictText = r.verdict(&ranked)
+	data.VerdictClass = strings.ToLower(data.Verdict)
+	for _, e := range r.StaleExpectations {
+		data.Stale = append(data.Stale, visible.Line(e))
+	}
+	for _, enc := range r.Encoders {
+		data.Encoders = append(data.Encoders, visible.Line(enc))
+	}
+	cells := make([]map[string]*htmlCell, len(r.Encoders))
+	for i, enc := range r.Encoders {
+		cells[i] = map[string]*htmlCell{}
+		for _, c := range r.Cases {
+			res := r.Results[enc][c.ID]
+			class := res.Grade.String()
+			if res.Expected {
+				class = "expected"
+			}
+			cells[i][c.ID] = &htmlCell{
+				Case:     c,
+				Encoder:  data.Encoders[i],
+				Anchor:   fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
+				Class:    class,
+				Label:    cell(res),
+				Rule:     rule(c),
+				Detail:   visible.Line(res.Detail),
+				Repro:    visible.Text(res.Repro),
+				Stderr:   visible.Text(res.Stderr),
+				Duration: res.Duration,
+			}
+		}
+	}
+	for _, c := range r.Cases {
+		rw := row{Case: c}
+		for i := range r.Encoders {
+			rw.Cells = append(rw.Cells, cells[i][c.ID])
+		}
+		data.Rows = append(data.Rows, rw)
+	}
+	sections := func(ranks ...int) []*htmlCell {
+		var out []*htmlCell
+		for _, k := range ranks {
+			for _, e := range ranked[k] {
+				out = append(out, cells[e.enc][e.c.ID])
+			}
+		}
+		return out
+	}
+	data.Failures = sections(rankFail, rankExpected)
+	data.NonStrict = sections(rankNonStrict)
+	data.Unsupported = sections(rankUnsupported)
+	data.Info = sections(rankInfo)
+	data.Passes = sections(rankPass)
+	if e, ok := firstFailure(&ranked); ok {
+		data.First = cells[e.enc][e.c.ID]
+	}
+	for i, enc := range r.Encoders {
+		info := r.Targets[enc]
+		n := r.Counts(enc)
+		s := htmlSummary{
+			Encoder:     data.Encoders[i],
+			Kind:        info.Kind,
+			Binary:      info.Binary,
+			NonStrict:   n[certify.NonStrict],
+			Unsupported: n[certify.Unsupported],
+			Info:        n[certify.Info],
+			Pass:        n[certify.Pass],
+			Elapsed:     info.Elapsed.Round(time.Millisecond),
+		}
+		for _, res := range r.Results[enc] {
+			switch rank(res) {
+			case rankFail:
+				s.Fail++
+			case rankExpected:
+				s.Expected++
+			}
+		}
+		if reported := visible.Line(info.Reported); reported != s.Encoder {
+			s.Reported = reported
+		}
+		if cov := r.Coverage[enc]; cov != nil {
+			s.Coverage = cov.String()
+		}
+		data.Summaries = append(data.Summaries, s)
+	}
+	return htmlReport.Execute(w, data)
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
+)
+
+type jsonResult struct {
+	Grade    certify.Grade `json:"grade"`
+	Detail   string        `json:"detail"`
+	Duration float64       `json:"duration"` // seconds
+	Repro    string        `json:"repro,omitempty"`
+	Expected bool          `json:"expected_failure,omitempty"`
+	Stderr   string        `json:"stderr,omitempty"`
+}
+
+type jsonEncoder struct {
+	Kind     string                `json:"kind"`
+	Reported string                `json:"reported"`
+	Binary   bool                  `json:"binary"`
+	Elapsed  float64               `json:"elapsed_seconds"`
+	Summary  map[string]int        `json:"summary"`
+	Coverage *certify.Coverage     `json:"coverage,omitempty"`
+	Cases    map[string]jsonResult `json:"cases"`
+	Live     *jsonLive             `json:"live,omitempty"`
+}
+
+// jsonLive is certify.LiveInfo as the JSON report spells it.
+type jsonLive struct {
+	Version   string   `json:"version,omitempty"`
+	Role      string   `json:"role"`
+	Encoder   string   `json:"hpack_encoder,omitempty"`
+	Where     string   `json:"where"`
+	Transport string   `json:"transport"`
+	Transform string   `json:"declared_transformation,omitempty"`
+	Blocks    int      `json:"blocks"`
+	Conns     int      `json:"connections"`
+	Notes     []string `json:"notes,omitempty"`
+	Elapsed   float64  `json:"elapsed_seconds"`
+}
+
+type jsonReport struct {
+	Version           string                 `json:"version"`
+	Catalogue         string                 `json:"catalogue"`
+	Started           string                 `json:"started,omitempty"`
+	Elapsed           float64                `json:"elapsed_seconds"`
+	Failed            bool                   `json:"failed"`
+	Traffic           string                 `json:"traffic"`
+	Strict            bool                   `json:"strict"`
+	Encoders          map[string]jsonEncoder `json:"encoders"`
+	StaleExpectations []string               `json:"stale_expectations,omitempty"`
+}
+
+// WriteJSON writes the report as one object, for dashboards that compare
+// runs: "version" (the hpackcert build) and "catalogue" (the case
+// catalogue's count and digest) tell whether two reports graded with the
+// same cases; "started" (RFC 3339) and "elapsed_seconds" date the run;
+// "failed" is the verdict (exit status 1); "traffic" says where the
+// traffic stories came from; "strict"; and "encoders" maps each encoder's
+// name to its "kind" ("in-process", "stdio" or "recorded"), "reported"
+// (the name it gave itself), "binary" (whether it offered hpack-stdio's
+// binary form), "elapsed_seconds", "summary" (cases per grade, every grade
+// present), "coverage" (see certify.Coverage) and "cases", each case id mapped to
+// {grade, detail, duration in seconds, repro, expected_failure, stderr}.
+// A target captured live (hpackcert live) also has "live": its
+// "version", "role", "hpack_encoder", "where", "transport",
+// "declared_transformation", "blocks", "connections", "notes" and
+// "elapsed_seconds".
+// "stale_expectations" lists the expected failures that did not fail.
+//
+// Strings are kept as they are, control characters included (JSON escapes
+// them), except that an octet which is not part of valid UTF-8, in an
+// encoder's name or in what it wrote, reads \xNN (see jsonText).
+func WriteJSON(w io.Writer, report *certify.Report) error {
+	r := rep{report}
+	out := jsonReport{
+		Version:   r.Version,
+		Catalogue: r.Catalogue,
+		Elapsed:   r.Elapsed.Seconds(),
+		Failed:    r.Failed(),
+		Traffic:   jsonText(r.TrafficSource),
+		Strict:    r.Strict,
+		Encoders:  map[string]jsonEncoder{},
+	}
+	if !r.Started.IsZero() {
+		out.Started = r.Started.Format(time.RFC3339)
+	}
+	for _, e := range r.StaleExpectations {
+		out.StaleExpectations = append(out.StaleExpectations, jsonText(e))
+	}
+	for _, enc := range r.Encoders {
+		info := r.Targets[enc]
+		je := jsonEncoder{
+			Kind:     info.Kind,
+			Reported: jsonText(info.Reported),
+			Binary:   info.Binary,
+			Elapsed:  info.Elapsed.Seconds(),
+			Summary:  map[string]int{},
+			Coverage: r.Coverage[enc],
+			Cases:    map[string]jsonResult{},
+		}
+		if l := info.Live; l != nil {
+			je.Live = &jsonLive{
+				Version: jsonText(l.Version), Role: jsonText(l.Role), Encoder: jsonText(l.Encoder),
+				Where: jsonText(l.Where), Transport: jsonText(l.Transport),
+				Blocks: l.Blocks, Conns: l.Conns, Elapsed: l.Elapsed.Seconds(),
+			}
+			if l.Declared {
+				je.Live.Transform = jsonText(l.Transform)
+			}
+			for _, n := range l.Notes {
+				je.Live.Notes = append(je.Live.Notes, jsonText(n))
+			}
+		}
+		for id, res := range r.Results[enc] {
+			je.Cases[id] = jsonResult{res.Grade, jsonText(res.Detail), res.Duration.Seconds(), jsonText(res.Repro), res.Expected, jsonText(res.Stderr)}
+		}
+		for g := certify.Pass; g <= certify.Fail; g++ {
+			je.Summary[g.String()] = 0
+		}
+		for g, n := range r.Counts(enc) {
+			je.Summary[g.String()] = n
+		}
+		out.Encoders[jsonText(enc)] = je
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(out)
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/certify"
+)
+
+// WriteMarkdown writes the report for CI step summaries, most urgent
+// first: for targets captured live, the live section of a matrix (see
+// writeLiveMarkdown); a heading with the verdict, the first failure and a summary per
+// encoder; every failure, then every non-strict result, each an open
+// <details> element with the rule, the reproduction (or the detail) and
+// the encoder's stderr in code blocks; the matrix; and the results graded
+// unsupported or info, each a closed <details>.
+//
+// What the encoder controls stays text: its name in the table and the list
+// goes through mdText, which escapes every ASCII punctuation character and
+// keeps it on one line; names and details in a <summary> are HTML-escaped
+// on one line; reproductions and stderr sit in code blocks whose fence is
+// longer than any run of backticks they hold (see writeMarkdownCode).
+func WriteMarkdown(w io.Writer, report *certify.Report) error {
+	r := rep{report}
+	names := make([]string, len(r.Encoders))
+	for i, enc := range r.Encoders {
+		names[i] = mdText(enc)
+	}
+	r.writeLiveMarkdown(w)
+	ranked := r.ranked()
+	word, text := r.verdict(&ranked)
+	fmt.Fprintf(w, "## hpackcert: %s\n\n%s", word, text)
+	if e, ok := firstFailure(&ranked); ok {
+		fmt.Fprintf(w, "; first failure: **%s** `%s` (%s)", names[e.enc], e.c.ID, mdText(e.c.Title))
+	}
+	fmt.Fprint(w, ".\n\n")
+	for i, enc := range r.Encoders {
+		fmt.Fprintf(w, "- **%s**: %s", names[i], r.summary(enc))
+		if cov := r.Coverage[enc]; cov != nil {
+			fmt.Fprintf(w, "; coverage: %s", cov)
+		}
+		fmt.Fprintln(w)
+	}
+	strict := ""
+	if r.Strict {
+		strict = " Strict: non-strict counts as fail."
+	}
+	fmt.Fprintf(w, "\nTraffic stories: %s.%s\n", mdText(r.TrafficSource), strict)
+	if line := r.runLine(); line != "" {
+		fmt.Fprintf(w, "\n%s\n", mdText(line))
+	}
+	for _, e := range r.StaleExpectations {
+		fmt.Fprintf(w, "\nExpected failure %s did not fail: remove it from the list.\n", mdText(e))
+	}
+	for _, s := range []struct {
+		heading string
+		entries []entry
+	}{
+		{"Failures", slices.Concat(ranked[rankFail], ranked[rankExpected])},
+		{"Non-strict", ranked[rankNonStrict]},
+	} {
+		if len(s.entries) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n### %s\n", s.heading)
+		for _, e := range s.entries {
+			r.writeMarkdownEntry(w, e, true)
+		}
+	}
+	fmt.Fprintf(w, "\n### Matrix\n\n| case | title | %s |\n|---|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(r.Encoders)))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = mdGrade(r.Results[enc][c.ID])
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdText(c.Title), strings.Join(cells, " | "))
+	}
+	if rest := slices.Concat(ranked[rankUnsupported], ranked[rankInfo]); len(rest) > 0 {
+		fmt.Fprint(w, "\n### Unsupported and info\n")
+		for _, e := range rest {
+			r.writeMarkdownEntry(w, e, false)
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// writeMarkdownEntry writes a result as a <details> element: a summary
+// line with the encoder, the case, the grade and the detail; the case's
+// title and rule; the reproduction, or the detail when there is none; and
+// the encoder's stderr.
+func (r rep) writeMarkdownEntry(w io.Writer, e entry, open bool) {
+	attr := ""
+	if open {
+		attr = " open"
+	}
+	fmt.Fprintf(w, "\n<details%s><summary>%s <code>%s</code> %s: %s</summary>\n\n", attr, htmlLine(r.Encoders[e.enc]), e.c.ID, cell(e.res), htmlLine(e.res.Detail))
+	fmt.Fprintf(w, "**%s**: %s\n\n", mdText(e.c.Title), mdText(rule(e.c)))
+	if e.res.Repro != "" {
+		writeMarkdownCode(w, e.res.Repro)
+	} else {
+		writeMarkdownCode(w, e.res.Detail)
+	}
+	if e.res.Stderr != "" {
+		fmt.Fprint(w, "\nencoder stderr:\n\n")
+		writeMarkdownCode(w, e.res.Stderr)
+	}
+	fmt.Fprintln(w, "</details>")
+}
+
+func mdGrade(res *certify.Result) string {
+	switch {
+	case res.Expected:
+		return "fail (expected)"
+	case res.Grade == certify.Fail:
+		return "**fail**"
+	case res.Grade == certify.NonStrict:
+		return "*non-strict*"
+	}
+	return res.Grade.String()
+}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 )
 

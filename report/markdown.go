@@ -11,8 +11,8 @@ import (
 
 // WriteMarkdown writes the report for CI step summaries, most urgent
 // first: for targets captured live, the live section of a matrix (see
-// writeLiveMarkdown); a heading with the verdict, the first failure and a summary per
-// encoder; every failure, then every non-strict result, each an open
+// writeLiveMarkdown); a heading with the verdict, the first failure and a
+// summary per encoder; every failure, then every non-strict result, each an open
 // <details> element with the rule, the reproduction (or the detail) and
 // the encoder's stderr in code blocks; the matrix; and the results graded
 // unsupported or info, each a closed <details>.
@@ -24,10 +24,7 @@ import (
 // longer than any run of backticks they hold (see writeMarkdownCode).
 func WriteMarkdown(w io.Writer, report *certify.Report) error {
 	r := rep{report}
-	names := make([]string, len(r.Encoders))
-	for i, enc := range r.Encoders {
-		names[i] = mdText(enc)
-	}
+	names := r.names(mdText)
 	r.writeLiveMarkdown(w)
 	ranked := r.ranked()
 	word, text := r.verdict(&ranked)

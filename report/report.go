@@ -23,6 +23,15 @@ import (
 // ordering and wording the formats share.
 type rep struct{ *certify.Report }
 
+// names returns the encoders' names escaped for a format.
+func (r rep) names(escape func(string) string) []string {
+	out := make([]string, len(r.Encoders))
+	for i, enc := range r.Encoders {
+		out[i] = escape(enc)
+	}
+	return out
+}
+
 func (r rep) summary(encoder string) string {
 	n := r.Counts(encoder)
 	expected := 0

@@ -26,10 +26,7 @@ import (
 // their lines is indented.
 func WriteText(w io.Writer, report *certify.Report) error {
 	r := rep{report}
-	names := make([]string, len(r.Encoders))
-	for i, enc := range r.Encoders {
-		names[i] = textName(enc)
-	}
+	names := r.names(textName)
 	r.writeLiveText(w, names)
 	ranked := r.ranked()
 	word, text := r.verdict(&ranked)

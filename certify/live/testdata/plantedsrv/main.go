@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/certify/live"
+	"github.com/hpackcert/hpackcert/internal/broken"
 )
 
 func main() {

@@ -16,7 +16,8 @@
 # Usage: ci/live.sh [--install-only | --out FILE]
 # --install-only installs the packages and stops (for the tests of
 # certify/live, which need them under CI=true); --out writes the section
-# to FILE rather than docs/MATRIX-live.md.
+# to FILE rather than docs/MATRIX-live.md. LIVE_JSON, when set, names a
+# file for the JSON report too (ci/golden.sh reads it).
 # Exit status: that of hpackcert live (0 nothing failed but the expected,
 # 1 a case failed, 2 the run could not happen), or 2 for a bad option.
 set -euo pipefail
@@ -86,6 +87,6 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target haproxy:h2c-origin --target apache2 --target apache2:h2c-origin --target caddy \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
-	--expect-fail live/expect-fail.txt --md "$out" || status=$?
+	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

@@ -1,0 +1,176 @@
+package certify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/internal/wire"
+)
+
+// The rules on what octets the encoder sends: every octet value must
+// round-trip, and every octet's Huffman code must be RFC 7541 Appendix B's.
+
+// droppedOctets returns the octets the case's scenarios could not send.
+func (c *caseRun) droppedOctets() []byte {
+	var dropped octetSet
+	for _, tr := range c.transcripts {
+		for _, x := range tr.dropped {
+			dropped[x] = true
+		}
+	}
+	return dropped.members()
+}
+
+// untested turns a passing verdict into unsupported when octets the case
+// needs could not be sent, naming them.
+func untested(v verdict, dropped []byte) verdict {
+	if len(dropped) == 0 || v.grade != Pass {
+		return v
+	}
+	return verdict{grade: Unsupported, detail: fmt.Sprintf("%s; %d octet values not tested, which hpack-stdio/1 without its binary form cannot carry (the encoder's hello did not offer \"binary\": true): %s", v.detail, len(dropped), octetList(dropped))}
+}
+
+// octetList writes octets as hex, runs of consecutive values as ranges.
+func octetList(octets []byte) string {
+	var parts []string
+	for i := 0; i < len(octets); {
+		j := i
+		for j+1 < len(octets) && octets[j+1] == octets[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, fmt.Sprintf("0x%02x", octets[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("0x%02x-0x%02x", octets[i], octets[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// octetsRoundTrip checks that values carrying every octet round-trip.
+func octetsRoundTrip(c *caseRun) verdict {
+	v := everyBlock("with every octet value round-trip through every oracle")(c)
+	return untested(v, c.droppedOctets())
+}
+
+// eachHuffmanString calls visit for every Huffman-coded name and value of
+// the block with the field it encodes, until visit reports a problem.
+func eachHuffmanString(b *playedBlock, visit func(what string, s *wire.String, f Field) (string, bool)) (string, bool) {
+	for i, r := range b.reps {
+		f, ok := b.fieldFor(i)
+		if !ok || r.Kind == wire.SizeUpdate {
+			continue
+		}
+		for _, str := range []struct {
+			what string
+			s    *wire.String
+		}{{"name", r.Name}, {"value", r.Value}} {
+			if str.s == nil || !str.s.Huffman {
+				continue
+			}
+			if problem, bad := visit(str.what, str.s, f); bad {
+				return problem, true
+			}
+		}
+	}
+	return "", false
+}
+
+// huffmanCodeRule decodes every Huffman-coded string of the block on its
+// own, with the wire walker rather than an oracle's context, and compares
+// it with the name or value sent, so that a wrong code is named by its
+// octet even after an oracle's context broke.
+func huffmanCodeRule(b *playedBlock) (string, bool) {
+	return eachHuffmanString(b, func(what string, s *wire.String, f Field) (string, bool) {
+		sent := f.Name
+		if what == "value" {
+			sent = f.Value
+		}
+		if problem, bad := huffmanMismatch(s, sent); bad {
+			return fmt.Sprintf("offset %d: the Huffman-coded %s of field %s: %s", s.Length.Offset, what, quoteShort(f.Name), problem), true
+		}
+		return "", false
+	})
+}
+
+// addHuffman counts the Huffman strings of a block that decode to what
+// was sent, and the octets they carried.
+func (tr *transcript) addHuffman(b *playedBlock) {
+	eachHuffmanString(b, func(what string, s *wire.String, f Field) (string, bool) {
+		sent := f.Name
+		if what == "value" {
+			sent = f.Value
+		}
+		if _, bad := huffmanMismatch(s, sent); !bad {
+			tr.huffmanStrings++
+			tr.huffmanCoded.addString(sent)
+		}
+		return "", false
+	})
+}
+
+// huffmanCodes grades huffmanCodeRule's findings, then says which octets
+// the encoder's Huffman strings carried.
+func huffmanCodes(c *caseRun) verdict {
+	if v, _ := c.blocks(c.problem); v.detail != "" {
+		v.grade = c.c.Violation
+		return v
+	}
+	var coded octetSet
+	nStrings := 0
+	for _, tr := range c.transcripts {
+		nStrings += tr.huffmanStrings
+		for x, ok := range tr.huffmanCoded {
+			coded[x] = coded[x] || ok
+		}
+	}
+	missing := coded.absent()
+	switch {
+	case nStrings == 0:
+		return verdict{grade: Unsupported, detail: "the encoder Huffman-coded no string, so no code was tested (Huffman coding is optional)"}
+	case len(missing) == 0:
+		return pass("every octet value 0-255 was Huffman-coded (%d strings) and each string decodes to what was sent", nStrings)
+	}
+	dropped := c.droppedOctets()
+	var notSent octetSet
+	for _, x := range dropped {
+		notSent[x] = true
+	}
+	var chosenRaw []byte
+	for _, x := range missing {
+		if !notSent[x] {
+			chosenRaw = append(chosenRaw, x)
+		}
+	}
+	v := pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
+	if len(chosenRaw) > 0 {
+		v.detail += fmt.Sprintf("; the encoder sent these octets only raw, where Huffman was shorter (RFC 7541 allows it), so their codes were not tested: %s", octetList(chosenRaw))
+	}
+	return untested(v, dropped)
+}
+
+// huffmanMismatch compares a Huffman string as decoded with the octets
+// sent, and names the first octet that did not come back.
+func huffmanMismatch(s *wire.String, sent string) (string, bool) {
+	got := s.Text
+	i := 0
+	for i < len(got) && i < len(sent) && got[i] == sent[i] {
+		i++
+	}
+	switch {
+	case i < len(sent) && i < len(got):
+		return fmt.Sprintf("octet 0x%02x at position %d decodes as 0x%02x: its code is wrong (sent %s, decoded %s)", sent[i], i, got[i], quoteShort(sent), quoteShort(got)), true
+	case i < len(sent):
+		reason := "the string ends early"
+		if s.PadErr != "" {
+			reason = s.PadErr
+		}
+		return fmt.Sprintf("octet 0x%02x at position %d does not decode (%s): its code is wrong (sent %s)", sent[i], i, reason, quoteShort(sent)), true
+	case i < len(got):
+		return fmt.Sprintf("decodes to %d octets more than the %d sent (%s): a code of the last octets is wrong", len(got)-len(sent), len(sent), quoteShort(got)), true
+	case s.PadErr != "":
+		return s.PadErr, true
+	}
+	return "", false
+}

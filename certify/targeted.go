@@ -1,0 +1,353 @@
+package certify
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// The targeted scenarios: stories written for one rule each (entry sizes,
+// size updates, eviction, giant fields, every octet, sensitive fields),
+// beside the generated and the traffic stories of scenarios.go.
+
+func fields(pairs ...string) []Field {
+	out := make([]Field, len(pairs)/2)
+	for i := range out {
+		out[i] = Field{Name: pairs[2*i], Value: pairs[2*i+1]}
+	}
+	return out
+}
+
+// filler returns a value of n octets distinct per tag.
+func filler(tag string, n int) string {
+	return (tag + strings.Repeat("x", n))[:n]
+}
+
+// entrySizeStories put two entries in a 128-octet table whose sizes sum
+// to 130 (one evicts the other) and to 128 (both stay), then refer to
+// both: an encoder counting 31 or 33 octets of overhead keeps or evicts
+// the wrong entry.
+func entrySizeStories() []story {
+	return []story{
+		{name: "entry-size/evict", blocks: []block{
+			{acked: []uint32{128}, fields: fields("x-a", filler("a", 30))},
+			{fields: fields("x-b", filler("b", 30))},
+			{fields: fields("x-a", filler("a", 30), "x-b", filler("b", 30))},
+			{fields: fields("x-b", filler("b", 30), "x-a", filler("a", 30))},
+		}},
+		{name: "entry-size/exact", blocks: []block{
+			{acked: []uint32{128}, fields: fields("x-c", filler("c", 29))},
+			{fields: fields("x-d", filler("d", 29))},
+			{fields: fields("x-c", filler("c", 29), "x-d", filler("d", 29))},
+		}},
+	}
+}
+
+// common fields that most policies index.
+var indexable = fields(":authority", "www.example.com", "user-agent", "hpackcert/1", "x-request-tag", "alpha", "accept-language", "en-GB")
+
+// sizeStories move the setting down, up and several times between blocks.
+func sizeStories() []story {
+	return []story{
+		{name: "size-updates/reduce", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{2048}, fields: indexable},
+			{acked: []uint32{0}, fields: indexable},
+			{acked: []uint32{4096}, fields: indexable},
+			{acked: []uint32{100}, fields: indexable},
+			{acked: []uint32{8192}, fields: indexable},
+		}},
+		{name: "size-updates/down-then-up", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{0, 4096}, fields: indexable},
+			{acked: []uint32{100, 4096}, fields: indexable},
+			{acked: []uint32{2048, 50, 4096}, fields: indexable},
+			{acked: []uint32{4096, 4096}, fields: indexable},
+		}},
+		{name: "size-updates/many", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{1000, 100, 2000, 4096}, fields: indexable},
+			{acked: []uint32{300, 200, 3000}, fields: indexable},
+			{acked: []uint32{4096}, fields: indexable},
+		}},
+	}
+}
+
+// emptyBlockStories follow setting changes with blocks that have no
+// fields, as an empty trailers block would be.
+func emptyBlockStories() []story {
+	return []story{
+		{name: "empty-block/reduce", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{0}},
+			{fields: indexable},
+		}},
+		{name: "empty-block/down-then-up", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{100, 4096}},
+			{fields: indexable},
+		}},
+	}
+}
+
+// evictResizeStories fill the table, then shrink it so that entries must go.
+func evictResizeStories() []story {
+	big := fields("x-one", filler("1", 60), "x-two", filler("2", 60), "x-three", filler("3", 60), "x-four", filler("4", 60))
+	return []story{{name: "evict-resize", blocks: []block{
+		{fields: big},
+		{fields: big},
+		{acked: []uint32{200}, fields: big},
+		{fields: big},
+		{acked: []uint32{0}, fields: big},
+		{acked: []uint32{4096}, fields: big},
+		{fields: big},
+	}}}
+}
+
+// evictInsertStories fill a 256-octet table with three 80-octet entries,
+// then add one of 150 octets: exactly two entries must go.
+func evictInsertStories() []story {
+	three := fields("x-e1", filler("e", 44), "x-e2", filler("f", 44), "x-e3", filler("g", 44))
+	big := fields("x-big", filler("h", 113))
+	all := append(append([]Field(nil), three...), big...)
+	return []story{{name: "evict-insert", blocks: []block{
+		{acked: []uint32{256}, fields: three},
+		{fields: big},
+		{fields: all},
+		{fields: all},
+	}}}
+}
+
+// giantStories send fields larger than the whole table, in values and in
+// names, around fields that are indexed.
+func giantStories() []story {
+	return []story{
+		{name: "giant/value", blocks: []block{
+			{fields: indexable},
+			{fields: append(fields("x-giant", filler("v", 5000)), indexable...)},
+			{fields: indexable},
+			{fields: append(append([]Field(nil), indexable...), fields("x-giant", filler("v", 5000))...)},
+			{fields: indexable},
+		}},
+		{name: "giant/name", blocks: []block{
+			{fields: indexable},
+			{fields: fields(filler("n", 4100), "v")},
+			{fields: indexable},
+		}},
+		{name: "giant/small-table", blocks: []block{
+			{acked: []uint32{100}, fields: fields("x-s", filler("s", 30))},
+			{fields: fields("x-t", filler("t", 70), "x-s", filler("s", 30))},
+			{fields: fields("x-s", filler("s", 30), "x-t", filler("t", 70))},
+		}},
+	}
+}
+
+// octetStories send every octet value in values, together and alone.
+// For a transport that carries only UTF-8 (utf8Only), each octet travels
+// inside the shortest valid UTF-8 sequence holding it (utf8Holding), so
+// that only the 13 octets no UTF-8 sequence holds are left for
+// scenarioStories to drop.
+func octetStories(utf8Only bool) []story {
+	octet := func(x byte) string {
+		if utf8Only {
+			return utf8Holding(x)
+		}
+		return string([]byte{x})
+	}
+	var all, rev strings.Builder
+	var singles []Field
+	for x := 0; x < 256; x++ {
+		all.WriteString(octet(byte(x)))
+		rev.WriteString(octet(byte(255 - x)))
+		singles = append(singles, Field{Name: "x-octet", Value: octet(byte(x))})
+	}
+	highs := strings.Repeat(octet(0xff)+octet(0xfe)+octet(0xfd), 20)
+	return []story{
+		{name: "octets/all", blocks: []block{
+			{fields: fields("x-all", all.String(), "x-rev", rev.String())},
+			{fields: fields("x-all", all.String(), "x-high", highs)},
+		}},
+		{name: "octets/single", blocks: []block{{fields: singles}}},
+		{name: "octets/utf8", blocks: []block{
+			{fields: fields("x-utf8", "ÿ€→𝄞 \u00a0", "x-latin", "café, naïve, Ünïcödé")},
+		}},
+	}
+}
+
+// sensitiveStories mark fields sensitive: new ones, ones whose name is in
+// the static table, ones equal to a static entry and ones that were
+// indexed earlier without the mark.
+func sensitiveStories() []story {
+	s := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
+	return []story{{name: "sensitive", blocks: []block{
+		{fields: []Field{s("x-secret", "hunter2"), s("authorization", "Bearer abc"), s(":method", "GET")}},
+		{fields: []Field{s("x-secret", "hunter2"), {Name: "x-token", Value: "public"}}},
+		{fields: []Field{{Name: "x-token", Value: "public"}, s("x-token", "public")}},
+		{fields: []Field{s("cookie", "session=0123456789abcdef0123456789abcdef")}},
+		{acked: []uint32{0}, fields: []Field{s("x-secret", "hunter2")}},
+	}}}
+}
+
+// credentialStories send authorization and cookies without the sensitive
+// mark, the way most callers do.
+func credentialStories() []story {
+	return []story{{name: "credentials", blocks: []block{
+		{fields: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
+		{fields: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
+		{fields: fields("cookie", "lang=en; theme=dark", "cookie", "id=1")},
+		{fields: fields("authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc", "cookie", "session=0123456789abcdef0123456789")},
+		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
+		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
+	}}}
+}
+
+// ownAdversarial adds randomised sequences the generated stories may not
+// stress: settings moving every block, many duplicates and mixed
+// sensitivity, from a seeded source so that runs repeat.
+func ownAdversarial(seed int64) []story {
+	rng := rand.New(rand.NewSource(seed))
+	var out []story
+	for s := 0; s < 4; s++ {
+		st := story{name: fmt.Sprintf("adversarial/random-%d", s)}
+		for b := 0; b < 24; b++ {
+			var in block
+			if rng.Intn(3) == 0 {
+				sizes := []uint32{0, 1, 31, 32, 33, 64, 100, 256, 1000, 4096, 8192}
+				for k := rng.Intn(3) + 1; k > 0; k-- {
+					in.acked = append(in.acked, sizes[rng.Intn(len(sizes))])
+				}
+			}
+			for f := rng.Intn(12); f >= 0; f-- {
+				name := fmt.Sprintf("x-h%d", rng.Intn(8))
+				value := strings.Repeat(string(rune('a'+rng.Intn(26))), rng.Intn(40))
+				if rng.Intn(10) == 0 {
+					value = strings.Repeat("z", 300+rng.Intn(5000))
+				}
+				in.fields = append(in.fields, Field{Name: name, Value: value, Sensitive: rng.Intn(8) == 0})
+			}
+			st.blocks = append(st.blocks, in)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// shortCodes are the characters with the shortest Huffman codes, 5 bits
+// (RFC 7541 Appendix B): a run of them makes Huffman coding shorter than
+// the raw string whatever one octet is embedded in it.
+const shortCodes = "012aceiost"
+
+// huffmanRun is the run around each octet of huffmanOctetStories: 40
+// characters of 5 bits save 120 bits, more than the longest code (30
+// bits) and the four octets of a UTF-8 sequence (4 x 30 bits) cost over
+// their raw octets.
+var huffmanRun = strings.Repeat(shortCodes, 4)
+
+// huffmanOctetStories send every octet value 0-255 inside a run of 5-bit
+// characters, one octet per field named after it, so that an encoder that
+// Huffman-codes when shorter sends every code of Appendix B. For a
+// transport that carries only UTF-8 (utf8Only), an octet is sent inside
+// the shortest valid UTF-8 sequence holding it; the 13 octets no UTF-8
+// sequence holds are left for scenarioStories to drop.
+func huffmanOctetStories(utf8Only bool) []story {
+	const perBlock = 16
+	st := story{name: "huffman-octets"}
+	for first := 0; first < 256; first += perBlock {
+		var b block
+		for x := first; x < first+perBlock; x++ {
+			octets := string([]byte{byte(x)})
+			if utf8Only {
+				octets = utf8Holding(byte(x))
+			}
+			b.fields = append(b.fields, Field{Name: fmt.Sprintf("x-huffman-%02x", x), Value: huffmanRun[:20] + octets + huffmanRun[20:]})
+		}
+		st.blocks = append(st.blocks, b)
+	}
+	return []story{st}
+}
+
+// utf8Holding returns the shortest valid UTF-8 sequence that holds octet
+// x, or x alone when no UTF-8 sequence holds it (0xc0, 0xc1, 0xf5-0xff).
+func utf8Holding(x byte) string {
+	switch {
+	case x < 0x80:
+		return string(rune(x))
+	case x < 0xc0: // a continuation octet, after a lead octet
+		return string([]byte{0xc2, x})
+	case x >= 0xc2 && x < 0xe0:
+		return string([]byte{x, 0x80})
+	case x == 0xe0:
+		return "\xe0\xa0\x80"
+	case x > 0xe0 && x < 0xf0:
+		return string([]byte{x, 0x80, 0x80})
+	case x == 0xf0:
+		return "\xf0\x90\x80\x80"
+	case x > 0xf0 && x <= 0xf4:
+		return string([]byte{x, 0x80, 0x80, 0x80})
+	}
+	return string([]byte{x})
+}
+
+// specCoverageStories exercise, for any conforming encoder, the parts of
+// RFC 7541 that traffic reaches only by luck: every static entry as an
+// exact match and every static name with another value (Appendix A), and
+// each integer prefix at its boundaries 2^N-2, 2^N-1, 2^N and past them
+// (§5.1): indices 126-128 and past 128 (dynamic indices past 127), name
+// indices 62-64 with incremental indexing and 14-16 and past 143 without,
+// size updates 30-32 and 4096, string lengths 126-128 and 16,383-16,385.
+// The coverage section of the report says which of them an encoder's
+// wire actually used.
+func specCoverageStories() []story {
+	var exact, names []Field
+	seen := map[string]bool{}
+	for _, f := range spec.StaticTable {
+		exact = append(exact, Field{Name: f.Name, Value: f.Value})
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			names = append(names, Field{Name: f.Name, Value: "hpackcert-value"})
+		}
+	}
+	// 90 entries of 38 octets fill 3,420 of the 4,096: indices 62-151.
+	var fill []Field
+	for i := 0; i < 90; i++ {
+		fill = append(fill, Field{Name: fmt.Sprintf("x-i%02d", i), Value: "v"})
+	}
+	sensitive := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
+	rawRun := func(n int) string { return strings.Repeat("X", n) } // 8-bit code: Huffman is never shorter
+	return []story{
+		{name: "spec-coverage/static", blocks: []block{
+			{fields: exact},
+			{fields: names},
+		}},
+		{name: "spec-coverage/indices", blocks: []block{
+			{fields: fill},
+			// Every entry again: indexed fields 62-151.
+			{fields: fill},
+			// The oldest entry's name, never indexed: name index 151,
+			// two continuation octets after a 4-bit prefix.
+			{fields: []Field{sensitive("x-i00", "secret")}},
+			// New values for the newest names: name indices 62, then 64
+			// (x-i88's entry moved down by one), then 63.
+			{fields: fields("x-i89", "w")},
+			{fields: fields("x-i88", "w")},
+			{fields: fields("x-i89", "z")},
+			{fields: fields("x-i50", "w")},
+			// Sensitive fields equal to static entries 14 and 16, and
+			// one named by entry 15: 4-bit name indices 14-16.
+			{fields: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
+		}},
+		{name: "spec-coverage/size-updates", blocks: []block{
+			{fields: indexable},
+			{acked: []uint32{30}, fields: indexable},
+			{acked: []uint32{31}, fields: indexable},
+			{acked: []uint32{32}, fields: indexable},
+			{acked: []uint32{4096}, fields: indexable},
+		}},
+		{name: "spec-coverage/string-lengths", blocks: []block{
+			{fields: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
+			{fields: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
+		}},
+	}
+}

@@ -27,7 +27,25 @@ type Case struct {
 	// is decoded and keeps what it found (playedBlock.problems).
 	rule  blockRule
 	check func(c *caseRun) verdict
+	// needs is what check reads beyond the transcripts of its scenarios;
+	// the engine provides it before the check runs (runner.provide).
+	needs need
 }
+
+// need is something a check reads that the engine computes for it.
+type need uint8
+
+const (
+	// needReference: the reference encoder's transcript of the same
+	// traffic stories (caseRun.reference).
+	needReference need = 1 << iota
+	// needReplay: the traffic stories played again through the target in
+	// fresh contexts (caseRun.replayed), for an encoder, not recordings.
+	needReplay
+	// needAllocRuns: the number of calls to measure allocations over
+	// (caseRun.allocRuns).
+	needAllocRuns
+)
 
 // verdict is a case's outcome before strictness and expected failures.
 type verdict struct {
@@ -99,10 +117,17 @@ type caseRun struct {
 	c *Case
 	// ruleIndex is the index of c.rule in the run's rules, or -1.
 	ruleIndex   int
-	r           *runner
 	target      Target
 	recorded    bool // the target is recorded stories, not an encoder
 	transcripts []*transcript
+
+	// What the case's needs asked for, provided by the engine: the
+	// reference encoder's traffic transcript and the error that kept it
+	// from being played; the traffic replayed through the target and its
+	// error; the number of runs of an allocation measure.
+	reference, replayed     *transcript
+	referenceErr, replayErr error
+	allocRuns               int
 }
 
 // blocks calls f for every block of the case's transcripts that the
@@ -425,6 +450,7 @@ var allCases = []Case{
 		RFC:       "§1.1: HPACK eliminates redundant header fields; measured as wire octets per header-list octet, next to the reference encoder's.",
 		scenarios: []string{scTraffic},
 		check:     compressionRatio,
+		needs:     needReference,
 	},
 	{
 		ID: "enc/2.2/1", Section: "2.2", Violation: Info,
@@ -432,6 +458,7 @@ var allCases = []Case{
 		RFC:       "§2.2: each context starts empty; an encoder that writes the same blocks from the same state is reproducible (measured, not graded).",
 		scenarios: []string{scTraffic},
 		check:     determinism,
+		needs:     needReplay,
 	},
 	{
 		ID: "enc/7.3/1", Section: "7.3", Violation: Info,
@@ -446,5 +473,6 @@ var allCases = []Case{
 		RFC:       "§7.3 on memory: heap allocations per EncodeBlock call, measured with runtime.MemStats over repeated runs on a traffic story.",
 		scenarios: []string{scTraffic},
 		check:     allocations,
+		needs:     needAllocRuns,
 	},
 }

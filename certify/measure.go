@@ -35,7 +35,7 @@ func compressionRatio(c *caseRun) verdict {
 		return verdict{grade: Info, detail: "no header octets in the traffic stories"}
 	}
 	detail := fmt.Sprintf("%d blocks: %d wire octets for %d header octets, ratio %.3f", blocks, wire, list, float64(wire)/float64(list))
-	if ref, err := c.r.referenceTraffic(c.transcripts[0]); err == nil && ref != nil {
+	if ref, err := c.reference, c.referenceErr; err == nil && ref != nil {
 		refList, refWire, _ := wireStats([]*transcript{ref})
 		if refList > 0 {
 			detail += fmt.Sprintf("; reference encoder %.3f (%d wire octets)", float64(refWire)/float64(refList), refWire)
@@ -53,7 +53,7 @@ func determinism(c *caseRun) verdict {
 	if c.recorded {
 		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again"}
 	}
-	second, err := c.r.replay(c.target, scTraffic)
+	second, err := c.replayed, c.replayErr
 	if err != nil {
 		return verdict{grade: Unsupported, detail: err.Error()}
 	}
@@ -157,7 +157,7 @@ func allocations(c *caseRun) verdict {
 			return verdict{grade: Fail, detail: err.Error()}
 		}
 	}
-	runs, i := c.r.opts.allocRuns(), 0
+	runs, i := c.allocRuns, 0
 	allocs := allocsPerRun(runs, func() {
 		fields := st.blocks[i%len(st.blocks)].fields
 		i++

@@ -285,7 +285,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	for ci := range cases {
 		c := &cases[ci]
 		start := time.Now()
-		run := &caseRun{c: c, ruleIndex: -1, r: r, target: t, recorded: recorded}
+		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded}
 		if i, ok := r.ruleIndex[c.ID]; ok {
 			run.ruleIndex = i
 		}
@@ -354,6 +354,7 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 			return v
 		}
 	}
+	r.provide(run)
 	v := run.c.check(run)
 	if v.grade != Pass {
 		return v
@@ -367,6 +368,20 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 		return verdict{grade: Unsupported, detail: fmt.Sprintf("%s; the encoder cannot express %d blocks, and the rest of their stories was not played (first: %s)", v.detail, len(skipped), skipped[0])}
 	}
 	return v
+}
+
+// provide computes what the case's check needs beyond its transcripts.
+func (r *runner) provide(run *caseRun) {
+	needs := run.c.needs
+	if needs&needReference != 0 {
+		run.reference, run.referenceErr = r.referenceTraffic(run.transcripts[0])
+	}
+	if needs&needReplay != 0 && !run.recorded {
+		run.replayed, run.replayErr = r.replay(run.target, scTraffic)
+	}
+	if needs&needAllocRuns != 0 {
+		run.allocRuns = r.opts.allocRuns()
+	}
 }
 
 // playScenario plays a scenario through the target, or explains why it

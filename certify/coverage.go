@@ -2,8 +2,9 @@ package certify
 
 import (
 	"fmt"
-	"github.com/hpackcert/hpackcert/internal/wire"
 	"strconv"
+
+	"github.com/hpackcert/hpackcert/internal/wire"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )

@@ -1,11 +1,8 @@
 package certify
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -446,73 +443,4 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 	}
 	r.refTraffic[key.String()] = tr
 	return tr, nil
-}
-
-func knownCase(id string) bool {
-	for _, c := range allCases {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// checkExpectFail checks that every expected failure names a case of the
-// catalogue and, when it names an encoder, one of the run's.
-func checkExpectFail(entries []string, targets []Target) error {
-	var names []string
-	for _, t := range targets {
-		names = append(names, t.Name())
-	}
-	for _, e := range entries {
-		id, encoder := e, ""
-		if i := strings.LastIndexByte(e, ' '); i >= 0 {
-			id, encoder = e[i+1:], e[:i]
-		}
-		if !knownCase(id) {
-			return fmt.Errorf("certify: expected failure %q: no case %q (see hpackcert list)", e, id)
-		}
-		if encoder != "" && !contains(names, encoder) {
-			return fmt.Errorf("certify: expected failure %q: no encoder %q in this run (have %q)", e, encoder, names)
-		}
-	}
-	return nil
-}
-
-// ReadExpectFail reads a list of expected failures: one case id per line,
-// or an encoder name, a space and a case id; blank lines and lines
-// starting with # are ignored.
-func ReadExpectFail(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("certify: expected failures: %w", err)
-	}
-	defer f.Close()
-	return parseExpectFail(f, path)
-}
-
-func parseExpectFail(rd io.Reader, path string) ([]string, error) {
-	var out []string
-	sc := bufio.NewScanner(rd)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		id := text
-		if i := strings.LastIndexByte(text, ' '); i >= 0 {
-			id = text[i+1:]
-		}
-		if !strings.HasPrefix(id, "enc/") {
-			return nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...)", path, line, id)
-		}
-		if !knownCase(id) {
-			return nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)
-		}
-		out = append(out, text)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("certify: %s: %w", path, err)
-	}
-	return out, nil
 }

@@ -1,0 +1,176 @@
+package certify
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/wire"
+	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/oracle/strict"
+)
+
+// storyDecoders decodes the blocks of one story: every oracle built in,
+// strict first, each in a fresh context; which of them an earlier block
+// broke; the encoder, to compare its table when it shows it (nil for
+// recorded stories); the dynamic table's maximum size as the wire walker
+// tracks it; and the limits of the run.
+type storyDecoders struct {
+	strict  *strict.Decoder
+	oracles []oracle.Decoder
+	broken  []bool
+	enc     Encoder
+	maxSize uint32
+	lim     limits
+}
+
+// newStoryDecoders returns the decoders of a story encoded by enc (nil
+// for recorded wire).
+func newStoryDecoders(enc Encoder, lim limits) *storyDecoders {
+	s := strict.New()
+	ds := []oracle.Decoder{s}
+	for _, newDecoder := range oracle.Available() {
+		d := newDecoder()
+		if d.Name() == strict.Name {
+			continue
+		}
+		ds = append(ds, d)
+	}
+	return &storyDecoders{strict: s, oracles: ds, broken: make([]bool, len(ds)), enc: enc, maxSize: spec.DefaultTableSize, lim: lim}
+}
+
+// headerListLimiter is implemented by the oracles that can stop decoding
+// a block past a header-list size (all three built in).
+type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
+
+// decode decodes pb.wire with every decoder of the story's context and
+// fills in the oracles' verdicts and the table comparison.
+func (sd *storyDecoders) decode(pb *playedBlock) {
+	ds, broken := sd.oracles, sd.broken
+	listLimit := max(sd.lim.maxList, listSize(pb.in().fields))
+	for _, d := range ds {
+		for _, n := range pb.in().acked {
+			d.SetMaxDynamicTableSize(n)
+		}
+		if l, ok := d.(headerListLimiter); ok {
+			l.SetMaxHeaderListSize(listLimit)
+		}
+	}
+	pb.wireLen, pb.wireDigest = len(pb.wire), sha256.Sum256(pb.wire)
+	// Every field adds at least 32 octets to the header list (§4.1); a
+	// handful of size updates may come first.
+	pb.reps, pb.walkErr = wire.WalkLimit(pb.wire, listLimit/spec.EntryOverhead+16)
+	pb.maxBefore = sd.maxSize
+	for _, r := range pb.reps {
+		if r.Kind == wire.SizeUpdate {
+			sd.maxSize = uint32(min(r.Index.Value, 1<<32-1))
+		}
+	}
+	pb.decoded = make([]decoded, len(ds))
+	for i, d := range ds {
+		pb.decoded[i].oracle = d.Name()
+		if broken[i] {
+			pb.decoded[i].skipped = true
+			continue
+		}
+		fields, err := decodeSafely(d, pb.wire)
+		pb.decoded[i].fields, pb.decoded[i].count, pb.decoded[i].err = fields, len(fields), err
+		if err != nil {
+			broken[i] = true
+		}
+	}
+	if !pb.decoded[0].skipped && pb.decoded[0].err == nil {
+		pb.strictDecoded = true
+		pb.updates = sd.strict.Updates()
+		pb.warnings = sd.strict.Warnings()
+		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
+			longest := 0
+			for _, f := range pb.decoded[0].fields {
+				longest = max(longest, len(f.Name), len(f.Value))
+			}
+			for i := 1; i < len(pb.decoded); i++ {
+				d := &pb.decoded[i]
+				if d.err == nil {
+					continue
+				}
+				if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
+					d.known = l.Case
+				}
+			}
+		}
+	}
+	pb.tableDiff, pb.tablesCompared = compareTables(ds, broken, sd.enc)
+}
+
+// decodeSafely turns an oracle's panic into an error: a certifier must
+// report on the encoder, not die on a decoder's bug.
+func decodeSafely(d oracle.Decoder, wire []byte) (fields []oracle.Field, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("oracle %s panicked: %v", d.Name(), r)
+		}
+	}()
+	return d.DecodeBlock(wire)
+}
+
+// compareTables describes the first disagreement between the tables of
+// the decoders still in a defined state and the encoder's, or returns "";
+// it also returns how many tables it compared.
+func compareTables(ds []oracle.Decoder, broken []bool, enc Encoder) (string, int) {
+	var ref []oracle.Field
+	refName := ""
+	compared := 0
+	for i, d := range ds {
+		if broken[i] {
+			continue
+		}
+		t := d.Table()
+		compared++
+		if refName == "" {
+			ref, refName = t, d.Name()
+			continue
+		}
+		if diff := tableDiff(ref, t); diff != "" {
+			return fmt.Sprintf("oracles %s and %s disagree: %s", refName, d.Name(), diff), compared
+		}
+	}
+	if tr, ok := enc.(TableReader); ok && refName != "" {
+		compared++
+		if diff := tableDiff(ref, tr.Table()); diff != "" {
+			return fmt.Sprintf("the encoder's table differs from oracle %s's: %s", refName, diff), compared
+		}
+	}
+	return "", compared
+}
+
+// tableDiff describes how table b differs from table a, or returns "".
+func tableDiff(a, b []oracle.Field) string {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i].Name != b[i].Name || a[i].Value != b[i].Value {
+			return fmt.Sprintf("entry %d (index %d) is %s, not %s", i, spec.StaticTableLen+1+i, fieldString(b[i].Name, b[i].Value), fieldString(a[i].Name, a[i].Value))
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d entries (size %d), not %d (size %d)", len(b), tableSize(b), len(a), tableSize(a))
+	}
+	return ""
+}
+
+func tableSize(t []oracle.Field) int {
+	n := 0
+	for _, f := range t {
+		n += len(f.Name) + len(f.Value) + spec.EntryOverhead
+	}
+	return n
+}
+
+// strictError returns the strict oracle's error for the block, if it
+// reported a violation of RFC 7541 there.
+func (b *playedBlock) strictError() *strict.Error {
+	var e *strict.Error
+	if len(b.decoded) > 0 && errors.As(b.decoded[0].err, &e) {
+		return e
+	}
+	return nil
+}

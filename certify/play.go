@@ -1,0 +1,145 @@
+package certify
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// judging is how a run judges blocks as they are played: the rules of its
+// cases, by index, and its limits. A nil *judging (tests) applies the
+// default limits and keeps every block whole for the rules to be called
+// on later.
+type judging struct {
+	rules []blockRule
+	lim   limits
+}
+
+func (j *judging) limits() limits {
+	if j == nil {
+		return defaultLimits
+	}
+	return j.lim
+}
+
+// finish adds a decoded block to what its transcript accumulates, then,
+// for a run, applies every rule to it and releases it.
+func (j *judging) finish(tr *transcript, pb *playedBlock) {
+	tr.coverage.add(pb)
+	tr.addHuffman(pb)
+	if j == nil {
+		return
+	}
+	pb.problems = make([]string, len(j.rules))
+	for i, rule := range j.rules {
+		if problem, bad := rule(pb); bad {
+			pb.problems[i] = problem
+		}
+	}
+	pb.release()
+}
+
+// play runs the stories through a target and decodes what it wrote.
+func play(t Target, name string, stories []story, j *judging) *transcript {
+	tr := &transcript{scenario: name}
+	if r, ok := t.(restarter); ok {
+		r.restart()
+	}
+	for si := range stories {
+		st := &stories[si]
+		enc, err := t.NewEncoder()
+		if err != nil {
+			tr.breakdown = fmt.Errorf("opening a new encoding context for story %s: %w", st.name, err)
+			tr.breakdownAt = &playedBlock{story: st, encErr: tr.breakdown}
+			break
+		}
+		if !playStory(tr, st, enc, j) {
+			break
+		}
+	}
+	if s, ok := t.(stderrReader); ok {
+		tr.stderr = s.stderrTail()
+	}
+	return tr
+}
+
+// playStory plays one story through enc and reports whether the encoder
+// is still usable.
+func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
+	lim := j.limits()
+	sd := newStoryDecoders(enc, lim)
+	var prev *playedBlock
+	var buf []byte
+	defer closeEncoder(enc)
+	for bi := range st.blocks {
+		in := &st.blocks[bi]
+		pb := &playedBlock{story: st, index: bi, prev: prev}
+		prev = pb
+		tr.blocks = append(tr.blocks, pb)
+		wire, err := encodeSafely(enc, buf[:0], in)
+		if err == nil && len(wire) > lim.maxBlock {
+			err = fmt.Errorf("the encoder wrote a block of %d octets, over the per-block limit of %d (Options.MaxBlockSize, --max-block); real header blocks are far smaller", len(wire), lim.maxBlock)
+		}
+		var unsupported interface{ Unsupported() string }
+		if errors.As(err, &unsupported) {
+			// The encoder cannot express this block and encoded nothing:
+			// the rest of the story depends on it, the next story does not.
+			pb.encErr = err
+			tr.unsupportedBlocks = append(tr.unsupportedBlocks, fmt.Sprintf("%s: %s", pb.where(), unsupported.Unsupported()))
+			return true
+		}
+		if err != nil {
+			pb.encErr = err
+			tr.breakdown, tr.breakdownAt = err, pb
+			return false
+		}
+		pb.wire = bytes.Clone(wire)
+		if cap(wire) <= lim.maxBlock {
+			buf = wire
+		}
+		sd.decode(pb)
+		j.finish(tr, pb)
+	}
+	return true
+}
+
+func closeEncoder(enc Encoder) {
+	if c, ok := enc.(interface{ Close() error }); ok {
+		c.Close()
+	}
+}
+
+// encodeSafely applies the acknowledged sizes and encodes one block,
+// turning a panic of an in-process encoder into an error.
+func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("encoder panicked: %v", r)
+		}
+	}()
+	for _, n := range in.acked {
+		if err := enc.SetMaxDynamicTableSize(n); err != nil {
+			return nil, fmt.Errorf("SetMaxDynamicTableSize(%d): %w", n, err)
+		}
+	}
+	return enc.EncodeBlock(dst, in.fields)
+}
+
+// playRecorded decodes the recorded wire of stories without an encoder.
+func playRecorded(name string, stories []story, j *judging) *transcript {
+	tr := &transcript{scenario: name}
+	lim := j.limits()
+	for si := range stories {
+		st := &stories[si]
+		sd := newStoryDecoders(nil, lim)
+		var prev *playedBlock
+		for bi := range st.blocks {
+			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire, prev: prev}
+			prev = pb
+			tr.blocks = append(tr.blocks, pb)
+			sd.decode(pb)
+			j.finish(tr, pb)
+		}
+	}
+	return tr
+}

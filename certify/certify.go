@@ -42,19 +42,18 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 	// Every verdict uses every oracle built into the binary: strict, x/net
 	// and, with -tags nghttp2, nghttp2.
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 )
 
-// Field is one header field handed to an encoder.
-type Field struct {
-	Name, Value string
-	// Sensitive marks a field the encoder must never index: it must be sent
-	// as a "Literal Header Field Never Indexed" (RFC 7541 §6.2.3, §7.1.3).
-	Sensitive bool
-}
+// Field is a header field to encode: spec.Field, the module's one
+// header-field type. Sensitive marks a field the encoder must never
+// index: it must be sent as a "Literal Header Field Never Indexed" (RFC
+// 7541 §6.2.3, §7.1.3).
+type Field = spec.Field
 
 // Encoder is one HPACK encoding context, as one HTTP/2 connection writer
 // holds it. A new Encoder starts with an empty dynamic table whose maximum

@@ -13,7 +13,7 @@ import (
 // modelTable is the dynamic table of RFC 7541 §2.3.2 and §4 written as
 // plainly as possible: a slice, newest first.
 type modelTable struct {
-	entries []spec.HeaderField
+	entries []spec.Field
 	maxSize uint32
 }
 
@@ -40,7 +40,7 @@ func (m *modelTable) setMaxSize(n uint32) {
 // bytes it added to the table: a field the static or the dynamic table
 // holds is referenced, one that does not fit is not indexed, any other
 // is added after evicting what §4.4 says.
-func (m *modelTable) encode(f spec.HeaderField) (inserted int) {
+func (m *modelTable) encode(f spec.Field) (inserted int) {
 	for _, s := range spec.StaticTable {
 		if s == f {
 			return 0
@@ -55,7 +55,7 @@ func (m *modelTable) encode(f spec.HeaderField) (inserted int) {
 		return 0
 	}
 	m.evictTo(m.maxSize - f.Size())
-	m.entries = append([]spec.HeaderField{f}, m.entries...)
+	m.entries = append([]spec.Field{f}, m.entries...)
 	return len(f.Name) + len(f.Value)
 }
 
@@ -107,7 +107,7 @@ func TestChurnMatchesModel(t *testing.T) {
 					checkModel(t, where+" (size change)", enc, m)
 					continue
 				}
-				f := spec.HeaderField{Name: names[rng.IntN(len(names))], Value: values[rng.IntN(len(values))]}
+				f := spec.Field{Name: names[rng.IntN(len(names))], Value: values[rng.IntN(len(values))]}
 				nameBuf = append(nameBuf[:0], f.Name...)
 				valueBuf = append(valueBuf[:0], f.Value...)
 				enc.AppendField(nil, nameBuf, valueBuf, false)
@@ -171,17 +171,17 @@ func TestIndexCollisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	table := newTable(1024)
 	weakHash := func(s string) uint32 { return uint32(len(s) % 4) }
-	var live []spec.HeaderField // newest first
-	keys := make([]spec.HeaderField, 60)
+	var live []spec.Field // newest first
+	keys := make([]spec.Field, 60)
 	for i := range keys {
-		keys[i] = spec.HeaderField{Name: fmt.Sprintf("n%d", i%7), Value: fmt.Sprintf("v%0*d", i%5, i)}
+		keys[i] = spec.Field{Name: fmt.Sprintf("n%d", i%7), Value: fmt.Sprintf("v%0*d", i%5, i)}
 	}
 	for step := range 5000 {
 		f := keys[rng.IntN(len(keys))]
 		fieldHash, nameHash := weakHash(f.Name+f.Value), weakHash(f.Name)
 		if table.findField(fieldHash, f.Name, f.Value) == 0 {
 			table.add(f.Name, f.Value, fieldHash, nameHash, 0)
-			live = append([]spec.HeaderField{f}, live...)
+			live = append([]spec.Field{f}, live...)
 			var size uint32
 			for i, e := range live {
 				size += e.Size()

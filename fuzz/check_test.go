@@ -31,7 +31,7 @@ func (d *faultyDecoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 		return nil, errors.New("hpack: refused")
 	case "lose never-indexed":
 		for i := range fields {
-			fields[i].NeverIndexed = false
+			fields[i].Sensitive = false
 		}
 	case "alter values":
 		for i := range fields {

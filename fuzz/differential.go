@@ -245,7 +245,7 @@ func fieldsString(fields []oracle.Field) string {
 	s := tableString(fields)
 	var never []string
 	for i, f := range fields {
-		if f.NeverIndexed {
+		if f.Sensitive {
 			never = append(never, fmt.Sprint(i))
 		}
 	}

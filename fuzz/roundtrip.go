@@ -249,7 +249,7 @@ func compareFields(got []oracle.Field, want []Op) error {
 			return fmt.Errorf("%d fields; want %d", len(got), len(want))
 		case got[i].Name != want[i].Name || got[i].Value != want[i].Value:
 			return fmt.Errorf("field %d is %s: %s; want %s: %s", i, quoteShort(got[i].Name), quoteShort(got[i].Value), quoteShort(want[i].Name), quoteShort(want[i].Value))
-		case want[i].Sensitive && !got[i].NeverIndexed:
+		case want[i].Sensitive && !got[i].Sensitive:
 			return fmt.Errorf("field %d %s is sensitive but was not sent as never indexed (RFC 7541 §6.2.3)", i, quoteShort(want[i].Name))
 		}
 	}

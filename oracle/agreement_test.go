@@ -39,11 +39,11 @@ func decoders(t *testing.T) []oracle.Decoder {
 	return out
 }
 
-// plain strips NeverIndexed, which the vectors' header lists do not carry.
-func plain(fields []oracle.Field) []vectors.HeaderField {
-	out := make([]vectors.HeaderField, len(fields))
+// plain strips Sensitive, which the vectors' header lists do not carry.
+func plain(fields []oracle.Field) []vectors.Field {
+	out := make([]vectors.Field, len(fields))
 	for i, f := range fields {
-		out[i] = vectors.HeaderField{Name: f.Name, Value: f.Value}
+		out[i] = vectors.Field{Name: f.Name, Value: f.Value}
 	}
 	return out
 }
@@ -69,7 +69,7 @@ func TestAppendixCFields(t *testing.T) {
 				t.Errorf("%s %s: %v", ex.Section, d.Name(), err)
 				continue
 			}
-			want := []oracle.Field{{Name: ex.Field.Name, Value: ex.Field.Value, NeverIndexed: ex.NeverIndexed}}
+			want := []oracle.Field{{Name: ex.Field.Name, Value: ex.Field.Value, Sensitive: ex.NeverIndexed}}
 			if s := diff(got, want); s != "" {
 				t.Errorf("%s %s: fields: %s", ex.Section, d.Name(), s)
 			}
@@ -117,8 +117,8 @@ func TestAppendixCSequences(t *testing.T) {
 						t.Errorf("%s: headers: %s", step.Section, s)
 					}
 					for _, f := range got {
-						if f.NeverIndexed {
-							t.Errorf("%s: %+v is NeverIndexed; the RFC's block has no never-indexed literal", step.Section, f)
+						if f.Sensitive {
+							t.Errorf("%s: %+v is marked Sensitive (never indexed); the RFC's block has no never-indexed literal", step.Section, f)
 						}
 					}
 					if s := diff(plain(d.Table()), step.Table); s != "" {
@@ -312,8 +312,8 @@ var agreementCases = []agreementCase{
 		noListLimit: true, block: "00 01 67 7f a1 8c 06" + strings.Repeat("76", 100000), want: []oracle.Field{{Name: "g", Value: strings.Repeat("v", 100000)}}},
 	{name: "huffman-7-bit-padding", reason: "'0' padded with three ones",
 		block: "00 81 07 81 07", want: []oracle.Field{{Name: "0", Value: "0"}}},
-	{name: "never-indexed", reason: "§6.2.3 is reported as NeverIndexed",
-		block: "10 01 61 01 62", want: []oracle.Field{{Name: "a", Value: "b", NeverIndexed: true}}},
+	{name: "never-indexed", reason: "§6.2.3 is reported as Sensitive",
+		block: "10 01 61 01 62", want: []oracle.Field{{Name: "a", Value: "b", Sensitive: true}}},
 	{name: "entry-larger-than-table", reason: "an entry larger than the table empties it and is not added (§4.4)",
 		prelude: []string{"40 01 61 01 62"}, acked: []uint32{100}, block: "3f 45 40 01 63 44 " + strings.Repeat("78", 68), want: []oracle.Field{{Name: "c", Value: strings.Repeat("x", 68)}}},
 }

@@ -16,15 +16,14 @@ package oracle
 import (
 	"sort"
 	"sync"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// Field is one decoded header field.
-type Field struct {
-	Name, Value string
-	// NeverIndexed reports that the field arrived as a "Literal Header
-	// Field Never Indexed" representation (RFC 7541 §6.2.3).
-	NeverIndexed bool
-}
+// Field is a decoded header field: spec.Field, the module's one
+// header-field type. Sensitive reports that it arrived as a "Literal
+// Header Field Never Indexed" representation (RFC 7541 §6.2.3).
+type Field = spec.Field
 
 // Decoder is one HPACK decoding context, as one HTTP/2 connection holds it.
 type Decoder interface {
@@ -36,7 +35,7 @@ type Decoder interface {
 	// DecodeBlock decodes one complete header block.
 	DecodeBlock(block []byte) ([]Field, error)
 	// Table returns the dynamic table, newest entry first, as it stands
-	// after the last block. NeverIndexed is false in every entry.
+	// after the last block. Sensitive is false in every entry.
 	Table() []Field
 }
 

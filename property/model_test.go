@@ -104,7 +104,7 @@ func diffTables(wantName string, want []oracle.Field, gotName string, got []orac
 // fieldString shows a field compactly, cutting long values.
 func fieldString(f oracle.Field) string {
 	s := fmt.Sprintf("%s: %s", short(f.Name), short(f.Value))
-	if f.NeverIndexed {
+	if f.Sensitive {
 		s += " (never indexed)"
 	}
 	return s

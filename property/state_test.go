@@ -155,7 +155,7 @@ func (st *connState) encodeBlock(fields []genField) *connState {
 		kind := next.representation(f)
 		exp.kinds = append(exp.kinds, kind)
 		exp.byName = append(exp.byName, next.dec.hasName(f.Name))
-		exp.fields = append(exp.fields, oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: kind == repNever})
+		exp.fields = append(exp.fields, oracle.Field{Name: f.Name, Value: f.Value, Sensitive: kind == repNever})
 		switch {
 		case f.Sensitive:
 			exp.features = append(exp.features, "sensitive field")

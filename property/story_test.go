@@ -41,12 +41,12 @@ func historyStory(initial *connState, history []commands.Command, note string) (
 	var sizes []uint32
 	s = &vectors.Story{Context: "request"}
 	addCase := func(fields []genField) {
-		c := vectors.Case{Seqno: len(s.Cases), TableSizes: sizes, Headers: []vectors.HeaderField{}}
+		c := vectors.Case{Seqno: len(s.Cases), TableSizes: sizes, Headers: []vectors.Field{}}
 		sensitive := false
 		for _, f := range fields {
 			name, value := validUTF8(f.Name), validUTF8(f.Value)
 			lossy = lossy || name != f.Name || value != f.Value
-			c.Headers = append(c.Headers, vectors.HeaderField{Name: name, Value: value})
+			c.Headers = append(c.Headers, vectors.Field{Name: name, Value: value})
 			c.Sensitive = append(c.Sensitive, f.Sensitive)
 			sensitive = sensitive || f.Sensitive
 		}

@@ -23,13 +23,13 @@ type FieldExample struct {
 	Section        string // "C.2.1"
 	Representation string // the RFC's name of the representation, e.g. "Literal Header Field with Indexing"
 	Wire           []byte
-	Field          HeaderField
+	Field          Field
 	// NeverIndexed reports a "Literal Header Field Never Indexed"
 	// representation (§6.2.3); an encoder produces it for a field it is
 	// told is sensitive.
 	NeverIndexed bool
-	Table        []HeaderField // dynamic table after decoding, newest first
-	TableSize    uint32        // its size (§4.1)
+	Table        []Field // dynamic table after decoding, newest first
+	TableSize    uint32  // its size (§4.1)
 }
 
 // Sequence is one of the header block sequences of RFC 7541 C.3 to C.6,
@@ -50,9 +50,9 @@ type Sequence struct {
 type Step struct {
 	Section   string // "C.3.1"
 	Wire      []byte
-	Headers   []HeaderField // the decoded header list, in order
-	Table     []HeaderField // dynamic table after decoding, newest first
-	TableSize uint32        // its size (§4.1)
+	Headers   []Field // the decoded header list, in order
+	Table     []Field // dynamic table after decoding, newest first
+	TableSize uint32  // its size (§4.1)
 }
 
 // IntegerExamples returns the integer representation examples of RFC 7541
@@ -74,28 +74,28 @@ func FieldExamples() []FieldExample {
 			Section:        "C.2.1",
 			Representation: "Literal Header Field with Indexing",
 			Wire:           rfcHex("400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572"),
-			Field:          HeaderField{"custom-key", "custom-header"},
-			Table:          []HeaderField{{"custom-key", "custom-header"}},
+			Field:          Field{Name: "custom-key", Value: "custom-header"},
+			Table:          []Field{{Name: "custom-key", Value: "custom-header"}},
 			TableSize:      55,
 		},
 		{
 			Section:        "C.2.2",
 			Representation: "Literal Header Field without Indexing",
 			Wire:           rfcHex("040c 2f73 616d 706c 652f 7061 7468"),
-			Field:          HeaderField{":path", "/sample/path"},
+			Field:          Field{Name: ":path", Value: "/sample/path"},
 		},
 		{
 			Section:        "C.2.3",
 			Representation: "Literal Header Field Never Indexed",
 			Wire:           rfcHex("1008 7061 7373 776f 7264 0673 6563 7265 74"),
-			Field:          HeaderField{"password", "secret"},
+			Field:          Field{Name: "password", Value: "secret"},
 			NeverIndexed:   true,
 		},
 		{
 			Section:        "C.2.4",
 			Representation: "Indexed Header Field",
 			Wire:           rfcHex("82"),
-			Field:          HeaderField{":method", "GET"},
+			Field:          Field{Name: ":method", Value: "GET"},
 		},
 	}
 }
@@ -104,13 +104,13 @@ func FieldExamples() []FieldExample {
 // and C.6, in that order. Each call returns new slices the caller may
 // modify.
 func RFCAppendixC() []Sequence {
-	authority := HeaderField{":authority", "www.example.com"}
-	noCache := HeaderField{"cache-control", "no-cache"}
-	customKey := HeaderField{"custom-key", "custom-value"}
-	request1 := []HeaderField{{":method", "GET"}, {":scheme", "http"}, {":path", "/"}, authority}
-	request2 := []HeaderField{{":method", "GET"}, {":scheme", "http"}, {":path", "/"}, authority, noCache}
-	request3 := []HeaderField{{":method", "GET"}, {":scheme", "https"}, {":path", "/index.html"}, authority, customKey}
-	requestTables := [][]HeaderField{
+	authority := Field{Name: ":authority", Value: "www.example.com"}
+	noCache := Field{Name: "cache-control", Value: "no-cache"}
+	customKey := Field{Name: "custom-key", Value: "custom-value"}
+	request1 := []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "http"}, {Name: ":path", Value: "/"}, authority}
+	request2 := []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "http"}, {Name: ":path", Value: "/"}, authority, noCache}
+	request3 := []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "https"}, {Name: ":path", Value: "/index.html"}, authority, customKey}
+	requestTables := [][]Field{
 		{authority},
 		{noCache, authority},
 		{customKey, noCache, authority},
@@ -126,18 +126,18 @@ func RFCAppendixC() []Sequence {
 		}
 	}
 
-	private := HeaderField{"cache-control", "private"}
-	date21 := HeaderField{"date", "Mon, 21 Oct 2013 20:13:21 GMT"}
-	date22 := HeaderField{"date", "Mon, 21 Oct 2013 20:13:22 GMT"}
-	location := HeaderField{"location", "https://www.example.com"}
-	gzip := HeaderField{"content-encoding", "gzip"}
-	setCookie := HeaderField{"set-cookie", "foo=ASDJKHQKBZXOQWEOPIUAXQWEOIU; max-age=3600; version=1"}
-	response1 := []HeaderField{{":status", "302"}, private, date21, location}
-	response2 := []HeaderField{{":status", "307"}, private, date21, location}
-	response3 := []HeaderField{{":status", "200"}, private, date22, location, gzip, setCookie}
-	responseTables := [][]HeaderField{
-		{location, date21, private, {":status", "302"}},
-		{{":status", "307"}, location, date21, private},
+	private := Field{Name: "cache-control", Value: "private"}
+	date21 := Field{Name: "date", Value: "Mon, 21 Oct 2013 20:13:21 GMT"}
+	date22 := Field{Name: "date", Value: "Mon, 21 Oct 2013 20:13:22 GMT"}
+	location := Field{Name: "location", Value: "https://www.example.com"}
+	gzip := Field{Name: "content-encoding", Value: "gzip"}
+	setCookie := Field{Name: "set-cookie", Value: "foo=ASDJKHQKBZXOQWEOPIUAXQWEOIU; max-age=3600; version=1"}
+	response1 := []Field{{Name: ":status", Value: "302"}, private, date21, location}
+	response2 := []Field{{Name: ":status", Value: "307"}, private, date21, location}
+	response3 := []Field{{Name: ":status", Value: "200"}, private, date22, location, gzip, setCookie}
+	responseTables := [][]Field{
+		{location, date21, private, {Name: ":status", Value: "302"}},
+		{{Name: ":status", Value: "307"}, location, date21, private},
 		{setCookie, gzip, date22},
 	}
 	responses := func(section, name string, huffman bool, wires [3]string) Sequence {
@@ -194,6 +194,6 @@ func rfcHex(dump string) []byte {
 	return b
 }
 
-func clone(fields []HeaderField) []HeaderField {
-	return append([]HeaderField(nil), fields...)
+func clone(fields []Field) []Field {
+	return append([]Field(nil), fields...)
 }

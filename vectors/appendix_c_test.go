@@ -30,9 +30,9 @@ func (d xnetDecoder) decode(t *testing.T, label string, wire []byte) []hpack.Hea
 // table reads the dynamic table by decoding "Indexed Header Field"
 // representations of indices 62, 63, ... (RFC 7541 §2.3.3, §6.1), which do
 // not change the table, until x/net rejects one as out of range.
-func (d xnetDecoder) table(t *testing.T, label string) []HeaderField {
+func (d xnetDecoder) table(t *testing.T, label string) []Field {
 	t.Helper()
-	var table []HeaderField
+	var table []Field
 	for index := 62; ; index++ {
 		if index > 62+4096/32 {
 			t.Fatalf("%s: x/net accepts index %d, more entries than a 4096-octet table holds", label, index)
@@ -41,7 +41,7 @@ func (d xnetDecoder) table(t *testing.T, label string) []HeaderField {
 		if err != nil {
 			return table
 		}
-		table = append(table, HeaderField{fields[0].Name, fields[0].Value})
+		table = append(table, Field{Name: fields[0].Name, Value: fields[0].Value})
 	}
 }
 
@@ -58,15 +58,15 @@ func appendIndexed(dst []byte, index int) []byte {
 	return append(dst, byte(index))
 }
 
-func fromXNet(fields []hpack.HeaderField) []HeaderField {
-	out := make([]HeaderField, len(fields))
+func fromXNet(fields []hpack.HeaderField) []Field {
+	out := make([]Field, len(fields))
 	for i, f := range fields {
-		out[i] = HeaderField{f.Name, f.Value}
+		out[i] = Field{Name: f.Name, Value: f.Value}
 	}
 	return out
 }
 
-func tableSize(table []HeaderField) uint32 {
+func tableSize(table []Field) uint32 {
 	var size uint32
 	for _, f := range table {
 		size += uint32(len(f.Name)+len(f.Value)) + 32
@@ -87,10 +87,10 @@ func TestAppendixCSequencesDecodeWithXNet(t *testing.T) {
 		for _, step := range seq.Steps {
 			got := fromXNet(dec.decode(t, step.Section, step.Wire))
 			if !slices.Equal(got, step.Headers) {
-				t.Errorf("%s: x/net decodes %q; want %q", step.Section, got, step.Headers)
+				t.Errorf("%s: x/net decodes %v; want %v", step.Section, got, step.Headers)
 			}
 			if table := dec.table(t, step.Section); !slices.Equal(table, step.Table) {
-				t.Errorf("%s: x/net's table after decoding is %q; want %q", step.Section, table, step.Table)
+				t.Errorf("%s: x/net's table after decoding is %v; want %v", step.Section, table, step.Table)
 			}
 			if got := tableSize(step.Table); got != step.TableSize {
 				t.Errorf("%s: entries add up to %d octets; TableSize says %d", step.Section, got, step.TableSize)
@@ -212,14 +212,14 @@ func TestAppendixCFieldsDecodeWithXNet(t *testing.T) {
 		if len(fields) != 1 {
 			t.Fatalf("%s: x/net decodes %d fields; want 1", ex.Section, len(fields))
 		}
-		if got := (HeaderField{fields[0].Name, fields[0].Value}); got != ex.Field {
-			t.Errorf("%s: x/net decodes %q; want %q", ex.Section, got, ex.Field)
+		if got := (Field{Name: fields[0].Name, Value: fields[0].Value}); got != ex.Field {
+			t.Errorf("%s: x/net decodes %v; want %v", ex.Section, got, ex.Field)
 		}
 		if fields[0].Sensitive != ex.NeverIndexed {
 			t.Errorf("%s: x/net reports never-indexed %v; want %v", ex.Section, fields[0].Sensitive, ex.NeverIndexed)
 		}
 		if table := dec.table(t, ex.Section); !slices.Equal(table, ex.Table) {
-			t.Errorf("%s: x/net's table is %q; want %q", ex.Section, table, ex.Table)
+			t.Errorf("%s: x/net's table is %v; want %v", ex.Section, table, ex.Table)
 		}
 		if got := tableSize(ex.Table); got != ex.TableSize {
 			t.Errorf("%s: entries add up to %d octets; TableSize says %d", ex.Section, got, ex.TableSize)

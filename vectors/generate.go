@@ -71,7 +71,7 @@ type generator struct {
 
 // add appends a case. sizes are the table sizes acked before it;
 // sensitive may be nil.
-func (g *generator) add(headers []HeaderField, sensitive []bool, sizes ...uint32) {
+func (g *generator) add(headers []Field, sensitive []bool, sizes ...uint32) {
 	c := Case{Seqno: len(g.story.Cases), Headers: headers}
 	if len(sizes) > 0 {
 		last := sizes[len(sizes)-1]
@@ -135,7 +135,7 @@ func (g *generator) sensitiveCase() {
 		// back sometimes marked and sometimes not.
 		name := pick(&g.r, secretNames)
 		value := fmt.Sprintf("%s-%d", pick(&g.r, []string{"tok", "sess", "Bearer abc", "key"}), g.r.intn(4))
-		headers = append(headers, HeaderField{name, value})
+		headers = append(headers, Field{Name: name, Value: value})
 		sensitive = append(sensitive, g.r.chance(75))
 	}
 	g.add(headers, sensitive)
@@ -174,10 +174,10 @@ func (g *generator) giantCase() {
 		entry = 4097 + g.r.intn(500)
 	}
 	value := g.filler(entry - 32 - len(name))
-	headers = append(headers, HeaderField{name, value})
+	headers = append(headers, Field{Name: name, Value: value})
 	if g.r.chance(30) {
 		// The same giant field again, to see it is not expected in the table.
-		headers = append(headers, HeaderField{name, value})
+		headers = append(headers, Field{Name: name, Value: value})
 	}
 	g.add(headers, nil, sizes...)
 }
@@ -194,17 +194,17 @@ func (g *generator) filler(n int) string {
 
 func (g *generator) emptyCase() {
 	headers := g.request()
-	empties := []HeaderField{{"", ""}, {"", "value-without-name"}, {"x-empty", ""}, {"cookie", ""}, {":authority", ""}, {"accept-encoding", ""}, {"", ""}}
+	empties := []Field{{Name: "", Value: ""}, {Name: "", Value: "value-without-name"}, {Name: "x-empty", Value: ""}, {Name: "cookie", Value: ""}, {Name: ":authority", Value: ""}, {Name: "accept-encoding", Value: ""}, {Name: "", Value: ""}}
 	for k := 1 + g.r.intn(4); k > 0; k-- {
 		h := pick(&g.r, empties)
 		i := g.r.intn(len(headers) + 1)
-		headers = append(headers[:i], append([]HeaderField{h}, headers[i:]...)...)
+		headers = append(headers[:i], append([]Field{h}, headers[i:]...)...)
 	}
 	g.add(headers, nil)
 }
 
 func (g *generator) octetsCase() {
-	var headers []HeaderField
+	var headers []Field
 	switch k := len(g.story.Cases); {
 	case k == 0:
 		// Every octet valid UTF-8 allows, each in a name and in a value.
@@ -212,17 +212,17 @@ func (g *generator) octetsCase() {
 		for i := range ascii {
 			ascii[i] = byte(i)
 		}
-		headers = append(headers, HeaderField{string(ascii), string(ascii)})
+		headers = append(headers, Field{Name: string(ascii), Value: string(ascii)})
 		high := highOctetRunes()
-		headers = append(headers, HeaderField{high, high}, HeaderField{"x-reversed", reverseRunes(high + string(ascii))})
+		headers = append(headers, Field{Name: high, Value: high}, Field{Name: "x-reversed", Value: reverseRunes(high + string(ascii))})
 	default:
-		headers = append(headers, HeaderField{":method", "GET"}, HeaderField{":path", "/" + g.octets(1+g.r.intn(20))})
+		headers = append(headers, Field{Name: ":method", Value: "GET"}, Field{Name: ":path", Value: "/" + g.octets(1+g.r.intn(20))})
 		for n := 1 + g.r.intn(4); n > 0; n-- {
-			headers = append(headers, HeaderField{g.octets(g.r.intn(16)), g.octets(g.r.intn(40))})
+			headers = append(headers, Field{Name: g.octets(g.r.intn(16)), Value: g.octets(g.r.intn(40))})
 		}
 		if g.r.chance(30) {
 			// Octets with the longest Huffman codes (30 bits: 0x0a, 0x0d, 0x16).
-			headers = append(headers, HeaderField{"x-long-codes", strings.Repeat("\n\r\x16", 1+g.r.intn(10))})
+			headers = append(headers, Field{Name: "x-long-codes", Value: strings.Repeat("\n\r\x16", 1+g.r.intn(10))})
 		}
 	}
 	g.add(headers, nil)
@@ -285,20 +285,20 @@ func (g *generator) duplicatesCase() {
 	headers := g.response()
 	switch g.r.intn(4) {
 	case 0: // one field many times
-		h := HeaderField{"set-cookie", fmt.Sprintf("id=%d", g.r.intn(3))}
+		h := Field{Name: "set-cookie", Value: fmt.Sprintf("id=%d", g.r.intn(3))}
 		for n := 20 + g.r.intn(20); n > 0; n-- {
 			headers = append(headers, h)
 		}
 	case 1: // one name, many values
 		for n := 10 + g.r.intn(15); n > 0; n-- {
-			headers = append(headers, HeaderField{"link", fmt.Sprintf("</r/%d.css>; rel=preload", g.r.intn(12))})
+			headers = append(headers, Field{Name: "link", Value: fmt.Sprintf("</r/%d.css>; rel=preload", g.r.intn(12))})
 		}
 	case 2: // the previous block again, unchanged
 		if k := len(g.story.Cases); k > 0 {
-			headers = append([]HeaderField(nil), g.story.Cases[k-1].Headers...)
+			headers = append([]Field(nil), g.story.Cases[k-1].Headers...)
 		}
 	default: // two fields alternating
-		a, b := HeaderField{"vary", "accept-encoding"}, HeaderField{"vary", "origin"}
+		a, b := Field{Name: "vary", Value: "accept-encoding"}, Field{Name: "vary", Value: "origin"}
 		for n := 5 + g.r.intn(10); n > 0; n-- {
 			headers = append(headers, a, b)
 		}
@@ -310,7 +310,7 @@ func (g *generator) requestCase() {
 	headers := g.request()
 	var sensitive []bool
 	if g.r.chance(5) {
-		headers = append(headers, HeaderField{"authorization", fmt.Sprintf("Bearer %s", g.filler(24))})
+		headers = append(headers, Field{Name: "authorization", Value: fmt.Sprintf("Bearer %s", g.filler(24))})
 		sensitive = make([]bool, len(headers))
 		sensitive[len(headers)-1] = true
 	}
@@ -338,61 +338,61 @@ var (
 )
 
 // request returns an ordinary request header list.
-func (g *generator) request() []HeaderField {
+func (g *generator) request() []Field {
 	path := pick(&g.r, paths)
 	if strings.Contains(path, "%d") {
 		path = fmt.Sprintf(path, g.r.intn(50))
 	}
-	headers := []HeaderField{
-		{":method", pick(&g.r, []string{"GET", "GET", "GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS"})},
-		{":scheme", pick(&g.r, []string{"https", "https", "http"})},
-		{":authority", pick(&g.r, hosts)},
-		{":path", path},
-		{"user-agent", pick(&g.r, userAgents)},
-		{"accept", pick(&g.r, accepts)},
+	headers := []Field{
+		{Name: ":method", Value: pick(&g.r, []string{"GET", "GET", "GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS"})},
+		{Name: ":scheme", Value: pick(&g.r, []string{"https", "https", "http"})},
+		{Name: ":authority", Value: pick(&g.r, hosts)},
+		{Name: ":path", Value: path},
+		{Name: "user-agent", Value: pick(&g.r, userAgents)},
+		{Name: "accept", Value: pick(&g.r, accepts)},
 	}
 	if g.r.chance(70) {
-		headers = append(headers, HeaderField{"accept-encoding", "gzip, deflate, br"})
+		headers = append(headers, Field{Name: "accept-encoding", Value: "gzip, deflate, br"})
 	}
 	if g.r.chance(50) {
-		headers = append(headers, HeaderField{"accept-language", pick(&g.r, []string{"en-US,en;q=0.9", "ja,en;q=0.8", "de-DE"})})
+		headers = append(headers, Field{Name: "accept-language", Value: pick(&g.r, []string{"en-US,en;q=0.9", "ja,en;q=0.8", "de-DE"})})
 	}
 	if g.r.chance(40) {
-		headers = append(headers, HeaderField{"cookie", fmt.Sprintf("session=%s; theme=%s", g.filler(16), pick(&g.r, []string{"dark", "light"}))})
+		headers = append(headers, Field{Name: "cookie", Value: fmt.Sprintf("session=%s; theme=%s", g.filler(16), pick(&g.r, []string{"dark", "light"}))})
 	}
 	if g.r.chance(40) {
-		headers = append(headers, HeaderField{"referer", "https://" + pick(&g.r, hosts) + "/"})
+		headers = append(headers, Field{Name: "referer", Value: "https://" + pick(&g.r, hosts) + "/"})
 	}
 	if g.r.chance(15) {
-		headers = append(headers, HeaderField{"if-none-match", fmt.Sprintf("\"%x\"", g.r.next()&0xffffffff)})
+		headers = append(headers, Field{Name: "if-none-match", Value: fmt.Sprintf("\"%x\"", g.r.next()&0xffffffff)})
 	}
 	return headers
 }
 
 // response returns an ordinary response header list.
-func (g *generator) response() []HeaderField {
+func (g *generator) response() []Field {
 	g.clock += g.r.intn(3)
 	date := time.Unix(1700000000+int64(g.clock), 0).UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
-	headers := []HeaderField{
-		{":status", pick(&g.r, []string{"200", "200", "200", "304", "404", "301", "204"})},
-		{"date", date},
-		{"server", pick(&g.r, []string{"nginx", "hpackcert", "Apache"})},
-		{"content-type", pick(&g.r, types)},
+	headers := []Field{
+		{Name: ":status", Value: pick(&g.r, []string{"200", "200", "200", "304", "404", "301", "204"})},
+		{Name: "date", Value: date},
+		{Name: "server", Value: pick(&g.r, []string{"nginx", "hpackcert", "Apache"})},
+		{Name: "content-type", Value: pick(&g.r, types)},
 	}
 	if g.r.chance(60) {
-		headers = append(headers, HeaderField{"content-length", fmt.Sprint(g.r.intn(100000))})
+		headers = append(headers, Field{Name: "content-length", Value: fmt.Sprint(g.r.intn(100000))})
 	}
 	if g.r.chance(50) {
-		headers = append(headers, HeaderField{"cache-control", pick(&g.r, []string{"private", "no-cache", "max-age=3600", "public, max-age=31536000"})})
+		headers = append(headers, Field{Name: "cache-control", Value: pick(&g.r, []string{"private", "no-cache", "max-age=3600", "public, max-age=31536000"})})
 	}
 	if g.r.chance(30) {
-		headers = append(headers, HeaderField{"etag", fmt.Sprintf("\"%x\"", g.r.next()&0xffffffffff)})
+		headers = append(headers, Field{Name: "etag", Value: fmt.Sprintf("\"%x\"", g.r.next()&0xffffffffff)})
 	}
 	if g.r.chance(25) {
-		headers = append(headers, HeaderField{"set-cookie", fmt.Sprintf("id=%s; Path=/; HttpOnly", g.filler(12))})
+		headers = append(headers, Field{Name: "set-cookie", Value: fmt.Sprintf("id=%s; Path=/; HttpOnly", g.filler(12))})
 	}
 	if g.r.chance(30) {
-		headers = append(headers, HeaderField{"vary", "accept-encoding"})
+		headers = append(headers, Field{Name: "vary", Value: "accept-encoding"})
 	}
 	return headers
 }

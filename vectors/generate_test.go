@@ -122,8 +122,8 @@ func TestGeneratedStoriesCoverage(t *testing.T) {
 			t.Errorf("story %d has %d cases; want 50-200", si, n)
 		}
 		table := uint32(defaultTableSize)
-		sentSensitive := map[HeaderField]bool{}
-		sentPlain := map[HeaderField]bool{}
+		sentSensitive := map[Field]bool{}
+		sentPlain := map[Field]bool{}
 		for ci, c := range s.Cases {
 			if c.Seqno != ci {
 				t.Errorf("story %d case %d has seqno %d", si, ci, c.Seqno)
@@ -146,7 +146,7 @@ func TestGeneratedStoriesCoverage(t *testing.T) {
 				found["down then up"] = found["down then up"] || (len(acked) > 1 && minSize < acked[len(acked)-1])
 				table = min(acked[len(acked)-1], defaultTableSize)
 			}
-			counts := map[HeaderField]int{}
+			counts := map[Field]int{}
 			var listSize uint32
 			for hi, h := range c.Headers {
 				if !utf8.ValidString(h.Name) || !utf8.ValidString(h.Value) {
@@ -162,7 +162,7 @@ func TestGeneratedStoriesCoverage(t *testing.T) {
 				listSize += entry
 				found["empty name"] = found["empty name"] || h.Name == ""
 				found["empty value"] = found["empty value"] || h.Value == ""
-				found["empty name and value"] = found["empty name and value"] || h == HeaderField{}
+				found["empty name and value"] = found["empty name and value"] || h == Field{}
 				found["entry above 4096"] = found["entry above 4096"] || entry > 4096
 				found["entry above a smaller table"] = found["entry above a smaller table"] || (table < 4096 && entry > table)
 				found["entry equal to the table"] = found["entry equal to the table"] || entry == table

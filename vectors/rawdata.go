@@ -74,7 +74,7 @@ func RawDataLicense() string {
 type rawDataSet struct {
 	stories []rawDataStory
 	cases   []rawDataCase
-	fields  []HeaderField
+	fields  []Field
 }
 
 type rawDataStory struct {
@@ -154,14 +154,14 @@ func (d *rawDataDecoder) decode() (*rawDataSet, error) {
 	nStories, nCases, nFields := d.count("story count"), d.count("case total"), d.count("field total")
 	set.stories = make([]rawDataStory, 0, nStories)
 	set.cases = make([]rawDataCase, 0, nCases)
-	set.fields = make([]HeaderField, 0, nFields)
+	set.fields = make([]Field, 0, nFields)
 	for range nStories {
 		rs := rawDataStory{path: "raw-data/" + d.str("file name"), context: d.str("context"), firstCase: len(set.cases)}
 		rs.cases = d.count("case count")
 		for range rs.cases {
 			rc := rawDataCase{firstField: len(set.fields), fields: d.count("field count")}
 			for range rc.fields {
-				set.fields = append(set.fields, HeaderField{Name: d.str("name"), Value: d.str("value")})
+				set.fields = append(set.fields, Field{Name: d.str("name"), Value: d.str("value")})
 			}
 			set.cases = append(set.cases, rc)
 		}

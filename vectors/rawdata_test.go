@@ -91,7 +91,7 @@ func TestRawDataMatchesHPACKTestCase(t *testing.T) {
 func caseDiff(want, got Case) string {
 	for k := range min(len(want.Headers), len(got.Headers)) {
 		if want.Headers[k] != got.Headers[k] {
-			return fmt.Sprintf("header %d: got %q; want %q", k, got.Headers[k], want.Headers[k])
+			return fmt.Sprintf("header %d: got %v; want %v", k, got.Headers[k], want.Headers[k])
 		}
 	}
 	if len(want.Headers) != len(got.Headers) {
@@ -109,9 +109,9 @@ func TestRawDataFreshCopies(t *testing.T) {
 	}
 	pristine, _ := RawData()
 	nextHeader := first[0].Cases[1].Headers[0]
-	first[0].Cases[0].Headers = append(first[0].Cases[0].Headers, HeaderField{"appended", "x"})
+	first[0].Cases[0].Headers = append(first[0].Cases[0].Headers, Field{Name: "appended", Value: "x"})
 	if got := first[0].Cases[1].Headers[0]; got != nextHeader {
-		t.Errorf("appending to case 0's headers changed case 1's first header to %q", got)
+		t.Errorf("appending to case 0's headers changed case 1's first header to %v", got)
 	}
 	first[0].Cases = append(first[0].Cases, Case{Seqno: -1})
 	if got := first[1].Cases[0].Seqno; got != 0 {
@@ -122,7 +122,7 @@ func TestRawDataFreshCopies(t *testing.T) {
 		for j := range s.Cases {
 			s.Cases[j].Seqno = -1
 			for k := range s.Cases[j].Headers {
-				s.Cases[j].Headers[k] = HeaderField{"changed", "changed"}
+				s.Cases[j].Headers[k] = Field{Name: "changed", Value: "changed"}
 			}
 		}
 	}
@@ -205,10 +205,10 @@ func TestDecodeRawData(t *testing.T) {
 	}
 	want := []*Story{
 		{Path: "raw-data/story_00.json", Context: "request", Cases: []Case{
-			{Seqno: 0, Headers: []HeaderField{{":method", "GET"}, {":path", "/"}}},
-			{Seqno: 1, Headers: []HeaderField{{"dup", "a"}}},
+			{Seqno: 0, Headers: []Field{{Name: ":method", Value: "GET"}, {Name: ":path", Value: "/"}}},
+			{Seqno: 1, Headers: []Field{{Name: "dup", Value: "a"}}},
 		}},
-		{Path: "raw-data/story_01.json", Cases: []Case{{Seqno: 0, Headers: []HeaderField{}}}},
+		{Path: "raw-data/story_01.json", Cases: []Case{{Seqno: 0, Headers: []Field{}}}},
 	}
 	if stories := got.copyStories(); !reflect.DeepEqual(stories, want) {
 		t.Errorf("decodeRawData =\n%#v\nwant\n%#v", stories, want)

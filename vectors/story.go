@@ -35,7 +35,7 @@ type Case struct {
 	// have none).
 	Wire []byte
 	// Headers is "headers": the header list, order and duplicates kept.
-	Headers []HeaderField
+	Headers []Field
 	// Sensitive is "sensitive" (our extension): nil, or one flag per header
 	// telling that the field must never be indexed (RFC 7541 §7.1.3).
 	Sensitive []bool

@@ -105,7 +105,7 @@ func (p *storyParser) readCase() (Case, error) {
 			})
 		case "headers":
 			sawHeaders = true
-			c.Headers = []HeaderField{}
+			c.Headers = []Field{}
 			return p.array("headers", func(j int) error {
 				h, err := p.header(j)
 				c.Headers = append(c.Headers, h)
@@ -163,8 +163,8 @@ func (p *storyParser) readCase() (Case, error) {
 
 // header reads one element of "headers": an object with exactly one key,
 // whose value is a string.
-func (p *storyParser) header(j int) (HeaderField, error) {
-	var h HeaderField
+func (p *storyParser) header(j int) (Field, error) {
+	var h Field
 	what := fmt.Sprintf("header %d", j)
 	start := p.valueStart()
 	keys := 0

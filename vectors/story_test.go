@@ -130,7 +130,7 @@ func checkAgainstEncodingJSON(t *testing.T, s *Story) {
 		}
 		for j, h := range want.Headers {
 			if len(h) != 1 || h[got.Headers[j].Name] != got.Headers[j].Value {
-				t.Fatalf("%s: case %d: header %d is %q; encoding/json reads %q", s.Path, i, j, got.Headers[j], h)
+				t.Fatalf("%s: case %d: header %d is %v; encoding/json reads %q", s.Path, i, j, got.Headers[j], h)
 			}
 		}
 	}
@@ -157,25 +157,25 @@ func fullStory() *Story {
 				Seqno:           0,
 				HeaderTableSize: size(4096),
 				Wire:            []byte{0x82, 0x86},
-				Headers:         []HeaderField{{":method", "GET"}, {":scheme", "http"}},
+				Headers:         []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "http"}},
 			},
 			{
 				Seqno:           1,
 				HeaderTableSize: size(4096),
 				TableSizes:      []uint32{0, 4096},
-				Headers:         []HeaderField{{"", ""}, {"dup", "a"}, {"dup", "a"}, {"dup", "b"}},
+				Headers:         []Field{{Name: "", Value: ""}, {Name: "dup", Value: "a"}, {Name: "dup", Value: "a"}, {Name: "dup", Value: "b"}},
 				Sensitive:       []bool{false, true, false, true},
 			},
 			{
 				Seqno:      2,
 				TableSizes: []uint32{256},
-				Headers:    []HeaderField{{"ctl\x00\x01\x1f\x7f", "\t\r\n\"\\</script>"}, {"utf8", "\u00e9\u4e16\U0001f600\u0080\U0010ffff"}},
+				Headers:    []Field{{Name: "ctl\x00\x01\x1f\x7f", Value: "\t\r\n\"\\</script>"}, {Name: "utf8", Value: "\u00e9\u4e16\U0001f600\u0080\U0010ffff"}},
 				Sensitive:  []bool{true, false},
 			},
 			{
 				Seqno:   3,
 				Wire:    []byte{},
-				Headers: []HeaderField{},
+				Headers: []Field{},
 			},
 		},
 	}
@@ -223,8 +223,8 @@ func TestWriteStoryHex(t *testing.T) {
 		all = append(all, byte(x))
 	}
 	want := &Story{Cases: []Case{
-		{Seqno: 0, Headers: []HeaderField{{"x-all", string(all)}, {"\xc0\x80", "\xff"}}, Sensitive: []bool{false, true}},
-		{Seqno: 1, Headers: []HeaderField{{"plain", "text"}}},
+		{Seqno: 0, Headers: []Field{{Name: "x-all", Value: string(all)}, {Name: "\xc0\x80", Value: "\xff"}}, Sensitive: []bool{false, true}},
+		{Seqno: 1, Headers: []Field{{Name: "plain", Value: "text"}}},
 	}}
 	path := filepath.Join(t.TempDir(), "story.json")
 	if err := WriteStory(path, want); err != nil {
@@ -255,7 +255,7 @@ func TestWriteStoryRejects(t *testing.T) {
 		story *Story
 		want  string
 	}{
-		{"sensitive shorter than headers", &Story{Cases: []Case{{Headers: []HeaderField{{"a", ""}}, Sensitive: []bool{}}}}, "0 sensitive flags for 1 headers"},
+		{"sensitive shorter than headers", &Story{Cases: []Case{{Headers: []Field{{Name: "a", Value: ""}}, Sensitive: []bool{}}}}, "0 sensitive flags for 1 headers"},
 		{"header_table_size not the last acked", &Story{Cases: []Case{{HeaderTableSize: size(0), TableSizes: []uint32{0, 4096}}}}, "not the last of table_sizes"},
 	}
 	for _, tt := range tests {
@@ -355,7 +355,7 @@ func TestReadStoryRealWorldForms(t *testing.T) {
 			`{"context": null, "description": null, "cases": [
 				{"seqno": null, "header_table_size": null, "table_sizes": null, "wire": null,
 				 "headers": [{"a": "b"}], "sensitive": null}]}`,
-			&Story{Cases: []Case{{Headers: []HeaderField{{"a", "b"}}}}},
+			&Story{Cases: []Case{{Headers: []Field{{Name: "a", Value: "b"}}}}},
 		},
 		{
 			"null beside set fields",
@@ -364,15 +364,15 @@ func TestReadStoryRealWorldForms(t *testing.T) {
 				{"wire": "82", "seqno": 0, "headers": [{":method": "GET"}], "header_table_size": null},
 				{"wire": "82", "seqno": 1, "headers": [{":method": "GET"}], "header_table_size": 256}]}`,
 			&Story{Context: "request", Cases: []Case{
-				{Wire: []byte{0x82}, Headers: []HeaderField{{":method", "GET"}}},
-				{Seqno: 1, Wire: []byte{0x82}, HeaderTableSize: size(256), Headers: []HeaderField{{":method", "GET"}}},
+				{Wire: []byte{0x82}, Headers: []Field{{Name: ":method", Value: "GET"}}},
+				{Seqno: 1, Wire: []byte{0x82}, HeaderTableSize: size(256), Headers: []Field{{Name: ":method", Value: "GET"}}},
 			}},
 		},
 		{
 			"escaped solidus",
 			`JSON lets "/" be written "\/", and some encoders escape every one`,
 			`{"cases": [{"headers": [{":path": "\/a\/b"}, {"x\/y": "\/"}]}]}`,
-			&Story{Cases: []Case{{Headers: []HeaderField{{":path", "/a/b"}, {"x/y", "/"}}}}},
+			&Story{Cases: []Case{{Headers: []Field{{Name: ":path", Value: "/a/b"}, {Name: "x/y", Value: "/"}}}}},
 		},
 		{
 			"extra keys at story and case level",
@@ -381,7 +381,7 @@ func TestReadStoryRealWorldForms(t *testing.T) {
 				{"headers": [{"a": "1"}, {"a": "1"}, {"b": ""}], "unknown": [true], "note": null}
 			], "context": "response", "description": "made by hand"}`,
 			&Story{Context: "response", Description: "made by hand", Cases: []Case{
-				{Headers: []HeaderField{{"a", "1"}, {"a", "1"}, {"b", ""}}},
+				{Headers: []Field{{Name: "a", Value: "1"}, {Name: "a", Value: "1"}, {Name: "b", Value: ""}}},
 			}},
 		},
 		{
@@ -390,32 +390,32 @@ func TestReadStoryRealWorldForms(t *testing.T) {
 			`{"cases": [{"headers": [{"k": "v"}], "wire": "", "header_table_size": 0, "seqno": 0}],
 			  "description": "d", "context": "request"}`,
 			&Story{Context: "request", Description: "d", Cases: []Case{
-				{HeaderTableSize: size(0), Wire: []byte{}, Headers: []HeaderField{{"k", "v"}}},
+				{HeaderTableSize: size(0), Wire: []byte{}, Headers: []Field{{Name: "k", Value: "v"}}},
 			}},
 		},
 		{
 			"seqno absent",
 			"seqno is informational; a case without one takes its index",
 			`{"cases": [{"headers": []}, {"headers": []}, {"seqno": null, "headers": []}]}`,
-			&Story{Cases: []Case{{Headers: []HeaderField{}}, {Seqno: 1, Headers: []HeaderField{}}, {Seqno: 2, Headers: []HeaderField{}}}},
+			&Story{Cases: []Case{{Headers: []Field{}}, {Seqno: 1, Headers: []Field{}}, {Seqno: 2, Headers: []Field{}}}},
 		},
 		{
 			"seqno starting at 5",
 			"a story cut out of a longer one keeps its numbers",
 			`{"cases": [{"seqno": 5, "headers": []}, {"seqno": 6, "headers": []}]}`,
-			&Story{Cases: []Case{{Seqno: 5, Headers: []HeaderField{}}, {Seqno: 6, Headers: []HeaderField{}}}},
+			&Story{Cases: []Case{{Seqno: 5, Headers: []Field{}}, {Seqno: 6, Headers: []Field{}}}},
 		},
 		{
 			"seqno not contiguous",
 			"numbers that skip or repeat are kept as written, not renumbered",
 			`{"cases": [{"seqno": 3, "headers": []}, {"seqno": 3, "headers": []}, {"seqno": 0, "headers": []}, {"headers": []}]}`,
-			&Story{Cases: []Case{{Seqno: 3, Headers: []HeaderField{}}, {Seqno: 3, Headers: []HeaderField{}}, {Headers: []HeaderField{}}, {Seqno: 3, Headers: []HeaderField{}}}},
+			&Story{Cases: []Case{{Seqno: 3, Headers: []Field{}}, {Seqno: 3, Headers: []Field{}}, {Headers: []Field{}}, {Seqno: 3, Headers: []Field{}}}},
 		},
 		{
 			"no white space at all",
 			"a compact writer leaves out every space and newline",
 			`{"cases":[{"seqno":0,"headers":[{"a":"b"}],"header_table_size":null}]}`,
-			&Story{Cases: []Case{{Headers: []HeaderField{{"a", "b"}}}}},
+			&Story{Cases: []Case{{Headers: []Field{{Name: "a", Value: "b"}}}}},
 		},
 	}
 	dir := t.TempDir()
@@ -445,7 +445,7 @@ func TestReadStoryDir(t *testing.T) {
 		t.Errorf("ReadStoryDir of a missing folder succeeded")
 	}
 	for _, name := range []string{"b.json", "a.json", "c.txt"} {
-		s := &Story{Description: name, Cases: []Case{{Headers: []HeaderField{}}}}
+		s := &Story{Description: name, Cases: []Case{{Headers: []Field{}}}}
 		if err := WriteStory(filepath.Join(dir, name), s); err != nil {
 			t.Fatal(err)
 		}

@@ -63,8 +63,10 @@
 // testdata/generated.
 package vectors
 
-// HeaderField is a header field as RFC 7541 §1.3 defines it: a name and a
-// value, each a string of octets.
-type HeaderField struct {
-	Name, Value string
-}
+import "github.com/hpackcert/hpackcert/internal/spec"
+
+// Field is a header field as RFC 7541 §1.3 defines it, a name and a value,
+// each a string of octets: spec.Field, the module's one header-field type.
+// In a story, a Case's Headers carry the sensitive flag of its
+// "sensitive" member (Field.Sensitive).
+type Field = spec.Field

@@ -125,7 +125,7 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 	// the reference encoder.
 	w := newWireConn(nc, nc, o.MaxBlock, certify.NewReference(encoder.Config{}))
 	steps := map[uint32]int{}
-	w.label = func(stream uint32) (string, []vectors.HeaderField) {
+	w.label = func(stream uint32) (string, []vectors.Field) {
 		si, ok := steps[stream]
 		if !ok {
 			return fmt.Sprintf("stream %d", stream), nil

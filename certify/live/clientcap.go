@@ -32,7 +32,7 @@ type ClientOptions struct {
 	// (its command line's -H options). Every request is expected to carry
 	// ":method" GET, ":scheme", ":authority" and ":path" from its URL,
 	// then these.
-	Headers []vectors.HeaderField
+	Headers []vectors.Field
 	// TLS makes hpackcert serve TLS with ALPN h2 on a certificate it makes
 	// (https URLs) rather than h2c with prior knowledge (http URLs).
 	TLS bool
@@ -97,7 +97,7 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 // clientCapture collects the connections of a client under test.
 type clientCapture struct {
 	requests          int
-	headers           []vectors.HeaderField
+	headers           []vectors.Field
 	scheme, authority string
 	urls              []string
 
@@ -110,7 +110,7 @@ type clientCapture struct {
 // carry: that of the URL with this path, or, for a path that is none of
 // them (a block that did not decode), that of the URL the request's place
 // of arrival gives.
-func (c *clientCapture) request(path string) (string, []vectors.HeaderField) {
+func (c *clientCapture) request(path string) (string, []vectors.Field) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := c.arrived
@@ -124,7 +124,7 @@ func (c *clientCapture) request(path string) (string, []vectors.HeaderField) {
 		return fmt.Sprintf("request %d (path %q)", c.arrived, path), nil
 	}
 	p := Path(0, k)
-	list := []vectors.HeaderField{
+	list := []vectors.Field{
 		{Name: ":method", Value: "GET"},
 		{Name: ":scheme", Value: c.scheme},
 		{Name: ":authority", Value: c.authority},

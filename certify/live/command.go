@@ -21,7 +21,7 @@ type ClientCommand struct {
 	Args []string
 	// Headers are the fields its -H 'Name: value' and --header options
 	// add to every request, names in lower case.
-	Headers []vectors.HeaderField
+	Headers []vectors.Field
 }
 
 // ParseCommand splits a command line into words as a POSIX shell does
@@ -57,7 +57,7 @@ func ParseCommand(line string) (*ClientCommand, error) {
 		if !ok || name == "" {
 			continue
 		}
-		c.Headers = append(c.Headers, vectors.HeaderField{Name: strings.ToLower(strings.TrimSpace(name)), Value: strings.TrimSpace(value)})
+		c.Headers = append(c.Headers, vectors.Field{Name: strings.ToLower(strings.TrimSpace(name)), Value: strings.TrimSpace(value)})
 	}
 	return c, nil
 }

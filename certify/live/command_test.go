@@ -11,7 +11,7 @@ func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
 		line     string
 		args     []string
-		headers  []vectors.HeaderField
+		headers  []vectors.Field
 		requests int
 		wantErr  bool
 	}{

@@ -41,7 +41,7 @@ func Stories(conns []Conn, tr Transform) ([]*vectors.Story, []string) {
 		for i, b := range c.Blocks {
 			decoded, ok := decoders.decode(b)
 			got := asHeaders(decoded)
-			var expected []vectors.HeaderField
+			var expected []vectors.Field
 			switch {
 			case b.Sent == nil:
 				unknown++
@@ -116,16 +116,16 @@ func (n *normalisers) decode(b Block) ([]oracle.Field, bool) {
 	return out, found
 }
 
-func asHeaders(fields []oracle.Field) []vectors.HeaderField {
-	out := make([]vectors.HeaderField, len(fields))
+func asHeaders(fields []oracle.Field) []vectors.Field {
+	out := make([]vectors.Field, len(fields))
 	for i, f := range fields {
-		out[i] = vectors.HeaderField{Name: f.Name, Value: f.Value}
+		out[i] = vectors.Field{Name: f.Name, Value: f.Value}
 	}
 	return out
 }
 
 // status returns a list's ":status", or "".
-func status(list []vectors.HeaderField) string {
+func status(list []vectors.Field) string {
 	for _, f := range list {
 		if f.Name == ":status" {
 			return f.Value
@@ -151,8 +151,8 @@ func status(list []vectors.HeaderField) string {
 //
 // Fields sent that nothing matched, less those tr drops or replaces, come
 // last: the comparison shows them missing.
-func expectList(sent []vectors.HeaderField, decoded []oracle.Field, tr Transform) []vectors.HeaderField {
-	var rest []vectors.HeaderField
+func expectList(sent []vectors.Field, decoded []oracle.Field, tr Transform) []vectors.Field {
+	var rest []vectors.Field
 	for _, f := range sent {
 		if !tr.has(tr.Drop, f.Name) && !tr.has(tr.Replace, f.Name) {
 			rest = append(rest, f)
@@ -163,23 +163,23 @@ func expectList(sent []vectors.HeaderField, decoded []oracle.Field, tr Transform
 	for _, d := range decoded {
 		inBlock[strings.ToLower(d.Name)] = true
 	}
-	take := func(match func(f vectors.HeaderField) bool) (vectors.HeaderField, bool) {
+	take := func(match func(f vectors.Field) bool) (vectors.Field, bool) {
 		for i, f := range rest {
 			if !used[i] && match(f) {
 				used[i] = true
 				return f, true
 			}
 		}
-		return vectors.HeaderField{}, false
+		return vectors.Field{}, false
 	}
-	var out []vectors.HeaderField
+	var out []vectors.Field
 	for _, d := range decoded {
-		asDecoded := vectors.HeaderField{Name: d.Name, Value: d.Value}
+		asDecoded := vectors.Field{Name: d.Name, Value: d.Value}
 		if tr.has(tr.Replace, d.Name) {
 			out = append(out, asDecoded)
 			continue
 		}
-		if f, ok := take(func(f vectors.HeaderField) bool { return f.Name == d.Name }); ok {
+		if f, ok := take(func(f vectors.Field) bool { return f.Name == d.Name }); ok {
 			out = append(out, f)
 			continue
 		}
@@ -187,7 +187,7 @@ func expectList(sent []vectors.HeaderField, decoded []oracle.Field, tr Transform
 			out = append(out, asDecoded)
 			continue
 		}
-		if f, ok := take(func(f vectors.HeaderField) bool { return !inBlock[f.Name] }); ok {
+		if f, ok := take(func(f vectors.Field) bool { return !inBlock[f.Name] }); ok {
 			out = append(out, f)
 		}
 	}

@@ -24,7 +24,7 @@ func decodedFrom(s string) []oracle.Field {
 	return out
 }
 
-func listFrom(s string) []vectors.HeaderField { return asHeaders(decodedFrom(s)) }
+func listFrom(s string) []vectors.Field { return asHeaders(decodedFrom(s)) }
 
 func TestExpectList(t *testing.T) {
 	nginx := Transform{Drop: []string{"x-pad"}, Replace: []string{"date", "server"}}

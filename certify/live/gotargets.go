@@ -146,7 +146,7 @@ func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
 // goClientHeaders are the fields the Go client adds to each request: a
 // plain one, credentials and a short cookie, which an encoder should not
 // index (RFC 7541 §7.1.3).
-var goClientHeaders = []vectors.HeaderField{
+var goClientHeaders = []vectors.Field{
 	{Name: "x-hpackcert", Value: "go-client"},
 	{Name: "authorization", Value: "Basic aHBhY2s6Y2VydA=="},
 	{Name: "cookie", Value: "sid=31d4"},

@@ -64,7 +64,7 @@ type Block struct {
 	// Sent is the header list the block carries before the target's
 	// transformations, in order: the origin's response, or the request the
 	// client was told to make. Nil when hpackcert cannot know it.
-	Sent []vectors.HeaderField
+	Sent []vectors.Field
 	// Step names the request of the script the block belongs to.
 	Step string
 }

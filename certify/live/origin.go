@@ -141,7 +141,7 @@ func (o *Origin) serveHTTP1(nc net.Conn, br *bufio.Reader) {
 }
 
 // answer returns the scripted list for a path, or a short 404.
-func (o *Origin) answer(path string) []vectors.HeaderField {
+func (o *Origin) answer(path string) []vectors.Field {
 	if step, ok := o.script.Lookup(path); ok {
 		return step.Response
 	}
@@ -150,7 +150,7 @@ func (o *Origin) answer(path string) []vectors.HeaderField {
 
 // writeHTTP1 writes an HTTP/1.1 response: the status line from ":status",
 // every other field in order, as given, and the body.
-func writeHTTP1(bw *bufio.Writer, fields []vectors.HeaderField, body []byte) {
+func writeHTTP1(bw *bufio.Writer, fields []vectors.Field, body []byte) {
 	code, _ := strconv.Atoi(fields[0].Value)
 	reason := http.StatusText(code)
 	if reason == "" {

@@ -23,7 +23,7 @@ type Step struct {
 	// Response is the header list the origin answers with, ":status"
 	// first, as the script gives it; Origin sends what OriginResponse
 	// makes of it.
-	Response []vectors.HeaderField
+	Response []vectors.Field
 }
 
 // ScriptConn is the steps of one connection, in order.
@@ -151,7 +151,7 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 
 type labelled struct {
 	label  string
-	fields []vectors.HeaderField
+	fields []vectors.Field
 }
 
 func (sc *Script) add(name string, lists []labelled) {
@@ -162,10 +162,10 @@ func (sc *Script) add(name string, lists []labelled) {
 	sc.Conns = append(sc.Conns, c)
 }
 
-func fields(pairs ...string) []vectors.HeaderField {
-	out := make([]vectors.HeaderField, len(pairs)/2)
+func fields(pairs ...string) []vectors.Field {
+	out := make([]vectors.Field, len(pairs)/2)
 	for i := range out {
-		out[i] = vectors.HeaderField{Name: pairs[2*i], Value: pairs[2*i+1]}
+		out[i] = vectors.Field{Name: pairs[2*i], Value: pairs[2*i+1]}
 	}
 	return out
 }
@@ -197,7 +197,7 @@ func targetedResponses() []labelled {
 		"x-octets-obs-text", obsText.String())
 	many := fields(":status", "200")
 	for i := range 48 {
-		many = append(many, vectors.HeaderField{Name: fmt.Sprintf("x-fill-%02d", i), Value: filler(fmt.Sprintf("v%02d-", i), 90)})
+		many = append(many, vectors.Field{Name: fmt.Sprintf("x-fill-%02d", i), Value: filler(fmt.Sprintf("v%02d-", i), 90)})
 	}
 	return []labelled{
 		{"baseline", baseline},
@@ -233,7 +233,7 @@ const maxBody = 16 << 10
 // which is the list's content-length (at most 16 KiB) of filler, gzip- or
 // zlib-compressed under a content-encoding of gzip or deflate. A status
 // without a body (1xx, 204, 304) has neither.
-func OriginResponse(list []vectors.HeaderField) ([]vectors.HeaderField, []byte) {
+func OriginResponse(list []vectors.Field) ([]vectors.Field, []byte) {
 	status := "200"
 	if len(list) > 0 && list[0].Name == ":status" {
 		status = list[0].Value
@@ -243,7 +243,7 @@ func OriginResponse(list []vectors.HeaderField) ([]vectors.HeaderField, []byte) 
 		status, code = "200", 200
 	}
 	noBody := code == 204 || code == 304
-	out := []vectors.HeaderField{{Name: ":status", Value: status}}
+	out := []vectors.Field{{Name: ":status", Value: status}}
 	size, encoding, lengthAt := 64, "", -1
 	for _, f := range list {
 		name := strings.ToLower(f.Name)
@@ -262,7 +262,7 @@ func OriginResponse(list []vectors.HeaderField) ([]vectors.HeaderField, []byte) 
 		case name == "content-encoding":
 			encoding = strings.ToLower(value)
 		}
-		out = append(out, vectors.HeaderField{Name: name, Value: value})
+		out = append(out, vectors.Field{Name: name, Value: value})
 	}
 	if noBody {
 		return out, nil
@@ -271,7 +271,7 @@ func OriginResponse(list []vectors.HeaderField) ([]vectors.HeaderField, []byte) 
 	if lengthAt < 0 {
 		lengthAt = len(out)
 	}
-	out = append(out[:lengthAt], append([]vectors.HeaderField{{Name: "content-length", Value: strconv.Itoa(len(body))}}, out[lengthAt:]...)...)
+	out = append(out[:lengthAt], append([]vectors.Field{{Name: "content-length", Value: strconv.Itoa(len(body))}}, out[lengthAt:]...)...)
 	return out, body
 }
 

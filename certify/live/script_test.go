@@ -77,11 +77,11 @@ func TestScriptLookup(t *testing.T) {
 }
 
 func TestOriginResponse(t *testing.T) {
-	h := func(pairs ...string) []vectors.HeaderField { return fields(pairs...) }
+	h := func(pairs ...string) []vectors.Field { return fields(pairs...) }
 	for _, tc := range []struct {
 		name     string
-		in       []vectors.HeaderField
-		want     []vectors.HeaderField
+		in       []vectors.Field
+		want     []vectors.Field
 		bodySize int
 	}{
 		{

@@ -277,7 +277,7 @@ func (s *Server) answer(w *wireConn, req *serverRequest) error {
 	if s.served != nil {
 		s.served()
 	}
-	list := []vectors.HeaderField{{Name: ":status", Value: "200"}, {Name: "content-type", Value: "text/plain"}}
+	list := []vectors.Field{{Name: ":status", Value: "200"}, {Name: "content-type", Value: "text/plain"}}
 	if s.Script != nil {
 		if step, ok := s.Script.Lookup(req.path); ok {
 			list = step.Response

@@ -42,7 +42,7 @@ type wireConn struct {
 	maxBlock    int
 	// label names the step of a stream and gives the list sent on it,
 	// when known.
-	label func(stream uint32) (step string, sent []vectors.HeaderField)
+	label func(stream uint32) (step string, sent []vectors.Field)
 	// onBlock, when set, is called for each finished block.
 	onBlock func(b *Block, endStream bool)
 
@@ -324,7 +324,7 @@ func (w *wireConn) flush() error {
 }
 
 // toFields converts a story header list to certify fields.
-func toFields(list []vectors.HeaderField) []certify.Field {
+func toFields(list []vectors.Field) []certify.Field {
 	out := make([]certify.Field, len(list))
 	for i, f := range list {
 		out[i] = certify.Field{Name: f.Name, Value: f.Value}

@@ -390,7 +390,7 @@ func TestRepro(t *testing.T) {
 
 	// Recorded wire: the reproduction carries it, and replays alone.
 	recorded := t.TempDir()
-	s := &vectors.Story{Cases: []vectors.Case{{Wire: []byte{0x82}, Headers: []vectors.HeaderField{{Name: ":method", Value: "POST"}}}}}
+	s := &vectors.Story{Cases: []vectors.Case{{Wire: []byte{0x82}, Headers: []vectors.Field{{Name: ":method", Value: "POST"}}}}}
 	if err := vectors.WriteStory(filepath.Join(recorded, "story_0.json"), s); err != nil {
 		t.Fatal(err)
 	}

@@ -125,7 +125,7 @@ const capacity = spec.DefaultTableSize
 // Encoder is one encoding context with one bug.
 type Encoder struct {
 	bug      Bug
-	table    []spec.HeaderField // newest first
+	table    []spec.Field // newest first
 	size     uint32
 	maxSize  uint32
 	acked    []uint32 // settings acknowledged since the last block
@@ -217,7 +217,7 @@ func (e *Encoder) setMaxSize(n uint32) {
 	e.evictTo(n)
 }
 
-func (e *Encoder) entrySize(f spec.HeaderField) uint32 {
+func (e *Encoder) entrySize(f spec.Field) uint32 {
 	if e.bug == Overhead31 {
 		return f.Size() - 1
 	}
@@ -233,7 +233,7 @@ func (e *Encoder) evictTo(n uint32) {
 }
 
 // add inserts f, evicting first (RFC 7541 §4.4).
-func (e *Encoder) add(f spec.HeaderField) {
+func (e *Encoder) add(f spec.Field) {
 	size := e.entrySize(f)
 	if size > e.maxSize {
 		e.table, e.size = e.table[:0], 0
@@ -253,13 +253,13 @@ func (e *Encoder) add(f spec.HeaderField) {
 	} else {
 		e.evictTo(e.maxSize - size)
 	}
-	e.table = append([]spec.HeaderField{f}, e.table...)
+	e.table = append([]spec.Field{f}, e.table...)
 	e.size += size
 }
 
 // search returns the index of a full match and of a name match (0 when
 // none), static table first.
-func (e *Encoder) search(f spec.HeaderField) (full, name int) {
+func (e *Encoder) search(f spec.Field) (full, name int) {
 	for i, s := range spec.StaticTable {
 		if s.Name == f.Name {
 			if s.Value == f.Value {
@@ -284,7 +284,7 @@ func (e *Encoder) search(f spec.HeaderField) (full, name int) {
 }
 
 func (e *Encoder) appendField(dst []byte, cf certify.Field) []byte {
-	f := spec.HeaderField{Name: cf.Name, Value: cf.Value}
+	f := spec.Field{Name: cf.Name, Value: cf.Value}
 	never := cf.Sensitive && e.bug != SensitiveIndexed
 	if e.bug != AuthorizationIndexed && (f.Name == "authorization" || f.Name == "proxy-authorization" || (f.Name == "cookie" && len(f.Value) < 20)) {
 		never = true
@@ -308,7 +308,7 @@ func (e *Encoder) appendField(dst []byte, cf certify.Field) []byte {
 	return dst
 }
 
-func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefix uint8, name int, f spec.HeaderField) []byte {
+func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefix uint8, name int, f spec.Field) []byte {
 	dst = appendInt(dst, pattern, prefix, uint64(name))
 	if name == 0 {
 		dst = e.appendString(dst, f.Name)

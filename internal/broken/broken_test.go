@@ -76,7 +76,7 @@ func TestNoneRoundTrips(t *testing.T) {
 			t.Fatalf("block %d: got %d fields; want %d", i, len(got), len(b.fields))
 		}
 		for j, f := range b.fields {
-			if got[j].Name != f.Name || got[j].Value != f.Value || got[j].NeverIndexed != (f.Sensitive || f.Name == "authorization") {
+			if got[j].Name != f.Name || got[j].Value != f.Value || got[j].Sensitive != (f.Sensitive || f.Name == "authorization") {
 				t.Errorf("block %d field %d: got %+v; want %+v", i, j, got[j], f)
 			}
 		}

@@ -32,13 +32,23 @@ const StaticTableLen = 61
 // prefix of its code (all ones) pads the last octet.
 const EOS = 256
 
-// HeaderField is a name-value pair as RFC 7541 §1.3 defines a header field.
-type HeaderField struct {
+// Field is a header field as RFC 7541 §1.3 defines it, a name-value pair,
+// with the one flag HPACK carries about a field. It is the module's one
+// header-field type: oracle.Field, certify.Field, vectors.Field and the
+// others are aliases of it, so that a field read from a story, sent to an
+// encoder, decoded by an oracle or passed to libnghttp2 needs no
+// conversion.
+type Field struct {
 	Name, Value string
+	// Sensitive marks a field that must never be indexed (§7.1.3): one an
+	// encoder must send as a "Literal Header Field Never Indexed"
+	// (§6.2.3), or, from a decoder, one that arrived so (which an
+	// intermediary must re-encode the same way).
+	Sensitive bool
 }
 
 // Size returns the size of the field's dynamic table entry: the length of
 // its name and value in octets plus EntryOverhead (RFC 7541 §4.1).
-func (f HeaderField) Size() uint32 {
+func (f Field) Size() uint32 {
 	return uint32(len(f.Name)) + uint32(len(f.Value)) + EntryOverhead
 }

@@ -11,13 +11,13 @@ import (
 
 // parseAppendixA returns the entries of the static table as printed in
 // RFC 7541 Appendix A, checking that they are numbered 1, 2, 3, ...
-func parseAppendixA(t *testing.T) []HeaderField {
+func parseAppendixA(t *testing.T) []Field {
 	t.Helper()
 	text, err := os.ReadFile("testdata/rfc7541-appendix-a.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fields []HeaderField
+	var fields []Field
 	for i, line := range strings.Split(string(text), "\n") {
 		cells := strings.Split(strings.TrimSpace(line), "|")
 		// A row is "| index | name | value |": five cells, the outer two empty.
@@ -31,7 +31,7 @@ func parseAppendixA(t *testing.T) []HeaderField {
 		if index != len(fields)+1 {
 			t.Fatalf("appendix A line %d: index %d; want %d", i+1, index, len(fields)+1)
 		}
-		fields = append(fields, HeaderField{strings.TrimSpace(cells[2]), strings.TrimSpace(cells[3])})
+		fields = append(fields, Field{Name: strings.TrimSpace(cells[2]), Value: strings.TrimSpace(cells[3])})
 	}
 	return fields
 }
@@ -43,7 +43,7 @@ func TestStaticTableMatchesAppendixA(t *testing.T) {
 	}
 	for i, want := range fromRFC {
 		if got := StaticTable[i]; got != want {
-			t.Errorf("StaticTable[%d] (index %d) = %q; want %q", i, i+1, got, want)
+			t.Errorf("StaticTable[%d] (index %d) = %v; want %v", i, i+1, got, want)
 		}
 	}
 }
@@ -62,9 +62,9 @@ func TestStaticTableMatchesXNet(t *testing.T) {
 		if len(fields) != 1 {
 			t.Fatalf("x/net decoded index %d to %d fields; want 1", index, len(fields))
 		}
-		got := HeaderField{fields[0].Name, fields[0].Value}
+		got := Field{Name: fields[0].Name, Value: fields[0].Value}
 		if got != want {
-			t.Errorf("index %d: x/net has %q; StaticTable has %q", index, got, want)
+			t.Errorf("index %d: x/net has %v; StaticTable has %v", index, got, want)
 		}
 	}
 }

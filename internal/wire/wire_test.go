@@ -333,7 +333,7 @@ func TestWalkAppendixC(t *testing.T) {
 		section string
 		wire    []byte
 		huffman bool
-		headers []vectors.HeaderField
+		headers []vectors.Field
 		want    []string
 	}
 	blocks := []block{
@@ -347,7 +347,7 @@ func TestWalkAppendixC(t *testing.T) {
 		t.Fatalf("vectors.FieldExamples() has %d examples; want C.2.1 to C.2.4", len(fields))
 	}
 	for i, f := range fields {
-		blocks[i].section, blocks[i].wire, blocks[i].headers = f.Section, f.Wire, []vectors.HeaderField{f.Field}
+		blocks[i].section, blocks[i].wire, blocks[i].headers = f.Section, f.Wire, []vectors.Field{f.Field}
 	}
 	for _, seq := range vectors.RFCAppendixC() {
 		want := appendixCRequests

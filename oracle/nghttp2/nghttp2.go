@@ -232,7 +232,7 @@ func (d *Decoder) records(n int, keepFlags bool) []oracle.Field {
 		data = data[C.COUNTMEM_RECORD_HEADER:]
 		f := oracle.Field{Name: data[:nameLen], Value: data[nameLen : nameLen+valueLen]}
 		if keepFlags {
-			f.NeverIndexed = flags&C.NGHTTP2_NV_FLAG_NO_INDEX != 0
+			f.Sensitive = flags&C.NGHTTP2_NV_FLAG_NO_INDEX != 0
 		}
 		fields = append(fields, f)
 		data = data[nameLen+valueLen:]

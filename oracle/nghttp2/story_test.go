@@ -158,7 +158,7 @@ func TestStories(t *testing.T) {
 				}
 				want := make([]oracle.Field, len(b.headers))
 				for j, h := range b.headers {
-					want[j] = oracle.Field{Name: h.Name, Value: h.Value, NeverIndexed: refFields[j].Sensitive}
+					want[j] = oracle.Field{Name: h.Name, Value: h.Value, Sensitive: refFields[j].Sensitive}
 					seen[oracle.Field{Name: h.Name, Value: h.Value}] = true
 				}
 				if !slices.Equal(got, want) {

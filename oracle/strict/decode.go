@@ -134,26 +134,26 @@ func (b *blockDecoder) field() (oracle.Field, error) {
 // literal decodes a literal header field representation whose name index
 // has an n-bit prefix (§6.2): a name index or 0 followed by a name string,
 // then a value string.
-func (b *blockDecoder) literal(n int) (spec.HeaderField, error) {
+func (b *blockDecoder) literal(n int) (spec.Field, error) {
 	start := b.pos
 	index, err := b.integer(n)
 	if err != nil {
-		return spec.HeaderField{}, err
+		return spec.Field{}, err
 	}
-	var f spec.HeaderField
+	var f spec.Field
 	if index == 0 {
 		if f.Name, err = b.str(); err != nil {
-			return spec.HeaderField{}, err
+			return spec.Field{}, err
 		}
 	} else {
 		named, err := b.lookup(start, index)
 		if err != nil {
-			return spec.HeaderField{}, err
+			return spec.Field{}, err
 		}
 		f.Name = named.Name
 	}
 	if f.Value, err = b.str(); err != nil {
-		return spec.HeaderField{}, err
+		return spec.Field{}, err
 	}
 	return f, nil
 }
@@ -161,7 +161,7 @@ func (b *blockDecoder) literal(n int) (spec.HeaderField, error) {
 // lookup returns the entry at index in the index address space of §2.3.3:
 // 1 to 61 is the static table, 62 onwards the dynamic table, newest first.
 // The representation at fault starts at offset.
-func (b *blockDecoder) lookup(offset int, index uint64) (spec.HeaderField, error) {
+func (b *blockDecoder) lookup(offset int, index uint64) (spec.Field, error) {
 	if index >= 1 && index <= spec.StaticTableLen {
 		return spec.StaticTable[index-1], nil
 	}
@@ -169,17 +169,17 @@ func (b *blockDecoder) lookup(offset int, index uint64) (spec.HeaderField, error
 	if index > spec.StaticTableLen && dynamic < uint64(b.d.table.len()) {
 		return b.d.table.entry(int(dynamic)), nil
 	}
-	return spec.HeaderField{}, &Error{offset, "2.3.3", fmt.Sprintf("index %d is past the end of the index address space (%d static and %d dynamic entries)", index, spec.StaticTableLen, b.d.table.len())}
+	return spec.Field{}, &Error{offset, "2.3.3", fmt.Sprintf("index %d is past the end of the index address space (%d static and %d dynamic entries)", index, spec.StaticTableLen, b.d.table.len())}
 }
 
 // emit counts f against the header-list limit and returns it as a decoded
 // field.
-func (b *blockDecoder) emit(offset int, f spec.HeaderField, neverIndexed bool) (oracle.Field, error) {
+func (b *blockDecoder) emit(offset int, f spec.Field, neverIndexed bool) (oracle.Field, error) {
 	b.listSize += entrySize(f)
 	if limit := b.d.maxHeaderListSize; limit > 0 && b.listSize > uint64(limit) {
 		return oracle.Field{}, &Error{offset, "7.3", fmt.Sprintf("decoded header list reaches %d octets (name + value + 32 per field), over the limit of %d set by SetMaxHeaderListSize; this limit is the HPACK-bomb defence, not an RFC 7541 rule", b.listSize, limit)}
 	}
-	return oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: neverIndexed}, nil
+	return oracle.Field{Name: f.Name, Value: f.Value, Sensitive: neverIndexed}, nil
 }
 
 // maxContinuationOctets is the most continuation octets an integer may

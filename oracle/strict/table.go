@@ -7,7 +7,7 @@ import "github.com/hpackcert/hpackcert/internal/spec"
 type dynamicTable struct {
 	// entries holds the oldest entry first, so that inserting appends and
 	// evicting drops a prefix.
-	entries []spec.HeaderField
+	entries []spec.Field
 	// size is the sum of the entry sizes (§4.1). It is a uint64 so that
 	// adding an entry larger than 2^32 cannot wrap around.
 	size    uint64
@@ -16,14 +16,14 @@ type dynamicTable struct {
 
 // entrySize is the size of an entry (RFC 7541 §4.1): name length plus
 // value length plus 32.
-func entrySize(f spec.HeaderField) uint64 {
+func entrySize(f spec.Field) uint64 {
 	return uint64(len(f.Name)) + uint64(len(f.Value)) + spec.EntryOverhead
 }
 
 func (t *dynamicTable) len() int { return len(t.entries) }
 
 // entry returns the entry i positions from the newest (0 is the newest).
-func (t *dynamicTable) entry(i int) spec.HeaderField {
+func (t *dynamicTable) entry(i int) spec.Field {
 	return t.entries[len(t.entries)-1-i]
 }
 
@@ -37,7 +37,7 @@ func (t *dynamicTable) setMaxSize(n uint32) {
 // add inserts f as the newest entry after evicting what it needs room for.
 // An entry larger than the maximum size empties the table and is not
 // inserted; that is not an error (§4.4).
-func (t *dynamicTable) add(f spec.HeaderField) {
+func (t *dynamicTable) add(f spec.Field) {
 	size := entrySize(f)
 	if size > uint64(t.maxSize) {
 		t.evictTo(0)

@@ -119,7 +119,7 @@ func (d *Decoder) SetMaxDynamicTableSize(n uint32) {
 	d.shadow.SetAllowedMaxDynamicTableSize(n)
 }
 
-// DecodeBlock decodes one complete header block. NeverIndexed is set from
+// DecodeBlock decodes one complete header block. Sensitive is set from
 // the library's HeaderField.Sensitive, which it sets for the "Literal
 // Header Field Never Indexed" representation (RFC 7541 §6.2.3).
 func (d *Decoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
@@ -138,7 +138,7 @@ func (d *Decoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 	}
 	fields := make([]oracle.Field, len(got))
 	for i, f := range got {
-		fields[i] = oracle.Field{Name: f.Name, Value: f.Value, NeverIndexed: f.Sensitive}
+		fields[i] = oracle.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
 	}
 	return fields, nil
 }

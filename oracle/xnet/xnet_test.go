@@ -100,7 +100,7 @@ func TestTableDoesNotChangeDecoding(t *testing.T) {
 
 func TestNeverIndexed(t *testing.T) {
 	got, err := New().DecodeBlock(unhex(t, "10 01 61 01 62 00 01 63 01 64"))
-	want := []oracle.Field{{Name: "a", Value: "b", NeverIndexed: true}, {Name: "c", Value: "d"}}
+	want := []oracle.Field{{Name: "a", Value: "b", Sensitive: true}, {Name: "c", Value: "d"}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}

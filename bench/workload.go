@@ -6,15 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
-// Field is one header field of a workload. Sensitive asks the encoder never
-// to index it (RFC 7541 §7.1.3); every implementation is told the same.
-type Field struct {
-	Name, Value string
-	Sensitive   bool
-}
+// Field is one header field of a workload: spec.Field, the module's one
+// header-field type. Sensitive asks the encoder never to index it (RFC
+// 7541 §7.1.3); every implementation is told the same.
+type Field = spec.Field
 
 // Block is the header list of one HEADERS frame.
 type Block []Field
@@ -240,10 +239,7 @@ func Stories(dir string) (*Workload, error) {
 			if cs.AckedSizes() != nil {
 				return nil, fmt.Errorf("bench: %s: case %d acks a table size; raw-data stories have none", s.Path, i)
 			}
-			c[i] = make(Block, len(cs.Headers))
-			for j, h := range cs.Headers {
-				c[i][j] = Field{Name: h.Name, Value: h.Value, Sensitive: j < len(cs.Sensitive) && cs.Sensitive[j]}
-			}
+			c[i] = Block(cs.Headers)
 		}
 		w.Conns = append(w.Conns, c)
 		w.ConnNames = append(w.ConnNames, strings.TrimSuffix(filepath.Base(s.Path), ".json"))

@@ -44,6 +44,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
+
 	// Every verdict uses every oracle built into the binary: strict, x/net
 	// and, with -tags nghttp2, nghttp2.
 	_ "github.com/hpackcert/hpackcert/oracle/all"

@@ -111,16 +111,7 @@ func (b *playedBlock) replay(description string) *vectors.Story {
 	out := &vectors.Story{Path: b.story.name, Description: description}
 	for i := 0; i <= b.index && i < len(b.story.blocks); i++ {
 		in := &b.story.blocks[i]
-		c := vectors.Case{Seqno: i, TableSizes: in.acked, Wire: in.wire, Headers: make([]vectors.Field, len(in.fields))}
-		sensitive := make([]bool, len(in.fields))
-		for j, f := range in.fields {
-			c.Headers[j] = vectors.Field{Name: f.Name, Value: f.Value}
-			sensitive[j] = f.Sensitive
-		}
-		if slices.Contains(sensitive, true) {
-			c.Sensitive = sensitive
-		}
-		out.Cases = append(out.Cases, c)
+		out.Cases = append(out.Cases, vectors.Case{Seqno: i, TableSizes: in.acked, Wire: in.wire, Headers: slices.Clone(in.fields)})
 	}
 	return out
 }

@@ -246,11 +246,7 @@ func fromVectors(vs []*vectors.Story) []story {
 		}
 		st := story{name: name, blocks: make([]block, len(v.Cases))}
 		for j, c := range v.Cases {
-			b := block{acked: c.AckedSizes(), wire: c.Wire, fields: make([]Field, len(c.Headers))}
-			for k, h := range c.Headers {
-				b.fields[k] = Field{Name: h.Name, Value: h.Value, Sensitive: k < len(c.Sensitive) && c.Sensitive[k]}
-			}
-			st.blocks[j] = b
+			st.blocks[j] = block{acked: c.AckedSizes(), wire: c.Wire, fields: c.Headers}
 		}
 		out = append(out, st)
 	}

@@ -204,9 +204,8 @@ func wholeStoryScript(cases []vectors.Case) *Script {
 		for _, size := range c.AckedSizes() {
 			s.Ops = append(s.Ops, Op{Kind: OpTableSize, Size: size})
 		}
-		for i, h := range c.Headers {
-			sensitive := i < len(c.Sensitive) && c.Sensitive[i]
-			s.Ops = append(s.Ops, Op{Kind: OpField, Name: h.Name, Value: h.Value[:min(len(h.Value), MaxString)], Sensitive: sensitive})
+		for _, h := range c.Headers {
+			s.Ops = append(s.Ops, Op{Kind: OpField, Name: h.Name, Value: h.Value[:min(len(h.Value), MaxString)], Sensitive: h.Sensitive})
 		}
 		s.Ops = append(s.Ops, Op{Kind: OpEndBlock})
 	}

@@ -3,7 +3,6 @@ package property
 import (
 	"fmt"
 
-	"github.com/hpackcert/hpackcert/encoder"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/hpackcert/hpackcert/encoder"
 
 	"github.com/hpackcert/hpackcert/vectors"
 	"github.com/leanovate/gopter/commands"
@@ -42,16 +43,10 @@ func historyStory(initial *connState, history []commands.Command, note string) (
 	s = &vectors.Story{Context: "request"}
 	addCase := func(fields []genField) {
 		c := vectors.Case{Seqno: len(s.Cases), TableSizes: sizes, Headers: []vectors.Field{}}
-		sensitive := false
 		for _, f := range fields {
 			name, value := validUTF8(f.Name), validUTF8(f.Value)
 			lossy = lossy || name != f.Name || value != f.Value
-			c.Headers = append(c.Headers, vectors.Field{Name: name, Value: value})
-			c.Sensitive = append(c.Sensitive, f.Sensitive)
-			sensitive = sensitive || f.Sensitive
-		}
-		if !sensitive {
-			c.Sensitive = nil
+			c.Headers = append(c.Headers, vectors.Field{Name: name, Value: value, Sensitive: f.Sensitive})
 		}
 		s.Cases = append(s.Cases, c)
 		sizes = nil
@@ -197,7 +192,7 @@ func storyCommands(s *vectors.Story) (*connState, []commands.Command, error) {
 		}
 		fields := make([]genField, len(c.Headers))
 		for j, h := range c.Headers {
-			fields[j] = genField{Name: h.Name, Value: h.Value, Sensitive: c.Sensitive != nil && c.Sensitive[j]}
+			fields[j] = genField{Name: h.Name, Value: h.Value, Sensitive: h.Sensitive}
 		}
 		cmds = append(cmds, encodeCmd{fields})
 	}

@@ -81,11 +81,8 @@ func (g *generator) add(headers []Field, sensitive []bool, sizes ...uint32) {
 		}
 		g.acked = last
 	}
-	for _, s := range sensitive {
-		if s {
-			c.Sensitive = sensitive
-			break
-		}
+	for i, s := range sensitive {
+		c.Headers[i].Sensitive = s
 	}
 	g.story.Cases = append(g.story.Cases, c)
 }

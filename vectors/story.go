@@ -35,10 +35,10 @@ type Case struct {
 	// have none).
 	Wire []byte
 	// Headers is "headers": the header list, order and duplicates kept.
+	// A field's Sensitive flag is its entry of "sensitive" (our
+	// extension: one flag per header telling that the field must never
+	// be indexed, RFC 7541 §7.1.3), false where the file has none.
 	Headers []Field
-	// Sensitive is "sensitive" (our extension): nil, or one flag per header
-	// telling that the field must never be indexed (RFC 7541 §7.1.3).
-	Sensitive []bool
 }
 
 // AckedSizes returns the SETTINGS_HEADER_TABLE_SIZE values acked since the

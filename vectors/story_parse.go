@@ -65,6 +65,7 @@ func (p *storyParser) readCase() (Case, error) {
 	var c Case
 	start := p.valueStart()
 	sawSeqno, sawHeaders, sawSensitive, hexHeaders := false, false, false, false
+	var sensitive []bool
 	err := p.object("case", func(key string) error {
 		switch key {
 		case "seqno":
@@ -118,11 +119,11 @@ func (p *storyParser) readCase() (Case, error) {
 		case "sensitive":
 			return p.optional(func() error {
 				sawSensitive = true
-				c.Sensitive = []bool{}
+				sensitive = sensitive[:0]
 				return p.array("sensitive", func(j int) error {
 					var b bool
 					err := p.boolean(fmt.Sprintf("sensitive[%d]", j), &b)
-					c.Sensitive = append(c.Sensitive, b)
+					sensitive = append(sensitive, b)
 					return err
 				})
 			})
@@ -150,8 +151,11 @@ func (p *storyParser) readCase() (Case, error) {
 			h.Name, h.Value = string(name), string(value)
 		}
 	}
-	if sawSensitive && len(c.Sensitive) != len(c.Headers) {
-		return c, p.errorAt(start, fmt.Sprintf("%d sensitive flags for %d headers", len(c.Sensitive), len(c.Headers)))
+	if sawSensitive && len(sensitive) != len(c.Headers) {
+		return c, p.errorAt(start, fmt.Sprintf("%d sensitive flags for %d headers", len(sensitive), len(c.Headers)))
+	}
+	for j, s := range sensitive {
+		c.Headers[j].Sensitive = s
 	}
 	if len(c.TableSizes) == 0 {
 		c.TableSizes = nil

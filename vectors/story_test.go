@@ -163,14 +163,12 @@ func fullStory() *Story {
 				Seqno:           1,
 				HeaderTableSize: size(4096),
 				TableSizes:      []uint32{0, 4096},
-				Headers:         []Field{{Name: "", Value: ""}, {Name: "dup", Value: "a"}, {Name: "dup", Value: "a"}, {Name: "dup", Value: "b"}},
-				Sensitive:       []bool{false, true, false, true},
+				Headers:         []Field{{Name: "", Value: ""}, {Name: "dup", Value: "a", Sensitive: true}, {Name: "dup", Value: "a"}, {Name: "dup", Value: "b", Sensitive: true}},
 			},
 			{
 				Seqno:      2,
 				TableSizes: []uint32{256},
-				Headers:    []Field{{Name: "ctl\x00\x01\x1f\x7f", Value: "\t\r\n\"\\</script>"}, {Name: "utf8", Value: "\u00e9\u4e16\U0001f600\u0080\U0010ffff"}},
-				Sensitive:  []bool{true, false},
+				Headers:    []Field{{Name: "ctl\x00\x01\x1f\x7f", Value: "\t\r\n\"\\</script>", Sensitive: true}, {Name: "utf8", Value: "\u00e9\u4e16\U0001f600\u0080\U0010ffff"}},
 			},
 			{
 				Seqno:   3,
@@ -223,7 +221,7 @@ func TestWriteStoryHex(t *testing.T) {
 		all = append(all, byte(x))
 	}
 	want := &Story{Cases: []Case{
-		{Seqno: 0, Headers: []Field{{Name: "x-all", Value: string(all)}, {Name: "\xc0\x80", Value: "\xff"}}, Sensitive: []bool{false, true}},
+		{Seqno: 0, Headers: []Field{{Name: "x-all", Value: string(all)}, {Name: "\xc0\x80", Value: "\xff", Sensitive: true}}},
 		{Seqno: 1, Headers: []Field{{Name: "plain", Value: "text"}}},
 	}}
 	path := filepath.Join(t.TempDir(), "story.json")
@@ -255,7 +253,6 @@ func TestWriteStoryRejects(t *testing.T) {
 		story *Story
 		want  string
 	}{
-		{"sensitive shorter than headers", &Story{Cases: []Case{{Headers: []Field{{Name: "a", Value: ""}}, Sensitive: []bool{}}}}, "0 sensitive flags for 1 headers"},
 		{"header_table_size not the last acked", &Story{Cases: []Case{{HeaderTableSize: size(0), TableSizes: []uint32{0, 4096}}}}, "not the last of table_sizes"},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,7 +15,8 @@ import (
 // WriteStory writes s to the file at path in the format ReadStory reads,
 // one header per line. Fields that are absent (nil) are left out. It fails
 // without writing when a name or value is not valid UTF-8 (JSON strings
-// cannot carry it unchanged) or Sensitive does not match Headers.
+// cannot carry it unchanged). A "sensitive" list is written when a header
+// is Sensitive.
 func WriteStory(path string, s *Story) error {
 	data, err := encodeStory(path, s)
 	if err != nil {
@@ -38,9 +40,6 @@ func encodeStory(path string, s *Story) ([]byte, error) {
 	}
 	b.WriteString("  \"cases\": [")
 	for i, c := range s.Cases {
-		if c.Sensitive != nil && len(c.Sensitive) != len(c.Headers) {
-			return nil, fail(i, "%d sensitive flags for %d headers", len(c.Sensitive), len(c.Headers))
-		}
 		if c.HeaderTableSize != nil && len(c.TableSizes) > 0 && c.TableSizes[len(c.TableSizes)-1] != *c.HeaderTableSize {
 			return nil, fail(i, "header_table_size %d is not the last of table_sizes %v", *c.HeaderTableSize, c.TableSizes)
 		}
@@ -87,13 +86,13 @@ func encodeStory(path string, s *Story) ([]byte, error) {
 			b.WriteString("\n      ")
 		}
 		b.WriteString("]")
-		if c.Sensitive != nil {
+		if slices.ContainsFunc(c.Headers, func(f Field) bool { return f.Sensitive }) {
 			b.WriteString(",\n      \"sensitive\": [")
-			for j, sensitive := range c.Sensitive {
+			for j, h := range c.Headers {
 				if j > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString(strconv.FormatBool(sensitive))
+				b.WriteString(strconv.FormatBool(h.Sensitive))
 			}
 			b.WriteString("]")
 		}

@@ -32,7 +32,7 @@ func leadingUpdates(b *playedBlock) []uint64 {
 // the last value acknowledged before it in its story, or 4096.
 func settingAt(b *playedBlock) uint32 {
 	for i := b.index; i >= 0; i-- {
-		if acked := b.story.blocks[i].acked; len(acked) > 0 {
+		if acked := b.story.Cases[i].AckedSizes(); len(acked) > 0 {
 			return acked[len(acked)-1]
 		}
 	}
@@ -43,8 +43,8 @@ func settingAt(b *playedBlock) uint32 {
 // maximum size must be met by an update to at most the new setting. Blocks
 // without fields are enc/4.2/4's.
 func reducedSignalled(b *playedBlock) (string, bool) {
-	acked := b.in().acked
-	if len(acked) != 1 || acked[0] >= b.maxBefore || len(b.in().fields) == 0 {
+	acked := b.in().AckedSizes()
+	if len(acked) != 1 || acked[0] >= b.maxBefore || len(b.in().Headers) == 0 {
 		return "", false
 	}
 	updates := leadingUpdates(b)
@@ -61,8 +61,8 @@ func reducedSignalled(b *playedBlock) (string, bool) {
 // smallest is below the table's maximum size, an update at most that
 // small must be sent. Blocks without fields are enc/4.2/4's.
 func smallestSignalled(b *playedBlock) (string, bool) {
-	acked := b.in().acked
-	if len(acked) < 2 || len(b.in().fields) == 0 {
+	acked := b.in().AckedSizes()
+	if len(acked) < 2 || len(b.in().Headers) == 0 {
 		return "", false
 	}
 	return smallestUpdate(b)
@@ -72,7 +72,7 @@ func smallestSignalled(b *playedBlock) (string, bool) {
 // down: it must still start with the update enc/4.2/1 and enc/4.2/2 ask
 // for.
 func emptyBlockSignalled(b *playedBlock) (string, bool) {
-	if len(b.in().acked) == 0 || len(b.in().fields) > 0 {
+	if len(b.in().AckedSizes()) == 0 || len(b.in().Headers) > 0 {
 		return "", false
 	}
 	problem, bad := smallestUpdate(b)
@@ -86,7 +86,7 @@ func emptyBlockSignalled(b *playedBlock) (string, bool) {
 // the block is below the table's maximum size, the block starts with an
 // update at most that small.
 func smallestUpdate(b *playedBlock) (string, bool) {
-	acked := b.in().acked
+	acked := b.in().AckedSizes()
 	smallest := acked[0]
 	for _, n := range acked {
 		smallest = min(smallest, n)
@@ -117,7 +117,7 @@ func fewUpdates(b *playedBlock) (string, bool) {
 	}
 	updates := leadingUpdates(b)
 	if len(updates) > 2 {
-		return fmt.Sprintf("%d dynamic table size updates %v (settings acknowledged: %v); the smallest and the final need at most two", len(updates), updates, b.in().acked), true
+		return fmt.Sprintf("%d dynamic table size updates %v (settings acknowledged: %v); the smallest and the final need at most two", len(updates), updates, b.in().AckedSizes()), true
 	}
 	if len(updates) == 2 && updates[0] > updates[1] {
 		return fmt.Sprintf("updates %v: the smallest is signalled second", updates), true

@@ -41,7 +41,7 @@ var (
 // walker reads: 80 is an indexed field of index 0, which §6.1 forbids.
 // Blocks after it are judged on the wire alone, as after a real break of
 // the oracles' context.
-var oraclesBroken = block{wire: hexWire("80")}
+var oraclesBroken = block{Wire: hexWire("80")}
 
 // hexWire decodes a hand-built block written as hex, spaces allowed. A
 // malformed literal is a bug of a test table, so it panics.
@@ -62,7 +62,7 @@ func rawLiteral(s string) string {
 // playBlocks decodes the blocks as one recorded story, with every oracle,
 // as a recorded target is graded.
 func playBlocks(blocks []block) []*playedBlock {
-	return playRecorded("checks_test", []story{{name: "hand-built", blocks: blocks}}, nil).blocks
+	return playRecorded("checks_test", []story{{Path: "hand-built", Cases: blocks}}, nil).blocks
 }
 
 // ruleCase is a hand-built story for a block rule, which is applied to the
@@ -119,11 +119,11 @@ func TestCheckSettingAt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			st := &story{name: tt.label}
+			st := &story{Path: tt.label}
 			for _, acked := range tt.acked {
-				st.blocks = append(st.blocks, block{acked: acked})
+				st.Cases = append(st.Cases, block{TableSizes: acked})
 			}
-			b := &playedBlock{story: st, index: len(st.blocks) - 1}
+			b := &playedBlock{story: st, index: len(st.Cases) - 1}
 			if got := settingAt(b); got != tt.want {
 				t.Errorf("settingAt = %d; want %d: %s", got, tt.want, tt.reason)
 			}
@@ -136,41 +136,41 @@ func TestCheckReducedSignalled(t *testing.T) {
 	testRule(t, reducedSignalled, []ruleCase{
 		// 82: ":method: GET".
 		{"no setting", "without a setting there is nothing to signal",
-			[]block{{fields: get, wire: hexWire("82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("82")}}, ""},
 		{"setting equal to the maximum", "4096 leaves the table's maximum where it is: no update is needed",
-			[]block{{acked: []uint32{4096}, fields: get, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{4096}, Headers: get, Wire: hexWire("82")}}, ""},
 		{"setting one below the maximum", "4095 is below the maximum 4096: the block must start with an update",
-			[]block{{acked: []uint32{4095}, fields: get, wire: hexWire("82")}}, "went down from 4096 to 4095 but the block starts with no dynamic table size update"},
+			[]block{{TableSizes: []uint32{4095}, Headers: get, Wire: hexWire("82")}}, "went down from 4096 to 4095 but the block starts with no dynamic table size update"},
 		{"setting raised", "a setting above the maximum forces no change",
-			[]block{{acked: []uint32{8192}, fields: get, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{8192}, Headers: get, Wire: hexWire("82")}}, ""},
 		// 3f45: update to 100; 82.
 		{"update to the setting", "an update to exactly the new setting signals it",
-			[]block{{acked: []uint32{100}, fields: get, wire: hexWire("3f45 82")}}, ""},
+			[]block{{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 82")}}, ""},
 		// 3f46: update to 101; 82.
 		{"update one above the setting", "an update to 101 leaves the table above the setting of 100",
-			[]block{{acked: []uint32{100}, fields: get, wire: hexWire("3f46 82")}}, "went down from 4096 to 100 but the block's updates [101] end above it"},
+			[]block{{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f46 82")}}, "went down from 4096 to 100 but the block's updates [101] end above it"},
 		// 3f13: update to 50; 3f45: update to 100; 82.
 		{"updates ending at the setting", "the last update counts: 50 then 100 ends at the setting",
-			[]block{{acked: []uint32{100}, fields: get, wire: hexWire("3f13 3f45 82")}}, ""},
+			[]block{{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f13 3f45 82")}}, ""},
 		// 3f45: 100; 3f46: 101; 82.
 		{"updates ending above the setting", "the last update counts: 100 then 101 ends above the setting",
-			[]block{{acked: []uint32{100}, fields: get, wire: hexWire("3f45 3f46 82")}}, "updates [100 101] end above it"},
+			[]block{{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 3f46 82")}}, "updates [100 101] end above it"},
 		// Block 0 brings the maximum down to 100 (3f45 82); block 1 is 82.
 		{"setting at the reduced maximum", "after an update to 100, a setting of 100 is not below the table's maximum",
 			[]block{
-				{acked: []uint32{100}, fields: get, wire: hexWire("3f45 82")},
-				{acked: []uint32{100}, fields: get, wire: hexWire("82")},
+				{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 82")},
+				{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("82")},
 			}, ""},
 		{"setting below the reduced maximum", "after an update to 100, a setting of 99 is below the table's maximum",
 			[]block{
-				{acked: []uint32{100}, fields: get, wire: hexWire("3f45 82")},
-				{acked: []uint32{99}, fields: get, wire: hexWire("82")},
+				{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 82")},
+				{TableSizes: []uint32{99}, Headers: get, Wire: hexWire("82")},
 			}, "went down from 100 to 99"},
 		// An empty block.
 		{"block without fields", "a block without fields is enc/4.2/4's (emptyBlockSignalled)",
-			[]block{{acked: []uint32{100}, wire: hexWire()}}, ""},
+			[]block{{TableSizes: []uint32{100}, Wire: hexWire()}}, ""},
 		{"two settings", "several settings in one interval are enc/4.2/2's (smallestSignalled)",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("82")}}, ""},
 	})
 }
 
@@ -179,31 +179,31 @@ func TestCheckSmallestSignalled(t *testing.T) {
 	testRule(t, smallestSignalled, []ruleCase{
 		// 82: ":method: GET".
 		{"one setting", "a single setting is enc/4.2/1's (reducedSignalled)",
-			[]block{{acked: []uint32{100}, fields: get, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("82")}}, ""},
 		// 3f45: update to 100; 3fe11f: update to 4096; 82.
 		{"smallest then final", "100 then 4096 signals the smallest and the final size",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("3f45 3fe11f 82")}}, ""},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("3f45 3fe11f 82")}}, ""},
 		// 3f13: update to 50; 3fe11f: 4096; 82.
 		{"update below the smallest", "an update to 50 is at most the smallest setting, 100",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("3f13 3fe11f 82")}}, ""},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("3f13 3fe11f 82")}}, ""},
 		// 3fe11f: 4096; 82.
 		{"only the final", "the table may have held more than 100 octets in between: 100 must be signalled",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("3fe11f 82")}}, "the block's updates [4096] do not signal the smallest, 100"},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("3fe11f 82")}}, "the block's updates [4096] do not signal the smallest, 100"},
 		// 3f46: update to 101; 3fe11f: 4096; 82.
 		{"update one above the smallest", "101 is above the smallest setting, 100",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("3f46 3fe11f 82")}}, "do not signal the smallest, 100"},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("3f46 3fe11f 82")}}, "do not signal the smallest, 100"},
 		{"no update", "settings 100 then 4096 with no update at all",
-			[]block{{acked: []uint32{100, 4096}, fields: get, wire: hexWire("82")}}, "the smallest 100 below the table's maximum size 4096, but the block starts with no dynamic table size update"},
+			[]block{{TableSizes: []uint32{100, 4096}, Headers: get, Wire: hexWire("82")}}, "the smallest 100 below the table's maximum size 4096, but the block starts with no dynamic table size update"},
 		{"smallest equal to the maximum", "4096 then 8192 never went below the maximum 4096",
-			[]block{{acked: []uint32{4096, 8192}, fields: get, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{4096, 8192}, Headers: get, Wire: hexWire("82")}}, ""},
 		{"smallest one below the maximum", "4095 then 8192 went below the maximum 4096",
-			[]block{{acked: []uint32{4095, 8192}, fields: get, wire: hexWire("82")}}, "the smallest 4095 below the table's maximum size 4096"},
+			[]block{{TableSizes: []uint32{4095, 8192}, Headers: get, Wire: hexWire("82")}}, "the smallest 4095 below the table's maximum size 4096"},
 		// 3fe11f: 4096; 82.
 		{"smallest in the middle", "the smallest of 4096, 50, 4096 is the second, 50",
-			[]block{{acked: []uint32{4096, 50, 4096}, fields: get, wire: hexWire("3fe11f 82")}}, "do not signal the smallest, 50"},
+			[]block{{TableSizes: []uint32{4096, 50, 4096}, Headers: get, Wire: hexWire("3fe11f 82")}}, "do not signal the smallest, 50"},
 		// An empty block.
 		{"block without fields", "a block without fields is enc/4.2/4's (emptyBlockSignalled)",
-			[]block{{acked: []uint32{100, 4096}, wire: hexWire()}}, ""},
+			[]block{{TableSizes: []uint32{100, 4096}, Wire: hexWire()}}, ""},
 	})
 }
 
@@ -211,20 +211,20 @@ func TestCheckEmptyBlockSignalled(t *testing.T) {
 	testRule(t, emptyBlockSignalled, []ruleCase{
 		// Empty blocks, but for the last case.
 		{"no setting", "an empty block with no setting before it needs nothing",
-			[]block{{wire: hexWire()}}, ""},
+			[]block{{Wire: hexWire()}}, ""},
 		{"setting reduced without update", "a reduced setting must be signalled even without fields",
-			[]block{{acked: []uint32{100}, wire: hexWire()}}, "a block without fields: settings [100] were acknowledged, the smallest 100 below the table's maximum size 4096, but the block starts with no dynamic table size update"},
+			[]block{{TableSizes: []uint32{100}, Wire: hexWire()}}, "a block without fields: settings [100] were acknowledged, the smallest 100 below the table's maximum size 4096, but the block starts with no dynamic table size update"},
 		// 3f45: update to 100.
 		{"setting reduced with update", "an update to 100 alone signals the setting",
-			[]block{{acked: []uint32{100}, wire: hexWire("3f45")}}, ""},
+			[]block{{TableSizes: []uint32{100}, Wire: hexWire("3f45")}}, ""},
 		{"setting equal to the maximum", "4096 does not reduce the maximum 4096",
-			[]block{{acked: []uint32{4096}, wire: hexWire()}}, ""},
+			[]block{{TableSizes: []uint32{4096}, Wire: hexWire()}}, ""},
 		// 3fe11f: update to 4096.
 		{"two settings, only the final", "after 100 then 4096, the update to 4096 misses the smallest",
-			[]block{{acked: []uint32{100, 4096}, wire: hexWire("3fe11f")}}, "a block without fields: settings [100 4096] were acknowledged, but the block's updates [4096] do not signal the smallest, 100"},
+			[]block{{TableSizes: []uint32{100, 4096}, Wire: hexWire("3fe11f")}}, "a block without fields: settings [100 4096] were acknowledged, but the block's updates [4096] do not signal the smallest, 100"},
 		// 82: ":method: GET".
 		{"block with fields", "a block with fields is enc/4.2/1's and enc/4.2/2's",
-			[]block{{acked: []uint32{100}, fields: []Field{methodGET}, wire: hexWire("82")}}, ""},
+			[]block{{TableSizes: []uint32{100}, Headers: []Field{methodGET}, Wire: hexWire("82")}}, ""},
 	})
 }
 
@@ -233,35 +233,35 @@ func TestCheckFewUpdates(t *testing.T) {
 	testRule(t, fewUpdates, []ruleCase{
 		// 82: ":method: GET".
 		{"no update", "a block without updates has at most two",
-			[]block{{fields: get, wire: hexWire("82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("82")}}, ""},
 		// 3f45: update to 100; 82.
 		{"one update", "one update is allowed",
-			[]block{{fields: get, wire: hexWire("3f45 82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("3f45 82")}}, ""},
 		// 3f45: 100; 3fe11f: 4096; 82.
 		{"two, smallest first", "100 then 4096 is the smallest, then the final",
-			[]block{{fields: get, wire: hexWire("3f45 3fe11f 82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("3f45 3fe11f 82")}}, ""},
 		// 3f45: 100; 3f45: 100; 82.
 		{"two equal", "of two equal updates the first is the smallest too",
-			[]block{{fields: get, wire: hexWire("3f45 3f45 82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("3f45 3f45 82")}}, ""},
 		// 3fe11f: 4096; 3f45: 100; 82.
 		{"two, largest first", "4096 then 100 signals the smallest second; strict warns",
-			[]block{{fields: get, wire: hexWire("3fe11f 3f45 82")}}, "oracle strict: offset 0: RFC 7541 §4.2: the first dynamic table size update (4096) is not the smallest (100)"},
+			[]block{{Headers: get, Wire: hexWire("3fe11f 3f45 82")}}, "oracle strict: offset 0: RFC 7541 §4.2: the first dynamic table size update (4096) is not the smallest (100)"},
 		// 3f45: 100; 3f45: 100; 3fe11f: 4096; 82.
 		{"three", "three updates are one more than §4.2 needs; strict warns",
-			[]block{{fields: get, wire: hexWire("3f45 3f45 3fe11f 82")}}, "oracle strict: offset 4: RFC 7541 §4.2: more than two dynamic table size updates"},
+			[]block{{Headers: get, Wire: hexWire("3f45 3f45 3fe11f 82")}}, "oracle strict: offset 4: RFC 7541 §4.2: more than two dynamic table size updates"},
 		// After oraclesBroken, the same blocks are read off the wire.
 		{"two, smallest first, on the wire", "100 then 4096, counted by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3f45 3fe11f 82")}}, ""},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3f45 3fe11f 82")}}, ""},
 		{"two equal, on the wire", "100 then 100, counted by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3f45 3f45 82")}}, ""},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3f45 3f45 82")}}, ""},
 		{"two, largest first, on the wire", "4096 then 100, read by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3fe11f 3f45 82")}}, "updates [4096 100]: the smallest is signalled second"},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3fe11f 3f45 82")}}, "updates [4096 100]: the smallest is signalled second"},
 		{"three, on the wire", "100, 100, 4096, counted by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3f45 3f45 3fe11f 82")}}, "3 dynamic table size updates [100 100 4096]"},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3f45 3f45 3fe11f 82")}}, "3 dynamic table size updates [100 100 4096]"},
 		// 3f45: 100; 04 01 61: ":path: a", a literal without indexing;
 		// 3fe11f: 4096; 3f45: 100.
 		{"updates after a field, on the wire", "only the updates before the first field of any kind are leading ones (the others are enc/6.3/2's)",
-			[]block{oraclesBroken, {fields: []Field{{Name: ":path", Value: "a"}}, wire: hexWire("3f45 040161 3fe11f 3f45")}}, ""},
+			[]block{oraclesBroken, {Headers: []Field{{Name: ":path", Value: "a"}}, Wire: hexWire("3f45 040161 3fe11f 3f45")}}, ""},
 	})
 }
 
@@ -270,35 +270,35 @@ func TestCheckUpdatesWithinSetting(t *testing.T) {
 	testRule(t, updatesWithinSetting, []ruleCase{
 		// 3fe11f: update to 4096; 82: ":method: GET".
 		{"update equal to the setting", "4096 is the initial setting: allowed",
-			[]block{{fields: get, wire: hexWire("3fe11f 82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("3fe11f 82")}}, ""},
 		// 3fe21f: update to 4097; 82.
 		{"update above the setting", "4097 exceeds the initial setting; strict rejects it",
-			[]block{{fields: get, wire: hexWire("3fe21f 82")}}, "oracle strict: hpack: offset 0: RFC 7541 §6.3: dynamic table size update to 4097 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 4096"},
+			[]block{{Headers: get, Wire: hexWire("3fe21f 82")}}, "oracle strict: hpack: offset 0: RFC 7541 §6.3: dynamic table size update to 4097 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 4096"},
 		{"update equal to the setting, on the wire", "4096, read by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3fe11f 82")}}, ""},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3fe11f 82")}}, ""},
 		{"update above the setting, on the wire", "4097, read by the walker",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("3fe21f 82")}}, "offset 0: dynamic table size update to 4097 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 4096"},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("3fe21f 82")}}, "offset 0: dynamic table size update to 4097 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 4096"},
 		// Block 0 (3f45 82) acknowledges 100 and updates to it; block 1
 		// updates to 100 (3f45) or 101 (3f46), then 82.
 		{"earlier setting, update equal", "the setting of 100 from block 0 is in force: 100 is allowed",
 			[]block{
-				{acked: []uint32{100}, fields: get, wire: hexWire("3f45 82")},
-				{fields: get, wire: hexWire("3f45 82")},
+				{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 82")},
+				{Headers: get, Wire: hexWire("3f45 82")},
 			}, ""},
 		{"earlier setting, update above", "the setting of 100 from block 0 is in force: 101 exceeds it",
 			[]block{
-				{acked: []uint32{100}, fields: get, wire: hexWire("3f45 82")},
-				{fields: get, wire: hexWire("3f46 82")},
+				{TableSizes: []uint32{100}, Headers: get, Wire: hexWire("3f45 82")},
+				{Headers: get, Wire: hexWire("3f46 82")},
 			}, "oracle strict: hpack: offset 0: RFC 7541 §6.3: dynamic table size update to 101 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 100"},
 		// oraclesBroken acknowledges 100; block 1 is 3f46 82.
 		{"earlier setting, update above, on the wire", "the walker takes the setting from block 0 (settingAt)",
 			[]block{
-				{acked: []uint32{100}, wire: oraclesBroken.wire},
-				{fields: get, wire: hexWire("3f46 82")},
+				{TableSizes: []uint32{100}, Wire: oraclesBroken.Wire},
+				{Headers: get, Wire: hexWire("3f46 82")},
 			}, "dynamic table size update to 101 exceeds the acknowledged SETTINGS_HEADER_TABLE_SIZE 100"},
 		// 82; 3fe21f: update to 4097 after the field.
 		{"update above the setting after a field, on the wire", "every update is checked, not only the leading ones",
-			[]block{oraclesBroken, {fields: get, wire: hexWire("82 3fe21f")}}, "offset 1: dynamic table size update to 4097 exceeds"},
+			[]block{oraclesBroken, {Headers: get, Wire: hexWire("82 3fe21f")}}, "offset 1: dynamic table size update to 4097 exceeds"},
 	})
 }
 
@@ -307,19 +307,19 @@ func TestCheckUpdatesFirst(t *testing.T) {
 	testRule(t, updatesFirst, []ruleCase{
 		// 3fe11f: update to 4096; 82: ":method: GET".
 		{"update before the field", "an update at the start of the block is where §4.2 puts it",
-			[]block{{fields: get, wire: hexWire("3fe11f 82")}}, ""},
+			[]block{{Headers: get, Wire: hexWire("3fe11f 82")}}, ""},
 		// 3fe11f alone.
 		{"updates only", "a block of one update has no field for it to follow",
-			[]block{{wire: hexWire("3fe11f")}}, ""},
+			[]block{{Wire: hexWire("3fe11f")}}, ""},
 		// 3f45: 100; 3fe11f: 4096; 82; 82.
 		{"two updates then fields", "both updates come before the first field",
-			[]block{{fields: []Field{methodGET, methodGET}, wire: hexWire("3f45 3fe11f 82 82")}}, ""},
+			[]block{{Headers: []Field{methodGET, methodGET}, Wire: hexWire("3f45 3fe11f 82 82")}}, ""},
 		// 82; 3fe11f: update to 4096 at offset 1.
 		{"update after the field", "an update after a field breaks §4.2",
-			[]block{{fields: get, wire: hexWire("82 3fe11f")}}, "offset 1: dynamic table size update to 4096 after a header field representation"},
+			[]block{{Headers: get, Wire: hexWire("82 3fe11f")}}, "offset 1: dynamic table size update to 4096 after a header field representation"},
 		// 82; 3f45: update to 100 at offset 1; 82.
 		{"update between fields", "an update between two fields breaks §4.2",
-			[]block{{fields: []Field{methodGET, methodGET}, wire: hexWire("82 3f45 82")}}, "offset 1: dynamic table size update to 100 after"},
+			[]block{{Headers: []Field{methodGET, methodGET}, Wire: hexWire("82 3f45 82")}}, "offset 1: dynamic table size update to 100 after"},
 	})
 }
 
@@ -328,38 +328,38 @@ func TestCheckMinimalIntegers(t *testing.T) {
 	testRule(t, minimalIntegers, []ruleCase{
 		// 82: index 2, one octet.
 		{"one-octet index", "an integer below its prefix's maximum takes one octet",
-			[]block{{fields: []Field{methodGET}, wire: hexWire("82")}}, ""},
+			[]block{{Headers: []Field{methodGET}, Wire: hexWire("82")}}, ""},
 		// 3f 00: update to 31 = 2^5-1: the prefix is full, one zero
 		// continuation octet.
 		{"2^N-1 with one zero continuation", "a single zero continuation octet is how 2^N-1 is written",
-			[]block{{wire: hexWire("3f00")}}, ""},
+			[]block{{Wire: hexWire("3f00")}}, ""},
 		// 3f 80 00: 31 again, with a redundant zero continuation octet.
 		{"2^N-1 with a redundant zero", "a second continuation octet adding zero wastes an octet",
-			[]block{{wire: hexWire("3f8000")}}, "offset 0: integer 31 ends in a redundant zero continuation octet"},
+			[]block{{Wire: hexWire("3f8000")}}, "offset 0: integer 31 ends in a redundant zero continuation octet"},
 		// 3f e1 1f: update to 4096 in the fewest octets.
 		{"two continuation octets", "4096 needs both continuation octets",
-			[]block{{wire: hexWire("3fe11f")}}, ""},
+			[]block{{Wire: hexWire("3fe11f")}}, ""},
 		// 3f e1 9f 00: 4096 with a redundant zero continuation octet.
 		{"4096 with a redundant zero", "the last continuation octet of 4096 is 1f, not 00",
-			[]block{{wire: hexWire("3fe19f00")}}, "offset 0: integer 4096 ends in a redundant zero"},
+			[]block{{Wire: hexWire("3fe19f00")}}, "offset 0: integer 4096 ends in a redundant zero"},
 		// 0f 00: literal without indexing, name index 15 (accept-charset)
 		// with one zero continuation; 01 61: value "a".
 		{"name index 2^4-1", "a name index of exactly 15 takes one zero continuation",
-			[]block{{fields: []Field{{Name: "accept-charset", Value: "a"}}, wire: hexWire("0f00 0161")}}, ""},
+			[]block{{Headers: []Field{{Name: "accept-charset", Value: "a"}}, Wire: hexWire("0f00 0161")}}, ""},
 		// 0f 80 00: name index 15 with a redundant zero; 01 61: "a".
 		{"name index with a redundant zero", "name indices are integers too",
-			[]block{{fields: []Field{{Name: "accept-charset", Value: "a"}}, wire: hexWire("0f8000 0161")}}, "offset 0: integer 15 ends in a redundant zero"},
+			[]block{{Headers: []Field{{Name: "accept-charset", Value: "a"}}, Wire: hexWire("0f8000 0161")}}, "offset 0: integer 15 ends in a redundant zero"},
 		// 04: literal without indexing, name index 4 (:path); the value's
 		// length 127 as 7f 00, then 127 octets "a".
 		{"value length 2^7-1", "a string of exactly 127 octets has one zero continuation",
-			[]block{{fields: []Field{{Name: ":path", Value: a127}}, wire: hexWire("04 7f00", hex.EncodeToString([]byte(a127)))}}, ""},
+			[]block{{Headers: []Field{{Name: ":path", Value: a127}}, Wire: hexWire("04 7f00", hex.EncodeToString([]byte(a127)))}}, ""},
 		// 04: :path; the value's length 127 as 7f 80 00, then 127 "a".
 		{"value length with a redundant zero", "string lengths are integers too",
-			[]block{{fields: []Field{{Name: ":path", Value: a127}}, wire: hexWire("04 7f8000", hex.EncodeToString([]byte(a127)))}}, "offset 1: integer 127 ends in a redundant zero"},
+			[]block{{Headers: []Field{{Name: ":path", Value: a127}}, Wire: hexWire("04 7f8000", hex.EncodeToString([]byte(a127)))}}, "offset 1: integer 127 ends in a redundant zero"},
 		// 00: literal without indexing, new name; the name's length 127 as
 		// 7f 80 00, then 127 "a"; 01 61: value "a".
 		{"name length with a redundant zero", "a name literal's length is checked as a value's is",
-			[]block{{fields: []Field{{Name: a127, Value: "a"}}, wire: hexWire("00 7f8000", hex.EncodeToString([]byte(a127)), "0161")}}, "offset 1: integer 127 ends in a redundant zero"},
+			[]block{{Headers: []Field{{Name: a127, Value: "a"}}, Wire: hexWire("00 7f8000", hex.EncodeToString([]byte(a127)), "0161")}}, "offset 1: integer 127 ends in a redundant zero"},
 	})
 }
 
@@ -368,33 +368,33 @@ func TestCheckHuffmanPadding(t *testing.T) {
 	testRule(t, huffmanPadding, []ruleCase{
 		// 04: literal without indexing, name :path; 01 61: raw "a".
 		{"raw string", "a raw string has no padding",
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, ""},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, ""},
 		// 04; 81 1f: Huffman "a", 00011 then 111.
 		{"3 bits of ones", "padding with the high bits of EOS",
-			[]block{{fields: path("a"), wire: hexWire("04 811f")}}, ""},
+			[]block{{Headers: path("a"), Wire: hexWire("04 811f")}}, ""},
 		// 04; 84 18c631ff: Huffman "aaaaa", 25 bits then 7 ones.
 		{"7 bits of ones", "7 bits is the longest padding allowed",
-			[]block{{fields: path("aaaaa"), wire: hexWire("04 8418c631ff")}}, ""},
+			[]block{{Headers: path("aaaaa"), Wire: hexWire("04 8418c631ff")}}, ""},
 		// 04; 81 f8: Huffman "&", 11111000, no padding.
 		{"no padding", "a code ending on an octet boundary needs no padding",
-			[]block{{fields: path("&"), wire: hexWire("04 81f8")}}, ""},
+			[]block{{Headers: path("&"), Wire: hexWire("04 81f8")}}, ""},
 		// 04; 81 1e: "a" 00011, then 110: a zero bit in the padding.
 		{"a zero bit", "padding that is not a prefix of EOS",
-			[]block{{fields: path("a"), wire: hexWire("04 811e")}}, "offset 1: Huffman string of 1 octets: padding of 3 bits is not all ones"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 811e")}}, "offset 1: Huffman string of 1 octets: padding of 3 bits is not all ones"},
 		// 04; 82 f8 ff: "&" then a whole octet of ones.
 		{"8 bits of ones", "padding longer than 7 bits",
-			[]block{{fields: path("&"), wire: hexWire("04 82f8ff")}}, "offset 1: Huffman string of 2 octets: 8 bits of padding (at most 7 allowed)"},
+			[]block{{Headers: path("&"), Wire: hexWire("04 82f8ff")}}, "offset 1: Huffman string of 2 octets: 8 bits of padding (at most 7 allowed)"},
 		// 04; 84 ffffffff: 32 ones hold the 30-bit EOS.
 		{"EOS inside", "EOS may not be coded in the string",
-			[]block{{fields: path(""), wire: hexWire("04 84ffffffff")}}, "EOS symbol inside the string"},
+			[]block{{Headers: path(""), Wire: hexWire("04 84ffffffff")}}, "EOS symbol inside the string"},
 		// 00: literal without indexing, new name; 81 1e: the name "a" with a
 		// zero bit in its padding; 01 61: raw value "a".
 		{"a zero bit in a name", "name literals are padded as values are",
-			[]block{{fields: []Field{{Name: "a", Value: "a"}}, wire: hexWire("00 811e 0161")}}, "offset 1: Huffman string of 1 octets: padding of 3 bits"},
+			[]block{{Headers: []Field{{Name: "a", Value: "a"}}, Wire: hexWire("00 811e 0161")}}, "offset 1: Huffman string of 1 octets: padding of 3 bits"},
 		// 00; 01 61: raw name "a"; 81 1e: the value "a" at offset 3, a zero
 		// bit in its padding.
 		{"a zero bit in a value after a name", "the value's offset is reported",
-			[]block{{fields: []Field{{Name: "a", Value: "a"}}, wire: hexWire("00 0161 811e")}}, "offset 3: Huffman string of 1 octets"},
+			[]block{{Headers: []Field{{Name: "a", Value: "a"}}, Wire: hexWire("00 0161 811e")}}, "offset 3: Huffman string of 1 octets"},
 	})
 }
 
@@ -403,22 +403,22 @@ func TestCheckHuffmanShorter(t *testing.T) {
 	testRule(t, huffmanShorter, []ruleCase{
 		// 04: literal without indexing, name :path; 01 21: raw "!".
 		{"raw string", "a raw string is as long as it is",
-			[]block{{fields: path("!"), wire: hexWire("04 0121")}}, ""},
+			[]block{{Headers: path("!"), Wire: hexWire("04 0121")}}, ""},
 		// 04; 84 18c631ff: "aaaaa" in 4 octets.
 		{"shorter", "5 octets in 4 saves one",
-			[]block{{fields: path("aaaaa"), wire: hexWire("04 8418c631ff")}}, ""},
+			[]block{{Headers: path("aaaaa"), Wire: hexWire("04 8418c631ff")}}, ""},
 		// 04; 81 f8: "&" in 1 octet.
 		{"equal length", "1 octet in 1 octet wastes nothing",
-			[]block{{fields: path("&"), wire: hexWire("04 81f8")}}, ""},
+			[]block{{Headers: path("&"), Wire: hexWire("04 81f8")}}, ""},
 		// 04; 82 fe 3f: "!" in 2 octets, 1111111000 then 6 ones.
 		{"one octet longer", "1 octet in 2 octets: raw was shorter",
-			[]block{{fields: path("!"), wire: hexWire("04 82fe3f")}}, `offset 1: "!" Huffman-coded in 2 octets, longer than its 1 octets`},
+			[]block{{Headers: path("!"), Wire: hexWire("04 82fe3f")}}, `offset 1: "!" Huffman-coded in 2 octets, longer than its 1 octets`},
 		// 04; 82 fe 3e: "!" in 2 octets, a zero bit in the padding.
 		{"longer with broken padding", "a string with a padding problem is enc/5.2/1's",
-			[]block{{fields: path("!"), wire: hexWire("04 82fe3e")}}, ""},
+			[]block{{Headers: path("!"), Wire: hexWire("04 82fe3e")}}, ""},
 		// 00: new name; 82 fe 3f: the name "!" in 2 octets; 01 61: "a".
 		{"name one octet longer", "name literals count as values do",
-			[]block{{fields: []Field{{Name: "!", Value: "a"}}, wire: hexWire("00 82fe3f 0161")}}, `offset 1: "!" Huffman-coded in 2 octets`},
+			[]block{{Headers: []Field{{Name: "!", Value: "a"}}, Wire: hexWire("00 82fe3f 0161")}}, `offset 1: "!" Huffman-coded in 2 octets`},
 	})
 }
 
@@ -427,25 +427,25 @@ func TestCheckSensitiveNeverIndexed(t *testing.T) {
 	testRule(t, sensitiveNeverIndexed, []ruleCase{
 		// 1f 08: never indexed, name authorization; 06 "secret".
 		{"never indexed", "the representation §7.1.3 asks for",
-			[]block{{fields: sensitive, wire: hexWire("1f08 06736563726574")}}, ""},
+			[]block{{Headers: sensitive, Wire: hexWire("1f08 06736563726574")}}, ""},
 		// 0f 08: without indexing, name authorization; 06 "secret".
 		{"without indexing", "an intermediary may re-encode it with indexing",
-			[]block{{fields: sensitive, wire: hexWire("0f08 06736563726574")}}, `offset 0: sensitive field "authorization": "secret" sent as literal without indexing (§6.2.2)`},
+			[]block{{Headers: sensitive, Wire: hexWire("0f08 06736563726574")}}, `offset 0: sensitive field "authorization": "secret" sent as literal without indexing (§6.2.2)`},
 		// 57: incremental indexing, name authorization; 06 "secret".
 		{"incremental indexing", "the secret goes into the dynamic table",
-			[]block{{fields: sensitive, wire: hexWire("57 06736563726574")}}, "sent as literal with incremental indexing (§6.2.1)"},
+			[]block{{Headers: sensitive, Wire: hexWire("57 06736563726574")}}, "sent as literal with incremental indexing (§6.2.1)"},
 		// 82: ":method: GET", marked sensitive, sent indexed.
 		{"indexed", "an indexed field is not a never-indexed literal",
-			[]block{{fields: []Field{{Name: ":method", Value: "GET", Sensitive: true}}, wire: hexWire("82")}}, "sent as indexed (§6.1)"},
+			[]block{{Headers: []Field{{Name: ":method", Value: "GET", Sensitive: true}}, Wire: hexWire("82")}}, "sent as indexed (§6.1)"},
 		// 57 06 "secret": the same field, not marked sensitive.
 		{"not sensitive", "the rule is about fields marked sensitive only",
-			[]block{{fields: []Field{authSecret}, wire: hexWire("57 06736563726574")}}, ""},
+			[]block{{Headers: []Field{authSecret}, Wire: hexWire("57 06736563726574")}}, ""},
 		// 3fe11f: update; 82; 57 06 "secret" at offset 4.
 		{"second field after an update", "the update is skipped when fields are matched to representations",
-			[]block{{fields: []Field{methodGET, authSensitive}, wire: hexWire("3fe11f 82 57 06736563726574")}}, `offset 4: sensitive field "authorization"`},
+			[]block{{Headers: []Field{methodGET, authSensitive}, Wire: hexWire("3fe11f 82 57 06736563726574")}}, `offset 4: sensitive field "authorization"`},
 		// 3fe11f: update; 82; 1f08 06 "secret".
 		{"second field never indexed after an update", "the sensitive field is the never-indexed one",
-			[]block{{fields: []Field{methodGET, authSensitive}, wire: hexWire("3fe11f 82 1f08 06736563726574")}}, ""},
+			[]block{{Headers: []Field{methodGET, authSensitive}, Wire: hexWire("3fe11f 82 1f08 06736563726574")}}, ""},
 	})
 }
 
@@ -478,34 +478,34 @@ func TestCheckCredentialsNotIndexed(t *testing.T) {
 	testRule(t, credentialsNotIndexed, []ruleCase{
 		// 57: incremental indexing, name authorization; 06 "secret".
 		{"authorization indexed", "authorization is a credential",
-			[]block{{fields: []Field{authSecret}, wire: hexWire("57 06736563726574")}}, `offset 0: "authorization": "secret" added to the dynamic table (literal with incremental indexing (§6.2.1))`},
+			[]block{{Headers: []Field{authSecret}, Wire: hexWire("57 06736563726574")}}, `offset 0: "authorization": "secret" added to the dynamic table (literal with incremental indexing (§6.2.1))`},
 		// 0f 08: without indexing, name authorization; 06 "secret".
 		{"authorization without indexing", "kept out of the table",
-			[]block{{fields: []Field{authSecret}, wire: hexWire("0f08 06736563726574")}}, ""},
+			[]block{{Headers: []Field{authSecret}, Wire: hexWire("0f08 06736563726574")}}, ""},
 		// 1f 08: never indexed, name authorization; 06 "secret".
 		{"authorization never indexed", "kept out of the table",
-			[]block{{fields: []Field{authSecret}, wire: hexWire("1f08 06736563726574")}}, ""},
+			[]block{{Headers: []Field{authSecret}, Wire: hexWire("1f08 06736563726574")}}, ""},
 		// 71: incremental indexing, name index 49 (proxy-authorization).
 		{"proxy-authorization indexed", "proxy-authorization is a credential",
-			[]block{{fields: []Field{{Name: "proxy-authorization", Value: "secret"}}, wire: hexWire("71 06736563726574")}}, `"proxy-authorization": "secret" added to the dynamic table`},
+			[]block{{Headers: []Field{{Name: "proxy-authorization", Value: "secret"}}, Wire: hexWire("71 06736563726574")}}, `"proxy-authorization": "secret" added to the dynamic table`},
 		// 0f 22: without indexing, name index 15+34 = 49.
 		{"proxy-authorization without indexing", "kept out of the table",
-			[]block{{fields: []Field{{Name: "proxy-authorization", Value: "secret"}}, wire: hexWire("0f22 06736563726574")}}, ""},
+			[]block{{Headers: []Field{{Name: "proxy-authorization", Value: "secret"}}, Wire: hexWire("0f22 06736563726574")}}, ""},
 		// 60: incremental indexing, name index 32 (cookie); 13 and 19 "c".
 		{"cookie of 19 octets indexed", "a cookie under 20 octets is easily guessed",
-			[]block{{fields: []Field{{Name: "cookie", Value: cookie19}}, wire: hexWire("60", rawLiteral(cookie19))}}, `"cookie": "ccccccccccccccccccc" added`},
+			[]block{{Headers: []Field{{Name: "cookie", Value: cookie19}}, Wire: hexWire("60", rawLiteral(cookie19))}}, `"cookie": "ccccccccccccccccccc" added`},
 		// 60; 14 and 20 "c".
 		{"cookie of 20 octets indexed", "a cookie of 20 octets may be indexed",
-			[]block{{fields: []Field{{Name: "cookie", Value: cookie20}}, wire: hexWire("60", rawLiteral(cookie20))}}, ""},
+			[]block{{Headers: []Field{{Name: "cookie", Value: cookie20}}, Wire: hexWire("60", rawLiteral(cookie20))}}, ""},
 		// a0: indexed field 32, "cookie" with an empty value.
 		{"empty cookie from the static table", "a field equal to a static entry adds nothing to the table",
-			[]block{{fields: []Field{{Name: "cookie"}}, wire: hexWire("a0")}}, ""},
+			[]block{{Headers: []Field{{Name: "cookie"}}, Wire: hexWire("a0")}}, ""},
 		// 77: incremental indexing, name index 55 (set-cookie); 01 "c".
 		{"short set-cookie indexed", "set-cookie is no credential of the request",
-			[]block{{fields: []Field{{Name: "set-cookie", Value: "c"}}, wire: hexWire("77 0163")}}, ""},
+			[]block{{Headers: []Field{{Name: "set-cookie", Value: "c"}}, Wire: hexWire("77 0163")}}, ""},
 		// 3fe11f: update; 57 06 "secret" at offset 3.
 		{"authorization after an update", "the update is skipped when fields are matched to representations",
-			[]block{{fields: []Field{authSecret}, wire: hexWire("3fe11f 57 06736563726574")}}, `offset 3: "authorization"`},
+			[]block{{Headers: []Field{authSecret}, Wire: hexWire("3fe11f 57 06736563726574")}}, `offset 3: "authorization"`},
 	})
 }
 
@@ -558,26 +558,26 @@ func TestCheckHuffmanCodes(t *testing.T) {
 	}{
 		// 04: literal without indexing, name :path; 01 61: raw "a".
 		{"no Huffman string", "an encoder that never codes Huffman tests no code",
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, Unsupported, "Huffman-coded no string"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, Unsupported, "Huffman-coded no string"},
 		// 04; 81 1f: Huffman "a".
 		{"right code", "'a' decodes to what was sent",
-			[]block{{fields: path("a"), wire: hexWire("04 811f")}}, Pass, "1 octet values were Huffman-coded (1 strings) and decode to what was sent"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 811f")}}, Pass, "1 octet values were Huffman-coded (1 strings) and decode to what was sent"},
 		// 04; 81 8f: Huffman "b", 100011 then 11, sent for "a".
 		{"wrong code", "the code sent for 'a' is the code of 'b'",
-			[]block{{fields: path("a"), wire: hexWire("04 818f")}}, Fail, `offset 1: the Huffman-coded value of field ":path": octet 0x61 at position 0 decodes as 0x62`},
+			[]block{{Headers: path("a"), Wire: hexWire("04 818f")}}, Fail, `offset 1: the Huffman-coded value of field ":path": octet 0x61 at position 0 decodes as 0x62`},
 		// 00: new name; 81 8f: Huffman "b" for the name "a"; 01 61: "a".
 		{"wrong code in a name", "names are checked as values are",
-			[]block{{fields: []Field{{Name: "a", Value: "a"}}, wire: hexWire("00 818f 0161")}}, Fail, `the Huffman-coded name of field "a": octet 0x61 at position 0`},
+			[]block{{Headers: []Field{{Name: "a", Value: "a"}}, Wire: hexWire("00 818f 0161")}}, Fail, `the Huffman-coded name of field "a": octet 0x61 at position 0`},
 		// 04; 81 1e: Huffman "a" with a zero bit in its padding.
 		{"padding problem", "every octet decoded, then the padding is wrong",
-			[]block{{fields: path("a"), wire: hexWire("04 811e")}}, Fail, "padding of 3 bits is not all ones"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 811e")}}, Fail, "padding of 3 bits is not all ones"},
 		// 04; 05 61: a string of 5 octets with 1 left.
 		{"block that does not walk", "a block the walker cannot split breaks §3",
-			[]block{{fields: path("a"), wire: hexWire("04 0561")}}, Fail, "the block is not a sequence of RFC 7541 representations"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0561")}}, Fail, "the block is not a sequence of RFC 7541 representations"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			tr := playRecorded("checks_test", []story{{name: "hand-built", blocks: tt.blocks}}, nil)
+			tr := playRecorded("checks_test", []story{{Path: "hand-built", Cases: tt.blocks}}, nil)
 			c := &caseRun{c: &Case{ID: "enc/5.2/4", Violation: Fail, rule: walked(huffmanCodeRule)}, ruleIndex: -1, recorded: true, transcripts: []*transcript{tr}}
 			v := huffmanCodes(c)
 			if v.grade != tt.grade || !strings.Contains(v.detail, tt.want) {
@@ -778,7 +778,7 @@ func TestCheckCompareTables(t *testing.T) {
 
 func TestCheckFieldFor(t *testing.T) {
 	// 3fe11f: update to 4096; 82: ":method: GET"; 04 01 61: ":path: a".
-	b := playBlocks([]block{{fields: []Field{methodGET}, wire: hexWire("3fe11f 82 04 0161")}})[0]
+	b := playBlocks([]block{{Headers: []Field{methodGET}, Wire: hexWire("3fe11f 82 04 0161")}})[0]
 	tests := []struct {
 		label  string
 		reason string
@@ -812,31 +812,31 @@ func TestCheckBlockRules(t *testing.T) {
 	}{
 		// 04: literal without indexing, name :path; 01 61: raw "a".
 		{"round trip", "every oracle decodes the field sent", roundTrip,
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, "", ""},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, "", ""},
 		// 04; 81 8f: Huffman "b", sent for "a".
 		{"round trip, other field", "strict decodes another value", roundTrip,
-			[]block{{fields: path("a"), wire: hexWire("04 818f")}}, "", `oracle strict decoded other fields: field 0 is ":path": "b", want ":path": "a"`},
+			[]block{{Headers: path("a"), Wire: hexWire("04 818f")}}, "", `oracle strict decoded other fields: field 0 is ":path": "b", want ":path": "a"`},
 		// 80: index 0.
 		{"round trip, oracle error", "strict rejects index 0", roundTrip,
-			[]block{{wire: hexWire("80")}}, "", "oracle strict: hpack: offset 0: RFC 7541 §6.1: index 0 is not used"},
+			[]block{{Wire: hexWire("80")}}, "", "oracle strict: hpack: offset 0: RFC 7541 §6.1: index 0 is not used"},
 		// After oraclesBroken, 04 818f would decode wrong, but no oracle runs.
 		{"round trip, every context broken", "an oracle whose context broke is not asked", roundTrip,
-			[]block{oraclesBroken, {fields: path("a"), wire: hexWire("04 818f")}}, "", ""},
+			[]block{oraclesBroken, {Headers: path("a"), Wire: hexWire("04 818f")}}, "", ""},
 		{"tables agree", "no difference recorded", tablesAgree,
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, "", ""},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, "", ""},
 		{"tables disagree", "the difference recorded after the block is reported", tablesAgree,
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, "1 entries", "after the block, 1 entries"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, "1 entries", "after the block, 1 entries"},
 		{"context, table first", "a table difference is reported before a wrong field", contextRule,
-			[]block{{fields: path("a"), wire: hexWire("04 818f")}}, "1 entries", "after the block, 1 entries"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 818f")}}, "1 entries", "after the block, 1 entries"},
 		{"context, round trip", "with the tables equal, the wrong field is reported", contextRule,
-			[]block{{fields: path("a"), wire: hexWire("04 818f")}}, "", "oracle strict decoded other fields"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 818f")}}, "", "oracle strict decoded other fields"},
 		{"context, right", "tables equal and fields right", contextRule,
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, "", ""},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, "", ""},
 		// 04; 05 61: a string of 5 octets with 1 left.
 		{"walked, cut short", "a block the walker cannot split breaks §3", walked(inner),
-			[]block{{fields: path("a"), wire: hexWire("04 0561")}}, "", "the block is not a sequence of RFC 7541 representations: hpack: offset 1: string of 5 octets runs past the end of the block (1 left)"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0561")}}, "", "the block is not a sequence of RFC 7541 representations: hpack: offset 1: string of 5 octets runs past the end of the block (1 left)"},
 		{"walked, whole", "a block that walks is given to the rule", walked(inner),
-			[]block{{fields: path("a"), wire: hexWire("04 0161")}}, "", "inner rule ran"},
+			[]block{{Headers: path("a"), Wire: hexWire("04 0161")}}, "", "inner rule ran"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
@@ -912,7 +912,7 @@ func TestCheckCoverage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{name: tt.label, blocks: []block{{wire: tt.wire}}}}, nil)})
+			cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{Path: tt.label, Cases: []block{{Wire: tt.wire}}}}, nil)})
 			var ints []string
 			for _, b := range cov.Integers {
 				if b.Covered {
@@ -935,7 +935,7 @@ func TestCheckCoverage(t *testing.T) {
 // left to compare count for nothing.
 func TestCheckTablesClaimNothing(t *testing.T) {
 	blocks := func(compared ...int) []*playedBlock {
-		st := &story{name: "s", blocks: make([]block, len(compared))}
+		st := &story{Path: "s", Cases: make([]block, len(compared))}
 		var out []*playedBlock
 		for i, n := range compared {
 			out = append(out, &playedBlock{story: st, index: i, tablesCompared: n, problems: []string{""}})

@@ -48,9 +48,9 @@ type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
 // fills in the oracles' verdicts and the table comparison.
 func (sd *storyDecoders) decode(pb *playedBlock) {
 	ds, broken := sd.oracles, sd.broken
-	listLimit := max(sd.lim.maxList, listSize(pb.in().fields))
+	listLimit := max(sd.lim.maxList, listSize(pb.in().Headers))
 	for _, d := range ds {
-		for _, n := range pb.in().acked {
+		for _, n := range pb.in().AckedSizes() {
 			d.SetMaxDynamicTableSize(n)
 		}
 		if l, ok := d.(headerListLimiter); ok {
@@ -84,7 +84,7 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 		pb.strictDecoded = true
 		pb.updates = sd.strict.Updates()
 		pb.warnings = sd.strict.Warnings()
-		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
+		if fieldsDiff(pb.in().Headers, pb.decoded[0].fields) == "" {
 			longest := 0
 			for _, f := range pb.decoded[0].fields {
 				longest = max(longest, len(f.Name), len(f.Value))

@@ -17,7 +17,7 @@ func (b *playedBlock) roundTripError() string {
 		if d.err != nil {
 			return fmt.Sprintf("oracle %s: %v", d.oracle, d.err)
 		}
-		if diff := fieldsDiff(b.in().fields, d.fields); diff != "" {
+		if diff := fieldsDiff(b.in().Headers, d.fields); diff != "" {
 			return fmt.Sprintf("oracle %s decoded other fields: %s", d.oracle, diff)
 		}
 	}
@@ -64,7 +64,7 @@ func (b *playedBlock) fieldFor(repIndex int) (Field, bool) {
 			}
 		}
 	}
-	fields := b.in().fields
+	fields := b.in().Headers
 	if repIndex >= len(b.fieldOf) || b.fieldOf[repIndex] >= len(fields) {
 		return Field{}, false
 	}

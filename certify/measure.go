@@ -17,7 +17,7 @@ func wireStats(trs []*transcript) (listOctets, wireOctets, blocks int) {
 			if b.encErr != nil {
 				continue
 			}
-			for _, f := range b.in().fields {
+			for _, f := range b.in().Headers {
 				listOctets += len(f.Name) + len(f.Value)
 			}
 			wireOctets += b.wireLen
@@ -93,8 +93,8 @@ func resetDeterminism(c *caseRun) string {
 		if round == 1 {
 			r.Reset()
 		}
-		for bi := range st.blocks {
-			wire, err := encodeSafely(enc, nil, &st.blocks[bi])
+		for bi := range st.Cases {
+			wire, err := encodeSafely(enc, nil, &st.Cases[bi])
 			if err != nil {
 				return fmt.Sprintf("after Reset the encoder failed: %v", err)
 			}
@@ -103,7 +103,7 @@ func resetDeterminism(c *caseRun) string {
 	}
 	for i := range outs[0] {
 		if string(outs[0][i]) != string(outs[1][i]) {
-			return fmt.Sprintf("after Reset, block %d of story %s differs from the fresh encoder's", i, st.name)
+			return fmt.Sprintf("after Reset, block %d of story %s differs from the fresh encoder's", i, st.Path)
 		}
 	}
 	return fmt.Sprintf("identical after Reset (%d blocks)", len(outs[0]))
@@ -120,7 +120,7 @@ func amplification(c *caseRun) verdict {
 				continue
 			}
 			size := 0
-			for _, f := range b.in().fields {
+			for _, f := range b.in().Headers {
 				size += len(f.Name) + len(f.Value) + spec.EntryOverhead
 			}
 			list += size
@@ -152,18 +152,18 @@ func allocations(c *caseRun) verdict {
 	}
 	defer closeEncoder(enc)
 	var buf []byte
-	for bi := range st.blocks {
-		if buf, err = encodeSafely(enc, buf[:0], &st.blocks[bi]); err != nil {
+	for bi := range st.Cases {
+		if buf, err = encodeSafely(enc, buf[:0], &st.Cases[bi]); err != nil {
 			return verdict{grade: Fail, detail: err.Error()}
 		}
 	}
 	runs, i := c.allocRuns, 0
 	allocs := allocsPerRun(runs, func() {
-		fields := st.blocks[i%len(st.blocks)].fields
+		fields := st.Cases[i%len(st.Cases)].Headers
 		i++
 		buf, _ = enc.EncodeBlock(buf[:0], fields)
 	})
-	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (runtime.MemStats over %d runs on story %s, %d blocks)", allocs, runs, st.name, len(st.blocks))}
+	return verdict{grade: Info, detail: fmt.Sprintf("%.1f allocations per block (runtime.MemStats over %d runs on story %s, %d blocks)", allocs, runs, st.Path, len(st.Cases))}
 }
 
 // allocsPerRun returns the average number of heap allocations of one call
@@ -188,7 +188,7 @@ func allocsPerRun(runs int, f func()) float64 {
 func longestStory(tr *transcript) *story {
 	var st *story
 	for _, b := range tr.blocks {
-		if st == nil || len(b.story.blocks) > len(st.blocks) {
+		if st == nil || len(b.story.Cases) > len(st.Cases) {
 			st = b.story
 		}
 	}

@@ -49,7 +49,7 @@ func play(t Target, name string, stories []story, j *judging) *transcript {
 		st := &stories[si]
 		enc, err := t.NewEncoder()
 		if err != nil {
-			tr.breakdown = fmt.Errorf("opening a new encoding context for story %s: %w", st.name, err)
+			tr.breakdown = fmt.Errorf("opening a new encoding context for story %s: %w", st.Path, err)
 			tr.breakdownAt = &playedBlock{story: st, encErr: tr.breakdown}
 			break
 		}
@@ -71,8 +71,8 @@ func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
 	var prev *playedBlock
 	var buf []byte
 	defer closeEncoder(enc)
-	for bi := range st.blocks {
-		in := &st.blocks[bi]
+	for bi := range st.Cases {
+		in := &st.Cases[bi]
 		pb := &playedBlock{story: st, index: bi, prev: prev}
 		prev = pb
 		tr.blocks = append(tr.blocks, pb)
@@ -117,12 +117,12 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 			err = fmt.Errorf("encoder panicked: %v", r)
 		}
 	}()
-	for _, n := range in.acked {
+	for _, n := range in.AckedSizes() {
 		if err := enc.SetMaxDynamicTableSize(n); err != nil {
 			return nil, fmt.Errorf("SetMaxDynamicTableSize(%d): %w", n, err)
 		}
 	}
-	return enc.EncodeBlock(dst, in.fields)
+	return enc.EncodeBlock(dst, in.Headers)
 }
 
 // playRecorded decodes the recorded wire of stories without an encoder.
@@ -133,8 +133,8 @@ func playRecorded(name string, stories []story, j *judging) *transcript {
 		st := &stories[si]
 		sd := newStoryDecoders(nil, lim)
 		var prev *playedBlock
-		for bi := range st.blocks {
-			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire, prev: prev}
+		for bi := range st.Cases {
+			pb := &playedBlock{story: st, index: bi, wire: st.Cases[bi].Wire, prev: prev}
 			prev = pb
 			tr.blocks = append(tr.blocks, pb)
 			sd.decode(pb)

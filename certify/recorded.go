@@ -90,8 +90,7 @@ func EncodeStory(t Target, s *vectors.Story) (*vectors.Story, error) {
 	out.Cases = make([]vectors.Case, len(s.Cases))
 	var buf []byte
 	for i, c := range s.Cases {
-		in := block{acked: c.AckedSizes(), fields: c.Headers}
-		wire, err := encodeSafely(enc, buf[:0], &in)
+		wire, err := encodeSafely(enc, buf[:0], &c)
 		if err != nil {
 			return nil, fmt.Errorf("certify: %s: case %d: %w", s.Path, i, err)
 		}

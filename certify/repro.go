@@ -22,7 +22,7 @@ func (pb *playedBlock) wireText() string {
 
 // where names the block for a report.
 func (b *playedBlock) where() string {
-	return fmt.Sprintf("story %s, block %d", b.story.name, b.index)
+	return fmt.Sprintf("story %s, block %d", b.story.Path, b.index)
 }
 
 // repro writes a self-contained reproduction of the block: the context
@@ -38,14 +38,14 @@ func (b *playedBlock) repro(problem string) string {
 	start := 0
 	if b.index > inline {
 		start = b.index - inline
-		fmt.Fprintf(&sb, "  blocks 0-%d of story %s as recorded there\n", start-1, b.story.name)
+		fmt.Fprintf(&sb, "  blocks 0-%d of story %s as recorded there\n", start-1, b.story.Path)
 	}
 	earlier := make([]*playedBlock, b.index+1)
 	for p := b; p != nil; p = p.prev {
 		earlier[p.index] = p
 	}
 	for i := start; i <= b.index; i++ {
-		writeBlock(&sb, i, &b.story.blocks[i])
+		writeBlock(&sb, i, &b.story.Cases[i])
 		if p := earlier[i]; i < b.index && p != nil && p.encErr == nil {
 			fmt.Fprintf(&sb, "    wire (%d octets): %s\n", p.wireLen, p.wireText())
 		}
@@ -72,18 +72,18 @@ func (b *playedBlock) repro(problem string) string {
 
 func writeBlock(sb *strings.Builder, i int, in *block) {
 	fmt.Fprintf(sb, "  block %d:", i)
-	if len(in.acked) > 0 {
-		fmt.Fprintf(sb, " acked table sizes %v;", in.acked)
+	if len(in.AckedSizes()) > 0 {
+		fmt.Fprintf(sb, " acked table sizes %v;", in.AckedSizes())
 	}
-	if len(in.fields) == 1 {
+	if len(in.Headers) == 1 {
 		fmt.Fprintf(sb, " 1 field\n")
 	} else {
-		fmt.Fprintf(sb, " %d fields\n", len(in.fields))
+		fmt.Fprintf(sb, " %d fields\n", len(in.Headers))
 	}
 	const maxFields = 12
-	for j, f := range in.fields {
+	for j, f := range in.Headers {
 		if j == maxFields {
-			fmt.Fprintf(sb, "    ... %d more\n", len(in.fields)-maxFields)
+			fmt.Fprintf(sb, "    ... %d more\n", len(in.Headers)-maxFields)
 			break
 		}
 		sens := ""
@@ -108,10 +108,10 @@ func hexString(wire []byte) string {
 // settings acknowledged before each (Options.Replay). Recorded blocks keep
 // their wire.
 func (b *playedBlock) replay(description string) *vectors.Story {
-	out := &vectors.Story{Path: b.story.name, Description: description}
-	for i := 0; i <= b.index && i < len(b.story.blocks); i++ {
-		in := &b.story.blocks[i]
-		out.Cases = append(out.Cases, vectors.Case{Seqno: i, TableSizes: in.acked, Wire: in.wire, Headers: slices.Clone(in.fields)})
+	out := &vectors.Story{Path: b.story.Path, Description: description}
+	for i := 0; i <= b.index && i < len(b.story.Cases); i++ {
+		in := &b.story.Cases[i]
+		out.Cases = append(out.Cases, vectors.Case{Seqno: i, TableSizes: in.AckedSizes(), Wire: in.Wire, Headers: slices.Clone(in.Headers)})
 	}
 	return out
 }

@@ -421,12 +421,12 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 	for _, b := range like.blocks {
 		if !seen[b.story] {
 			seen[b.story] = true
-			st := story{name: b.story.name}
-			for _, in := range b.story.blocks {
-				st.blocks = append(st.blocks, block{acked: in.acked, fields: in.fields})
+			st := story{Path: b.story.Path}
+			for _, in := range b.story.Cases {
+				st.Cases = append(st.Cases, block{TableSizes: in.AckedSizes(), Headers: in.Headers})
 			}
 			stories = append(stories, st)
-			fmt.Fprintf(&key, "%s/%d;", st.name, len(st.blocks))
+			fmt.Fprintf(&key, "%s/%d;", st.Path, len(st.Cases))
 		}
 	}
 	if tr, ok := r.refTraffic[key.String()]; ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,8 +62,8 @@ func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, d
 	}
 	var before, after octetSet
 	for si := range stories {
-		for bi := range stories[si].blocks {
-			fields := stories[si].blocks[bi].fields
+		for bi := range stories[si].Cases {
+			fields := stories[si].Cases[bi].Headers
 			for fi, f := range fields {
 				before.addString(f.Name)
 				before.addString(f.Value)
@@ -180,14 +181,14 @@ func (r *runner) traffic() ([]story, error) {
 	}
 	if n := r.opts.TrafficBlocks; n > 0 {
 		for i := range stories {
-			if len(stories[i].blocks) > n {
-				stories[i].blocks = stories[i].blocks[:n]
+			if len(stories[i].Cases) > n {
+				stories[i].Cases = stories[i].Cases[:n]
 			}
 		}
 	}
 	blocks := 0
 	for _, st := range stories {
-		blocks += len(st.blocks)
+		blocks += len(st.Cases)
 	}
 	if blocks == 0 {
 		return nil, fmt.Errorf("certify: traffic stories from %s hold no header block", r.trafficSource)
@@ -228,26 +229,27 @@ func readStories(dir string, limit int, maxSize int64) ([]*vectors.Story, error)
 func cloneStories(in []story) []story {
 	out := make([]story, len(in))
 	for i, s := range in {
-		out[i] = story{name: s.name, blocks: make([]block, len(s.blocks))}
-		for j, b := range s.blocks {
-			out[i].blocks[j] = block{acked: b.acked, fields: append([]Field(nil), b.fields...), wire: b.wire}
+		out[i] = story{Path: s.Path, Cases: make([]block, len(s.Cases))}
+		for j, b := range s.Cases {
+			b.Headers = slices.Clone(b.Headers)
+			out[i].Cases[j] = b
 		}
 	}
 	return out
 }
 
-// fromVectors converts stories of the hpack-test-case format.
+// fromVectors returns stories read from files or generated, each named
+// for reports by its file's base name (or generated-NN), with cases of
+// its own.
 func fromVectors(vs []*vectors.Story) []story {
 	out := make([]story, 0, len(vs))
 	for i, v := range vs {
-		name := filepath.Base(v.Path)
+		st := *v
+		st.Path = filepath.Base(v.Path)
 		if v.Path == "" {
-			name = fmt.Sprintf("generated-%02d", i)
+			st.Path = fmt.Sprintf("generated-%02d", i)
 		}
-		st := story{name: name, blocks: make([]block, len(v.Cases))}
-		for j, c := range v.Cases {
-			st.blocks[j] = block{acked: c.AckedSizes(), wire: c.Wire, fields: c.Headers}
-		}
+		st.Cases = slices.Clone(v.Cases)
 		out = append(out, st)
 	}
 	return out

@@ -31,16 +31,16 @@ func filler(tag string, n int) string {
 // the wrong entry.
 func entrySizeStories() []story {
 	return []story{
-		{name: "entry-size/evict", blocks: []block{
-			{acked: []uint32{128}, fields: fields("x-a", filler("a", 30))},
-			{fields: fields("x-b", filler("b", 30))},
-			{fields: fields("x-a", filler("a", 30), "x-b", filler("b", 30))},
-			{fields: fields("x-b", filler("b", 30), "x-a", filler("a", 30))},
+		{Path: "entry-size/evict", Cases: []block{
+			{TableSizes: []uint32{128}, Headers: fields("x-a", filler("a", 30))},
+			{Headers: fields("x-b", filler("b", 30))},
+			{Headers: fields("x-a", filler("a", 30), "x-b", filler("b", 30))},
+			{Headers: fields("x-b", filler("b", 30), "x-a", filler("a", 30))},
 		}},
-		{name: "entry-size/exact", blocks: []block{
-			{acked: []uint32{128}, fields: fields("x-c", filler("c", 29))},
-			{fields: fields("x-d", filler("d", 29))},
-			{fields: fields("x-c", filler("c", 29), "x-d", filler("d", 29))},
+		{Path: "entry-size/exact", Cases: []block{
+			{TableSizes: []uint32{128}, Headers: fields("x-c", filler("c", 29))},
+			{Headers: fields("x-d", filler("d", 29))},
+			{Headers: fields("x-c", filler("c", 29), "x-d", filler("d", 29))},
 		}},
 	}
 }
@@ -51,26 +51,26 @@ var indexable = fields(":authority", "www.example.com", "user-agent", "hpackcert
 // sizeStories move the setting down, up and several times between blocks.
 func sizeStories() []story {
 	return []story{
-		{name: "size-updates/reduce", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{2048}, fields: indexable},
-			{acked: []uint32{0}, fields: indexable},
-			{acked: []uint32{4096}, fields: indexable},
-			{acked: []uint32{100}, fields: indexable},
-			{acked: []uint32{8192}, fields: indexable},
+		{Path: "size-updates/reduce", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{2048}, Headers: indexable},
+			{TableSizes: []uint32{0}, Headers: indexable},
+			{TableSizes: []uint32{4096}, Headers: indexable},
+			{TableSizes: []uint32{100}, Headers: indexable},
+			{TableSizes: []uint32{8192}, Headers: indexable},
 		}},
-		{name: "size-updates/down-then-up", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{0, 4096}, fields: indexable},
-			{acked: []uint32{100, 4096}, fields: indexable},
-			{acked: []uint32{2048, 50, 4096}, fields: indexable},
-			{acked: []uint32{4096, 4096}, fields: indexable},
+		{Path: "size-updates/down-then-up", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{0, 4096}, Headers: indexable},
+			{TableSizes: []uint32{100, 4096}, Headers: indexable},
+			{TableSizes: []uint32{2048, 50, 4096}, Headers: indexable},
+			{TableSizes: []uint32{4096, 4096}, Headers: indexable},
 		}},
-		{name: "size-updates/many", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{1000, 100, 2000, 4096}, fields: indexable},
-			{acked: []uint32{300, 200, 3000}, fields: indexable},
-			{acked: []uint32{4096}, fields: indexable},
+		{Path: "size-updates/many", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{1000, 100, 2000, 4096}, Headers: indexable},
+			{TableSizes: []uint32{300, 200, 3000}, Headers: indexable},
+			{TableSizes: []uint32{4096}, Headers: indexable},
 		}},
 	}
 }
@@ -79,15 +79,15 @@ func sizeStories() []story {
 // fields, as an empty trailers block would be.
 func emptyBlockStories() []story {
 	return []story{
-		{name: "empty-block/reduce", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{0}},
-			{fields: indexable},
+		{Path: "empty-block/reduce", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{0}},
+			{Headers: indexable},
 		}},
-		{name: "empty-block/down-then-up", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{100, 4096}},
-			{fields: indexable},
+		{Path: "empty-block/down-then-up", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{100, 4096}},
+			{Headers: indexable},
 		}},
 	}
 }
@@ -95,14 +95,14 @@ func emptyBlockStories() []story {
 // evictResizeStories fill the table, then shrink it so that entries must go.
 func evictResizeStories() []story {
 	big := fields("x-one", filler("1", 60), "x-two", filler("2", 60), "x-three", filler("3", 60), "x-four", filler("4", 60))
-	return []story{{name: "evict-resize", blocks: []block{
-		{fields: big},
-		{fields: big},
-		{acked: []uint32{200}, fields: big},
-		{fields: big},
-		{acked: []uint32{0}, fields: big},
-		{acked: []uint32{4096}, fields: big},
-		{fields: big},
+	return []story{{Path: "evict-resize", Cases: []block{
+		{Headers: big},
+		{Headers: big},
+		{TableSizes: []uint32{200}, Headers: big},
+		{Headers: big},
+		{TableSizes: []uint32{0}, Headers: big},
+		{TableSizes: []uint32{4096}, Headers: big},
+		{Headers: big},
 	}}}
 }
 
@@ -112,11 +112,11 @@ func evictInsertStories() []story {
 	three := fields("x-e1", filler("e", 44), "x-e2", filler("f", 44), "x-e3", filler("g", 44))
 	big := fields("x-big", filler("h", 113))
 	all := append(append([]Field(nil), three...), big...)
-	return []story{{name: "evict-insert", blocks: []block{
-		{acked: []uint32{256}, fields: three},
-		{fields: big},
-		{fields: all},
-		{fields: all},
+	return []story{{Path: "evict-insert", Cases: []block{
+		{TableSizes: []uint32{256}, Headers: three},
+		{Headers: big},
+		{Headers: all},
+		{Headers: all},
 	}}}
 }
 
@@ -124,22 +124,22 @@ func evictInsertStories() []story {
 // names, around fields that are indexed.
 func giantStories() []story {
 	return []story{
-		{name: "giant/value", blocks: []block{
-			{fields: indexable},
-			{fields: append(fields("x-giant", filler("v", 5000)), indexable...)},
-			{fields: indexable},
-			{fields: append(append([]Field(nil), indexable...), fields("x-giant", filler("v", 5000))...)},
-			{fields: indexable},
+		{Path: "giant/value", Cases: []block{
+			{Headers: indexable},
+			{Headers: append(fields("x-giant", filler("v", 5000)), indexable...)},
+			{Headers: indexable},
+			{Headers: append(append([]Field(nil), indexable...), fields("x-giant", filler("v", 5000))...)},
+			{Headers: indexable},
 		}},
-		{name: "giant/name", blocks: []block{
-			{fields: indexable},
-			{fields: fields(filler("n", 4100), "v")},
-			{fields: indexable},
+		{Path: "giant/name", Cases: []block{
+			{Headers: indexable},
+			{Headers: fields(filler("n", 4100), "v")},
+			{Headers: indexable},
 		}},
-		{name: "giant/small-table", blocks: []block{
-			{acked: []uint32{100}, fields: fields("x-s", filler("s", 30))},
-			{fields: fields("x-t", filler("t", 70), "x-s", filler("s", 30))},
-			{fields: fields("x-s", filler("s", 30), "x-t", filler("t", 70))},
+		{Path: "giant/small-table", Cases: []block{
+			{TableSizes: []uint32{100}, Headers: fields("x-s", filler("s", 30))},
+			{Headers: fields("x-t", filler("t", 70), "x-s", filler("s", 30))},
+			{Headers: fields("x-s", filler("s", 30), "x-t", filler("t", 70))},
 		}},
 	}
 }
@@ -165,13 +165,13 @@ func octetStories(utf8Only bool) []story {
 	}
 	highs := strings.Repeat(octet(0xff)+octet(0xfe)+octet(0xfd), 20)
 	return []story{
-		{name: "octets/all", blocks: []block{
-			{fields: fields("x-all", all.String(), "x-rev", rev.String())},
-			{fields: fields("x-all", all.String(), "x-high", highs)},
+		{Path: "octets/all", Cases: []block{
+			{Headers: fields("x-all", all.String(), "x-rev", rev.String())},
+			{Headers: fields("x-all", all.String(), "x-high", highs)},
 		}},
-		{name: "octets/single", blocks: []block{{fields: singles}}},
-		{name: "octets/utf8", blocks: []block{
-			{fields: fields("x-utf8", "ÿ€→𝄞 \u00a0", "x-latin", "café, naïve, Ünïcödé")},
+		{Path: "octets/single", Cases: []block{{Headers: singles}}},
+		{Path: "octets/utf8", Cases: []block{
+			{Headers: fields("x-utf8", "ÿ€→𝄞 \u00a0", "x-latin", "café, naïve, Ünïcödé")},
 		}},
 	}
 }
@@ -181,25 +181,25 @@ func octetStories(utf8Only bool) []story {
 // indexed earlier without the mark.
 func sensitiveStories() []story {
 	s := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
-	return []story{{name: "sensitive", blocks: []block{
-		{fields: []Field{s("x-secret", "hunter2"), s("authorization", "Bearer abc"), s(":method", "GET")}},
-		{fields: []Field{s("x-secret", "hunter2"), {Name: "x-token", Value: "public"}}},
-		{fields: []Field{{Name: "x-token", Value: "public"}, s("x-token", "public")}},
-		{fields: []Field{s("cookie", "session=0123456789abcdef0123456789abcdef")}},
-		{acked: []uint32{0}, fields: []Field{s("x-secret", "hunter2")}},
+	return []story{{Path: "sensitive", Cases: []block{
+		{Headers: []Field{s("x-secret", "hunter2"), s("authorization", "Bearer abc"), s(":method", "GET")}},
+		{Headers: []Field{s("x-secret", "hunter2"), {Name: "x-token", Value: "public"}}},
+		{Headers: []Field{{Name: "x-token", Value: "public"}, s("x-token", "public")}},
+		{Headers: []Field{s("cookie", "session=0123456789abcdef0123456789abcdef")}},
+		{TableSizes: []uint32{0}, Headers: []Field{s("x-secret", "hunter2")}},
 	}}}
 }
 
 // credentialStories send authorization and cookies without the sensitive
 // mark, the way most callers do.
 func credentialStories() []story {
-	return []story{{name: "credentials", blocks: []block{
-		{fields: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
-		{fields: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
-		{fields: fields("cookie", "lang=en; theme=dark", "cookie", "id=1")},
-		{fields: fields("authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc", "cookie", "session=0123456789abcdef0123456789")},
-		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
-		{fields: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
+	return []story{{Path: "credentials", Cases: []block{
+		{Headers: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
+		{Headers: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
+		{Headers: fields("cookie", "lang=en; theme=dark", "cookie", "id=1")},
+		{Headers: fields("authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc", "cookie", "session=0123456789abcdef0123456789")},
+		{Headers: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
+		{Headers: fields("proxy-authorization", "Basic cHJveHk6cGFzcw==", "cookie", "theme=dark")},
 	}}}
 }
 
@@ -210,13 +210,13 @@ func ownAdversarial(seed int64) []story {
 	rng := rand.New(rand.NewSource(seed))
 	var out []story
 	for s := 0; s < 4; s++ {
-		st := story{name: fmt.Sprintf("adversarial/random-%d", s)}
+		st := story{Path: fmt.Sprintf("adversarial/random-%d", s)}
 		for b := 0; b < 24; b++ {
 			var in block
 			if rng.Intn(3) == 0 {
 				sizes := []uint32{0, 1, 31, 32, 33, 64, 100, 256, 1000, 4096, 8192}
 				for k := rng.Intn(3) + 1; k > 0; k-- {
-					in.acked = append(in.acked, sizes[rng.Intn(len(sizes))])
+					in.TableSizes = append(in.TableSizes, sizes[rng.Intn(len(sizes))])
 				}
 			}
 			for f := rng.Intn(12); f >= 0; f-- {
@@ -225,9 +225,9 @@ func ownAdversarial(seed int64) []story {
 				if rng.Intn(10) == 0 {
 					value = strings.Repeat("z", 300+rng.Intn(5000))
 				}
-				in.fields = append(in.fields, Field{Name: name, Value: value, Sensitive: rng.Intn(8) == 0})
+				in.Headers = append(in.Headers, Field{Name: name, Value: value, Sensitive: rng.Intn(8) == 0})
 			}
-			st.blocks = append(st.blocks, in)
+			st.Cases = append(st.Cases, in)
 		}
 		out = append(out, st)
 	}
@@ -253,7 +253,7 @@ var huffmanRun = strings.Repeat(shortCodes, 4)
 // sequence holds are left for scenarioStories to drop.
 func huffmanOctetStories(utf8Only bool) []story {
 	const perBlock = 16
-	st := story{name: "huffman-octets"}
+	st := story{Path: "huffman-octets"}
 	for first := 0; first < 256; first += perBlock {
 		var b block
 		for x := first; x < first+perBlock; x++ {
@@ -261,9 +261,9 @@ func huffmanOctetStories(utf8Only bool) []story {
 			if utf8Only {
 				octets = utf8Holding(byte(x))
 			}
-			b.fields = append(b.fields, Field{Name: fmt.Sprintf("x-huffman-%02x", x), Value: huffmanRun[:20] + octets + huffmanRun[20:]})
+			b.Headers = append(b.Headers, Field{Name: fmt.Sprintf("x-huffman-%02x", x), Value: huffmanRun[:20] + octets + huffmanRun[20:]})
 		}
-		st.blocks = append(st.blocks, b)
+		st.Cases = append(st.Cases, b)
 	}
 	return []story{st}
 }
@@ -317,37 +317,37 @@ func specCoverageStories() []story {
 	sensitive := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
 	rawRun := func(n int) string { return strings.Repeat("X", n) } // 8-bit code: Huffman is never shorter
 	return []story{
-		{name: "spec-coverage/static", blocks: []block{
-			{fields: exact},
-			{fields: names},
+		{Path: "spec-coverage/static", Cases: []block{
+			{Headers: exact},
+			{Headers: names},
 		}},
-		{name: "spec-coverage/indices", blocks: []block{
-			{fields: fill},
+		{Path: "spec-coverage/indices", Cases: []block{
+			{Headers: fill},
 			// Every entry again: indexed fields 62-151.
-			{fields: fill},
+			{Headers: fill},
 			// The oldest entry's name, never indexed: name index 151,
 			// two continuation octets after a 4-bit prefix.
-			{fields: []Field{sensitive("x-i00", "secret")}},
+			{Headers: []Field{sensitive("x-i00", "secret")}},
 			// New values for the newest names: name indices 62, then 64
 			// (x-i88's entry moved down by one), then 63.
-			{fields: fields("x-i89", "w")},
-			{fields: fields("x-i88", "w")},
-			{fields: fields("x-i89", "z")},
-			{fields: fields("x-i50", "w")},
+			{Headers: fields("x-i89", "w")},
+			{Headers: fields("x-i88", "w")},
+			{Headers: fields("x-i89", "z")},
+			{Headers: fields("x-i50", "w")},
 			// Sensitive fields equal to static entries 14 and 16, and
 			// one named by entry 15: 4-bit name indices 14-16.
-			{fields: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
+			{Headers: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
 		}},
-		{name: "spec-coverage/size-updates", blocks: []block{
-			{fields: indexable},
-			{acked: []uint32{30}, fields: indexable},
-			{acked: []uint32{31}, fields: indexable},
-			{acked: []uint32{32}, fields: indexable},
-			{acked: []uint32{4096}, fields: indexable},
+		{Path: "spec-coverage/size-updates", Cases: []block{
+			{Headers: indexable},
+			{TableSizes: []uint32{30}, Headers: indexable},
+			{TableSizes: []uint32{31}, Headers: indexable},
+			{TableSizes: []uint32{32}, Headers: indexable},
+			{TableSizes: []uint32{4096}, Headers: indexable},
 		}},
-		{name: "spec-coverage/string-lengths", blocks: []block{
-			{fields: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
-			{fields: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
+		{Path: "spec-coverage/string-lengths", Cases: []block{
+			{Headers: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
+			{Headers: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
 		}},
 	}
 }

@@ -7,22 +7,18 @@ import (
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
-// block is one header block of a story: the settings acknowledged before
-// it and the fields to encode.
-type block struct {
-	acked  []uint32
-	fields []Field
-	// wire is the recorded encoding, for recorded stories only.
-	wire []byte
-}
+// story is one encoding context as the engine plays it: a fresh encoder,
+// then its blocks in order. It is the story format's type (vectors.Story):
+// Path names the story in reports, each block is a vectors.Case, with the
+// settings acknowledged before it (Case.AckedSizes), the fields to encode
+// and, for recorded stories, the wire.
+type story = vectors.Story
 
-// story is one encoding context: a fresh encoder, then its blocks in order.
-type story struct {
-	name   string
-	blocks []block
-}
+// block is one header block of a story (vectors.Case).
+type block = vectors.Case
 
 // decoded is what one oracle made of one block.
 type decoded struct {
@@ -91,7 +87,7 @@ type playedBlock struct {
 	maxBefore uint32
 }
 
-func (b *playedBlock) in() *block { return &b.story.blocks[b.index] }
+func (b *playedBlock) in() *block { return &b.story.Cases[b.index] }
 
 // transcript is a scenario played through one target.
 type transcript struct {

@@ -48,7 +48,7 @@ type decoded struct {
 // sizes, a digest and the ends of the wire for reproductions stay.
 type playedBlock struct {
 	story *story
-	index int          // in story.blocks
+	index int          // in story.Cases
 	prev  *playedBlock // the block before it in the story, or nil
 	wire  []byte       // nil once released
 	// wireLen, wireDigest and wireHex stay after the release: the wire's

@@ -6,7 +6,7 @@
 # It installs the Debian packages of the targets that are missing
 # (through ci/apt-install.sh; services are kept from starting while
 # packages install), then certifies, each started by hpackcert on free
-# loopback ports from its configuration in certify/live/conf and stopped
+# loopback ports from its configuration in source/live/targets/conf and stopped
 # at the end: nginx (h2c and TLS), h2o, HAProxy, nghttpx, Apache httpd
 # with mod_http2 and Caddy as reverse proxies of hpackcert's origin (over
 # HTTP/1.1, and over h2c for HAProxy and httpd), the clients curl and
@@ -15,7 +15,7 @@
 #
 # Usage: ci/live.sh [--install-only | --out FILE]
 # --install-only installs the packages and stops (for the tests of
-# certify/live, which need them under CI=true); --out writes the section
+# source/live and source/live/targets, which need them under CI=true); --out writes the section
 # to FILE rather than docs/MATRIX-live.md. LIVE_JSON, when set, names a
 # file for the JSON report too (ci/golden.sh reads it).
 # Exit status: that of hpackcert live (0 nothing failed but the expected,

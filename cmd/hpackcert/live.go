@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/live"
 	"github.com/hpackcert/hpackcert/report"
+	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
 // liveUsage is the help of the live command.
@@ -78,11 +79,11 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	origin := fs.String("origin", "", "loopback address of the origin behind --proxy")
 	scripted := fs.Bool("scripted", false, "the --server answers with the origin's lists")
 	tlsOn := fs.Bool("tls", false, "targets and clients over TLS")
-	stories := fs.Int("stories", live.DefaultStories, "traffic response stories")
-	blocks := fs.Int("blocks", live.DefaultBlocks, "requests per story")
+	stories := fs.Int("stories", targets.DefaultStories, "traffic response stories")
+	blocks := fs.Int("blocks", targets.DefaultBlocks, "requests per story")
 	requests := fs.Int("requests", live.DefaultRequests, "requests asked of a client")
 	stepTimeout := fs.Duration("step-timeout", live.DefaultStepTimeout, "bound on one request")
-	timeout := fs.Duration("timeout", live.DefaultTimeout, "bound on one target")
+	timeout := fs.Duration("timeout", targets.DefaultTimeout, "bound on one target")
 	skipMissing := fs.Bool("skip-missing", false, "leave out targets that are not installed")
 	var cases listFlag
 	fs.Var(&cases, "cases", "case id prefix")
@@ -131,7 +132,7 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	lo := live.Options{TLS: *tlsOn, Script: script, StepTimeout: *stepTimeout, Requests: *requests, Timeout: *timeout}
+	lo := targets.Options{TLS: *tlsOn, Script: script, StepTimeout: *stepTimeout, Requests: *requests, Timeout: *timeout}
 	// Every target is checked before any starts, and every report path
 	// created, so that a mistake stops the run at once.
 	for _, s := range specs {
@@ -152,7 +153,7 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	var skipped []string
 	for _, s := range specs {
 		c, err := captureLive(s, lo, *origin, *scripted)
-		if errors.Is(err, live.ErrNotInstalled) && *skipMissing {
+		if errors.Is(err, targets.ErrNotInstalled) && *skipMissing {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", s.value, err))
 			continue
 		}
@@ -189,11 +190,11 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 func checkLiveSpec(s liveSpec, origin string) error {
 	switch s.kind {
 	case "target":
-		name, _, err := targetOptions(s.value, live.Options{})
+		name, _, err := targetOptions(s.value, targets.Options{})
 		if err != nil {
 			return err
 		}
-		_, err = live.LookupTarget(name)
+		_, err = targets.LookupTarget(name)
 		return err
 	case "server", "proxy":
 		u, err := url.Parse(s.value)
@@ -212,7 +213,7 @@ func checkLiveSpec(s liveSpec, origin string) error {
 
 // targetOptions splits "NAME:OPTION:..." into the target's name and lo
 // with the options set.
-func targetOptions(value string, lo live.Options) (string, live.Options, error) {
+func targetOptions(value string, lo targets.Options) (string, targets.Options, error) {
 	name, rest, _ := strings.Cut(value, ":")
 	for _, opt := range strings.Split(rest, ":") {
 		switch opt {
@@ -229,17 +230,17 @@ func targetOptions(value string, lo live.Options) (string, live.Options, error) 
 }
 
 // captureLive captures one target of the command line.
-func captureLive(s liveSpec, lo live.Options, origin string, scripted bool) (*live.Capture, error) {
+func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (*live.Capture, error) {
 	if s.kind == "target" {
 		name, lo, err := targetOptions(s.value, lo)
 		if err != nil {
 			return nil, err
 		}
-		t, err := live.LookupTarget(name)
+		t, err := targets.LookupTarget(name)
 		if err != nil {
 			return nil, err
 		}
-		c, err := live.Certify(context.Background(), t, lo)
+		c, err := targets.Capture(context.Background(), t, lo)
 		if err == nil {
 			// NAME:OPTION is reported as NAME-OPTION.
 			c.Name = strings.ReplaceAll(s.value, ":", "-")
@@ -264,7 +265,7 @@ func captureLive(s liveSpec, lo live.Options, origin string, scripted bool) (*li
 			c.Name = cmd.Args[0]
 		}
 		if len(s.transform.Add)+len(s.transform.Drop)+len(s.transform.Replace) == 0 {
-			c.Transform = live.ClientTransform()
+			c.Transform = targets.ClientTransform()
 		}
 		if lo.TLS {
 			c.Transport = "TLS"

@@ -78,7 +78,7 @@ func TestLiveGoTargets(t *testing.T) {
 // when the test ends.
 func startPlanted(t *testing.T, bug string, args ...string) string {
 	t.Helper()
-	bin := testenv.BuildCommands(t, "certify/live/testdata/plantedsrv")
+	bin := testenv.BuildCommands(t, "source/live/testdata/plantedsrv")
 	cmd := exec.Command(filepath.Join(bin, "plantedsrv"), append([]string{"-bug", bug}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -111,7 +111,7 @@ func startPlanted(t *testing.T, bug string, args ...string) string {
 }
 
 // TestLivePlantedBug: hpackcert live finds a bug planted in a server's
-// encoder with the case id hpackcert run gives it (certify/live tests
+// encoder with the case id hpackcert run gives it (source/live tests
 // compare the two grades).
 func TestLivePlantedBug(t *testing.T) {
 	for _, tc := range []struct {

@@ -36,9 +36,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/live"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/report"
+	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 

@@ -1,4 +1,4 @@
-package live
+package targets
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // testScript is the script of the tests: the targeted connection and two
 // traffic stories of 24 blocks, every change of the schedule on each.
-var testScript = sync.OnceValues(func() (*Script, error) { return DefaultScript(2, 24) })
+var testScript = sync.OnceValues(func() (*live.Script, error) { return live.DefaultScript(2, 24) })
 
-func script(t testing.TB) *Script {
+func script(t testing.TB) *live.Script {
 	t.Helper()
 	sc, err := testScript()
 	if err != nil {
@@ -25,23 +26,23 @@ func script(t testing.TB) *Script {
 
 // certifyTarget certifies a named target with the test script and grades
 // it alone.
-func certifyTarget(t *testing.T, name string, tlsOn bool) (*Capture, *certify.Report) {
+func certifyTarget(t *testing.T, name string, tlsOn bool) (*live.Capture, *certify.Report) {
 	t.Helper()
 	return certifyWith(t, name, Options{TLS: tlsOn})
 }
 
-func certifyWith(t *testing.T, name string, o Options) (*Capture, *certify.Report) {
+func certifyWith(t *testing.T, name string, o Options) (*live.Capture, *certify.Report) {
 	t.Helper()
 	spec, err := LookupTarget(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.Script = script(t)
-	c, err := Certify(context.Background(), spec, o)
+	c, err := Capture(context.Background(), spec, o)
 	if err != nil {
-		t.Fatalf("Certify(%s): %v", name, err)
+		t.Fatalf("Capture(%s): %v", name, err)
 	}
-	rep, err := Grade([]*Capture{c}, certify.Options{})
+	rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
 	if err != nil {
 		t.Fatalf("Grade(%s): %v", name, err)
 	}
@@ -77,12 +78,12 @@ func TestGoTargets(t *testing.T) {
 		// cookies, as hpackcert run grades it too.
 		want map[string]certify.Grade
 	}{
-		{target: "ref-server", role: RoleServer},
-		{target: "go-server", role: RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
-		{target: "go-server", tls: true, role: RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
-		{target: "go-proxy", role: RoleProxy, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
-		{target: "go-client", role: RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
-		{target: "go-client", tls: true, role: RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "ref-server", role: live.RoleServer},
+		{target: "go-server", role: live.RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-server", tls: true, role: live.RoleServer, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-proxy", role: live.RoleProxy, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-client", role: live.RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
+		{target: "go-client", tls: true, role: live.RoleClient, want: map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict}},
 	} {
 		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
 			c, rep := certifyTarget(t, tc.target, tc.tls)
@@ -90,8 +91,8 @@ func TestGoTargets(t *testing.T) {
 				t.Errorf("role %s over %s; want %s over %s", c.Role, c.Transport, tc.role, transport(tc.tls))
 			}
 			wantBlocks := script(t).Steps()
-			if tc.role == RoleClient {
-				wantBlocks = DefaultRequests
+			if tc.role == live.RoleClient {
+				wantBlocks = live.DefaultRequests
 			}
 			if c.Blocks() != wantBlocks {
 				t.Errorf("%d blocks captured; want %d (notes %q)", c.Blocks(), wantBlocks, c.Notes)
@@ -117,7 +118,7 @@ func TestGoProxyReachesTheOriginOverH2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Certify(context.Background(), spec, Options{Script: script(t), OriginH2C: true}); err == nil {
+	if _, err := Capture(context.Background(), spec, Options{Script: script(t), OriginH2C: true}); err == nil {
 		t.Error("go-server with an h2c origin: no error; want one (it is not a proxy)")
 	}
 }
@@ -135,7 +136,7 @@ func TestLookupTarget(t *testing.T) {
 		if (tg.start == nil) == (tg.client == nil) {
 			t.Errorf("target %s: want a server start or a client, exactly one", tg.Name)
 		}
-		if tg.Role == RoleClient && tg.client == nil {
+		if tg.Role == live.RoleClient && tg.client == nil {
 			t.Errorf("client target %s has no client", tg.Name)
 		}
 	}

@@ -1,10 +1,9 @@
-package live
+package targets
 
 import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 
 	"golang.org/x/net/http2"
 
+	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -22,30 +22,13 @@ import (
 // a handler sets: it adds date and, for a body without content-type, the
 // type it sniffs; it writes the fields sorted by name, which the
 // comparison allows.
-var goServerTransform = Transform{
+// goServerIdleTimeout is how long the Go server lets a connection stay
+// silent, as live.Server does.
+const goServerIdleTimeout = 30 * time.Second
+
+var goServerTransform = live.Transform{
 	Add: []string{"date", "content-type"},
 	Why: "net/http adds date, and content-type sniffed from the body when none is set",
-}
-
-// OriginHandler returns an http.Handler that answers as Origin does, for
-// Go servers: each request for a step of script gets OriginResponse of
-// the step's list, through the header map (net/http chooses the order).
-func OriginHandler(script *Script) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		list := notFound
-		if step, ok := script.Lookup(r.URL.Path); ok {
-			list = step.Response
-		}
-		fields, body := OriginResponse(list)
-		h := w.Header()
-		for _, f := range fields[1:] {
-			h.Add(f.Name, f.Value)
-		}
-		code := 200
-		fmt.Sscanf(fields[0].Value, "%d", &code)
-		w.WriteHeader(code)
-		w.Write(body)
-	})
 }
 
 // startGoServer serves handler with net/http on a free loopback port:
@@ -55,7 +38,7 @@ func startGoServer(env *startEnv, handler http.Handler) (*running, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: serverIdleTimeout, IdleTimeout: serverIdleTimeout, ErrorLog: discardLog}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: goServerIdleTimeout, IdleTimeout: goServerIdleTimeout, ErrorLog: discardLog}
 	var protocols http.Protocols
 	scheme := "http"
 	if env.tls {
@@ -136,7 +119,7 @@ func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
 			if err != nil {
 				return err
 			}
-			io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+			io.Copy(io.Discard, io.LimitReader(resp.Body, live.MaxBody))
 			resp.Body.Close()
 		}
 		return nil
@@ -155,11 +138,11 @@ var goClientHeaders = []vectors.Field{
 // ClientTransform returns the transformation hpackcert declares for a
 // client run from a command line: it adds its own user-agent, accept and
 // accept-encoding to the requests it is told to make.
-func ClientTransform() Transform { return clientTransform }
+func ClientTransform() live.Transform { return clientTransform }
 
 // clientTransform is what an HTTP client adds to the requests it is told
 // to make: its own user-agent, accept and accept-encoding.
-var clientTransform = Transform{
+var clientTransform = live.Transform{
 	Add: []string{"user-agent", "accept", "accept-encoding"},
 	Why: "a client adds its own user-agent, accept and accept-encoding",
 }

@@ -1,4 +1,4 @@
-package live
+package targets
 
 import (
 	"context"
@@ -12,13 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
-)
 
-// Role names what a target is to the certifier.
-const (
-	RoleServer = "server" // an origin server; hpackcert is its client
-	RoleProxy  = "proxy"  // a proxy; hpackcert is its client and its origin
-	RoleClient = "client" // a client; hpackcert is its server
+	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // TargetSpec is a target hpackcert live knows by name: how to start it,
@@ -35,7 +30,7 @@ type TargetSpec struct {
 	Encoder string
 	// Transform is what the target does to the lists it relays, declared
 	// here once and shown in every report.
-	Transform Transform
+	Transform live.Transform
 	// H2COrigin is set for a proxy that can reach the origin over h2c
 	// (Options.OriginH2C) rather than HTTP/1.1.
 	H2COrigin bool
@@ -45,7 +40,7 @@ type TargetSpec struct {
 
 	// start starts a server or proxy; client runs a client.
 	start   func(env *startEnv) (*running, error)
-	client  func(tlsOn bool) (*ClientCommand, func(ctx context.Context, urls []string) error, error)
+	client  func(tlsOn bool) (*live.ClientCommand, func(ctx context.Context, urls []string) error, error)
 	version func() string
 }
 
@@ -55,8 +50,8 @@ type startEnv struct {
 	dir       string // a temporary directory for configurations, logs, the certificate
 	tls       bool
 	originH2C bool // the proxy reaches the origin over h2c
-	cert      *Certificate
-	origin    *Origin // the origin behind a proxy
+	cert      *live.Certificate
+	origin    *live.Origin // the origin behind a proxy
 	spec      *TargetSpec
 }
 
@@ -74,24 +69,26 @@ var discardLog = log.New(io.Discard, "", 0)
 // targets is every target known by name, in the order reports list them.
 var targets = []TargetSpec{
 	{
-		Name: "ref-server", Role: RoleServer, Encoder: "hpackcert's reference encoder",
+		Name: "ref-server", Role: live.RoleServer, Encoder: "hpackcert's reference encoder",
 		start: func(env *startEnv) (*running, error) { return startFramerServer(env, nil) },
 	},
 	{
-		Name: "go-server", Role: RoleServer, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
+		Name: "go-server", Role: live.RoleServer, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
 		Transform: goServerTransform,
-		start:     func(env *startEnv) (*running, error) { return startGoServer(env, OriginHandler(env.origin.script)) },
+		start: func(env *startEnv) (*running, error) {
+			return startGoServer(env, live.OriginHandler(env.origin.Script()))
+		},
 	},
 	{
-		Name: "go-proxy", Role: RoleProxy, H2COrigin: true, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
+		Name: "go-proxy", Role: live.RoleProxy, H2COrigin: true, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",
 		Transform: goServerTransform,
 		start:     startGoProxy,
 	},
 	{
-		Name: "go-client", Role: RoleClient, Encoder: "golang.org/x/net/http2 Transport (x/net hpack)",
+		Name: "go-client", Role: live.RoleClient, Encoder: "golang.org/x/net/http2 Transport (x/net hpack)",
 		Transform: clientTransform, version: runtime.Version,
-		client: func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
-			return &ClientCommand{Headers: goClientHeaders}, goClient(tlsOn), nil
+		client: func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
+			return &live.ClientCommand{Headers: goClientHeaders}, goClient(tlsOn), nil
 		},
 	},
 }
@@ -146,7 +143,7 @@ type Options struct {
 	TLS bool
 	// Script is what servers and proxies are asked; nil means
 	// DefaultScript(DefaultStories, DefaultBlocks).
-	Script *Script
+	Script *live.Script
 	// StepTimeout bounds each step of the script; 0 means
 	// DefaultStepTimeout.
 	StepTimeout time.Duration
@@ -168,11 +165,11 @@ const (
 	DefaultTimeout = 2 * time.Minute
 )
 
-// Certify starts the target, plays the script against it (or runs the
+// Capture starts the target, plays the script against it (or runs the
 // client against hpackcert's server), stops it and returns what it
 // wrote. Everything it starts listens on loopback only and is stopped
 // before it returns, within o.Timeout.
-func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
+func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, error) {
 	began := time.Now()
 	if err := t.Installed(); err != nil {
 		return nil, err
@@ -187,8 +184,8 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		o.TLS = true
 		notes = append(notes, "over TLS rather than h2c: "+t.NoH2C)
 	}
-	c := &Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, Transport: transport(o.TLS), Notes: notes}
-	if t.Role == RoleClient {
+	c := &live.Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, Transport: transport(o.TLS), Notes: notes}
+	if t.Role == live.RoleClient {
 		cmd, run, err := t.client(o.TLS)
 		if err != nil {
 			return nil, err
@@ -200,12 +197,12 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		c.Where = cmd.String()
 		requests := o.Requests
 		if requests <= 0 {
-			requests = DefaultRequests
+			requests = live.DefaultRequests
 		}
 		if len(cmd.Args) > 0 {
 			requests = cmd.Requests(requests)
 		}
-		c.Conns, err = CaptureClient(ctx, ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout})
+		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout})
 		c.Elapsed = time.Since(began)
 		return c, err
 	}
@@ -215,7 +212,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	script := o.Script
 	if script == nil {
 		var err error
-		if script, err = DefaultScript(DefaultStories, DefaultBlocks); err != nil {
+		if script, err = live.DefaultScript(DefaultStories, DefaultBlocks); err != nil {
 			return nil, err
 		}
 	}
@@ -228,11 +225,11 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	os.Chmod(dir, 0o755)
 	env := &startEnv{ctx: ctx, dir: dir, tls: o.TLS, originH2C: o.OriginH2C, spec: t}
 	if o.TLS {
-		if env.cert, err = NewCertificate(); err != nil {
+		if env.cert, err = live.NewCertificate(); err != nil {
 			return nil, err
 		}
 	}
-	origin, err := StartOrigin("127.0.0.1:0", script)
+	origin, err := live.StartOrigin("127.0.0.1:0", script)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +241,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	}
 	c.Name, c.Version = t.Name, run.version
 	c.Where = run.url
-	c.Conns, err = CaptureServer(ctx, ServerOptions{URL: run.url, Script: script, Known: true, StepTimeout: o.StepTimeout})
+	c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: run.url, Script: script, Known: true, StepTimeout: o.StepTimeout})
 	stopErr := run.stop()
 	c.Elapsed = time.Since(began)
 	if err != nil {
@@ -258,7 +255,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	if stopErr != nil {
 		c.Notes = append(c.Notes, "stopping it: "+stopErr.Error())
 	}
-	if t.Role == RoleProxy {
+	if t.Role == live.RoleProxy {
 		h1, h2c := origin.Served()
 		c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
 	}
@@ -285,10 +282,10 @@ func transport(tlsOn bool) string {
 
 // startFramerServer serves the script with hpackcert's own Framer server
 // and the given encoder (nil: the reference encoder).
-func startFramerServer(env *startEnv, srv *Server) (*running, error) {
+func startFramerServer(env *startEnv, srv *live.Server) (*running, error) {
 	if srv == nil {
-		srv = &Server{}
+		srv = &live.Server{}
 	}
-	srv.Script = env.origin.script
+	srv.Script = env.origin.Script()
 	return serveOnLoopback(env, srv)
 }

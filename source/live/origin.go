@@ -169,3 +169,27 @@ func writeHTTP1(bw *bufio.Writer, fields []vectors.Field, body []byte) {
 
 // notFound answers a request for no step of the script.
 var notFound = fields(":status", "404", "content-type", "text/plain")
+
+// OriginHandler returns an http.Handler that answers as Origin does, for
+// Go servers: each request for a step of script gets OriginResponse of
+// the step's list, through the header map (net/http chooses the order).
+func OriginHandler(script *Script) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		list := notFound
+		if step, ok := script.Lookup(r.URL.Path); ok {
+			list = step.Response
+		}
+		fields, body := OriginResponse(list)
+		h := w.Header()
+		for _, f := range fields[1:] {
+			h.Add(f.Name, f.Value)
+		}
+		code := 200
+		fmt.Sscanf(fields[0].Value, "%d", &code)
+		w.WriteHeader(code)
+		w.Write(body)
+	})
+}
+
+// Script returns the script the origin answers with.
+func (o *Origin) Script() *Script { return o.script }

@@ -1,4 +1,4 @@
-package live
+package targets
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"text/template"
 	"time"
+
+	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // conf holds the minimal configuration of each Debian server and proxy,
@@ -122,54 +124,54 @@ func programVersion(t *TargetSpec) string {
 // debianTargets are the servers, proxies and clients of Debian.
 var debianTargets = []TargetSpec{
 	{
-		Name: "nginx", Role: RoleProxy, Package: "nginx-light", Binary: "nginx",
+		Name: "nginx", Role: live.RoleProxy, Package: "nginx-light", Binary: "nginx",
 		Encoder:   "nginx's own (ngx_http_v2)",
-		Transform: Transform{Drop: []string{"x-pad"}, Replace: []string{"date", "server", "content-type"}, Why: "nginx does not pass the origin's date, server and x-pad but sets its own date and server, and rebuilds content-type from the type and charset it parsed, one field"},
+		Transform: live.Transform{Drop: []string{"x-pad"}, Replace: []string{"date", "server", "content-type"}, Why: "nginx does not pass the origin's date, server and x-pad but sets its own date and server, and rebuilds content-type from the type and charset it parsed, one field"},
 		start: debianProxy("nginx.conf", func(d confData, path string) []string {
 			return []string{"nginx", "-p", d.Dir, "-c", path, "-e", filepath.Join(d.Dir, "error.log")}
 		}),
 	},
 	{
-		Name: "h2o", Role: RoleProxy, Package: "h2o", Binary: "h2o",
+		Name: "h2o", Role: live.RoleProxy, Package: "h2o", Binary: "h2o",
 		Encoder:   "h2o's own (lib/http2/hpack.c)",
-		Transform: Transform{Replace: []string{"server", "date"}, Why: "h2o puts its own server and date first, in place of the origin's"},
+		Transform: live.Transform{Replace: []string{"server", "date"}, Why: "h2o puts its own server and date first, in place of the origin's"},
 		start: debianProxy("h2o.conf", func(d confData, path string) []string {
 			return []string{"h2o", "-c", path}
 		}),
 	},
 	{
-		Name: "haproxy", Role: RoleProxy, H2COrigin: true, Package: "haproxy", Binary: "haproxy",
+		Name: "haproxy", Role: live.RoleProxy, H2COrigin: true, Package: "haproxy", Binary: "haproxy",
 		Encoder: "HAProxy's own (src/hpack-enc.c)",
 		start: debianProxy("haproxy.cfg", func(d confData, path string) []string {
 			return []string{"haproxy", "-db", "-f", path}
 		}),
 	},
 	{
-		Name: "nghttpx", Role: RoleProxy, H2COrigin: true, Package: "nghttp2-proxy", Binary: "nghttpx",
+		Name: "nghttpx", Role: live.RoleProxy, H2COrigin: true, Package: "nghttp2-proxy", Binary: "nghttpx",
 		Encoder:   "libnghttp2's deflater",
-		Transform: Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
+		Transform: live.Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
 		start: debianProxy("nghttpx.conf", func(d confData, path string) []string {
 			return []string{"nghttpx", "--conf=" + path}
 		}),
 	},
 	{
-		Name: "apache2", Role: RoleProxy, H2COrigin: true, Package: "apache2", Binary: "apache2",
+		Name: "apache2", Role: live.RoleProxy, H2COrigin: true, Package: "apache2", Binary: "apache2",
 		Encoder:   "libnghttp2's deflater (mod_http2)",
-		Transform: Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
+		Transform: live.Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
 		start: debianProxy("apache2.conf", func(d confData, path string) []string {
 			return []string{"apache2", "-f", path, "-DFOREGROUND"}
 		}),
 	},
 	{
-		Name: "caddy", Role: RoleProxy, H2COrigin: true, Package: "caddy", Binary: "caddy",
+		Name: "caddy", Role: live.RoleProxy, H2COrigin: true, Package: "caddy", Binary: "caddy",
 		Encoder:   "Go net/http's HTTP/2 (x/net hpack, bundled)",
-		Transform: Transform{Add: []string{"date", "content-type"}, Replace: []string{"server"}, Why: "Caddy sets server to Caddy, and net/http adds date and a sniffed content-type when none is given"},
+		Transform: live.Transform{Add: []string{"date", "content-type"}, Replace: []string{"server"}, Why: "Caddy sets server to Caddy, and net/http adds date and a sniffed content-type when none is given"},
 		start: debianProxy("Caddyfile", func(d confData, path string) []string {
 			return []string{"caddy", "run", "--config", path, "--adapter", "caddyfile"}
 		}),
 	},
 	{
-		Name: "curl", Role: RoleClient, Package: "curl", Binary: "curl",
+		Name: "curl", Role: live.RoleClient, Package: "curl", Binary: "curl",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		NoH2C: "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
 		client: commandClient(
@@ -177,7 +179,7 @@ var debianTargets = []TargetSpec{
 			"curl --silent --show-error --http2 --insecure -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}"),
 	},
 	{
-		Name: "nghttp", Role: RoleClient, Package: "nghttp2-client", Binary: "nghttp",
+		Name: "nghttp", Role: live.RoleClient, Package: "nghttp2-client", Binary: "nghttp",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		client: commandClient(
 			"nghttp --null-out --peer-max-concurrent-streams=1 -H 'x-hpackcert: nghttp' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
@@ -188,13 +190,13 @@ var debianTargets = []TargetSpec{
 // commandClient returns the client function of a client run from a
 // command line, one for h2c and one for TLS (the same when tlsLine is
 // empty).
-func commandClient(h2cLine, tlsLine string) func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
-	return func(tlsOn bool) (*ClientCommand, func(context.Context, []string) error, error) {
+func commandClient(h2cLine, tlsLine string) func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
+	return func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
 		line := h2cLine
 		if tlsOn && tlsLine != "" {
 			line = tlsLine
 		}
-		cmd, err := ParseCommand(line)
+		cmd, err := live.ParseCommand(line)
 		if err != nil {
 			return nil, nil, err
 		}

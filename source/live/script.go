@@ -222,8 +222,9 @@ func targetedResponses() []labelled {
 // intermediaries consume; an origin does not send them.
 var hopByHop = []string{"connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"}
 
-// maxBody bounds the body an origin sends for one response.
-const maxBody = 16 << 10
+// MaxBody bounds the body an origin sends for one response, and what a
+// client target reads of one.
+const MaxBody = 16 << 10
 
 // OriginResponse returns what an origin sends for a step's response list:
 // the header list, ":status" first, and the body. Fields HTTP/1.1 cannot
@@ -253,7 +254,7 @@ func OriginResponse(list []vectors.Field) ([]vectors.Field, []byte) {
 			continue
 		case name == "content-length":
 			if n, err := strconv.Atoi(value); err == nil && n >= 0 {
-				size = min(n, maxBody)
+				size = min(n, MaxBody)
 			}
 			if lengthAt < 0 {
 				lengthAt = len(out)

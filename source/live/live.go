@@ -1,5 +1,11 @@
-// Package live certifies the HPACK encoders inside real HTTP/2 servers,
-// proxies and clients, over the wire.
+// Package live is the live source of hpackcert: it captures the header
+// blocks real HTTP/2 servers, proxies and clients write, over the wire,
+// and hands them to the engine as recorded wire. It holds the capture
+// engine (client, server, origin, frames, acknowledgements); the
+// catalogue of targets it knows by name, their configurations and how to
+// start them, is package targets beside it. It grades nothing and renders
+// nothing itself: Grade runs certify.Run on the captures and describes each
+// in the report (certify.TargetInfo.Live) for package report.
 //
 // It speaks HTTP/2 itself, with golang.org/x/net/http2's Framer and no
 // HPACK decoder of x/net's transport: every header block the peer writes
@@ -33,11 +39,7 @@
 // judged as on a real connection, since each case of a story carries the
 // exact settings history its block was written under.
 //
-// Targets lists the targets hpackcert knows by name: Go's own server,
-// reverse proxy and client in process, Debian's nginx, h2o, HAProxy,
-// nghttpx, Apache httpd with mod_http2 and Caddy, each started from an
-// embedded minimal configuration on free loopback ports, and the clients
-// curl and nghttp.
+// Package targets lists the targets hpackcert knows by name.
 package live
 
 import (
@@ -46,6 +48,13 @@ import (
 	"strings"
 
 	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// Role names what a target is to the certifier.
+const (
+	RoleServer = "server" // an origin server; hpackcert is its client
+	RoleProxy  = "proxy"  // a proxy; hpackcert is its client and its origin
+	RoleClient = "client" // a client; hpackcert is its server
 )
 
 // Block is one header block the peer wrote, as it came off the wire.

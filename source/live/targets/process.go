@@ -1,4 +1,4 @@
-package live
+package targets
 
 import (
 	"context"
@@ -9,44 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/hpackcert/hpackcert/source/live"
 )
-
-// started holds every program Certify and CaptureClient started that
-// still runs, for KillTargets.
-var started struct {
-	sync.Mutex
-	cmds map[*exec.Cmd]bool
-}
-
-func track(cmd *exec.Cmd) {
-	started.Lock()
-	defer started.Unlock()
-	if started.cmds == nil {
-		started.cmds = map[*exec.Cmd]bool{}
-	}
-	started.cmds[cmd] = true
-}
-
-func untrack(cmd *exec.Cmd) {
-	started.Lock()
-	defer started.Unlock()
-	delete(started.cmds, cmd)
-}
-
-// KillTargets kills every server, proxy and client program hpackcert live
-// started and that still runs, each with its process group. It only sends
-// signals, so a signal handler about to exit may call it: the programs run
-// in process groups of their own, which the terminal's interrupt does not
-// reach.
-func KillTargets() {
-	started.Lock()
-	defer started.Unlock()
-	for cmd := range started.cmds {
-		killProcessGroup(cmd)
-	}
-}
 
 // startTimeout bounds how long a target may take to listen.
 const startTimeout = 15 * time.Second
@@ -63,7 +29,7 @@ func freePort() (int, error) {
 
 // serveOnLoopback serves srv on a free loopback port, with TLS when env
 // asks for it.
-func serveOnLoopback(env *startEnv, srv *Server) (*running, error) {
+func serveOnLoopback(env *startEnv, srv *live.Server) (*running, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -99,26 +65,26 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 	cmd.Dir = env.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), extraEnv...)
-	setProcessGroup(cmd)
+	live.SetProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	track(cmd)
+	live.Track(cmd)
 	exited := make(chan error, 1)
 	go func() {
 		err := cmd.Wait()
-		untrack(cmd)
+		live.Untrack(cmd)
 		exited <- err
 	}()
 	readLog := func() string { return logTail(env.dir) }
 	stop := func() error {
-		termProcessGroup(cmd)
+		live.TermProcessGroup(cmd)
 		select {
 		case <-exited:
 			return nil
 		case <-time.After(5 * time.Second):
 		}
-		killProcessGroup(cmd)
+		live.KillProcessGroup(cmd)
 		<-exited
 		return errors.New("it did not stop within 5s of SIGTERM and was killed")
 	}

@@ -1,5 +1,5 @@
 // Command plantedsrv serves the script of hpackcert live over HTTP/2 with
-// an encoder that has one planted bug (certify/internal/broken), for the
+// an encoder that has one planted bug (internal/broken), for the
 // tests of hpackcert live: it listens on a free loopback port, prints its
 // URL on one line and serves until its standard input closes, or for two
 // minutes at most.
@@ -17,14 +17,15 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/live"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
 func main() {
 	bugName := flag.String("bug", "none", "the planted bug, as certify/internal/broken names it")
-	stories := flag.Int("stories", live.DefaultStories, "traffic stories of the script, as hpackcert live --stories")
-	blocks := flag.Int("blocks", live.DefaultBlocks, "blocks per story, as hpackcert live --blocks")
+	stories := flag.Int("stories", targets.DefaultStories, "traffic stories of the script, as hpackcert live --stories")
+	blocks := flag.Int("blocks", targets.DefaultBlocks, "blocks per story, as hpackcert live --blocks")
 	tlsOn := flag.Bool("tls", false, "serve TLS with ALPN h2 on a certificate of its own")
 	flag.Parse()
 	if err := serve(*bugName, *stories, *blocks, *tlsOn); err != nil {

@@ -110,8 +110,8 @@ func TestOriginResponse(t *testing.T) {
 		{
 			name:     "a large body is cut to 16 KiB",
 			in:       h(":status", "200", "content-length", "1000000"),
-			want:     h(":status", "200", "content-length", strconv.Itoa(maxBody)),
-			bodySize: maxBody,
+			want:     h(":status", "200", "content-length", strconv.Itoa(MaxBody)),
+			bodySize: MaxBody,
 		},
 	} {
 		got, body := OriginResponse(tc.in)

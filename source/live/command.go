@@ -130,15 +130,15 @@ func (c *ClientCommand) Run(ctx context.Context, urls []string) error {
 	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
 	out := &tailBuffer{max: maxClientOutput}
 	cmd.Stdout, cmd.Stderr = out, out
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
+	SetProcessGroup(cmd)
+	cmd.Cancel = func() error { return KillProcessGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	track(cmd)
+	Track(cmd)
 	err := cmd.Wait()
-	untrack(cmd)
+	Untrack(cmd)
 	if err == nil {
 		return nil
 	}

@@ -1,0 +1,10 @@
+// Package targets is the catalogue of hpackcert live: the HTTP/2 servers,
+// proxies and clients it knows by name, how to start each on loopback,
+// what each does to header lists, and whose HPACK encoder each holds.
+// Go's own server, reverse proxy and client run in process; Debian's
+// nginx, h2o, HAProxy, nghttpx, Apache httpd with mod_http2 and Caddy are
+// started from the minimal configurations embedded from conf/, on free
+// loopback ports, and the clients curl and nghttp from command lines.
+// Capture starts a target, drives it with package live's capture engine
+// and stops it.
+package targets

@@ -136,4 +136,3 @@ func (f *runFlags) options(base certify.Options) (certify.Options, error) {
 	base.MaxBlockSize, base.MaxHeaderListSize, base.MaxStoryFileSize = f.maxBlock, f.maxList, f.maxStory
 	return base, nil
 }
-

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The step of the GitHub Action (action.yml): it turns the action's inputs
-# into ci/gate.sh flags, runs the gate with hpackcert built from the
-# action's own checkout, and writes the step outputs. It exits with
-# hpackcert's status: 0 pass, 1 a case failed, 2 the run could not happen.
+# into hpackcert gate flags, runs ci/gate.sh with HPACKCERT_SRC set to the
+# action's own checkout (hpackcert is built from it), and writes the step
+# outputs. It exits with hpackcert's status: 0 pass, 1 a case failed, 2
+# the run could not happen.
 #
 # action.yml passes each input as an environment variable; to try the
 # action locally, set them yourself (unset ones take the action's default):
@@ -114,7 +115,8 @@ if [ -n "${extra//[[:space:]]/}" ]; then
 fi
 
 # The gate builds hpackcert from the action's checkout: never a binary
-# from the job's environment.
-env -u HPACKCERT_BIN HPACKCERT_OUT="$out" HPACKCERT_NGHTTP2="$nghttp2" \
+# or a version from the job's environment.
+env -u HPACKCERT_BIN -u HPACKCERT_VERSION HPACKCERT_SRC="$action_path" \
+	HPACKCERT_OUT="$out" HPACKCERT_NGHTTP2="$nghttp2" \
 	bash "$action_path/ci/gate.sh" ${flags[@]+"${flags[@]}"}
 finish $?

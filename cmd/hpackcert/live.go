@@ -10,41 +10,24 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
-// liveUsage is the help of the live command.
-const liveUsage = `usage: hpackcert live [flags]   grade the HPACK encoders of HTTP/2 servers, proxies and clients over the wire
-
-targets (repeatable, one matrix):
-  --target NAME[:OPTION]   a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy,
-                           go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as
-                           reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls
-                           runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c
-                           (go-proxy, haproxy, nghttpx, apache2, caddy); reported as NAME-tls, NAME-h2c-origin
-  --server URL             an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or
-                           https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted
-  --proxy URL              an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin
-  --client 'CMD {urls}'    a client command line: {urls} becomes the URLs, one word each; {url} the next URL
-live flags:
-  --origin ADDR            loopback address of the origin for --proxy (e.g. 127.0.0.1:8081)
-  --scripted               the --server answers /hpackcert/C/S with the origin's lists
-  --transform SPEC         what a --server, --proxy or --client does to the lists: drop=a,b;add=c;replace=d
-  --name NAME              report name of the next --server, --proxy or --client (default: its URL or program)
-  --tls                    --target and --client over TLS with ALPN h2 on a certificate hpackcert makes
-  --stories N              traffic response stories, one connection each (default 10)
-  --blocks N               requests per story (default 64)
-  --requests N             requests asked of a client with {urls} (default 9)
-  --step-timeout D         bound on one request and its settings (default 10s)
-  --timeout D              bound on one target, start to stop (default 2m)
-  --skip-missing           leave out, with a note, a --target whose program is not installed
-report flags, as for run: --cases, --strict, --expect-fail, --json, --junit, --html,
-  --md FILE (the live section: targets, transformations, notes, then the matrix)
-exit status: 0 nothing failed, 1 a case failed, 2 the run could not happen
-`
+var liveCommand = &command{
+	Name:      "live",
+	UsageLine: "hpackcert live [flags]",
+	Short:     "grade HTTP/2 servers, proxies and clients over the wire",
+	Long: `Live grades the HPACK encoders of HTTP/2 servers, proxies and clients over the
+wire: it captures the header blocks each target writes and grades them as run
+grades recorded wire. The Markdown report (--md) is the live section: targets,
+transformations, notes, then the matrix.`,
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		l := declareLive(fs)
+		return func(stdout, _ io.Writer) (int, error) { return l.run(stdout) }
+	},
+}
 
 // liveSpec is one target named on the command line, in order.
 type liveSpec struct {
@@ -52,54 +35,78 @@ type liveSpec struct {
 	transform         live.Transform
 }
 
-// liveCmd runs the live command: it captures what each target writes and
-// grades it as run grades recorded wire.
-func liveCmd(args []string, stdout io.Writer) (int, error) {
-	fs := newFlagSet("live")
-	var specs []liveSpec
-	var name string
-	var transform live.Transform
+// liveFlags are the flags of live.
+type liveFlags struct {
+	specs []liveSpec
+	// name and transform apply to the next --server, --proxy or --client.
+	name      string
+	transform live.Transform
+
+	origin                    string
+	scripted, tlsOn           bool
+	stories, blocks, requests int
+	stepTimeout, timeout      time.Duration
+	skipMissing               bool
+	grade                     gradeFlags
+	reports                   reportFlags
+}
+
+// declareLive declares the flags of live on fs.
+func declareLive(fs *flagSet) *liveFlags {
+	l := &liveFlags{}
 	add := func(kind string) func(string) error {
 		return func(v string) error {
-			specs = append(specs, liveSpec{kind: kind, value: v, name: name, transform: transform})
-			name, transform = "", live.Transform{}
+			l.specs = append(l.specs, liveSpec{kind: kind, value: v, name: l.name, transform: l.transform})
+			l.name, l.transform = "", live.Transform{}
 			return nil
 		}
 	}
-	fs.Func("target", "target started by hpackcert", add("target"))
-	fs.Func("server", "HTTP/2 server URL", add("server"))
-	fs.Func("proxy", "HTTP/2 proxy URL", add("proxy"))
-	fs.Func("client", "client command line", add("client"))
-	fs.Func("name", "report name of the next --server, --proxy or --client", func(v string) error { name = v; return nil })
-	fs.Func("transform", "declared transformation of the next --server, --proxy or --client", func(v string) error {
-		t, err := live.ParseTransform(v)
-		transform = t
-		return err
+	fs.section("targets (repeatable, one matrix)", func() {
+		fs.Func("target", "`NAME[:OPTION]` a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy, go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c (go-proxy, haproxy, nghttpx, apache2, caddy); reported as NAME-tls, NAME-h2c-origin", add("target"))
+		fs.Func("server", "`URL` an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted", add("server"))
+		fs.Func("proxy", "`URL` an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin", add("proxy"))
+		fs.Func("client", "`'CMD {urls}'` a client command line: {urls} becomes the URLs, one word each; {url} the next URL", add("client"))
 	})
-	origin := fs.String("origin", "", "loopback address of the origin behind --proxy")
-	scripted := fs.Bool("scripted", false, "the --server answers with the origin's lists")
-	tlsOn := fs.Bool("tls", false, "targets and clients over TLS")
-	stories := fs.Int("stories", targets.DefaultStories, "traffic response stories")
-	blocks := fs.Int("blocks", targets.DefaultBlocks, "requests per story")
-	requests := fs.Int("requests", live.DefaultRequests, "requests asked of a client")
-	stepTimeout := fs.Duration("step-timeout", live.DefaultStepTimeout, "bound on one request")
-	timeout := fs.Duration("timeout", targets.DefaultTimeout, "bound on one target")
-	skipMissing := fs.Bool("skip-missing", false, "leave out targets that are not installed")
-	var cases listFlag
-	fs.Var(&cases, "cases", "case id prefix")
-	strict := fs.Bool("strict", false, "non-strict grades fail")
-	expectFail := fs.String("expect-fail", "", "expected failures file")
-	jsonOut := fs.String("json", "", "JSON report file")
-	junitOut := fs.String("junit", "", "JUnit XML report file")
-	htmlOut := fs.String("html", "", "HTML report file")
-	mdOut := fs.String("md", "", "Markdown live section file")
-	if err := parse(fs, args); err != nil {
+	fs.section("live flags", func() {
+		fs.StringVar(&l.origin, "origin", "", "`ADDR` loopback address of the origin for --proxy (e.g. 127.0.0.1:8081)")
+		fs.BoolVar(&l.scripted, "scripted", false, "the --server answers /hpackcert/C/S with the origin's lists")
+		fs.Func("transform", "`SPEC` what the next --server, --proxy or --client does to the lists: drop=a,b;add=c;replace=d", func(v string) error {
+			t, err := live.ParseTransform(v)
+			l.transform = t
+			return err
+		})
+		fs.Func("name", "`NAME` report name of the next --server, --proxy or --client (default: its URL or program)", func(v string) error { l.name = v; return nil })
+		fs.BoolVar(&l.tlsOn, "tls", false, "--target and --client over TLS with ALPN h2 on a certificate hpackcert makes")
+		fs.IntVar(&l.stories, "stories", targets.DefaultStories, "`N` traffic response stories, one connection each")
+		fs.IntVar(&l.blocks, "blocks", targets.DefaultBlocks, "`N` requests per story")
+		fs.IntVar(&l.requests, "requests", live.DefaultRequests, "`N` requests asked of a client with {urls}")
+		fs.DurationVar(&l.stepTimeout, "step-timeout", live.DefaultStepTimeout, "`D` bound on one request and its settings")
+		fs.DurationVar(&l.timeout, "timeout", targets.DefaultTimeout, "`D` bound on one target, start to stop")
+		fs.BoolVar(&l.skipMissing, "skip-missing", false, "leave out, with a note, a --target whose program is not installed")
+	})
+	l.grade.declare(fs)
+	l.reports.declare(fs, false)
+	return l
+}
+
+// liveCmd runs the live command with args.
+func liveCmd(args []string, stdout io.Writer) (int, error) {
+	fs := newFlags(liveCommand.Name)
+	l := declareLive(fs)
+	if err := parse(fs, liveCommand, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, liveUsage)
+			liveCommand.printHelp(stdout)
 			return 0, nil
 		}
 		return 2, err
 	}
+	return l.run(stdout)
+}
+
+// run captures what each target writes and grades it as run grades
+// recorded wire.
+func (l *liveFlags) run(stdout io.Writer) (int, error) {
+	specs, name, transform := l.specs, l.name, l.transform
 	if len(specs) == 0 {
 		return 2, &usageError{"live needs a --target, --server, --proxy or --client (see hpackcert live --help)"}
 	}
@@ -109,38 +116,31 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	for _, l := range []struct {
 		flag string
 		n    int
-	}{{"--stories", *stories}, {"--blocks", *blocks}, {"--requests", *requests}} {
+	}{{"--stories", l.stories}, {"--blocks", l.blocks}, {"--requests", l.requests}} {
 		if l.n <= 0 {
 			return 2, &usageError{fmt.Sprintf("%s %d: must be positive", l.flag, l.n)}
 		}
 	}
-	if *stepTimeout <= 0 || *timeout <= 0 {
+	if l.stepTimeout <= 0 || l.timeout <= 0 {
 		return 2, &usageError{"--step-timeout and --timeout must be positive"}
 	}
-	opts := certify.Options{Strict: *strict, Cases: splitCases(cases)}
-	if _, err := certify.SelectCases(opts.Cases); err != nil {
-		return 2, err
-	}
-	if *expectFail != "" {
-		list, err := certify.ReadExpectFail(*expectFail)
-		if err != nil {
-			return 2, err
-		}
-		opts.ExpectFail = list
-	}
-	script, err := live.DefaultScript(*stories, *blocks)
+	opts, err := l.grade.options()
 	if err != nil {
 		return 2, err
 	}
-	lo := targets.Options{TLS: *tlsOn, Script: script, StepTimeout: *stepTimeout, Requests: *requests, Timeout: *timeout}
+	script, err := live.DefaultScript(l.stories, l.blocks)
+	if err != nil {
+		return 2, err
+	}
+	lo := targets.Options{TLS: l.tlsOn, Script: script, StepTimeout: l.stepTimeout, Requests: l.requests, Timeout: l.timeout}
 	// Every target is checked before any starts, and every report path
 	// created, so that a mistake stops the run at once.
 	for _, s := range specs {
-		if err := checkLiveSpec(s, *origin); err != nil {
+		if err := checkLiveSpec(s, l.origin); err != nil {
 			return 2, err
 		}
 	}
-	outputs, err := createOutputs(map[string]string{"json": *jsonOut, "junit": *junitOut, "html": *htmlOut, "md": *mdOut})
+	outputs, err := createOutputs(l.reports.files())
 	if err != nil {
 		return 2, err
 	}
@@ -152,8 +152,8 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 	var captures []*live.Capture
 	var skipped []string
 	for _, s := range specs {
-		c, err := captureLive(s, lo, *origin, *scripted)
-		if errors.Is(err, targets.ErrNotInstalled) && *skipMissing {
+		c, err := captureLive(s, lo, l.origin, l.scripted)
+		if errors.Is(err, targets.ErrNotInstalled) && l.skipMissing {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", s.value, err))
 			continue
 		}

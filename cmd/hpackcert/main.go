@@ -3,11 +3,14 @@
 // Usage:
 //
 //	hpackcert [run] [flags]       certify encoders (default: the built-in ones)
-//	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
+//	hpackcert gate [flags]        run as a CI gate: every report into one folder
 //	hpackcert repro --story FILE [flags]  replay one failure written by run --repro DIR
 //	hpackcert live [flags]        grade HTTP/2 servers, proxies and clients over the wire
+//	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
 //	hpackcert encode --stories DIR --out DIR [--encoder E]
 //	                              write an encoder's output in the hpack-test-case format
+//	hpackcert help [COMMAND]      print the help, or a command's (also COMMAND -h)
+//	hpackcert version             print the build, the case catalogue and the Go version
 //
 // Encoders to certify, any number of each, all in one matrix:
 //
@@ -64,31 +67,30 @@ func (e *usageError) Error() string { return e.msg }
 
 // run runs the command and returns its exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := "run"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	var err error
-	status := 0
-	switch cmd {
-	case "run":
-		status, err = runCmd(args, stdout, false)
-	case "repro":
-		status, err = runCmd(args, stdout, true)
-	case "live":
-		status, err = liveCmd(args, stdout)
-	case "list":
-		err = listCmd(args, stdout)
-	case "encode":
-		err = encodeCmd(args, stdout)
-	case "help":
-		fmt.Fprint(stdout, usage)
-	default:
-		err = &usageError{fmt.Sprintf("unknown command %q (want run, repro, live, list, encode or help)", cmd)}
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
+	named := len(args) > 0 && !strings.HasPrefix(args[0], "-")
+	name := runCommand.Name
+	if named {
+		name, args = args[0], args[1:]
+	} else if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		printVersion(stdout)
 		return 0
+	}
+	status, err := 2, error(unknownCommand(name))
+	if c := lookup(name); c != nil {
+		fs := newFlags(c.Name)
+		exec := c.Flags(fs)
+		if err = parse(fs, c, args); err == nil {
+			status, err = exec(stdout, stderr)
+		}
+		if errors.Is(err, flag.ErrHelp) {
+			// hpackcert -h asks for hpackcert's help; hpackcert run -h for run's.
+			if named {
+				c.printHelp(stdout)
+			} else {
+				printUsage(stdout)
+			}
+			return 0
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hpackcert: %s\n", oneLine(err.Error()))
@@ -100,38 +102,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
-
-const usage = `usage:
-  hpackcert [run] [flags]        certify encoders (default: the built-in ones)
-  hpackcert list [--cases P] [-v] print the cases (-v: with the RFC text)
-  hpackcert repro --story FILE [flags] replay one failure written by run --repro DIR
-  hpackcert live [flags]         grade HTTP/2 servers, proxies and clients over the wire (hpackcert live -h)
-  hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]
-
-encoders (repeatable, one matrix):
-  --encoder builtin:NAME   built-in Go encoder: ref, xnet, nghttp2 (with -tags nghttp2)
-  --exec 'CMD ARGS'        program speaking hpack-stdio/1
-  --stories DIR            story files with recorded "wire" to grade
-
-run flags:
-  --cases PREFIX           run cases whose id starts with PREFIX (repeatable, or comma-separated)
-  --strict                 non-strict grades fail
-  --expect-fail FILE       known failures (case id, or "ENCODER CASE", per line) that do not fail the run
-  --timeout D              per-request timeout for --exec encoders (default 5s)
-  --json FILE, --junit FILE, --html FILE, --md FILE   write reports
-  --repro DIR              write each failure's blocks as a story file, for hpackcert repro
-  --testcases DIR          traffic stories from an hpack-test-case directory (its raw-data/) or a
-                           directory of story files (default: hpack-test-case's 32 raw-data
-                           stories, embedded in the binary)
-  --traffic-stories N, --traffic-blocks N             cut the traffic stories (quick runs)
-  --seed N                 seed of the generated stories
-  --max-block N            largest block an encoder may write (default 1 MiB); larger fails the encoder
-  --max-header-list N      largest header list a block may decode to in any oracle (default 64 KiB,
-                           or the size of the fields sent); the HPACK-bomb defence
-  --max-story-size N       largest story file read (default 256 MiB)
-
-exit status: 0 nothing failed, 1 a case failed, 2 the run could not happen
-`
 
 // splitCases returns the case prefixes of repeated --cases flags, each a
 // comma-separated list.
@@ -147,112 +117,94 @@ func splitCases(flags []string) []string {
 	return out
 }
 
-// listFlag collects a repeatable flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-
-// newFlagSet returns a flag set that reports errors as usageErrors.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
+// certification is one run of run, repro or gate: what the flags asked
+// for, and what the gate adds.
+type certification struct {
+	encoderFlags
+	gradeFlags
+	reportFlags
+	runFlags
+	// story is the --story of repro.
+	story string
+	// replayBin is the program the replay command names; dirs are
+	// created once the flags are checked, before the run.
+	replayBin string
+	dirs      []string
 }
 
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+var runCommand = &command{
+	Name:      "run",
+	UsageLine: "hpackcert [run] [flags]",
+	Short:     "certify encoders (default: the built-in ones)",
+	Long: `Run grades every selected case for every encoder named, in one matrix, and prints
+the matrix and the first failure; the report flags write it in other formats too.`,
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		c := &certification{replayBin: "hpackcert"}
+		c.encoderFlags.declare(fs)
+		c.gradeFlags.declare(fs)
+		c.reportFlags.declare(fs, true)
+		c.runFlags.declare(fs)
+		return func(stdout, _ io.Writer) (int, error) { return c.run(stdout) }
+	},
+}
+
+var reproCommand = &command{
+	Name:      "repro",
+	UsageLine: "hpackcert repro --story FILE [flags]",
+	Short:     "replay one failure written by run --repro DIR (or by the gate)",
+	Long: `Repro runs the cases named with --cases on the blocks of one story file that
+run --repro wrote: against the encoder named (the one that failed, or a fixed
+one), or, for recorded wire, against the wire the file carries.`,
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		c := &certification{}
+		fs.section("reproduction", func() {
+			fs.StringVar(&c.story, "story", "", "`FILE` story file written by run --repro")
+		})
+		c.encoderFlags.declare(fs)
+		c.gradeFlags.declare(fs)
+		c.reportFlags.declare(fs, false)
+		c.runFlags.declare(fs)
+		return func(stdout, _ io.Writer) (int, error) {
+			if c.story == "" {
+				return 2, &usageError{"repro needs --story FILE, a reproduction written by run --repro (see hpackcert help repro)"}
+			}
+			return c.run(stdout)
 		}
-		return &usageError{err.Error() + " (see hpackcert help)"}
-	}
-	if fs.NArg() > 0 {
-		return &usageError{fmt.Sprintf("unexpected argument %q (see hpackcert help)", fs.Arg(0))}
-	}
-	return nil
+	},
 }
 
-// runCmd runs the run command, or the repro command when repro is set:
-// a run whose every case judges the blocks of a --story file.
-func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
-	fs := newFlagSet("run")
-	var replayFile, reproDir *string
-	if repro {
-		replayFile = fs.String("story", "", "story file written by run --repro")
-	} else {
-		reproDir = fs.String("repro", "", "directory to write a reproduction of each failure to")
-	}
-	var encoders, execs, stories, cases listFlag
-	fs.Var(&encoders, "encoder", "built-in encoder")
-	fs.Var(&execs, "exec", "stdio encoder command")
-	fs.Var(&stories, "stories", "recorded story directory")
-	fs.Var(&cases, "cases", "case id prefix")
-	strict := fs.Bool("strict", false, "non-strict grades fail")
-	expectFail := fs.String("expect-fail", "", "expected failures file")
-	timeout := fs.Duration("timeout", certify.DefaultTimeout, "per-request timeout")
-	jsonOut := fs.String("json", "", "JSON report file")
-	junitOut := fs.String("junit", "", "JUnit XML report file")
-	htmlOut := fs.String("html", "", "HTML report file")
-	mdOut := fs.String("md", "", "Markdown report file")
-	testcases := fs.String("testcases", "", "hpack-test-case directory")
-	trafficStories := fs.Int("traffic-stories", 0, "traffic stories to use")
-	trafficBlocks := fs.Int("traffic-blocks", 0, "blocks per traffic story")
-	seed := fs.Int64("seed", 1, "seed of generated stories")
-	maxBlock := fs.Int("max-block", certify.DefaultMaxBlockSize, "largest header block an encoder may write, in octets")
-	maxList := fs.Int("max-header-list", certify.DefaultMaxHeaderListSize, "largest header list a block may decode to")
-	maxStory := fs.Int64("max-story-size", vectors.DefaultMaxStoryFileSize, "largest story file read, in octets")
-	if err := parse(fs, args); err != nil {
+// run certifies the encoders and writes the reports asked for; with a
+// story, it replays that story's blocks.
+func (c *certification) run(stdout io.Writer) (int, error) {
+	opts, err := c.gradeFlags.options()
+	if err != nil {
 		return 2, err
 	}
-	for _, l := range []struct {
-		flag string
-		n    int64
-	}{{"--max-block", int64(*maxBlock)}, {"--max-header-list", int64(*maxList)}, {"--max-story-size", *maxStory}} {
-		if l.n <= 0 {
-			return 2, &usageError{fmt.Sprintf("%s %d: must be positive", l.flag, l.n)}
-		}
+	if opts, err = c.runFlags.options(opts); err != nil {
+		return 2, err
 	}
-	if *timeout <= 0 {
-		return 2, &usageError{fmt.Sprintf("--timeout %v: must be positive", *timeout)}
-	}
-	opts := certify.Options{
-		Strict: *strict, TestCaseDir: *testcases, Seed: *seed,
-		TrafficStories: *trafficStories, TrafficBlocks: *trafficBlocks,
-		MaxBlockSize: *maxBlock, MaxHeaderListSize: *maxList, MaxStoryFileSize: *maxStory,
-	}
-	opts.Cases = splitCases(cases)
-	if repro {
-		if *replayFile == "" {
-			return 2, &usageError{"repro needs --story FILE, a reproduction written by run --repro (see hpackcert help)"}
-		}
-		st, err := vectors.ReadStoryLimit(*replayFile, opts.MaxStoryFileSize)
+	if c.story != "" {
+		st, err := vectors.ReadStoryLimit(c.story, opts.MaxStoryFileSize)
 		if err != nil {
 			return 2, err
 		}
 		if len(st.Cases) == 0 {
-			return 2, fmt.Errorf("%s: the story has no cases", *replayFile)
+			return 2, fmt.Errorf("%s: the story has no cases", c.story)
 		}
 		opts.Replay = []*vectors.Story{st}
 	}
-	if reproDir != nil && *reproDir != "" {
-		if err := os.MkdirAll(*reproDir, 0o755); err != nil {
-			return 2, fmt.Errorf("--repro %s: %w", *reproDir, err)
-		}
+	dirs := c.dirs
+	if c.repro != "" {
+		dirs = append(dirs, c.repro)
 	}
-	if _, err := certify.SelectCases(opts.Cases); err != nil {
-		return 2, err
-	}
-	if *expectFail != "" {
-		list, err := certify.ReadExpectFail(*expectFail)
-		if err != nil {
-			return 2, err
+	for _, dir := range dirs {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return 2, fmt.Errorf("cannot create the folder %s: %w", dir, err)
 		}
-		opts.ExpectFail = list
 	}
 	// The report files are created before the run, so that a path that
 	// cannot be written stops it at once rather than after minutes.
-	outputs, err := createOutputs(map[string]string{"json": *jsonOut, "junit": *junitOut, "html": *htmlOut, "md": *mdOut})
+	outputs, err := createOutputs(c.reportFlags.files())
 	if err != nil {
 		return 2, err
 	}
@@ -263,13 +215,13 @@ func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
 	}()
 	var targets []certify.Target
 	var specs []string
-	if repro && len(encoders)+len(execs)+len(stories) == 0 && recordedStory(opts.Replay[0]) {
+	if c.story != "" && !c.encoderFlags.named() && recordedStory(opts.Replay[0]) {
 		// A reproduction of recorded wire grades that wire again.
 		var t certify.Target
-		t, err = certify.RecordedStories("recorded:"+filepath.Base(*replayFile), *replayFile, opts.Replay)
+		t, err = certify.RecordedStories("recorded:"+filepath.Base(c.story), c.story, opts.Replay)
 		targets, specs = []certify.Target{t}, []string{""}
 	} else {
-		targets, specs, err = openTargets(encoders, execs, stories, *timeout, opts)
+		targets, specs, err = openTargets(c.encoders, c.execs, c.stories, c.timeout, opts)
 	}
 	defer func() {
 		for _, t := range targets {
@@ -286,13 +238,18 @@ func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
 	if err := report.WriteText(stdout, rep); err != nil {
 		return 2, err
 	}
-	for _, o := range outputs {
-		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
+	// The reproductions are written before the other reports, which name
+	// their folder and how to replay one.
+	if c.repro != "" {
+		repro, err := writeRepros(rep, specs, c.repro, c.replayBin)
+		if err != nil {
 			return 2, err
 		}
+		rep.SetRepro(repro)
+		fmt.Fprintln(stdout, repro.Text())
 	}
-	if reproDir != nil && *reproDir != "" {
-		if err := writeRepros(stdout, rep, specs, *reproDir); err != nil {
+	for _, o := range outputs {
+		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
 			return 2, err
 		}
 	}
@@ -313,33 +270,42 @@ func recordedStory(st *vectors.Story) bool {
 }
 
 // writeRepros writes the reproduction of every failed or non-strict case
-// to dir, one story file each, and says how to replay one.
-func writeRepros(stdout io.Writer, rep *certify.Report, specs []string, dir string) error {
-	var written []string
-	var replay string
+// to dir, one story file each, and returns where they are and how to
+// replay the first with bin.
+func writeRepros(rep *certify.Report, specs []string, dir, bin string) (certify.Repro, error) {
+	repro := certify.Repro{Dir: dir}
 	for i, enc := range rep.Encoders {
 		for _, c := range rep.Cases {
 			res := rep.Results[enc][c.ID]
 			if res.Replay == nil {
 				continue
 			}
-			name := fileName(enc) + "--" + strings.ReplaceAll(c.ID, "/", "_") + ".json"
-			path := filepath.Join(dir, name)
+			path := filepath.Join(dir, fileName(enc)+"--"+strings.ReplaceAll(c.ID, "/", "_")+".json")
 			if err := vectors.WriteStory(path, res.Replay); err != nil {
-				return fmt.Errorf("--repro: %w", err)
+				return repro, fmt.Errorf("--repro: %w", err)
 			}
-			written = append(written, name)
-			if replay == "" && i < len(specs) {
-				replay = strings.TrimSpace(fmt.Sprintf("hpackcert repro --story %s --cases %s %s", shellQuote(path), c.ID, specs[i]))
+			repro.Files++
+			if repro.Replay == "" && i < len(specs) {
+				repro.Replay = replayCommand(bin, path, c.ID, specs[i])
 			}
 		}
 	}
-	if len(written) == 0 {
-		fmt.Fprintf(stdout, "reproductions: none to write to %s (no case failed)\n", dir)
-		return nil
+	return repro, nil
+}
+
+// replayCommand returns the shell command replaying case id from the
+// story file path with bin, against the encoder spec names.
+func replayCommand(bin, path, id, spec string) string {
+	cmd := strings.TrimSpace(fmt.Sprintf("%s repro --story %s --cases %s %s", shellQuote(bin), shellQuote(path), id, spec))
+	if !filepath.IsAbs(bin) || !strings.HasPrefix(spec, "--exec ") {
+		return cmd
 	}
-	fmt.Fprintf(stdout, "reproductions: %d story files in %s; replay one with\n  %s\n", len(written), dir, replay)
-	return nil
+	// An absolute command is meant to work from anywhere: an --exec
+	// command line may name its program relative to where it ran.
+	if wd, err := os.Getwd(); err == nil {
+		cmd = "cd " + shellQuote(wd) + " && " + cmd
+	}
+	return cmd
 }
 
 // fileName keeps the letters, digits and -._ of an encoder's name.
@@ -365,8 +331,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// openTargets opens the encoders named on the command line, or the
-// built-in ones when none is named.
 // openTargets opens the encoders named on the command line, or the
 // built-in ones when none is named, and returns with each the flag that
 // names it.
@@ -448,52 +412,73 @@ func (o *output) close() {
 	os.Remove(o.path)
 }
 
-func listCmd(args []string, stdout io.Writer) error {
-	fs := newFlagSet("list")
-	var cases listFlag
-	fs.Var(&cases, "cases", "case id prefix")
-	verbose := fs.Bool("v", false, "print the RFC text of each case")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	selected, err := certify.SelectCases(splitCases(cases))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
-	for _, c := range selected {
-		fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
-		if *verbose {
-			fmt.Fprintf(stdout, "             %s\n", c.RFC)
+var listCommand = &command{
+	Name:      "list",
+	UsageLine: "hpackcert list [--cases PREFIX] [-v]",
+	Short:     "print the cases (-v: with the RFC text each checks)",
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		var cases listFlag
+		var verbose bool
+		fs.section("list flags", func() {
+			fs.Var(&cases, "cases", "`PREFIX` print the cases whose id starts with PREFIX (repeatable, or comma-separated)")
+			fs.BoolVar(&verbose, "v", false, "print the RFC text of each case")
+		})
+		return func(stdout, _ io.Writer) (int, error) {
+			selected, err := certify.SelectCases(splitCases(cases))
+			if err != nil {
+				return 2, err
+			}
+			fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
+			for _, c := range selected {
+				fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
+				if verbose {
+					fmt.Fprintf(stdout, "             %s\n", c.RFC)
+				}
+			}
+			return 0, nil
 		}
-	}
-	return nil
+	},
 }
 
-func encodeCmd(args []string, stdout io.Writer) error {
-	fs := newFlagSet("encode")
-	in := fs.String("stories", "", "directory of story files to encode")
-	out := fs.String("out", "", "directory to write the encoded stories to")
-	enc := fs.String("encoder", "builtin:ref", "built-in encoder")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *in == "" || *out == "" {
+var encodeCommand = &command{
+	Name:      "encode",
+	UsageLine: "hpackcert encode --stories DIR --out DIR [--encoder builtin:NAME]",
+	Short:     "write an encoder's output in the hpack-test-case format",
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		var in, out, enc string
+		fs.section("encode flags", func() {
+			fs.StringVar(&in, "stories", "", "`DIR` directory of story files to encode")
+			fs.StringVar(&out, "out", "", "`DIR` directory to write the encoded stories to")
+			fs.StringVar(&enc, "encoder", "builtin:ref", "`builtin:NAME` the built-in encoder to encode with")
+		})
+		return func(stdout, _ io.Writer) (int, error) {
+			if err := encode(in, out, enc, stdout); err != nil {
+				return 2, err
+			}
+			return 0, nil
+		}
+	},
+}
+
+// encode writes the stories of the directory in, encoded by the built-in
+// encoder enc, into the directory out.
+func encode(in, out, enc string, stdout io.Writer) error {
+	if in == "" || out == "" {
 		return &usageError{"encode needs --stories DIR and --out DIR"}
 	}
-	t, err := certify.Builtin(strings.TrimPrefix(*enc, "builtin:"))
+	t, err := certify.Builtin(strings.TrimPrefix(enc, "builtin:"))
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	stories, err := vectors.ReadStoryDir(*in)
+	stories, err := vectors.ReadStoryDir(in)
 	if err != nil {
 		return err
 	}
 	if len(stories) == 0 {
-		return fmt.Errorf("%s: no story files (*.json)", *in)
+		return fmt.Errorf("%s: no story files (*.json)", in)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	blocks := 0
@@ -502,11 +487,11 @@ func encodeCmd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := vectors.WriteStory(filepath.Join(*out, filepath.Base(s.Path)), encoded); err != nil {
+		if err := vectors.WriteStory(filepath.Join(out, filepath.Base(s.Path)), encoded); err != nil {
 			return err
 		}
 		blocks += len(s.Cases)
 	}
-	fmt.Fprintf(stdout, "wrote %d stories (%d blocks) encoded by %s to %s\n", len(stories), blocks, t.Name(), *out)
+	fmt.Fprintf(stdout, "wrote %d stories (%d blocks) encoded by %s to %s\n", len(stories), blocks, t.Name(), out)
 	return nil
 }

@@ -1,6 +1,9 @@
 package certify
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Report holds the grades of a run: every selected case for every encoder.
 type Report struct {
@@ -29,6 +32,10 @@ type Report struct {
 	// Started is when the run began, Elapsed how long it took.
 	Started time.Time
 	Elapsed time.Duration
+	// Repro says where the reproductions of the run's failures were
+	// written and how to replay one, when they were (run --repro, gate);
+	// every report names both.
+	Repro *Repro
 	// LiveSchedule describes the SETTINGS_HEADER_TABLE_SIZE schedule the
 	// live targets were driven through; empty when none was live.
 	LiveSchedule string
@@ -98,4 +105,28 @@ func (r *Report) Counts(encoder string) map[Grade]int {
 		out[res.Grade]++
 	}
 	return out
+}
+
+// Repro says where a run wrote the reproductions of its failures (story
+// files that hpackcert repro replays) and how to replay the first one.
+// Every report names both, so that whoever reads a failed gate's report
+// can replay the failure.
+type Repro struct {
+	// Dir is the folder of the story files.
+	Dir string
+	// Files is how many story files were written: one per failed or
+	// non-strict case of each encoder.
+	Files int
+	// Replay is a shell command replaying the first failure; empty when
+	// no story file was written.
+	Replay string
+}
+
+// Text returns the sentence every report prints of r, in plain text; each
+// format escapes it as it escapes any other text.
+func (r Repro) Text() string {
+	if r.Files == 0 {
+		return fmt.Sprintf("reproductions: none to write to %s (no case failed)", r.Dir)
+	}
+	return fmt.Sprintf("reproductions: %d story files in %s; replay one with\n  %s", r.Files, r.Dir, r.Replay)
 }

@@ -38,6 +38,8 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>` + htmlStyle + `</style></head><body>
 <h1>hpackcert: <span class="{{.VerdictClass}}">{{.Verdict}}</span></h1>
 <p class="verdict">{{.VerdictText}}{{with .First}}; first failure: <a href="#{{.Anchor}}">{{.Encoder}} <code>{{.Case.ID}}</code></a> ({{.Case.Title}}){{end}}.</p>
+{{with .Repro}}{{if .Files}}<p class="repro">Reproductions: {{.Count}} in <code>{{.Dir}}</code>; replay one with</p><pre><code>{{.Replay}}</code></pre>{{else}}<p class="repro">Reproductions: none to write to <code>{{.Dir}}</code> (no case failed).</p>{{end}}
+{{end}}
 <table class="summary"><tr><th>encoder</th><th>driven</th><th>fail</th><th>non-strict</th><th>unsupported</th><th>info</th><th>pass</th><th>coverage</th><th>time</th></tr>
 {{range .Summaries}}<tr><td>{{.Encoder}}{{if .Reported}}<br>reports itself as <code>{{.Reported}}</code>{{end}}</td><td class="k">{{.Kind}}{{if .Binary}}, binary form{{end}}</td>
 <td class="n{{if .Fail}} fail{{end}}">{{.Fail}}{{if .Expected}} (+{{.Expected}} expected){{end}}</td><td class="n{{if .NonStrict}} non-strict{{end}}">{{.NonStrict}}</td><td class="n">{{.Unsupported}}</td><td class="n">{{.Info}}</td><td class="n">{{.Pass}}</td><td>{{.Coverage}}</td><td class="k">{{.Elapsed}}</td></tr>
@@ -82,6 +84,12 @@ type htmlCell struct {
 	Duration                      time.Duration
 }
 
+// htmlRepro is certify.Repro as the page shows it.
+type htmlRepro struct {
+	Dir, Count, Replay string
+	Files              int
+}
+
 // htmlSummary is an encoder's row in the summary table.
 type htmlSummary struct {
 	Encoder, Reported, Kind                string
@@ -114,6 +122,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 		First                              *htmlCell
 		Summaries                          []htmlSummary
 		Traffic, Run                       string
+		Repro                              *htmlRepro
 		Strict                             bool
 		Stale                              []string
 		Encoders                           []string
@@ -122,6 +131,9 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 		Info, Passes                       []*htmlCell
 	}{Traffic: visible.Line(r.TrafficSource), Strict: r.Strict, Run: r.runLine()}
 	data.Verdict, data.VerdictText = r.verdict(&ranked)
+	if rp := r.Repro; rp != nil {
+		data.Repro = &htmlRepro{Dir: visible.Line(rp.Dir), Files: rp.Files, Count: counted(rp.Files, "story file", "story files"), Replay: visible.Line(rp.Replay)}
+	}
 	data.VerdictClass = strings.ToLower(data.Verdict)
 	for _, e := range r.StaleExpectations {
 		data.Stale = append(data.Stale, visible.Line(e))

@@ -52,6 +52,14 @@ type jsonReport struct {
 	Strict            bool                   `json:"strict"`
 	Encoders          map[string]jsonEncoder `json:"encoders"`
 	StaleExpectations []string               `json:"stale_expectations,omitempty"`
+	Repro             *jsonRepro             `json:"repro,omitempty"`
+}
+
+// jsonRepro is certify.Repro as the JSON report spells it.
+type jsonRepro struct {
+	Dir    string `json:"dir"`
+	Files  int    `json:"files"`
+	Replay string `json:"replay,omitempty"`
 }
 
 // WriteJSON writes the report as one object, for dashboards that compare
@@ -69,6 +77,9 @@ type jsonReport struct {
 // "version", "role", "hpack_encoder", "where", "transport",
 // "declared_transformation", "blocks", "connections", "notes" and
 // "elapsed_seconds".
+// "repro", when the run wrote reproductions, has their folder ("dir"),
+// how many story files it holds ("files") and the shell command that
+// replays the first failure ("replay").
 // "stale_expectations" lists the expected failures that did not fail.
 //
 // Strings are kept as they are, control characters included (JSON escapes
@@ -90,6 +101,9 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	}
 	for _, e := range r.StaleExpectations {
 		out.StaleExpectations = append(out.StaleExpectations, jsonText(e))
+	}
+	if rp := r.Repro; rp != nil {
+		out.Repro = &jsonRepro{Dir: jsonText(rp.Dir), Files: rp.Files, Replay: jsonText(rp.Replay)}
 	}
 	for _, enc := range r.Encoders {
 		info := r.Targets[enc]
@@ -128,5 +142,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	}
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
+	// The replay command is a shell line: "&&" stays as it is.
+	e.SetEscapeHTML(false)
 	return e.Encode(out)
 }

@@ -21,12 +21,13 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string          `xml:"name,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Cases      []junitCase     `xml:"testcase"`
 }
 
 type junitCase struct {
@@ -36,6 +37,13 @@ type junitCase struct {
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitProperty is a testsuite's <property>: the reproductions' folder
+// and replay command.
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitMessage struct {
@@ -50,7 +58,10 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // case with name (the case id) and classname ("hpackcert." and the
 // encoder). A failure is a <failure> carrying the reproduction;
 // unsupported cases and expected failures are <skipped>; the detail of
-// every other grade goes to <system-out>.
+// every other grade goes to <system-out>. When the run wrote
+// reproductions, every testsuite has the properties hpackcert.repro.dir,
+// hpackcert.repro.files and hpackcert.repro.replay, and the first
+// failure's text ends with the replay command.
 //
 // XML 1.0 has no escape for most control characters, and encoding/xml
 // writes U+FFFD for them and for invalid UTF-8; so what the encoder
@@ -59,9 +70,17 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 func WriteJUnit(w io.Writer, report *certify.Report) error {
 	r := rep{report}
 	all := junitSuites{Name: "hpackcert"}
+	var props []junitProperty
+	if rp := r.Repro; rp != nil {
+		props = []junitProperty{{"hpackcert.repro.dir", visible.Line(rp.Dir)}, {"hpackcert.repro.files", fmt.Sprint(rp.Files)}}
+		if rp.Replay != "" {
+			props = append(props, junitProperty{"hpackcert.repro.replay", visible.Line(rp.Replay)})
+		}
+	}
+	replayed := false
 	for _, enc := range r.Encoders {
 		name := visible.Line(enc)
-		s := junitSuite{Name: name}
+		s := junitSuite{Name: name, Properties: props}
 		var total time.Duration
 		for _, c := range r.Cases {
 			res := r.Results[enc][c.ID]
@@ -81,6 +100,11 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 				tc.Skipped = &junitMessage{Message: "expected failure: " + detail, Text: text}
 				s.Skipped++
 			case res.Grade == certify.Fail:
+				if rp := r.Repro; rp != nil && rp.Replay != "" && !replayed {
+					// The replay command replays the run's first failure.
+					text += "\nreplay: " + visible.Line(rp.Replay)
+					replayed = true
+				}
 				tc.Failure = &junitMessage{Message: detail, Type: "fail", Text: text}
 				s.Failures++
 			case res.Grade == certify.Unsupported:

@@ -33,6 +33,9 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 		fmt.Fprintf(w, "; first failure: **%s** `%s` (%s)", names[e.enc], e.c.ID, mdText(e.c.Title))
 	}
 	fmt.Fprint(w, ".\n\n")
+	if rp := r.Repro; rp != nil {
+		writeReproMarkdown(w, rp)
+	}
 	for i, enc := range r.Encoders {
 		fmt.Fprintf(w, "- **%s**: %s", names[i], r.summary(enc))
 		if cov := r.Coverage[enc]; cov != nil {
@@ -117,4 +120,16 @@ func mdGrade(res *certify.Result) string {
 		return "*non-strict*"
 	}
 	return res.Grade.String()
+}
+
+// writeReproMarkdown names the folder of the run's reproductions and the
+// command that replays the first failure, in a code block.
+func writeReproMarkdown(w io.Writer, rp *certify.Repro) {
+	if rp.Files == 0 {
+		fmt.Fprintf(w, "Reproductions: none to write to %s (no case failed).\n\n", mdText(rp.Dir))
+		return
+	}
+	fmt.Fprintf(w, "**Reproductions:** %s in %s; replay one with:\n\n", counted(rp.Files, "story file", "story files"), mdText(rp.Dir))
+	writeMarkdownCode(w, rp.Replay)
+	fmt.Fprintln(w)
 }

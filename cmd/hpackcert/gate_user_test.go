@@ -145,4 +145,25 @@ func checkUserReports(t *testing.T, reports, summary string) {
 	if got, err := os.ReadFile(summary); err != nil || string(got) != string(md) {
 		t.Errorf("the job summary is not summary.md (%v)", err)
 	}
+	// Every report names the reproductions' folder and the command that
+	// replays one, with the binary the gate kept.
+	dir := filepath.Join(reports, "repro")
+	bin := filepath.Join(reports, "bin", "hpackcert")
+	for _, tt := range []struct{ file, want string }{
+		{"report.json", `"dir": "` + dir + `"`},
+		{"report.json", `"replay": "cd `},
+		{"junit.xml", `<property name="hpackcert.repro.dir" value="` + dir + `">`},
+		{"junit.xml", `name="hpackcert.repro.replay"`},
+		{"report.html", "<code>" + dir + "</code>"},
+		{"summary.md", "**Reproductions:** 1 story file in "},
+	} {
+		if got := string(read(tt.file)); !strings.Contains(got, tt.want) {
+			t.Errorf("%s lacks %q", tt.file, tt.want)
+		}
+	}
+	for _, file := range []string{"report.json", "junit.xml", "report.html", "summary.md"} {
+		if got := string(read(file)); !strings.Contains(got, bin+" repro --story ") {
+			t.Errorf("%s does not name the replay command %s repro --story ...", file, bin)
+		}
+	}
 }

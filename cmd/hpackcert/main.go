@@ -245,7 +245,7 @@ func (c *certification) run(stdout io.Writer) (int, error) {
 		if err != nil {
 			return 2, err
 		}
-		rep.SetRepro(repro)
+		rep.Repro = &repro
 		fmt.Fprintln(stdout, repro.Text())
 	}
 	for _, o := range outputs {

@@ -239,8 +239,8 @@ func cloneStories(in []story) []story {
 }
 
 // fromVectors returns stories read from files or generated, each named
-// for reports by its file's base name (or generated-NN), with cases of
-// its own.
+// for reports by its file's base name (or generated-NN), with cases and
+// fields of its own.
 func fromVectors(vs []*vectors.Story) []story {
 	out := make([]story, 0, len(vs))
 	for i, v := range vs {
@@ -250,6 +250,11 @@ func fromVectors(vs []*vectors.Story) []story {
 			st.Path = fmt.Sprintf("generated-%02d", i)
 		}
 		st.Cases = slices.Clone(v.Cases)
+		for j := range st.Cases {
+			// Scenarios change fields (scenarioStories drops what UTF-8
+			// cannot carry): the caller's stories must not change.
+			st.Cases[j].Headers = slices.Clone(st.Cases[j].Headers)
+		}
 		out = append(out, st)
 	}
 	return out

@@ -12,21 +12,22 @@ import (
 )
 
 // A scenario is a named list of stories that several cases examine; each
-// target plays it once per run.
+// target plays it once per run. The traffic comes from the run's options;
+// the generated and targeted ones from vectors.Scenario.
 const (
-	scTraffic       = "traffic"        // real traffic: hpack-test-case raw-data, embedded
-	scAdversarial   = "adversarial"    // vectors.GenerateStories plus our own sequences
-	scEntrySize     = "entry-size"     // §4.1 sizes that differ by one octet of overhead
-	scSizes         = "size-updates"   // §4.2 settings going down, up, and several times
-	scEmptyBlock    = "empty-block"    // §4.2 a setting change followed by a block without fields
-	scEvictResize   = "evict-resize"   // §4.3 a table emptied by a smaller setting
-	scEvictInsert   = "evict-insert"   // §4.4 an entry evicting exactly two others
-	scGiant         = "giant"          // §4.4 entries larger than the table
-	scOctets        = "octets"         // §5.2 all 256 octets in values
-	scHuffmanOctets = "huffman-octets" // §5.2, App. B each octet where Huffman is shorter
-	scSpec          = "spec-coverage"  // App. A every static entry and name; §5.1 prefix boundaries
-	scSensitive     = "sensitive"      // §7.1.3 fields marked sensitive
-	scCredentials   = "credentials"    // §7.1.3 authorization, proxy-authorization and short cookies
+	scTraffic       = "traffic" // real traffic: hpack-test-case raw-data, embedded
+	scAdversarial   = vectors.ScenarioAdversarial
+	scEntrySize     = vectors.ScenarioEntrySize
+	scSizes         = vectors.ScenarioSizes
+	scEmptyBlock    = vectors.ScenarioEmptyBlock
+	scEvictResize   = vectors.ScenarioEvictResize
+	scEvictInsert   = vectors.ScenarioEvictInsert
+	scGiant         = vectors.ScenarioGiant
+	scOctets        = vectors.ScenarioOctets
+	scHuffmanOctets = vectors.ScenarioHuffmanOctets
+	scSpec          = vectors.ScenarioSpec
+	scSensitive     = vectors.ScenarioSensitive
+	scCredentials   = vectors.ScenarioCredentials
 )
 
 // targetedScenarios are every scenario but the traffic and empty-block;
@@ -79,33 +80,8 @@ func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, d
 
 // generated returns the stories of a scenario other than the traffic, or
 // nil for an unknown name.
-func (r *runner) generated(name string, utf8Only bool) (stories []story) {
-	switch name {
-	case scAdversarial:
-		stories = append(fromVectors(vectors.GenerateStories(r.opts.Seed, r.opts.adversarial())), ownAdversarial(r.opts.Seed)...)
-	case scEntrySize:
-		stories = entrySizeStories()
-	case scSizes:
-		stories = sizeStories()
-	case scEmptyBlock:
-		stories = emptyBlockStories()
-	case scEvictResize:
-		stories = evictResizeStories()
-	case scEvictInsert:
-		stories = evictInsertStories()
-	case scGiant:
-		stories = giantStories()
-	case scOctets:
-		stories = octetStories(utf8Only)
-	case scHuffmanOctets:
-		stories = huffmanOctetStories(utf8Only)
-	case scSpec:
-		stories = specCoverageStories()
-	case scSensitive:
-		stories = sensitiveStories()
-	case scCredentials:
-		stories = credentialStories()
-	}
+func (r *runner) generated(name string, utf8Only bool) []story {
+	stories, _ := vectors.Scenario(name, r.opts.Seed, r.opts.adversarial(), utf8Only)
 	return stories
 }
 

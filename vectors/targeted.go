@@ -1,4 +1,4 @@
-package certify
+package vectors
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// The targeted scenarios: stories written for one rule each (entry sizes,
-// size updates, eviction, giant fields, every octet, sensitive fields),
-// beside the generated and the traffic stories of scenarios.go.
+// The targeted scenarios of Scenario: stories written for one rule each
+// (entry sizes, size updates, eviction, giant fields, every octet,
+// sensitive fields), beside the generated ones of GenerateStories.
 
 func fields(pairs ...string) []Field {
 	out := make([]Field, len(pairs)/2)
@@ -29,15 +29,15 @@ func filler(tag string, n int) string {
 // to 130 (one evicts the other) and to 128 (both stay), then refer to
 // both: an encoder counting 31 or 33 octets of overhead keeps or evicts
 // the wrong entry.
-func entrySizeStories() []story {
-	return []story{
-		{Path: "entry-size/evict", Cases: []block{
+func entrySizeStories() []Story {
+	return []Story{
+		{Path: "entry-size/evict", Cases: []Case{
 			{TableSizes: []uint32{128}, Headers: fields("x-a", filler("a", 30))},
 			{Headers: fields("x-b", filler("b", 30))},
 			{Headers: fields("x-a", filler("a", 30), "x-b", filler("b", 30))},
 			{Headers: fields("x-b", filler("b", 30), "x-a", filler("a", 30))},
 		}},
-		{Path: "entry-size/exact", Cases: []block{
+		{Path: "entry-size/exact", Cases: []Case{
 			{TableSizes: []uint32{128}, Headers: fields("x-c", filler("c", 29))},
 			{Headers: fields("x-d", filler("d", 29))},
 			{Headers: fields("x-c", filler("c", 29), "x-d", filler("d", 29))},
@@ -49,9 +49,9 @@ func entrySizeStories() []story {
 var indexable = fields(":authority", "www.example.com", "user-agent", "hpackcert/1", "x-request-tag", "alpha", "accept-language", "en-GB")
 
 // sizeStories move the setting down, up and several times between blocks.
-func sizeStories() []story {
-	return []story{
-		{Path: "size-updates/reduce", Cases: []block{
+func sizeStories() []Story {
+	return []Story{
+		{Path: "size-updates/reduce", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{2048}, Headers: indexable},
 			{TableSizes: []uint32{0}, Headers: indexable},
@@ -59,14 +59,14 @@ func sizeStories() []story {
 			{TableSizes: []uint32{100}, Headers: indexable},
 			{TableSizes: []uint32{8192}, Headers: indexable},
 		}},
-		{Path: "size-updates/down-then-up", Cases: []block{
+		{Path: "size-updates/down-then-up", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{0, 4096}, Headers: indexable},
 			{TableSizes: []uint32{100, 4096}, Headers: indexable},
 			{TableSizes: []uint32{2048, 50, 4096}, Headers: indexable},
 			{TableSizes: []uint32{4096, 4096}, Headers: indexable},
 		}},
-		{Path: "size-updates/many", Cases: []block{
+		{Path: "size-updates/many", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{1000, 100, 2000, 4096}, Headers: indexable},
 			{TableSizes: []uint32{300, 200, 3000}, Headers: indexable},
@@ -77,14 +77,14 @@ func sizeStories() []story {
 
 // emptyBlockStories follow setting changes with blocks that have no
 // fields, as an empty trailers block would be.
-func emptyBlockStories() []story {
-	return []story{
-		{Path: "empty-block/reduce", Cases: []block{
+func emptyBlockStories() []Story {
+	return []Story{
+		{Path: "empty-block/reduce", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{0}},
 			{Headers: indexable},
 		}},
-		{Path: "empty-block/down-then-up", Cases: []block{
+		{Path: "empty-block/down-then-up", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{100, 4096}},
 			{Headers: indexable},
@@ -93,9 +93,9 @@ func emptyBlockStories() []story {
 }
 
 // evictResizeStories fill the table, then shrink it so that entries must go.
-func evictResizeStories() []story {
+func evictResizeStories() []Story {
 	big := fields("x-one", filler("1", 60), "x-two", filler("2", 60), "x-three", filler("3", 60), "x-four", filler("4", 60))
-	return []story{{Path: "evict-resize", Cases: []block{
+	return []Story{{Path: "evict-resize", Cases: []Case{
 		{Headers: big},
 		{Headers: big},
 		{TableSizes: []uint32{200}, Headers: big},
@@ -108,11 +108,11 @@ func evictResizeStories() []story {
 
 // evictInsertStories fill a 256-octet table with three 80-octet entries,
 // then add one of 150 octets: exactly two entries must go.
-func evictInsertStories() []story {
+func evictInsertStories() []Story {
 	three := fields("x-e1", filler("e", 44), "x-e2", filler("f", 44), "x-e3", filler("g", 44))
 	big := fields("x-big", filler("h", 113))
 	all := append(append([]Field(nil), three...), big...)
-	return []story{{Path: "evict-insert", Cases: []block{
+	return []Story{{Path: "evict-insert", Cases: []Case{
 		{TableSizes: []uint32{256}, Headers: three},
 		{Headers: big},
 		{Headers: all},
@@ -122,21 +122,21 @@ func evictInsertStories() []story {
 
 // giantStories send fields larger than the whole table, in values and in
 // names, around fields that are indexed.
-func giantStories() []story {
-	return []story{
-		{Path: "giant/value", Cases: []block{
+func giantStories() []Story {
+	return []Story{
+		{Path: "giant/value", Cases: []Case{
 			{Headers: indexable},
 			{Headers: append(fields("x-giant", filler("v", 5000)), indexable...)},
 			{Headers: indexable},
 			{Headers: append(append([]Field(nil), indexable...), fields("x-giant", filler("v", 5000))...)},
 			{Headers: indexable},
 		}},
-		{Path: "giant/name", Cases: []block{
+		{Path: "giant/name", Cases: []Case{
 			{Headers: indexable},
 			{Headers: fields(filler("n", 4100), "v")},
 			{Headers: indexable},
 		}},
-		{Path: "giant/small-table", Cases: []block{
+		{Path: "giant/small-table", Cases: []Case{
 			{TableSizes: []uint32{100}, Headers: fields("x-s", filler("s", 30))},
 			{Headers: fields("x-t", filler("t", 70), "x-s", filler("s", 30))},
 			{Headers: fields("x-s", filler("s", 30), "x-t", filler("t", 70))},
@@ -149,7 +149,7 @@ func giantStories() []story {
 // inside the shortest valid UTF-8 sequence holding it (utf8Holding), so
 // that only the 13 octets no UTF-8 sequence holds are left for
 // scenarioStories to drop.
-func octetStories(utf8Only bool) []story {
+func octetStories(utf8Only bool) []Story {
 	octet := func(x byte) string {
 		if utf8Only {
 			return utf8Holding(x)
@@ -164,13 +164,13 @@ func octetStories(utf8Only bool) []story {
 		singles = append(singles, Field{Name: "x-octet", Value: octet(byte(x))})
 	}
 	highs := strings.Repeat(octet(0xff)+octet(0xfe)+octet(0xfd), 20)
-	return []story{
-		{Path: "octets/all", Cases: []block{
+	return []Story{
+		{Path: "octets/all", Cases: []Case{
 			{Headers: fields("x-all", all.String(), "x-rev", rev.String())},
 			{Headers: fields("x-all", all.String(), "x-high", highs)},
 		}},
-		{Path: "octets/single", Cases: []block{{Headers: singles}}},
-		{Path: "octets/utf8", Cases: []block{
+		{Path: "octets/single", Cases: []Case{{Headers: singles}}},
+		{Path: "octets/utf8", Cases: []Case{
 			{Headers: fields("x-utf8", "ÿ€→𝄞 \u00a0", "x-latin", "café, naïve, Ünïcödé")},
 		}},
 	}
@@ -179,9 +179,9 @@ func octetStories(utf8Only bool) []story {
 // sensitiveStories mark fields sensitive: new ones, ones whose name is in
 // the static table, ones equal to a static entry and ones that were
 // indexed earlier without the mark.
-func sensitiveStories() []story {
+func sensitiveStories() []Story {
 	s := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
-	return []story{{Path: "sensitive", Cases: []block{
+	return []Story{{Path: "sensitive", Cases: []Case{
 		{Headers: []Field{s("x-secret", "hunter2"), s("authorization", "Bearer abc"), s(":method", "GET")}},
 		{Headers: []Field{s("x-secret", "hunter2"), {Name: "x-token", Value: "public"}}},
 		{Headers: []Field{{Name: "x-token", Value: "public"}, s("x-token", "public")}},
@@ -192,8 +192,8 @@ func sensitiveStories() []story {
 
 // credentialStories send authorization and cookies without the sensitive
 // mark, the way most callers do.
-func credentialStories() []story {
-	return []story{{Path: "credentials", Cases: []block{
+func credentialStories() []Story {
+	return []Story{{Path: "credentials", Cases: []Case{
 		{Headers: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
 		{Headers: fields(":method", "GET", "authorization", "Basic dXNlcjpwYXNz", "cookie", "a=b")},
 		{Headers: fields("cookie", "lang=en; theme=dark", "cookie", "id=1")},
@@ -206,13 +206,13 @@ func credentialStories() []story {
 // ownAdversarial adds randomised sequences the generated stories may not
 // stress: settings moving every block, many duplicates and mixed
 // sensitivity, from a seeded source so that runs repeat.
-func ownAdversarial(seed int64) []story {
+func ownAdversarial(seed int64) []Story {
 	rng := rand.New(rand.NewSource(seed))
-	var out []story
+	var out []Story
 	for s := 0; s < 4; s++ {
-		st := story{Path: fmt.Sprintf("adversarial/random-%d", s)}
+		st := Story{Path: fmt.Sprintf("adversarial/random-%d", s)}
 		for b := 0; b < 24; b++ {
-			var in block
+			var in Case
 			if rng.Intn(3) == 0 {
 				sizes := []uint32{0, 1, 31, 32, 33, 64, 100, 256, 1000, 4096, 8192}
 				for k := rng.Intn(3) + 1; k > 0; k-- {
@@ -251,11 +251,11 @@ var huffmanRun = strings.Repeat(shortCodes, 4)
 // transport that carries only UTF-8 (utf8Only), an octet is sent inside
 // the shortest valid UTF-8 sequence holding it; the 13 octets no UTF-8
 // sequence holds are left for scenarioStories to drop.
-func huffmanOctetStories(utf8Only bool) []story {
+func huffmanOctetStories(utf8Only bool) []Story {
 	const perBlock = 16
-	st := story{Path: "huffman-octets"}
+	st := Story{Path: "huffman-octets"}
 	for first := 0; first < 256; first += perBlock {
-		var b block
+		var b Case
 		for x := first; x < first+perBlock; x++ {
 			octets := string([]byte{byte(x)})
 			if utf8Only {
@@ -265,7 +265,7 @@ func huffmanOctetStories(utf8Only bool) []story {
 		}
 		st.Cases = append(st.Cases, b)
 	}
-	return []story{st}
+	return []Story{st}
 }
 
 // utf8Holding returns the shortest valid UTF-8 sequence that holds octet
@@ -299,7 +299,7 @@ func utf8Holding(x byte) string {
 // size updates 30-32 and 4096, string lengths 126-128 and 16,383-16,385.
 // The coverage section of the report says which of them an encoder's
 // wire actually used.
-func specCoverageStories() []story {
+func specCoverageStories() []Story {
 	var exact, names []Field
 	seen := map[string]bool{}
 	for _, f := range spec.StaticTable {
@@ -316,12 +316,12 @@ func specCoverageStories() []story {
 	}
 	sensitive := func(name, value string) Field { return Field{Name: name, Value: value, Sensitive: true} }
 	rawRun := func(n int) string { return strings.Repeat("X", n) } // 8-bit code: Huffman is never shorter
-	return []story{
-		{Path: "spec-coverage/static", Cases: []block{
+	return []Story{
+		{Path: "spec-coverage/static", Cases: []Case{
 			{Headers: exact},
 			{Headers: names},
 		}},
-		{Path: "spec-coverage/indices", Cases: []block{
+		{Path: "spec-coverage/indices", Cases: []Case{
 			{Headers: fill},
 			// Every entry again: indexed fields 62-151.
 			{Headers: fill},
@@ -338,14 +338,14 @@ func specCoverageStories() []story {
 			// one named by entry 15: 4-bit name indices 14-16.
 			{Headers: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
 		}},
-		{Path: "spec-coverage/size-updates", Cases: []block{
+		{Path: "spec-coverage/size-updates", Cases: []Case{
 			{Headers: indexable},
 			{TableSizes: []uint32{30}, Headers: indexable},
 			{TableSizes: []uint32{31}, Headers: indexable},
 			{TableSizes: []uint32{32}, Headers: indexable},
 			{TableSizes: []uint32{4096}, Headers: indexable},
 		}},
-		{Path: "spec-coverage/string-lengths", Cases: []block{
+		{Path: "spec-coverage/string-lengths", Cases: []Case{
 			{Headers: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
 			{Headers: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
 		}},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // Case is one graded check.
@@ -312,7 +314,7 @@ var allCases = []Case{
 		ID: "enc/4.1/1", Section: "4.1", Violation: Fail,
 		Title:     "an entry's size is its name and value plus 32 octets",
 		RFC:       "§4.1: \"The size of an entry is the sum of its name's length in octets ..., its value's length in octets, and 32.\"",
-		scenarios: []string{scEntrySize},
+		scenarios: []string{vectors.ScenarioEntrySize},
 		rule:      contextRule,
 		check:     everyBlock("keep tables and fields right"),
 	},
@@ -352,7 +354,7 @@ var allCases = []Case{
 		ID: "enc/4.3/1", Section: "4.3", Violation: Fail,
 		Title:     "a smaller table evicts entries",
 		RFC:       "§4.3: \"Whenever the maximum size for the dynamic table is reduced, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to the maximum size.\"",
-		scenarios: []string{scEvictResize},
+		scenarios: []string{vectors.ScenarioEvictResize},
 		rule:      contextRule,
 		check:     everyBlock("keep tables and fields right"),
 	},
@@ -360,7 +362,7 @@ var allCases = []Case{
 		ID: "enc/4.4/1", Section: "4.4", Violation: Fail,
 		Title:     "a new entry evicts exactly enough old ones",
 		RFC:       "§4.4: \"Before a new entry is added to the dynamic table, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to (maximum size - new entry size) or until the table is empty.\"",
-		scenarios: []string{scEvictInsert},
+		scenarios: []string{vectors.ScenarioEvictInsert},
 		rule:      contextRule,
 		check:     everyBlock("keep tables and fields right"),
 	},
@@ -368,7 +370,7 @@ var allCases = []Case{
 		ID: "enc/4.4/2", Section: "4.4", Violation: Fail,
 		Title:     "fields larger than the table do not break the context",
 		RFC:       "§4.4: \"an attempt to add an entry larger than the maximum size causes the table to be emptied of all existing entries and results in an empty table.\"",
-		scenarios: []string{scGiant},
+		scenarios: []string{vectors.ScenarioGiant},
 		rule:      contextRule,
 		check:     everyBlock("keep tables and fields right"),
 	},
@@ -400,7 +402,7 @@ var allCases = []Case{
 		ID: "enc/5.2/3", Section: "5.2", Violation: Fail,
 		Title:     "every octet value round-trips",
 		RFC:       "§5.2: \"A string literal is encoded as a sequence of octets, either by directly encoding the string literal's octets or by using a Huffman code\"; Appendix B gives a code to every octet value, so every value 0-255 must round-trip either way, alone and in runs.",
-		scenarios: []string{scOctets},
+		scenarios: []string{vectors.ScenarioOctets},
 		rule:      roundTrip,
 		check:     octetsRoundTrip,
 	},
@@ -408,7 +410,7 @@ var allCases = []Case{
 		ID: "enc/5.2/4", Section: "5.2", Violation: Fail,
 		Title:     "every octet's Huffman code is right",
 		RFC:       "Appendix B gives each octet value its code; §5.2: \"The Huffman code ... is used\" for a string whose H bit is set. Each octet 0-255 is sent inside a run of 5-bit characters long enough that Huffman coding is shorter, so an encoder that codes Huffman when shorter sends every code; each Huffman string is decoded on its own and compared with what was sent, naming the octet whose code is wrong.",
-		scenarios: []string{scHuffmanOctets},
+		scenarios: []string{vectors.ScenarioHuffmanOctets},
 		rule:      walked(huffmanCodeRule),
 		check:     huffmanCodes,
 	},
@@ -464,7 +466,7 @@ var allCases = []Case{
 		ID: "enc/7.3/1", Section: "7.3", Violation: Info,
 		Title:     "amplification: decoded octets per wire octet",
 		RFC:       "§7.3: \"A decoder can limit the amount of state memory used\"; measured as the header-list size a decoder must build per octet received.",
-		scenarios: []string{scTraffic, scAdversarial},
+		scenarios: []string{scTraffic, vectors.ScenarioAdversarial},
 		check:     amplification,
 	},
 	{

@@ -14,21 +14,7 @@ import (
 // A scenario is a named list of stories that several cases examine; each
 // target plays it once per run. The traffic comes from the run's options;
 // the generated and targeted ones from vectors.Scenario.
-const (
-	scTraffic       = "traffic" // real traffic: hpack-test-case raw-data, embedded
-	scAdversarial   = vectors.ScenarioAdversarial
-	scEntrySize     = vectors.ScenarioEntrySize
-	scSizes         = vectors.ScenarioSizes
-	scEmptyBlock    = vectors.ScenarioEmptyBlock
-	scEvictResize   = vectors.ScenarioEvictResize
-	scEvictInsert   = vectors.ScenarioEvictInsert
-	scGiant         = vectors.ScenarioGiant
-	scOctets        = vectors.ScenarioOctets
-	scHuffmanOctets = vectors.ScenarioHuffmanOctets
-	scSpec          = vectors.ScenarioSpec
-	scSensitive     = vectors.ScenarioSensitive
-	scCredentials   = vectors.ScenarioCredentials
-)
+const scTraffic = "traffic" // real traffic: hpack-test-case raw-data, embedded
 
 // targetedScenarios are every scenario but the traffic and empty-block;
 // allScenarios adds those two. The rules of the wire (integers, Huffman,
@@ -37,8 +23,8 @@ const (
 // that lacks its size update is enc/4.2/4's, graded non-strict, and must
 // not also fail enc/3.2/2 when the strict oracle rejects it.
 var (
-	targetedScenarios = []string{scAdversarial, scEntrySize, scSizes, scEvictResize, scEvictInsert, scGiant, scOctets, scHuffmanOctets, scSpec, scSensitive, scCredentials}
-	allScenarios      = append([]string{scTraffic, scEmptyBlock}, targetedScenarios...)
+	targetedScenarios = []string{vectors.ScenarioAdversarial, vectors.ScenarioEntrySize, vectors.ScenarioSizes, vectors.ScenarioEvictResize, vectors.ScenarioEvictInsert, vectors.ScenarioGiant, vectors.ScenarioOctets, vectors.ScenarioHuffmanOctets, vectors.ScenarioSpec, vectors.ScenarioSensitive, vectors.ScenarioCredentials}
+	allScenarios      = append([]string{scTraffic, vectors.ScenarioEmptyBlock}, targetedScenarios...)
 )
 
 // scenarioStories builds the stories of a scenario. With utf8Only, the

@@ -131,3 +131,38 @@ func jsonText(s string) string {
 	}
 	return b.String()
 }
+
+// jsonEscapeControls returns the JSON text b with every C1 control and
+// every bidirectional control written as a \uNNNN escape, as
+// encoding/json writes the C0 controls: the document means the same, and
+// a terminal that prints it acts on none of them. Such runes occur only
+// inside strings, where the escape is valid.
+func jsonEscapeControls(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if isC1OrBidi(r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+32), b[:i]...)
+			}
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}
+
+// isC1OrBidi reports whether r is a C1 control or a Unicode bidirectional
+// control (the embeddings, overrides and isolates, and the marks).
+func isC1OrBidi(r rune) bool {
+	switch {
+	case 0x80 <= r && r <= 0x9f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return r == 0x200e || r == 0x200f || r == 0x061c
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"time"
@@ -83,7 +84,9 @@ type jsonRepro struct {
 // "stale_expectations" lists the expected failures that did not fail.
 //
 // Strings are kept as they are, control characters included (JSON escapes
-// them), except that an octet which is not part of valid UTF-8, in an
+// them: encoding/json the C0 controls, jsonEscapeControls the C1 controls
+// and the bidirectional controls, so that the file is safe to print on a
+// terminal), except that an octet which is not part of valid UTF-8, in an
 // encoder's name or in what it wrote, reads \xNN (see jsonText).
 func WriteJSON(w io.Writer, report *certify.Report) error {
 	r := rep{report}
@@ -140,9 +143,14 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 		}
 		out.Encoders[jsonText(enc)] = je
 	}
-	e := json.NewEncoder(w)
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
 	e.SetIndent("", "  ")
 	// The replay command is a shell line: "&&" stays as it is.
 	e.SetEscapeHTML(false)
-	return e.Encode(out)
+	if err := e.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonEscapeControls(buf.Bytes()))
+	return err
 }

@@ -26,7 +26,9 @@ const hostileValue = "\x1b[2J\x1b]0;pwned\a\u009b31m\u202eevil\u202c\u2066x\u206
 // hostile server sends, with nothing else wrong.
 type hostileEncoder struct{ enc *certify.Reference }
 
-func (h hostileEncoder) SetMaxDynamicTableSize(n uint32) error { return h.enc.SetMaxDynamicTableSize(n) }
+func (h hostileEncoder) SetMaxDynamicTableSize(n uint32) error {
+	return h.enc.SetMaxDynamicTableSize(n)
+}
 
 func (h hostileEncoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
 	out := append([]certify.Field(nil), fields...)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -432,11 +433,7 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 	if tr, ok := r.refTraffic[key.String()]; ok {
 		return tr, nil
 	}
-	ref, err := Builtin("ref")
-	if err != nil {
-		return nil, err
-	}
-	defer ref.Close()
+	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
 	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
 	if r.refTraffic == nil {
 		r.refTraffic = map[string]*transcript{}

@@ -23,6 +23,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/report"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // sampleReport runs the reference and two broken encoders on a few cases,
@@ -31,7 +32,7 @@ import (
 func sampleReport(t *testing.T) *certify.Report {
 	t.Helper()
 	sample.once.Do(func() {
-		ref, err := certify.Builtin("ref")
+		ref, err := inprocess.Builtin("ref")
 		if err != nil {
 			sample.err = err
 			return

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // TestGradesGolden keeps behaviour across changes that move code: the
@@ -22,7 +22,7 @@ import (
 func TestGradesGolden(t *testing.T) {
 	root := testenv.TestCaseDir(t)
 	args := []string{"run", "--encoder", "builtin:ref", "--encoder", "builtin:xnet"}
-	withNghttp2 := slices.Contains(certify.BuiltinNames(), "nghttp2")
+	withNghttp2 := slices.Contains(inprocess.BuiltinNames(), "nghttp2")
 	if withNghttp2 {
 		args = append(args, "--encoder", "builtin:nghttp2")
 	}

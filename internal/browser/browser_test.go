@@ -14,6 +14,7 @@ import (
 	"github.com/hpackcert/hpackcert/internal/browser"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/report"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // chromium returns the browser to render with, or stops the test through
@@ -45,7 +46,7 @@ func writePage(t *testing.T, html string) string {
 // that window.
 func TestRenderReport(t *testing.T) {
 	b := chromium(t)
-	ref, err := certify.Builtin("ref")
+	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build nghttp2
 
-package certify_test
+package inprocess_test
 
 import (
 	"regexp"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // TestNghttp2Grades certifies libnghttp2's deflater strictly: it breaks
@@ -15,7 +16,7 @@ import (
 // and short cookies, but indexes proxy-authorization (the credentials
 // scenario sends it, so the grade does not depend on the traffic).
 func TestNghttp2Grades(t *testing.T) {
-	target, err := certify.Builtin("nghttp2")
+	target, err := inprocess.Builtin("nghttp2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,4 +31,24 @@ func TestNghttp2Grades(t *testing.T) {
 		t.Errorf("nghttp2 with Strict, grades other than pass/info:\n%s\nwant only enc/7.1.3/2 failing on proxy-authorization", got)
 	}
 	t.Logf("nghttp2 coverage: %s", rep.Coverage["nghttp2"])
+}
+
+// quick is a run cut short, as certify's own tests make it.
+func quick() certify.Options {
+	return certify.Options{TrafficStories: 2, TrafficBlocks: 30, Adversarial: 3, AllocRuns: 10}
+}
+
+// gradesWithout lists the cases enc got a grade other than pass, info,
+// unsupported or an expected failure in.
+func gradesWithout(rep *certify.Report, enc string) []string {
+	var bad []string
+	for _, c := range rep.Cases {
+		res := rep.Results[enc][c.ID]
+		switch {
+		case res.Grade == certify.Pass, res.Grade == certify.Info, res.Grade == certify.Unsupported, res.Expected:
+		default:
+			bad = append(bad, c.ID+" "+res.Grade.String()+": "+res.Detail)
+		}
+	}
+	return bad
 }

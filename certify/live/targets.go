@@ -205,7 +205,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 		if len(cmd.Args) > 0 {
 			requests = cmd.Requests(requests)
 		}
-		c.Conns, err = CaptureClient(ctx, ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout})
+		c.Conns, err = CaptureClient(ctx, ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout, StepTimeout: o.StepTimeout})
 		c.Elapsed = time.Since(began)
 		return c, err
 	}

@@ -97,7 +97,8 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	cc.cancel = cancel
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	runErr := o.Run(rctx, cc.urls)
+	// The client's error may end with its own output.
+	runErr := cleanErr(o.Run(rctx, cc.urls))
 	cancel()
 	srv.Close()
 	<-served

@@ -74,7 +74,7 @@ func WriteSummary(w io.Writer, captures []*Capture) error {
 	for _, c := range captures {
 		fmt.Fprintf(w, "%s: %s over %s at %s", c.Name, c.Role, c.Transport, c.Where)
 		if c.Version != "" {
-			fmt.Fprintf(w, ", version %s", c.Version)
+			fmt.Fprintf(w, ", version %s", peerText(c.Version))
 		}
 		if c.Encoder != "" {
 			fmt.Fprintf(w, " (HPACK: %s)", c.Encoder)
@@ -91,4 +91,6 @@ func WriteSummary(w io.Writer, captures []*Capture) error {
 	return err
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine returns a note on one line, with what a peer or a started
+// program put in it that a terminal would act on shown as escapes.
+func oneLine(s string) string { return strings.Join(strings.Fields(peerText(s)), " ") }

@@ -83,6 +83,7 @@ type peerConn struct {
 	// path is the request path a hostile client asks for.
 	path, authority string
 	stop            time.Time
+	drained         chan struct{}
 }
 
 // running reports whether the peer may go on.
@@ -90,7 +91,22 @@ func (p *peerConn) running() bool { return time.Now().Before(p.stop) }
 
 // drain reads and drops everything hpackcert sends, so that its writes
 // never block and a flood goes on until hpackcert stops it.
-func (p *peerConn) drain() { go io.Copy(io.Discard, p.nc) }
+func (p *peerConn) drain() {
+	p.drained = make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, p.nc)
+		close(p.drained)
+	}()
+}
+
+// wait returns when hpackcert closes the connection, or the peer's time
+// is up.
+func (p *peerConn) wait() {
+	select {
+	case <-p.drained:
+	case <-time.After(time.Until(p.stop)):
+	}
+}
 
 // block returns a header block of n octets, each the static entry
 // ":method: GET" (index 2): short on the wire, long as a header list.
@@ -124,6 +140,21 @@ var hostiles = []hostile{
 				return err
 			}
 		}
+		return nil
+	}},
+	{name: "header-list-bomb", want: ".", act: func(p *peerConn) error {
+		// One block just under the per-block limit whose every octet is a
+		// field: a header list of 1M fields for the decoders.
+		const frames = DefaultMaxBlock/16384 - 1
+		if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block(16384), EndStream: true}); err != nil {
+			return err
+		}
+		for i := range frames - 1 {
+			if err := p.fr.WriteContinuation(1, i == frames-2, block(16384)); err != nil {
+				return err
+			}
+		}
+		p.wait()
 		return nil
 	}},
 	{name: "headers-many-streams", want: "header blocks", act: func(p *peerConn) error {

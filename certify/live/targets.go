@@ -250,7 +250,7 @@ func Certify(ctx context.Context, t *TargetSpec, o Options) (*Capture, error) {
 	if err != nil {
 		if run.log != nil {
 			if tail := run.log(); tail != "" {
-				err = fmt.Errorf("%w; the end of its log: %s", err, tail)
+				err = fmt.Errorf("%w; the end of its log: %s", err, peerText(tail))
 			}
 		}
 		return nil, err

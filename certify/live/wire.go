@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 
@@ -38,9 +37,6 @@ const (
 	maxConnData = 32 << 20
 	// maxConnNotes bounds the notes kept for one connection.
 	maxConnNotes = 16
-	// maxPeerText bounds a string from the peer (GOAWAY debug data, a
-	// path) quoted in a note or an error, in octets.
-	maxPeerText = 96
 	// maxCaptureWire bounds the header-block octets kept for one target,
 	// all connections together.
 	maxCaptureWire = 16 << 20
@@ -61,15 +57,6 @@ func (e *PeerError) Error() string { return "the peer " + e.Msg }
 
 func peerError(code http2.ErrCode, format string, args ...any) error {
 	return &PeerError{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
-// quotePeer returns a string from the peer quoted with its control and
-// non-ASCII characters escaped, cut to maxPeerText octets.
-func quotePeer(b []byte) string {
-	if len(b) <= maxPeerText {
-		return strconv.QuoteToASCII(string(b))
-	}
-	return strconv.QuoteToASCII(string(b[:maxPeerText])) + fmt.Sprintf(" (%d octets in all)", len(b))
 }
 
 // budget bounds the header blocks of one capture, shared by its

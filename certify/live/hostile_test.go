@@ -71,6 +71,9 @@ type hostile struct {
 	name string
 	act  func(p *peerConn) error
 	raw  func(p *peerConn) error
+	// answers makes act read hpackcert's frames through p.events rather
+	// than have them dropped.
+	answers bool
 	// want is what hpackcert's output must say, as a regular expression.
 	want string
 }
@@ -84,6 +87,7 @@ type peerConn struct {
 	path, authority string
 	stop            time.Time
 	drained         chan struct{}
+	events          chan peerEvent
 }
 
 // running reports whether the peer may go on.
@@ -111,6 +115,51 @@ func (p *peerConn) wait() {
 // block returns a header block of n octets, each the static entry
 // ":method: GET" (index 2): short on the wire, long as a header list.
 func block(n int) []byte { return bytes.Repeat([]byte{0x82}, n) }
+
+// bomb writes a block of DefaultMaxBlock-16384 octets on stream, ending
+// it.
+func (p *peerConn) bomb(stream uint32) error {
+	const frames = DefaultMaxBlock/16384 - 1
+	if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block(16384), EndStream: true}); err != nil {
+		return err
+	}
+	for i := range frames - 1 {
+		if err := p.fr.WriteContinuation(stream, i == frames-2, block(16384)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// peerEvent is what a peer that answers read: a SETTINGS frame to
+// acknowledge, or the first frame of a header block.
+type peerEvent struct {
+	settings, headers bool
+	stream            uint32
+}
+
+// listen reads hpackcert's frames and passes on those an answering peer
+// acts on; the peer alone writes.
+func (p *peerConn) listen() {
+	p.events = make(chan peerEvent, 64)
+	go func() {
+		defer close(p.events)
+		for {
+			f, err := p.fr.ReadFrame()
+			if err != nil {
+				return
+			}
+			switch f := f.(type) {
+			case *http2.SettingsFrame:
+				if !f.IsAck() {
+					p.events <- peerEvent{settings: true}
+				}
+			case *http2.HeadersFrame:
+				p.events <- peerEvent{headers: true, stream: f.StreamID}
+			}
+		}
+	}()
+}
 
 // response encodes a short valid response or request header block.
 func (p *peerConn) fields() []byte {
@@ -142,19 +191,36 @@ var hostiles = []hostile{
 		}
 		return nil
 	}},
-	{name: "header-list-bomb", want: ".", act: func(p *peerConn) error {
-		// One block just under the per-block limit whose every octet is a
-		// field: a header list of 1M fields for the decoders.
-		const frames = DefaultMaxBlock/16384 - 1
-		if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block(16384), EndStream: true}); err != nil {
-			return err
-		}
-		for i := range frames - 1 {
-			if err := p.fr.WriteContinuation(1, i == frames-2, block(16384)); err != nil {
+	{name: "header-list-bomb", want: "verdict: FAIL", answers: true, act: func(p *peerConn) error {
+		// Every request (as a server) or answer (as a client) is met with
+		// one block just under the per-block limit whose every octet is a
+		// field, a header list of 1M fields for the decoders; SETTINGS
+		// are acknowledged, so that the blocks are graded.
+		stream := uint32(1)
+		for range 4 {
+			if err := p.bomb(stream); err != nil {
 				return err
 			}
+			for next := false; !next; {
+				select {
+				case ev, ok := <-p.events:
+					if !ok {
+						return nil
+					}
+					if ev.settings {
+						p.fr.WriteSettingsAck()
+					} else if ev.headers {
+						next = true
+						stream = ev.stream
+						if !p.server {
+							stream += 2
+						}
+					}
+				case <-time.After(time.Until(p.stop)):
+					return nil
+				}
+			}
 		}
-		p.wait()
 		return nil
 	}},
 	{name: "headers-many-streams", want: "header blocks", act: func(p *peerConn) error {
@@ -349,7 +415,11 @@ func (h *hostile) play(nc net.Conn, server bool, u *url.URL) error {
 			return err
 		}
 	}
-	p.drain()
+	if h.answers {
+		p.listen()
+	} else {
+		p.drain()
+	}
 	return h.act(p)
 }
 

@@ -133,6 +133,7 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int, b *bu
 	// the reference encoder.
 	w := newWireConn(nc, nc, o.MaxBlock, certify.NewReference(encoder.Config{}))
 	w.budget = b
+	w.expect(len(sc.Steps))
 	steps := map[uint32]int{}
 	w.label = func(stream uint32) (string, []vectors.HeaderField) {
 		si, ok := steps[stream]

@@ -165,6 +165,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 	stepTimeout := DefaultStepTimeout
 	if s.capture != nil {
 		w.budget = s.capture.budget
+		w.expect(s.capture.requests)
 		stepTimeout = s.capture.stepTimeout
 	}
 	dec := strict.New()

@@ -29,11 +29,11 @@ const (
 	maxReadFrame = 16384
 	// maxConnFrames bounds the frames that carry no header block (SETTINGS,
 	// PING, WINDOW_UPDATE, RST_STREAM, GOAWAY, PRIORITY, DATA, unknown)
-	// read on one connection; a script of 64 requests needs a few
-	// hundred.
+	// read on one connection, unless its requests need more
+	// (wireConn.expect); a script of 64 requests needs a few hundred.
 	maxConnFrames = 20000
-	// maxConnData bounds the DATA octets read on one connection; the
-	// origin's bodies are 16 KiB at most.
+	// maxConnData bounds the DATA octets read on one connection, unless
+	// its requests need more; the origin's bodies are 16 KiB at most.
 	maxConnData = 32 << 20
 	// maxConnNotes bounds the notes kept for one connection.
 	maxConnNotes = 16
@@ -133,8 +133,9 @@ type wireConn struct {
 	// budget bounds the blocks of the whole capture.
 	budget *budget
 	// frames and data count what the peer sent that carries no header
-	// block, against maxConnFrames and maxConnData.
-	frames, data int
+	// block, against maxFrames and maxData.
+	frames, data       int
+	maxFrames, maxData int
 	// lastPeerStream is the last stream the peer opened with HEADERS
 	// that hpackcert took, for the GOAWAY it sends (RFC 9113 §6.8);
 	// it stays 0 for hpackcert as a client, which takes no stream the
@@ -177,7 +178,15 @@ func newWireConn(nc net.Conn, r io.Reader, maxBlock int, enc certify.Encoder) *w
 	w.fr = http2.NewFramer(nc, r)
 	w.fr.SetMaxReadFrameSize(maxReadFrame)
 	w.budget = newBudget(1 << 30)
+	w.expect(0)
 	return w
+}
+
+// expect raises the connection's bounds for a script of requests: each
+// may bring a body of maxBody octets and a few frames.
+func (w *wireConn) expect(requests int) {
+	w.maxFrames = max(maxConnFrames, 16*requests)
+	w.maxData = max(maxConnData, 4*maxBody*requests)
 }
 
 // closeWith ends the connection after err: a GOAWAY naming the last
@@ -229,8 +238,8 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 	switch f.(type) {
 	case *http2.HeadersFrame, *http2.PushPromiseFrame, *http2.ContinuationFrame:
 	default:
-		if w.frames++; w.frames > maxConnFrames {
-			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d frames without a header block on one connection (a flood; the last %s)", maxConnFrames, f.Header().Type)
+		if w.frames++; w.frames > w.maxFrames {
+			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d frames without a header block on one connection (a flood; the last %s)", w.maxFrames, f.Header().Type)
 		}
 	}
 	switch f := f.(type) {
@@ -301,8 +310,8 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			return nil, err
 		}
 	case *http2.DataFrame:
-		if w.data += int(f.Length); w.data > maxConnData {
-			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d MiB of DATA on one connection (the origin's bodies are 16 KiB at most)", maxConnData>>20)
+		if w.data += int(f.Length); w.data > w.maxData {
+			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d MiB of DATA on one connection (the origin's bodies are 16 KiB at most)", w.maxData>>20)
 		}
 		if f.Length > 0 {
 			// Give back what was read, padding included, at once.

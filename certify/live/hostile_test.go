@@ -546,9 +546,6 @@ type hostileResult struct {
 // client of a server and of a proxy and as the server of a client, over
 // h2c and TLS.
 func TestHostilePeers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the hostile-peer battery in -short mode")
-	}
 	bin := filepath.Join(testenv.BuildCommands(t, "cmd/hpackcert"), "hpackcert")
 	self, err := os.Executable()
 	if err != nil {

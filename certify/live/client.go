@@ -210,6 +210,9 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int, b *bu
 		}
 		for !w.ended[stream] {
 			if err := w.await(deadline); err != nil {
+				if errors.Is(err, errNoAnswer) {
+					return out, fmt.Errorf("step %q: %w%s", step.Label, err, w.meanwhile())
+				}
 				return out, fmt.Errorf("step %q: %w", step.Label, err)
 			}
 		}

@@ -172,12 +172,14 @@ func (c *clientCapture) abort(err error) {
 	}
 }
 
+// openedConns returns the number of connections the client opened.
 func (c *clientCapture) openedConns() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.opened
 }
 
+// aborted returns what stopped the capture, or nil.
 func (c *clientCapture) aborted() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -136,6 +136,9 @@ type wireConn struct {
 	// block, against maxFrames and maxData.
 	frames, data       int
 	maxFrames, maxData int
+	// lastType is the type of the last frame read without a header
+	// block.
+	lastType http2.FrameType
 	// lastPeerStream is the last stream the peer opened with HEADERS
 	// that hpackcert took, for the GOAWAY it sends (RFC 9113 §6.8);
 	// it stays 0 for hpackcert as a client, which takes no stream the
@@ -198,6 +201,9 @@ func (w *wireConn) closeWith(err error) {
 	if errors.As(err, &pe) {
 		code = pe.Code
 	}
+	// The deadline of the read that failed may have passed; a peer that
+	// does not read gets a second to take the GOAWAY.
+	w.nc.SetWriteDeadline(time.Now().Add(time.Second))
 	w.fr.WriteGoAway(w.lastPeerStream, code, nil)
 	w.nc.Close()
 }
@@ -238,6 +244,7 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 	switch f.(type) {
 	case *http2.HeadersFrame, *http2.PushPromiseFrame, *http2.ContinuationFrame:
 	default:
+		w.lastType = f.Header().Type
 		if w.frames++; w.frames > w.maxFrames {
 			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d frames without a header block on one connection (a flood; the last %s)", w.maxFrames, f.Header().Type)
 		}
@@ -356,6 +363,20 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 		}
 	}
 	return f, nil
+}
+
+// meanwhile says, for an error, what the peer sent besides header
+// blocks: its GOAWAY, or how many other frames.
+func (w *wireConn) meanwhile() string {
+	switch {
+	case w.goAway != nil:
+		return fmt.Sprintf(" (the peer sent GOAWAY %v, last stream %d)", w.goAway.code, w.goAway.lastStream)
+	case w.frames > 0:
+		return fmt.Sprintf(" (the peer sent %d frames without a header block, the last %v)", w.frames, w.lastType)
+	case len(w.blocks) == 0:
+		return " (the peer sent no frame)"
+	}
+	return ""
 }
 
 // end marks a stream hpackcert wrote headers on as ended; other streams

@@ -271,7 +271,7 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 			c.Transport = "TLS"
 		}
 		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{
-			Run: cmd.Run, Requests: cmd.Requests(lo.Requests), Headers: cmd.Headers, TLS: lo.TLS, Timeout: lo.Timeout,
+			Run: cmd.Run, Requests: cmd.Requests(lo.Requests), Headers: cmd.Headers, TLS: lo.TLS, Timeout: lo.Timeout, StepTimeout: lo.StepTimeout,
 		})
 	case "server", "proxy":
 		if strings.HasPrefix(s.value, "https:") {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"syscall"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -71,13 +72,20 @@ func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 		o.StepTimeout = DefaultStepTimeout
 	}
 	var conns []Conn
+	// A peer may write a trailer or a promise beside each response, and a
+	// few more blocks of its own; beyond that it is flooding.
+	b := newBudget(2*o.Script.Steps() + 64)
 	for ci := range o.Script.Conns {
 		if err := ctx.Err(); err != nil {
 			return conns, fmt.Errorf("live: %w after %d connections", err, ci)
 		}
-		c, err := captureConn(ctx, u, o, ci)
+		c, err := captureConn(ctx, u, o, ci, b)
+		var pe *PeerError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("live: %s: connection %s: %w", o.URL, c.Name, err)
+		}
 		if err != nil && len(c.Blocks) == 0 && ci == 0 {
-			return nil, fmt.Errorf("live: %s: %w", o.URL, err)
+			return nil, fmt.Errorf("live: %s: %w", o.URL, closedEarly(err))
 		}
 		if err != nil {
 			c.Notes = append(c.Notes, err.Error())
@@ -113,7 +121,7 @@ func dial(ctx context.Context, u *url.URL, timeout time.Duration) (net.Conn, err
 }
 
 // captureConn plays connection ci of the script.
-func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out Conn, err error) {
+func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int, b *budget) (out Conn, err error) {
 	sc := &o.Script.Conns[ci]
 	out.Name = sc.Name
 	nc, err := dial(ctx, u, o.StepTimeout)
@@ -124,6 +132,8 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 	// The peer's encoder is graded; hpackcert's own requests go through
 	// the reference encoder.
 	w := newWireConn(nc, nc, o.MaxBlock, certify.NewReference(encoder.Config{}))
+	w.budget = b
+	w.expect(len(sc.Steps))
 	steps := map[uint32]int{}
 	w.label = func(stream uint32) (string, []vectors.Field) {
 		si, ok := steps[stream]
@@ -138,7 +148,11 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 	}
 	defer func() {
 		out.Blocks = w.blocks
-		out.Notes = append(out.Notes, w.notes...)
+		out.Notes = append(out.Notes, w.Notes()...)
+		var pe *PeerError
+		if errors.As(err, &pe) {
+			w.closeWith(err)
+		}
 	}()
 	nc.SetDeadline(time.Now().Add(o.StepTimeout))
 	if _, err := io.WriteString(nc, http2.ClientPreface); err != nil {
@@ -161,7 +175,7 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 			return out, err
 		}
 		if w.goAway != nil {
-			return out, fmt.Errorf("step %q: the peer closed the connection with GOAWAY (%v) after %d requests", step.Label, w.goAway.ErrCode, si)
+			return out, fmt.Errorf("step %q: the peer closed the connection with GOAWAY (%v) after %d requests", step.Label, w.goAway.code, si)
 		}
 		deadline := stepDeadline(ctx, o.StepTimeout)
 		// One SETTINGS frame at a time, each acknowledged before the next:
@@ -172,7 +186,11 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 				return out, err
 			}
 			for len(w.pending) > 0 {
-				if err := w.await(deadline); err != nil {
+				err := w.await(deadline)
+				if errors.Is(err, errNoAnswer) {
+					return out, peerError(http2.ErrCodeSettingsTimeout, "did not acknowledge SETTINGS_HEADER_TABLE_SIZE %d within %v, before step %q (RFC 9113 §6.5.3): the blocks that follow cannot be graded against the settings the encoder applied", size, o.StepTimeout, step.Label)
+				}
+				if err != nil {
 					return out, fmt.Errorf("step %q: waiting for the acknowledgement of SETTINGS_HEADER_TABLE_SIZE %d: %w", step.Label, size, err)
 				}
 			}
@@ -192,6 +210,9 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 		}
 		for !w.ended[stream] {
 			if err := w.await(deadline); err != nil {
+				if errors.Is(err, errNoAnswer) {
+					return out, fmt.Errorf("step %q: %w%s", step.Label, err, w.meanwhile())
+				}
 				return out, fmt.Errorf("step %q: %w", step.Label, err)
 			}
 		}
@@ -199,7 +220,9 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int) (out 
 	if ci == 0 {
 		w.probeSettingsAcks(stepDeadline(ctx, time.Second))
 	}
-	w.fr.WriteGoAway(stream, http2.ErrCodeNo, nil)
+	// The last stream identifier names the streams of the peer hpackcert
+	// took (RFC 9113 §6.8): none, push being refused.
+	w.fr.WriteGoAway(w.lastPeerStream, http2.ErrCodeNo, nil)
 	return out, nil
 }
 
@@ -240,12 +263,24 @@ func stepDeadline(ctx context.Context, timeout time.Duration) time.Time {
 	return d
 }
 
+// closedEarly names a connection the peer closed under hpackcert's
+// feet, which the error of the read or write says only in its own words.
+func closedEarly(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+		return fmt.Errorf("the server closed the connection before answering (%w)", err)
+	}
+	return err
+}
+
+// errNoAnswer is await's error when the deadline passed.
+var errNoAnswer = errors.New("no answer in time")
+
 // await reads one frame before deadline.
 func (w *wireConn) await(deadline time.Time) error {
 	_, err := w.readFrame(deadline)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return errors.New("no answer in time")
+		return errNoAnswer
 	}
 	return err
 }

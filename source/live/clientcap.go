@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/http2"
+
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -38,7 +40,15 @@ type ClientOptions struct {
 	TLS bool
 	// Timeout bounds the capture; 0 means DefaultClientTimeout.
 	Timeout time.Duration
+	// StepTimeout bounds the wait for each SETTINGS acknowledgement; 0
+	// means DefaultStepTimeout.
+	StepTimeout time.Duration
 }
+
+// maxClientConns bounds the connections a client may open in one
+// capture: a client that opens one per request, and a few more of its
+// own, fits.
+const maxClientConns = 64
 
 // CaptureClient runs an HTTP/2 client against hpackcert's own server on
 // a free loopback port and returns the header blocks of each connection
@@ -55,12 +65,19 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultClientTimeout
 	}
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = DefaultStepTimeout
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}
 	scheme := "http"
-	cc := &clientCapture{requests: o.Requests, headers: o.Headers}
+	cc := &clientCapture{
+		requests: o.Requests, headers: o.Headers, stepTimeout: o.StepTimeout,
+		budget:   newBudget(2*o.Requests + 64),
+		maxConns: max(maxClientConns, 2*o.Requests),
+	}
 	srv := &Server{capture: cc}
 	if o.TLS {
 		cert, err := NewCertificate()
@@ -76,18 +93,31 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	for i := range o.Requests {
 		cc.urls = append(cc.urls, scheme+"://"+cc.authority+Path(0, i))
 	}
+	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	cc.cancel = cancel
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	runErr := o.Run(rctx, cc.urls)
+	// The client's error may end with its own output.
+	runErr := cleanErr(o.Run(rctx, cc.urls))
 	cancel()
 	srv.Close()
 	<-served
+	if err := cc.aborted(); err != nil {
+		return nil, fmt.Errorf("live: the client of %s: %w", cc.authority, err)
+	}
 	conns, notes := cc.result()
 	if runErr != nil {
 		notes = append(notes, "the client: "+runErr.Error())
 	}
 	if len(conns) == 0 {
+		if opened := cc.openedConns(); opened > 0 {
+			// What the connections ended on says why.
+			err := fmt.Errorf("live: the client opened %d connections to %s and sent no header block", opened, cc.authority)
+			if len(notes) > 0 {
+				err = fmt.Errorf("%w: %s", err, notes[0])
+			}
+			return nil, errors.Join(err, runErr)
+		}
 		return nil, errors.Join(fmt.Errorf("live: the client opened no connection to %s", cc.authority), runErr)
 	}
 	conns[0].Notes = append(conns[0].Notes, notes...)
@@ -101,9 +131,59 @@ type clientCapture struct {
 	scheme, authority string
 	urls              []string
 
+	stepTimeout time.Duration
+	budget      *budget
+	maxConns    int
+
 	mu      sync.Mutex
 	arrived int
 	conns   []Conn
+	opened  int
+	// abortErr, once set, is what the client did that stopped the
+	// capture; cancel ends the client's run.
+	abortErr error
+	cancel   func()
+}
+
+// accepted counts a connection the client opened; past maxConns it stops
+// the capture.
+func (c *clientCapture) accepted() error {
+	c.mu.Lock()
+	c.opened++
+	n := c.opened
+	c.mu.Unlock()
+	if n <= c.maxConns {
+		return nil
+	}
+	err := peerError(http2.ErrCodeEnhanceYourCalm, "opened more than %d connections for %d requests", c.maxConns, c.requests)
+	c.abort(err)
+	return err
+}
+
+// abort stops the capture on err, the first such.
+func (c *clientCapture) abort(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abortErr == nil {
+		c.abortErr = err
+		if c.cancel != nil {
+			c.cancel()
+		}
+	}
+}
+
+// openedConns returns the number of connections the client opened.
+func (c *clientCapture) openedConns() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opened
+}
+
+// aborted returns what stopped the capture, or nil.
+func (c *clientCapture) aborted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.abortErr
 }
 
 // request returns the step name and the list a request for path must
@@ -121,7 +201,7 @@ func (c *clientCapture) request(path string) (string, []vectors.Field) {
 		}
 	}
 	if k >= len(c.urls) {
-		return fmt.Sprintf("request %d (path %q)", c.arrived, path), nil
+		return fmt.Sprintf("request %d (path %s)", c.arrived, quotePeer([]byte(path))), nil
 	}
 	p := Path(0, k)
 	list := []vectors.Field{
@@ -137,7 +217,7 @@ func (c *clientCapture) request(path string) (string, []vectors.Field) {
 func (c *clientCapture) done(w *wireConn) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.conns = append(c.conns, Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.notes})
+	c.conns = append(c.conns, Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.Notes()})
 }
 
 func (c *clientCapture) result() ([]Conn, []string) {

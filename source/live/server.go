@@ -81,6 +81,12 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			return err
 		}
+		if s.capture != nil {
+			if err := s.capture.accepted(); err != nil {
+				nc.Close()
+				continue
+			}
+		}
 		slots <- struct{}{}
 		if !s.track(nc) {
 			nc.Close()
@@ -154,6 +160,14 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		newEnc = func() certify.Encoder { return certify.NewReference(encoder.Config{}) }
 	}
 	w := newWireConn(nc, r, 0, newEnc())
+	w.server = true
+	w.discard = s.capture == nil
+	stepTimeout := DefaultStepTimeout
+	if s.capture != nil {
+		w.budget = s.capture.budget
+		w.expect(s.capture.requests)
+		stepTimeout = s.capture.stepTimeout
+	}
 	dec := strict.New()
 	dec.SetMaxHeaderListSize(1 << 20)
 	var requests []*serverRequest
@@ -248,12 +262,27 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		}
 		return nil
 	}
+	// A SETTINGS frame not acknowledged within the step timeout is a
+	// peer that cannot be certified (RFC 9113 §6.5.3).
+	var ackBy time.Time
+	acks := -1
 	for answered < maxConnRequests {
-		f, err := w.readFrame(time.Now().Add(serverIdleTimeout))
+		deadline := time.Now().Add(serverIdleTimeout)
+		if len(w.pending) == 0 {
+			ackBy, acks = time.Time{}, -1
+		} else if acks != w.acks {
+			ackBy, acks = time.Now().Add(stepTimeout), w.acks
+		}
+		if !ackBy.IsZero() && ackBy.Before(deadline) {
+			deadline = ackBy
+		}
+		f, err := w.readFrame(deadline)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() && !ackBy.IsZero() && !time.Now().Before(ackBy) {
+			err = peerError(http2.ErrCodeSettingsTimeout, "did not acknowledge a SETTINGS frame within %v (RFC 9113 §6.5.3)", stepTimeout)
+		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-				w.note(err.Error())
-			}
+			s.failed(w, err)
 			return
 		}
 		if d, ok := f.(*http2.DataFrame); ok && d.StreamEnded() {
@@ -262,14 +291,32 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 			}
 		}
 		if err := progress(); err != nil {
-			w.note(err.Error())
+			s.failed(w, err)
 			return
 		}
 		if w.goAway != nil && answered == len(requests) {
 			return
 		}
 	}
-	w.fr.WriteGoAway(0, http2.ErrCodeNo, nil)
+	// The last stream identifier names the last request taken (RFC 9113
+	// §6.8).
+	w.fr.WriteGoAway(w.lastPeerStream, http2.ErrCodeNo, nil)
+}
+
+// failed ends a connection on err: a peer hpackcert does not put up with
+// stops the whole capture; another error is a note of the connection.
+func (s *Server) failed(w *wireConn, err error) {
+	var pe *PeerError
+	if errors.As(err, &pe) {
+		w.closeWith(err)
+		if s.capture != nil {
+			s.capture.abort(err)
+			return
+		}
+	}
+	if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+		w.note(err.Error())
+	}
 }
 
 // answer writes the response to a request.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -18,6 +19,70 @@ import (
 // octets, before hpackcert gives up on the connection: certify's default
 // per-block limit.
 const DefaultMaxBlock = certify.DefaultMaxBlockSize
+
+// Bounds on what one peer can make hpackcert hold or do, so that memory
+// stays within the README's bound whatever the peer sends: no real peer
+// comes near them.
+const (
+	// maxReadFrame is the largest frame hpackcert reads: the initial
+	// SETTINGS_MAX_FRAME_SIZE, which it never raises (RFC 9113 §4.2).
+	maxReadFrame = 16384
+	// maxConnFrames bounds the frames that carry no header block (SETTINGS,
+	// PING, WINDOW_UPDATE, RST_STREAM, GOAWAY, PRIORITY, DATA, unknown)
+	// read on one connection, unless its requests need more
+	// (wireConn.expect); a script of 64 requests needs a few hundred.
+	maxConnFrames = 20000
+	// maxConnData bounds the DATA octets read on one connection, unless
+	// its requests need more; the origin's bodies are 16 KiB at most.
+	maxConnData = 32 << 20
+	// maxConnNotes bounds the notes kept for one connection.
+	maxConnNotes = 16
+	// maxCaptureWire bounds the header-block octets kept for one target,
+	// all connections together.
+	maxCaptureWire = 16 << 20
+)
+
+// PeerError is what the peer did that hpackcert does not put up with: a
+// flood, a frame or a block above its limits, more connections or blocks
+// than the script asks for, settings never acknowledged. The capture
+// stops at once and the run is an error: what was captured cannot be
+// trusted to show the encoder at work.
+type PeerError struct {
+	// Code is the HTTP/2 error code hpackcert closes the connection with.
+	Code http2.ErrCode
+	Msg  string
+}
+
+func (e *PeerError) Error() string { return "the peer " + e.Msg }
+
+func peerError(code http2.ErrCode, format string, args ...any) error {
+	return &PeerError{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// budget bounds the header blocks of one capture, shared by its
+// connections.
+type budget struct {
+	mu                sync.Mutex
+	blocks, maxBlocks int
+	wire              int
+}
+
+func newBudget(maxBlocks int) *budget { return &budget{maxBlocks: maxBlocks} }
+
+// take counts one finished block of n octets.
+func (b *budget) take(n int) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.blocks++
+	b.wire += n
+	if b.blocks > b.maxBlocks {
+		return peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d header blocks, more than the requests asked for can explain", b.maxBlocks)
+	}
+	if b.wire > maxCaptureWire {
+		return peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d MiB of header blocks", maxCaptureWire>>20)
+	}
+	return nil
+}
 
 // wireConn is hpackcert's end of one HTTP/2 connection, client or server:
 // it reads the peer's frames raw, keeps every header block with the
@@ -57,9 +122,40 @@ type wireConn struct {
 	streamWindow  map[uint32]int64
 	queued        []queuedData
 
-	ended  map[uint32]bool
-	goAway *http2.GoAwayFrame
+	// ended holds the streams hpackcert wrote headers on, and whether
+	// each has ended.
+	ended map[uint32]bool
+	// goAway is set once the peer sent GOAWAY.
+	goAway *goAway
 	notes  []string
+	// dropped counts the notes past maxConnNotes.
+	dropped int
+	// budget bounds the blocks of the whole capture.
+	budget *budget
+	// frames and data count what the peer sent that carries no header
+	// block, against maxFrames and maxData.
+	frames, data       int
+	maxFrames, maxData int
+	// lastType is the type of the last frame read without a header
+	// block.
+	lastType http2.FrameType
+	// lastPeerStream is the last stream the peer opened with HEADERS
+	// that hpackcert took, for the GOAWAY it sends (RFC 9113 §6.8);
+	// it stays 0 for hpackcert as a client, which takes no stream the
+	// server opens (push is refused).
+	lastPeerStream uint32
+	server         bool
+	// discard, when set, passes finished blocks to onBlock without
+	// keeping them (a server that captures nothing).
+	discard bool
+	// acks counts the SETTINGS acknowledgements read.
+	acks int
+}
+
+// goAway is what a GOAWAY frame said, copied out of the Framer's buffer.
+type goAway struct {
+	lastStream uint32
+	code       http2.ErrCode
 }
 
 type queuedData struct {
@@ -83,7 +179,33 @@ func newWireConn(nc net.Conn, r io.Reader, maxBlock int, enc certify.Encoder) *w
 		streamWindow: map[uint32]int64{}, ended: map[uint32]bool{},
 	}
 	w.fr = http2.NewFramer(nc, r)
+	w.fr.SetMaxReadFrameSize(maxReadFrame)
+	w.budget = newBudget(1 << 30)
+	w.expect(0)
 	return w
+}
+
+// expect raises the connection's bounds for a script of requests: each
+// may bring a body of MaxBody octets and a few frames.
+func (w *wireConn) expect(requests int) {
+	w.maxFrames = max(maxConnFrames, 16*requests)
+	w.maxData = max(maxConnData, 4*MaxBody*requests)
+}
+
+// closeWith ends the connection after err: a GOAWAY naming the last
+// stream of the peer hpackcert took, with the code of a PeerError (or
+// NO_ERROR), then the close.
+func (w *wireConn) closeWith(err error) {
+	code := http2.ErrCodeNo
+	var pe *PeerError
+	if errors.As(err, &pe) {
+		code = pe.Code
+	}
+	// The deadline of the read that failed may have passed; a peer that
+	// does not read gets a second to take the GOAWAY.
+	w.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	w.fr.WriteGoAway(w.lastPeerStream, code, nil)
+	w.nc.Close()
 }
 
 // sendSettings writes one SETTINGS frame and remembers the
@@ -113,8 +235,19 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 	if os.Getenv("LIVEDEBUG") != "" {
 		fmt.Fprintf(os.Stderr, "read %v %v\n", f, err)
 	}
+	if errors.Is(err, http2.ErrFrameTooLarge) {
+		return nil, peerError(http2.ErrCodeFrameSize, "sent a frame larger than the %d octets of SETTINGS_MAX_FRAME_SIZE (RFC 9113 §4.2)", maxReadFrame)
+	}
 	if err != nil {
 		return nil, err
+	}
+	switch f.(type) {
+	case *http2.HeadersFrame, *http2.PushPromiseFrame, *http2.ContinuationFrame:
+	default:
+		w.lastType = f.Header().Type
+		if w.frames++; w.frames > w.maxFrames {
+			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d frames without a header block on one connection (a flood; the last %s)", w.maxFrames, f.Header().Type)
+		}
 	}
 	switch f := f.(type) {
 	case *http2.SettingsFrame:
@@ -124,10 +257,14 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			}
 			w.acked = append(w.acked, w.pending[0]...)
 			w.pending = w.pending[1:]
+			w.acks++
 			break
 		}
 		// A real peer applies the settings, then acknowledges them.
 		err := f.ForeachSetting(func(s http2.Setting) error {
+			if err := s.Valid(); err != nil {
+				return peerError(http2.ErrCodeProtocol, "sent an invalid setting %v (RFC 9113 §6.5.2)", s)
+			}
 			switch s.ID {
 			case http2.SettingHeaderTableSize:
 				return w.enc.SetMaxDynamicTableSize(s.Val)
@@ -152,11 +289,20 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			return nil, err
 		}
 	case *http2.HeadersFrame:
+		if w.building != nil {
+			return nil, peerError(http2.ErrCodeProtocol, "began a header block on stream %d inside the block of stream %d (RFC 9113 §6.10)", f.StreamID, w.building.Stream)
+		}
+		if w.server && f.StreamID%2 == 1 && f.StreamID > w.lastPeerStream {
+			w.lastPeerStream = f.StreamID
+		}
 		w.start("HEADERS", f.StreamID, f.StreamEnded())
 		if err := w.extend(f.HeaderBlockFragment(), f.HeadersEnded()); err != nil {
 			return nil, err
 		}
 	case *http2.PushPromiseFrame:
+		if w.building != nil {
+			return nil, peerError(http2.ErrCodeProtocol, "began a header block on stream %d inside the block of stream %d (RFC 9113 §6.10)", f.StreamID, w.building.Stream)
+		}
 		w.start("PUSH_PROMISE", f.StreamID, false)
 		if err := w.extend(f.HeaderBlockFragment(), f.HeadersEnded()); err != nil {
 			return nil, err
@@ -171,6 +317,9 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			return nil, err
 		}
 	case *http2.DataFrame:
+		if w.data += int(f.Length); w.data > w.maxData {
+			return nil, peerError(http2.ErrCodeEnhanceYourCalm, "sent more than %d MiB of DATA on one connection (the origin's bodies are 16 KiB at most)", w.maxData>>20)
+		}
 		if f.Length > 0 {
 			// Give back what was read, padding included, at once.
 			if err := w.fr.WriteWindowUpdate(0, f.Length); err != nil {
@@ -183,7 +332,7 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			}
 		}
 		if f.StreamEnded() {
-			w.ended[f.StreamID] = true
+			w.end(f.StreamID)
 		}
 	case *http2.WindowUpdateFrame:
 		if f.StreamID == 0 {
@@ -201,19 +350,62 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			}
 		}
 	case *http2.RSTStreamFrame:
-		w.ended[f.StreamID] = true
+		w.end(f.StreamID)
 		w.drop(f.StreamID)
 		w.note(fmt.Sprintf("stream %d reset by the peer: %v", f.StreamID, f.ErrCode))
 	case *http2.GoAwayFrame:
-		w.goAway = f
+		if w.goAway != nil {
+			break
+		}
+		w.goAway = &goAway{lastStream: f.LastStreamID, code: f.ErrCode}
 		if f.ErrCode != http2.ErrCodeNo {
-			w.note(fmt.Sprintf("GOAWAY from the peer: %v %q", f.ErrCode, f.DebugData()))
+			w.note(fmt.Sprintf("GOAWAY from the peer: %v %s", f.ErrCode, quotePeer(f.DebugData())))
 		}
 	}
 	return f, nil
 }
 
-func (w *wireConn) note(s string) { w.notes = append(w.notes, s) }
+// meanwhile says, for an error, what the peer sent besides header
+// blocks: its GOAWAY, or how many other frames.
+func (w *wireConn) meanwhile() string {
+	switch {
+	case w.goAway != nil:
+		return fmt.Sprintf(" (the peer sent GOAWAY %v, last stream %d)", w.goAway.code, w.goAway.lastStream)
+	case w.frames > 0:
+		return fmt.Sprintf(" (the peer sent %d frames without a header block, the last %v)", w.frames, w.lastType)
+	case len(w.blocks) == 0:
+		return " (the peer sent no frame)"
+	}
+	return ""
+}
+
+// end marks a stream hpackcert wrote headers on as ended; other streams
+// are not remembered, so that a peer naming streams without end costs
+// nothing.
+func (w *wireConn) end(stream uint32) {
+	if _, ok := w.ended[stream]; ok {
+		w.ended[stream] = true
+	}
+}
+
+// note keeps a line about the connection, up to maxConnNotes; Notes
+// returns them with a count of the rest.
+func (w *wireConn) note(s string) {
+	if len(w.notes) >= maxConnNotes {
+		w.dropped++
+		return
+	}
+	w.notes = append(w.notes, s)
+}
+
+// Notes returns the connection's notes, the last saying how many were
+// left out.
+func (w *wireConn) Notes() []string {
+	if w.dropped == 0 {
+		return w.notes
+	}
+	return append(w.notes, fmt.Sprintf("and %d more notes like these", w.dropped))
+}
 
 // start begins a block.
 func (w *wireConn) start(frame string, stream uint32, endStream bool) {
@@ -229,7 +421,7 @@ func (w *wireConn) extend(fragment []byte, ended bool) error {
 		return errors.New("a header block fragment outside any block")
 	}
 	if len(b.Wire)+len(fragment) > w.maxBlock {
-		return fmt.Errorf("stream %d: a header block of more than %d octets", b.Stream, w.maxBlock)
+		return peerError(http2.ErrCodeEnhanceYourCalm, "sent a header block of more than %d octets on stream %d", w.maxBlock, b.Stream)
 	}
 	b.Wire = append(b.Wire, fragment...)
 	if !ended {
@@ -240,12 +432,18 @@ func (w *wireConn) extend(fragment []byte, ended bool) error {
 		b.Step, b.Sent = w.label(b.Stream)
 	}
 	w.building = nil
-	if w.buildingEnd {
-		w.ended[b.Stream] = true
+	if err := w.budget.take(len(b.Wire)); err != nil {
+		return err
 	}
-	w.blocks = append(w.blocks, *b)
+	if w.buildingEnd {
+		w.end(b.Stream)
+	}
+	if !w.discard {
+		w.blocks = append(w.blocks, *b)
+		b = &w.blocks[len(w.blocks)-1]
+	}
 	if w.onBlock != nil {
-		w.onBlock(&w.blocks[len(w.blocks)-1], w.buildingEnd)
+		w.onBlock(b, w.buildingEnd)
 	}
 	return nil
 }
@@ -257,6 +455,9 @@ func (w *wireConn) writeHeaders(stream uint32, fields []certify.Field, endStream
 	block, err := w.enc.EncodeBlock(w.encBuf[:0], fields)
 	if err != nil {
 		return err
+	}
+	if _, ok := w.ended[stream]; !ok {
+		w.ended[stream] = false
 	}
 	w.encBuf = block
 	max := int(w.peerMaxFrame)

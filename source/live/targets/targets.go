@@ -202,7 +202,7 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		if len(cmd.Args) > 0 {
 			requests = cmd.Requests(requests)
 		}
-		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout})
+		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout, StepTimeout: o.StepTimeout})
 		c.Elapsed = time.Since(began)
 		return c, err
 	}
@@ -247,7 +247,7 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	if err != nil {
 		if run.log != nil {
 			if tail := run.log(); tail != "" {
-				err = fmt.Errorf("%w; the end of its log: %s", err, tail)
+				err = fmt.Errorf("%w; the end of its log: %s", err, live.PeerText(tail))
 			}
 		}
 		return nil, err

@@ -1,0 +1,736 @@
+package live
+
+import (
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// The hostile-peer battery runs the real hpackcert live in a subprocess
+// against HTTP/2 peers that misbehave on purpose, in every role and over
+// h2c and TLS, under a 2 GiB address-space ceiling (which keeps a runaway from taking the machine; Go reserves more than 1 GiB of it for its own threads and heap arenas), and holds each run to
+// a clear error or verdict (exit 1 or 2), its time limit and the memory
+// bound the README states (peak RSS 256 MiB).
+
+// hostileClientEnv names the hostile client a re-executed test binary
+// plays (hpackcert live runs it as its --client); see TestMain.
+const hostileClientEnv = "HPACKCERT_HOSTILE_CLIENT"
+
+// Bounds of the battery: every hostile peer stops by itself after
+// hostileRun, and every hpackcert run must end within hostileLimit.
+const (
+	hostileRun    = 20 * time.Second
+	hostileLimit  = 15 * time.Second
+	maxPeakRSSKiB = 256 << 10
+	addressSpace  = 2 << 30
+)
+
+// measureEnv makes a re-executed test binary run its arguments as a
+// command under the address-space ceiling and write the command's peak
+// RSS, in KiB, to the file it names. The command's own rusage is exact
+// only so: a child started by a process as large as the test binary
+// inherits the parent's peak RSS in its rusage (os/exec shares the
+// parent's memory until exec), the small re-executed binary's is noise.
+const measureEnv = "HPACKCERT_HOSTILE_MEASURE"
+
+func TestMain(m *testing.M) {
+	if out := os.Getenv(measureEnv); out != "" {
+		os.Exit(measure(out, os.Args[1:]))
+	}
+	if peer := os.Getenv(hostileClientEnv); peer != "" {
+		os.Exit(runHostileClient(peer, os.Args[1:]))
+	}
+	code := m.Run()
+	testenv.RemoveBuilt()
+	os.Exit(code)
+}
+
+// hostile is one misbehaving peer. act runs after the connection preface
+// (the client's, then a SETTINGS frame each way); raw, when set, runs
+// instead, on the bare connection.
+type hostile struct {
+	name string
+	act  func(p *peerConn) error
+	raw  func(p *peerConn) error
+	// answers makes act read hpackcert's frames through p.events rather
+	// than have them dropped.
+	answers bool
+	// want is what hpackcert's output must say, as a regular expression.
+	want string
+}
+
+// peerConn is a hostile peer's end of one connection.
+type peerConn struct {
+	nc     net.Conn
+	fr     *http2.Framer
+	server bool
+	// path is the request path a hostile client asks for.
+	path, authority string
+	stop            time.Time
+	drained         chan struct{}
+	events          chan peerEvent
+}
+
+// running reports whether the peer may go on.
+func (p *peerConn) running() bool { return time.Now().Before(p.stop) }
+
+// drain reads and drops everything hpackcert sends, so that its writes
+// never block and a flood goes on until hpackcert stops it.
+func (p *peerConn) drain() {
+	p.drained = make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, p.nc)
+		close(p.drained)
+	}()
+}
+
+// wait returns when hpackcert closes the connection, or the peer's time
+// is up.
+func (p *peerConn) wait() {
+	select {
+	case <-p.drained:
+	case <-time.After(time.Until(p.stop)):
+	}
+}
+
+// block returns a header block of n octets, each the static entry
+// ":method: GET" (index 2): short on the wire, long as a header list.
+func block(n int) []byte { return bytes.Repeat([]byte{0x82}, n) }
+
+// bomb writes a block of DefaultMaxBlock-16384 octets on stream, ending
+// it.
+func (p *peerConn) bomb(stream uint32) error {
+	const frames = DefaultMaxBlock/16384 - 1
+	if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block(16384), EndStream: true}); err != nil {
+		return err
+	}
+	for i := range frames - 1 {
+		if err := p.fr.WriteContinuation(stream, i == frames-2, block(16384)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// peerEvent is what a peer that answers read: a SETTINGS frame to
+// acknowledge, or the first frame of a header block.
+type peerEvent struct {
+	settings, headers bool
+	stream            uint32
+}
+
+// listen reads hpackcert's frames and passes on those an answering peer
+// acts on; the peer alone writes.
+func (p *peerConn) listen() {
+	p.events = make(chan peerEvent, 64)
+	go func() {
+		defer close(p.events)
+		for {
+			f, err := p.fr.ReadFrame()
+			if err != nil {
+				return
+			}
+			switch f := f.(type) {
+			case *http2.SettingsFrame:
+				if !f.IsAck() {
+					p.events <- peerEvent{settings: true}
+				}
+			case *http2.HeadersFrame:
+				p.events <- peerEvent{headers: true, stream: f.StreamID}
+			}
+		}
+	}()
+}
+
+// response encodes a short valid response or request header block.
+func (p *peerConn) fields() []byte {
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	if p.server {
+		enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+	} else {
+		for _, f := range [][2]string{{":method", "GET"}, {":scheme", "http"}, {":authority", p.authority}, {":path", p.path}} {
+			enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+		}
+	}
+	return buf.Bytes()
+}
+
+// hostileText is debug data meant to reach a terminal raw if hpackcert
+// printed it so: ESC, BEL, C1 CSI, a bidirectional override.
+const hostileText = "\x1b[31mred\a\u009b2J\u202eevil"
+
+var hostiles = []hostile{
+	{name: "continuation-endless", want: "header block of more than", act: func(p *peerConn) error {
+		if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block(16384)}); err != nil {
+			return err
+		}
+		for p.running() {
+			if err := p.fr.WriteContinuation(1, false, block(16384)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "header-list-bomb", want: "verdict: FAIL", answers: true, act: func(p *peerConn) error {
+		// Every request (as a server) or answer (as a client) is met with
+		// one block just under the per-block limit whose every octet is a
+		// field, a header list of 1M fields for the decoders; SETTINGS
+		// are acknowledged, so that the blocks are graded.
+		stream := uint32(1)
+		for range 4 {
+			if err := p.bomb(stream); err != nil {
+				return err
+			}
+			for next := false; !next; {
+				select {
+				case ev, ok := <-p.events:
+					if !ok {
+						return nil
+					}
+					if ev.settings {
+						p.fr.WriteSettingsAck()
+					} else if ev.headers {
+						next = true
+						stream = ev.stream
+						if !p.server {
+							stream += 2
+						}
+					}
+				case <-time.After(time.Until(p.stop)):
+					return nil
+				}
+			}
+		}
+		return nil
+	}},
+	{name: "headers-many-streams", want: "header blocks", act: func(p *peerConn) error {
+		for id := uint32(1); p.running(); id += 2 {
+			stream := id
+			if p.server && id > 1 {
+				stream = id - 1 // even streams, the server's
+			}
+			if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block(8192), EndHeaders: true, EndStream: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "push-promise-spam", want: "header blocks", act: func(p *peerConn) error {
+		for id := uint32(2); p.running(); id += 2 {
+			if err := p.fr.WritePushPromise(http2.PushPromiseParam{StreamID: 1, PromiseID: id, BlockFragment: block(4096), EndHeaders: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "goaway-flood", want: "GOAWAY|frames", act: func(p *peerConn) error {
+		for p.running() {
+			if err := p.fr.WriteGoAway(0, http2.ErrCodeEnhanceYourCalm, []byte(strings.Repeat(hostileText, 64))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "goaway-64MB-debug", want: "frame", act: func(p *peerConn) error {
+		debug := bytes.Repeat([]byte(hostileText), (1<<24-1-8)/len(hostileText))
+		for range 4 {
+			if err := p.fr.WriteGoAway(0, http2.ErrCodeEnhanceYourCalm, debug); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "rst-stream-flood", want: "RST_STREAM|frames", act: func(p *peerConn) error {
+		for id := uint32(1); p.running(); id += 2 {
+			if err := p.fr.WriteRSTStream(id, http2.ErrCodeCancel); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "settings-flood", want: "SETTINGS|frames", act: func(p *peerConn) error {
+		for p.running() {
+			if err := p.fr.WriteSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 100}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "ping-flood", want: "PING|frames", act: func(p *peerConn) error {
+		for p.running() {
+			if err := p.fr.WritePing(false, [8]byte{1}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "window-update-flood", want: "WINDOW_UPDATE|frames", act: func(p *peerConn) error {
+		for p.running() {
+			if err := p.fr.WriteWindowUpdate(0, 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "data-flood", want: "DATA", act: func(p *peerConn) error {
+		if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true}); err != nil {
+			return err
+		}
+		data := make([]byte, 16384)
+		for p.running() {
+			if err := p.fr.WriteData(1, false, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{name: "oversize-frame", want: "frame", act: func(p *peerConn) error {
+		return p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block(1 << 20), EndHeaders: true})
+	}},
+	{name: "slowloris", want: "in time|no connection|no header block", raw: func(p *peerConn) error {
+		p.drain()
+		var first bytes.Buffer
+		if !p.server {
+			first.WriteString(http2.ClientPreface)
+		}
+		http2.NewFramer(&first, nil).WriteSettings()
+		for _, b := range first.Bytes() {
+			if !p.running() {
+				return nil
+			}
+			if _, err := p.nc.Write([]byte{b}); err != nil {
+				return err
+			}
+			time.Sleep(time.Second)
+		}
+		return nil
+	}},
+	{name: "silence", want: "in time|no connection|no header block", raw: func(p *peerConn) error {
+		io.Copy(io.Discard, p.nc)
+		return nil
+	}},
+	{name: "settings-never-acknowledged", want: "acknowledge", raw: func(p *peerConn) error {
+		// Answers every request (a server) or makes one (a client), and
+		// never acknowledges a SETTINGS frame.
+		if !p.server {
+			io.WriteString(p.nc, http2.ClientPreface)
+		}
+		if err := p.fr.WriteSettings(); err != nil {
+			return err
+		}
+		if !p.server {
+			if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+				return err
+			}
+		} else if _, err := io.ReadFull(p.nc, make([]byte, len(http2.ClientPreface))); err != nil {
+			return err
+		}
+		for p.running() {
+			f, err := p.fr.ReadFrame()
+			if err != nil {
+				return err
+			}
+			if h, ok := f.(*http2.HeadersFrame); ok && p.server {
+				if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: h.StreamID, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}},
+	{name: "connection-churn", want: "connection", raw: func(p *peerConn) error {
+		// A server closes every connection at once; a client opens and
+		// closes thousands (runHostileClient).
+		return nil
+	}},
+}
+
+func lookupHostile(name string) *hostile {
+	for i := range hostiles {
+		if hostiles[i].name == name {
+			return &hostiles[i]
+		}
+	}
+	return nil
+}
+
+// play runs h on nc, a connection whose TLS handshake, if any, is done.
+func (h *hostile) play(nc net.Conn, server bool, u *url.URL) error {
+	defer nc.Close()
+	p := &peerConn{nc: nc, fr: http2.NewFramer(nc, nc), server: server, stop: time.Now().Add(hostileRun)}
+	if u != nil {
+		p.path, p.authority = u.Path, u.Host
+	}
+	nc.SetDeadline(p.stop)
+	if h.raw != nil {
+		return h.raw(p)
+	}
+	if server {
+		// Wait for the client's first request, so that what follows is
+		// its answer.
+		if _, err := io.ReadFull(nc, make([]byte, len(http2.ClientPreface))); err != nil {
+			return err
+		}
+		if err := p.fr.WriteSettings(); err != nil {
+			return err
+		}
+		for {
+			f, err := p.fr.ReadFrame()
+			if err != nil {
+				return err
+			}
+			if s, ok := f.(*http2.SettingsFrame); ok && !s.IsAck() {
+				p.fr.WriteSettingsAck()
+			}
+			if _, ok := f.(*http2.HeadersFrame); ok {
+				break
+			}
+		}
+	} else {
+		io.WriteString(nc, http2.ClientPreface)
+		if err := p.fr.WriteSettings(); err != nil {
+			return err
+		}
+		if err := p.fr.WriteSettingsAck(); err != nil {
+			return err
+		}
+	}
+	if h.answers {
+		p.listen()
+	} else {
+		p.drain()
+	}
+	return h.act(p)
+}
+
+// serveHostile serves h on a loopback port, over TLS when tlsOn, and
+// returns its URL; it stops when the test ends.
+func serveHostile(t *testing.T, h *hostile, tlsOn bool) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg *tls.Config
+	scheme := "http"
+	if tlsOn {
+		cert, err := NewCertificate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg = &tls.Config{Certificates: []tls.Certificate{cert.TLS}, NextProtos: []string{"h2"}}
+		scheme = "https"
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	conns := map[net.Conn]bool{}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns[nc] = true
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { mu.Lock(); delete(conns, nc); mu.Unlock() }()
+				if cfg != nil {
+					tc := tls.Server(nc, cfg)
+					tc.SetDeadline(time.Now().Add(5 * time.Second))
+					if tc.Handshake() != nil {
+						nc.Close()
+						return
+					}
+					nc = tc
+				}
+				h.play(nc, true, nil)
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for nc := range conns {
+			nc.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return scheme + "://" + ln.Addr().String()
+}
+
+// runHostileClient is the hostile client name[:tls], dialing the first of
+// urls; it returns the exit status of the process.
+func runHostileClient(name string, urls []string) int {
+	peerName, opt, _ := strings.Cut(name, ":")
+	h := lookupHostile(peerName)
+	if h == nil || len(urls) == 0 {
+		fmt.Fprintf(os.Stderr, "hostile client %q: no such peer, or no URL\n", name)
+		return 2
+	}
+	u, err := url.Parse(urls[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	dial := func() (net.Conn, error) {
+		nc, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
+		if err != nil || opt != "tls" {
+			return nc, err
+		}
+		tc := tls.Client(nc, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
+		tc.SetDeadline(time.Now().Add(5 * time.Second))
+		if err := tc.Handshake(); err != nil {
+			nc.Close()
+			return nil, err
+		}
+		tc.SetDeadline(time.Time{})
+		return tc, nil
+	}
+	if h.name == "connection-churn" {
+		stop := time.Now().Add(hostileRun)
+		for i := 0; i < 5000 && time.Now().Before(stop); i++ {
+			nc, err := dial()
+			if err != nil {
+				return 0
+			}
+			io.WriteString(nc, http2.ClientPreface)
+			nc.Close()
+		}
+		return 0
+	}
+	nc, err := dial()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	h.play(nc, false, u)
+	return 0
+}
+
+// hostileResult is one run of hpackcert live against a hostile peer.
+type hostileResult struct {
+	role, peer, transport string
+	status                int
+	peakKiB               int64
+	took                  time.Duration
+	said                  string
+}
+
+// TestHostilePeers runs hpackcert live against every hostile peer, as the
+// client of a server and of a proxy and as the server of a client, over
+// h2c and TLS.
+func TestHostilePeers(t *testing.T) {
+	bin := filepath.Join(testenv.BuildCommands(t, "cmd/hpackcert"), "hpackcert")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu      sync.Mutex
+		results []hostileResult
+	)
+	slots := make(chan struct{}, 4)
+	t.Run("peers", func(t *testing.T) {
+		for _, role := range []string{RoleServer, RoleProxy, RoleClient} {
+			for _, tlsOn := range []bool{false, true} {
+				for i := range hostiles {
+					h := &hostiles[i]
+					transport := transportName(tlsOn)
+					t.Run(role+"/"+transport+"/"+h.name, func(t *testing.T) {
+						t.Parallel()
+						slots <- struct{}{}
+						defer func() { <-slots }()
+						r := runHostile(t, bin, self, role, h, tlsOn)
+						mu.Lock()
+						results = append(results, r)
+						mu.Unlock()
+					})
+				}
+			}
+		}
+	})
+	table := rssTable(results)
+	t.Log("peak RSS of hpackcert live per hostile peer:\n" + table)
+	if path := os.Getenv("HPACKCERT_HOSTILE_RSS"); path != "" {
+		if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// runHostile runs hpackcert live once against h and checks its exit
+// status, time and peak RSS.
+func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) hostileResult {
+	args := []string{"live", "--step-timeout", "1s", "--timeout", "5s", "--stories", "1", "--blocks", "8"}
+	env := os.Environ()
+	switch role {
+	case RoleServer, RoleProxy:
+		u := serveHostile(t, h, tlsOn)
+		args = append(args, "--"+role, u)
+		if role == RoleProxy {
+			args = append(args, "--origin", freeLoopback(t))
+		}
+	case RoleClient:
+		peer := h.name
+		if tlsOn {
+			peer += ":tls"
+			args = append(args, "--tls")
+		}
+		args = append(args, "--client", shellQuote(self)+" {urls}")
+		env = append(env, hostileClientEnv+"="+peer)
+	}
+	rssFile := filepath.Join(t.TempDir(), "rss")
+	cmd := exec.Command(self, append([]string{bin}, args...)...)
+	cmd.Env = append(env, measureEnv+"="+rssFile)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = time.Second
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(hostileLimit+5*time.Second, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	r := hostileResult{role: role, peer: h.name, transport: transportName(tlsOn), took: time.Since(began), said: out.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		r.status = exit.ExitCode()
+	default:
+		t.Fatalf("hpackcert live: %v", err)
+	}
+	if data, err := os.ReadFile(rssFile); err == nil {
+		fmt.Sscan(string(data), &r.peakKiB)
+	} else {
+		t.Errorf("no peak RSS measured: %v\n%s", err, lastLines(r.said, 6))
+	}
+	said := lastLines(r.said, 6)
+	if r.status != 1 && r.status != 2 {
+		t.Errorf("exit status %d; want 1 or 2 (a failed case or an error)\n%s", r.status, said)
+	}
+	if r.took > hostileLimit {
+		t.Errorf("took %v; want at most %v\n%s", r.took.Round(time.Millisecond), hostileLimit, said)
+	}
+	if r.peakKiB > maxPeakRSSKiB {
+		t.Errorf("peak RSS %d KiB; want at most %d KiB\n%s", r.peakKiB, maxPeakRSSKiB, said)
+	}
+	for _, bad := range []string{"panic:", "fatal error:", "out of memory", "goroutine "} {
+		if strings.Contains(r.said, bad) {
+			t.Errorf("output has %q: hpackcert crashed\n%s", bad, said)
+		}
+	}
+	if !regexp.MustCompile(h.want).MatchString(r.said) {
+		t.Errorf("output does not match %q (the peer's behaviour named)\n%s", h.want, said)
+	}
+	if strings.ContainsAny(r.said, "\x1b\a\u009b\u202e") {
+		t.Errorf("output holds a raw control or bidirectional character from the peer\n%q", said)
+	}
+	return r
+}
+
+// freeLoopback returns a loopback address no one listens on, for the
+// origin behind a hostile proxy.
+func freeLoopback(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if len(l) > 300 {
+			lines[i] = l[:300] + "..."
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// rssTable renders the results, one line per run, sorted by role,
+// transport and peer.
+func rssTable(results []hostileResult) string {
+	sort.Slice(results, func(i, j int) bool {
+		a, b := results[i], results[j]
+		if a.role != b.role {
+			return a.role < b.role
+		}
+		if a.transport != b.transport {
+			return a.transport < b.transport
+		}
+		return a.peer < b.peer
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-7s %-4s %-28s %4s %9s %7s  %s\n", "role", "tr", "peer", "exit", "peak MiB", "time s", "what hpackcert said last")
+	for _, r := range results {
+		said := lastLines(r.said, 1)
+		if len(said) > 400 {
+			said = said[:400] + "..."
+		}
+		fmt.Fprintf(&b, "%-7s %-4s %-28s %4d %9.1f %7.1f  %s\n", r.role, r.transport, r.peer, r.status, float64(r.peakKiB)/1024, r.took.Seconds(), said)
+	}
+	return b.String()
+}
+
+// measure runs args under the address-space ceiling and writes its peak
+// RSS to out; it returns the command's exit status.
+func measure(out string, args []string) int {
+	lim := syscall.Rlimit{Cur: addressSpace, Max: addressSpace}
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
+		fmt.Fprintln(os.Stderr, "measure:", err)
+		return 3
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	os.Unsetenv(measureEnv)
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "measure:", err)
+		return 3
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		os.WriteFile(out, []byte(fmt.Sprint(ru.Maxrss)), 0o644)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// transportName is how the battery's table names a transport.
+func transportName(tlsOn bool) string {
+	if tlsOn {
+		return "TLS"
+	}
+	return "h2c"
+}

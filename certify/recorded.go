@@ -8,30 +8,16 @@ import (
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
-// Recorded returns a target that grades the wire recorded in the story
-// files of dir (the hpack-test-case format) instead of running an
-// encoder: each "wire" is decoded by every oracle and compared with its
-// "headers", with "header_table_size" and "table_sizes" acknowledged
-// before the block. Only the cases that examine existing blocks can run;
-// the others are graded unsupported. A story whose cases carry no "wire"
-// (hpack-test-case's raw-data, header lists only) has nothing to grade:
-// its cases are unsupported, with the reason, not an error.
-func Recorded(dir string) (Target, error) {
-	return RecordedLimit(dir, vectors.DefaultMaxStoryFileSize)
-}
-
-// RecordedLimit is Recorded reading story files of at most maxFileSize
-// octets each; a larger file is an error before it is read whole.
-func RecordedLimit(dir string, maxFileSize int64) (Target, error) {
-	vs, err := vectors.ReadStoryDirLimit(dir, maxFileSize)
-	if err != nil {
-		return nil, err
-	}
-	return RecordedStories("recorded:"+filepath.Base(filepath.Clean(dir)), dir, vs)
-}
-
-// RecordedStories is Recorded for stories already read, from where (a
-// directory or a file, for errors); name names the target in reports.
+// RecordedStories returns a target that grades the wire recorded in
+// stories (the hpack-test-case format) instead of running an encoder:
+// each "wire" is decoded by every oracle and compared with its "headers",
+// with the table sizes acknowledged before the block. Only the cases that
+// examine existing blocks can run; the others are graded unsupported. A
+// story whose cases carry no "wire" (header lists only) has nothing to
+// grade: its cases are unsupported, with the reason, not an error. where
+// (a directory or a file) names the stories in errors; name names the
+// target in reports. The recorded and live sources make their targets
+// with it.
 func RecordedStories(name, where string, vs []*vectors.Story) (Target, error) {
 	dir := where
 	t := &recordedTarget{name: name}

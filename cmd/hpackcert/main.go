@@ -43,6 +43,7 @@ import (
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/source/recorded"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -349,7 +350,7 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 		targets, specs = append(targets, t), append(specs, "--encoder builtin:"+strings.TrimPrefix(e, "builtin:"))
 	}
 	for _, dir := range stories {
-		t, err := certify.RecordedLimit(dir, opts.MaxStoryFileSize)
+		t, err := recorded.DirLimit(dir, opts.MaxStoryFileSize)
 		if err != nil {
 			return targets, specs, fmt.Errorf("--stories %s: %w", dir, err)
 		}

@@ -6,11 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
 
 	"github.com/hpackcert/hpackcert/certify/hpackstdio"
+	"github.com/hpackcert/hpackcert/internal/shell"
+	"github.com/hpackcert/hpackcert/internal/tail"
 )
 
 // This file adapts package hpackstdio, the hpack-stdio/1 protocol for
@@ -43,8 +43,9 @@ type ExecOptions struct {
 }
 
 // ExecWith starts command, a program speaking hpack-stdio/1, and asks its
-// name. The command line is split into words as a shell would, honouring
-// single and double quotes, but no shell runs. An error means the program
+// name. The command line is split into words by the POSIX shell's
+// quoting rules (package internal/shell: quotes and backslashes), but no
+// shell runs. An error means the program
 // could not be started or did not answer hello: the run cannot go on.
 //
 // The program is killed and started again, with a new hello, at the start
@@ -58,14 +59,17 @@ type ExecOptions struct {
 // of every scenario is sent; when it does not, the certifier leaves out
 // the octets that valid UTF-8 never contains and says so in the report.
 func ExecWith(command string, opts ExecOptions) (Target, error) {
-	argv, err := splitCommand(command)
+	argv, err := shell.Split(command)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("certify: command %q: %w", command, err)
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("certify: empty encoder command")
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	t := &execTarget{argv: argv, opts: opts, stderr: &tailBuffer{limit: stderrLimit}}
+	t := &execTarget{argv: argv, opts: opts, stderr: tail.New(stderrLimit)}
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
 	}
@@ -80,43 +84,6 @@ func ExecWith(command string, opts ExecOptions) (Target, error) {
 // the terminal's interrupt. The Targets must still be closed.
 func KillPrograms() { hpackstdio.KillAll() }
 
-// splitCommand splits a command line into words, honouring quotes.
-func splitCommand(command string) ([]string, error) {
-	var words []string
-	var word strings.Builder
-	inWord := false
-	var quote rune
-	for _, r := range command {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			word.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case unicode.IsSpace(r):
-			if inWord {
-				words = append(words, word.String())
-				word.Reset()
-				inWord = false
-			}
-		default:
-			word.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("certify: command %q: unterminated %c quote", command, quote)
-	}
-	if inWord {
-		words = append(words, word.String())
-	}
-	if len(words) == 0 {
-		return nil, errors.New("certify: empty encoder command")
-	}
-	return words, nil
-}
-
 // execTarget is a program speaking hpack-stdio/1. The runner reaches its
 // unexported methods through interfaces: restart, stderrTail and
 // utf8Only.
@@ -125,7 +92,7 @@ type execTarget struct {
 	opts   ExecOptions
 	name   string // the first answer to hello
 	binary bool   // whether the first answer to hello offered the binary form
-	stderr *tailBuffer
+	stderr *tail.Buffer
 	client *hpackstdio.Client // nil after restart, until the next NewEncoder
 }
 
@@ -155,7 +122,7 @@ func (t *execTarget) utf8Only() bool { return !t.binary }
 // next NewEncoder, at the start of each scenario.
 func (t *execTarget) restart() {
 	t.kill()
-	t.stderr.reset()
+	t.stderr.Reset()
 }
 
 func (t *execTarget) kill() {
@@ -235,49 +202,6 @@ type timeoutError struct{ err error }
 
 func (e timeoutError) Error() string   { return e.err.Error() }
 func (e timeoutError) Unwrap() []error { return []error{e.err, ErrTimeout} }
-
-// tailBuffer keeps the last limit octets written to it, in a buffer
-// allocated once, whatever is written.
-type tailBuffer struct {
-	mu      sync.Mutex
-	limit   int
-	buf     []byte
-	dropped int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.buf == nil {
-		b.buf = make([]byte, 0, b.limit)
-	}
-	n := len(p)
-	if len(p) > b.limit {
-		b.dropped += len(p) - b.limit
-		p = p[len(p)-b.limit:]
-	}
-	if over := len(b.buf) + len(p) - b.limit; over > 0 {
-		b.dropped += over
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	b.buf = append(b.buf, p...)
-	return n, nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.dropped > 0 {
-		return fmt.Sprintf("[%d earlier octets dropped]\n%s", b.dropped, b.buf)
-	}
-	return string(b.buf)
-}
-
-func (b *tailBuffer) reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf, b.dropped = b.buf[:0], 0
-}
 
 // A ServeOption configures the hpackstdio.Server that Serve runs, after
 // Serve has set its Name and NewEncoder. To offer the binary-safe form,

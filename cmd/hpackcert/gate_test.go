@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -70,7 +71,7 @@ func fakeTools(t *testing.T, log string, tools map[string]string) string {
 		if body == "" {
 			body = "exit 1"
 		}
-		script := fmt.Sprintf("#!/bin/sh\necho %s \"$*\" >>%s\n%s\n", name, shellQuote(log), body)
+		script := fmt.Sprintf("#!/bin/sh\necho %s \"$*\" >>%s\n%s\n", name, shell.Quote(log), body)
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +332,7 @@ func TestGateOutsideCheckout(t *testing.T) {
 env) echo %s ;;
 install) mkdir -p %s && cp %s %s ;;
 *) exit 1 ;;
-esac`, shellQuote(gopath), shellQuote(filepath.Join(gopath, "bin")), shellQuote(filepath.Join(installed, "hpackcert")), shellQuote(filepath.Join(gopath, "bin", "hpackcert")))
+esac`, shell.Quote(gopath), shell.Quote(filepath.Join(gopath, "bin")), shell.Quote(filepath.Join(installed, "hpackcert")), shell.Quote(filepath.Join(gopath, "bin", "hpackcert")))
 		fakes := fakeTools(t, log, map[string]string{"go": goBody, "pkg-config": "exit 0", "apt-get": "", "sudo": ""})
 		env := scriptEnv("PATH="+fakes+string(os.PathListSeparator)+system, "HPACKCERT_VERSION=v1.2.3")
 		status, stdout, stderr := runScript(t, repo, env, gate, "--exec", "./enc")

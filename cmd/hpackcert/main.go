@@ -37,6 +37,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/live"
+	"github.com/hpackcert/hpackcert/internal/shell"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -330,7 +331,7 @@ func writeRepros(stdout io.Writer, rep *certify.Report, specs []string, dir stri
 			}
 			written = append(written, name)
 			if replay == "" && i < len(specs) {
-				replay = strings.TrimSpace(fmt.Sprintf("hpackcert repro --story %s --cases %s %s", shellQuote(path), c.ID, specs[i]))
+				replay = strings.TrimSpace(fmt.Sprintf("hpackcert repro --story %s --cases %s %s", shell.Quote(path), c.ID, specs[i]))
 			}
 		}
 	}
@@ -355,14 +356,6 @@ func fileName(name string) string {
 		out = out[:64]
 	}
 	return out
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // openTargets opens the encoders named on the command line, or the
@@ -396,7 +389,7 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 		if err != nil {
 			return targets, specs, fmt.Errorf("--exec %q: %w", c, err)
 		}
-		targets, specs = append(targets, t), append(specs, "--exec "+shellQuote(c))
+		targets, specs = append(targets, t), append(specs, "--exec "+shell.Quote(c))
 	}
 	return targets, specs, nil
 }

@@ -3,10 +3,10 @@ package live
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/proc"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/tail"
 	"github.com/hpackcert/hpackcert/vectors"
@@ -122,18 +122,13 @@ const maxClientOutput = 4 << 10
 // the end of its output.
 func (c *ClientCommand) Run(ctx context.Context, urls []string) error {
 	words := c.Expand(urls)
-	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
+	group := proc.Command(ctx, 2*time.Second, words[0], words[1:]...)
 	out := tail.New(maxClientOutput)
-	cmd.Stdout, cmd.Stderr = out, out
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killProcessGroup(cmd) }
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	group.Cmd.Stdout, group.Cmd.Stderr = out, out
+	if err := group.Start(); err != nil {
 		return err
 	}
-	track(cmd)
-	err := cmd.Wait()
-	untrack(cmd)
+	err := group.Wait()
 	if err == nil {
 		return nil
 	}

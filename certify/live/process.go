@@ -7,46 +7,19 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/hpackcert/hpackcert/internal/proc"
 )
 
-// started holds every program Certify and CaptureClient started that
-// still runs, for KillTargets.
-var started struct {
-	sync.Mutex
-	cmds map[*exec.Cmd]bool
-}
-
-func track(cmd *exec.Cmd) {
-	started.Lock()
-	defer started.Unlock()
-	if started.cmds == nil {
-		started.cmds = map[*exec.Cmd]bool{}
-	}
-	started.cmds[cmd] = true
-}
-
-func untrack(cmd *exec.Cmd) {
-	started.Lock()
-	defer started.Unlock()
-	delete(started.cmds, cmd)
-}
-
 // KillTargets kills every server, proxy and client program hpackcert live
-// started and that still runs, each with its process group. It only sends
+// started and that still runs, each with its process group (every group
+// started through package internal/proc, in fact). It only sends
 // signals, so a signal handler about to exit may call it: the programs run
 // in process groups of their own, which the terminal's interrupt does not
 // reach.
-func KillTargets() {
-	started.Lock()
-	defer started.Unlock()
-	for cmd := range started.cmds {
-		killProcessGroup(cmd)
-	}
-}
+func KillTargets() { proc.KillAll() }
 
 // startTimeout bounds how long a target may take to listen.
 const startTimeout = 15 * time.Second
@@ -95,30 +68,26 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 		return nil, err
 	}
 	defer logFile.Close()
-	cmd := exec.Command(name, args...)
+	// Its output goes to a file: no pipe for Wait to wait for.
+	group := proc.Command(context.Background(), 0, name, args...)
+	cmd := group.Cmd
 	cmd.Dir = env.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), extraEnv...)
-	setProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := group.Start(); err != nil {
 		return nil, err
 	}
-	track(cmd)
 	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		untrack(cmd)
-		exited <- err
-	}()
+	go func() { exited <- group.Wait() }()
 	readLog := func() string { return logTail(env.dir) }
 	stop := func() error {
-		termProcessGroup(cmd)
+		group.Terminate()
 		select {
 		case <-exited:
 			return nil
 		case <-time.After(5 * time.Second):
 		}
-		killProcessGroup(cmd)
+		group.Kill()
 		<-exited
 		return errors.New("it did not stop within 5s of SIGTERM and was killed")
 	}

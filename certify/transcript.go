@@ -12,6 +12,7 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/oracle/panel"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -125,20 +126,6 @@ type transcript struct {
 	unsupportedBlocks []string
 }
 
-// newDecoders returns strict first, then every other oracle in the binary.
-func newDecoders() (*strict.Decoder, []oracle.Decoder) {
-	s := strict.New()
-	ds := []oracle.Decoder{s}
-	for _, newDecoder := range oracle.Available() {
-		d := newDecoder()
-		if d.Name() == strict.Name {
-			continue
-		}
-		ds = append(ds, d)
-	}
-	return s, ds
-}
-
 // limits bound what one block may cost the certifier.
 type limits struct {
 	// maxBlock is the largest block, in octets, an encoder may write.
@@ -168,22 +155,12 @@ func listSize(fields []Field) int {
 	return n
 }
 
-// headerListLimiter is implemented by the oracles that can stop decoding
-// a block past a header-list size (all three built in).
-type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
-
 // decodeBlock decodes pb.wire with every decoder of the story's context
 // and fills in the oracles' verdicts and the table comparison.
-func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken []bool, enc Encoder, maxSize *uint32, lim limits) {
+func decodeBlock(pb *playedBlock, p *panel.Panel, enc Encoder, maxSize *uint32, lim limits) {
 	listLimit := max(lim.maxList, listSize(pb.in().fields))
-	for _, d := range ds {
-		for _, n := range pb.in().acked {
-			d.SetMaxDynamicTableSize(n)
-		}
-		if l, ok := d.(headerListLimiter); ok {
-			l.SetMaxHeaderListSize(listLimit)
-		}
-	}
+	p.Acknowledge(pb.in().acked)
+	p.SetMaxHeaderListSize(listLimit)
 	pb.wireLen, pb.wireDigest = len(pb.wire), sha256.Sum256(pb.wire)
 	// Every field adds at least 32 octets to the header list (§4.1); a
 	// handful of size updates may come first.
@@ -194,23 +171,15 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			*maxSize = uint32(min(r.Index.Value, 1<<32-1))
 		}
 	}
-	pb.decoded = make([]decoded, len(ds))
-	for i, d := range ds {
-		pb.decoded[i].oracle = d.Name()
-		if broken[i] {
-			pb.decoded[i].skipped = true
-			continue
-		}
-		fields, err := decodeSafely(d, pb.wire)
-		pb.decoded[i].fields, pb.decoded[i].count, pb.decoded[i].err = fields, len(fields), err
-		if err != nil {
-			broken[i] = true
-		}
+	results := p.Decode(pb.wire)
+	pb.decoded = make([]decoded, len(results))
+	for i, r := range results {
+		pb.decoded[i] = decoded{oracle: r.Oracle, skipped: r.Skipped, fields: r.Fields, count: len(r.Fields), err: r.Err}
 	}
 	if !pb.decoded[0].skipped && pb.decoded[0].err == nil {
 		pb.strictDecoded = true
-		pb.updates = s.Updates()
-		pb.warnings = s.Warnings()
+		pb.updates = p.Strict.Updates()
+		pb.warnings = p.Strict.Warnings()
 		if fieldsDiff(pb.in().fields, pb.decoded[0].fields) == "" {
 			longest := 0
 			for _, f := range pb.decoded[0].fields {
@@ -227,7 +196,7 @@ func decodeBlock(pb *playedBlock, s *strict.Decoder, ds []oracle.Decoder, broken
 			}
 		}
 	}
-	pb.tableDiff, pb.tablesCompared = compareTables(ds, broken, enc)
+	pb.tableDiff, pb.tablesCompared = compareTables(p.Decoders, p.Broken, enc)
 }
 
 // release drops what the block's rules needed and keeps what the reports
@@ -248,17 +217,6 @@ func (pb *playedBlock) wireText() string {
 		return hexString(pb.wire)
 	}
 	return pb.wireHex
-}
-
-// decodeSafely turns an oracle's panic into an error: a certifier must
-// report on the encoder, not die on a decoder's bug.
-func decodeSafely(d oracle.Decoder, wire []byte) (fields []oracle.Field, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("oracle %s panicked: %v", d.Name(), r)
-		}
-	}()
-	return d.DecodeBlock(wire)
 }
 
 // compareTables describes the first disagreement between the tables of
@@ -529,8 +487,7 @@ func play(t Target, name string, stories []story, j *judging) *transcript {
 // playStory plays one story through enc and reports whether the encoder
 // is still usable.
 func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
-	s, ds := newDecoders()
-	broken := make([]bool, len(ds))
+	p := panel.New()
 	maxSize := uint32(spec.DefaultTableSize)
 	lim := j.limits()
 	var prev *playedBlock
@@ -562,7 +519,7 @@ func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
 		if cap(wire) <= lim.maxBlock {
 			buf = wire
 		}
-		decodeBlock(pb, s, ds, broken, enc, &maxSize, lim)
+		decodeBlock(pb, p, enc, &maxSize, lim)
 		j.finish(tr, pb)
 	}
 	return true
@@ -596,15 +553,14 @@ func playRecorded(name string, stories []story, j *judging) *transcript {
 	lim := j.limits()
 	for si := range stories {
 		st := &stories[si]
-		s, ds := newDecoders()
-		broken := make([]bool, len(ds))
+		p := panel.New()
 		maxSize := uint32(spec.DefaultTableSize)
 		var prev *playedBlock
 		for bi := range st.blocks {
 			pb := &playedBlock{story: st, index: bi, wire: st.blocks[bi].wire, prev: prev}
 			prev = pb
 			tr.blocks = append(tr.blocks, pb)
-			decodeBlock(pb, s, ds, broken, nil, &maxSize, lim)
+			decodeBlock(pb, p, nil, &maxSize, lim)
 			j.finish(tr, pb)
 		}
 	}

@@ -27,7 +27,7 @@ type funcTarget struct {
 func (t *funcTarget) Name() string                 { return t.name }
 func (t *funcTarget) NewEncoder() (Encoder, error) { return t.new(), nil }
 func (t *funcTarget) Close() error                 { return nil }
-func (t *funcTarget) inProcess()                   {}
+func (t *funcTarget) InProcess()                   {}
 
 // builtins maps the names Builtin accepts to their constructors; the
 // nghttp2 adapter adds itself when built with the nghttp2 tag.

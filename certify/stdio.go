@@ -84,16 +84,15 @@ func ExecWith(command string, opts ExecOptions) (Target, error) {
 // the terminal's interrupt. The Targets must still be closed.
 func KillPrograms() { hpackstdio.KillAll() }
 
-// execTarget is a program speaking hpack-stdio/1. The runner reaches its
-// unexported methods through interfaces: restart, stderrTail and
-// utf8Only.
+// execTarget is a program speaking hpack-stdio/1; it is a Restarter, a
+// StderrTail and a UTF8Only.
 type execTarget struct {
 	argv   []string
 	opts   ExecOptions
 	name   string // the first answer to hello
 	binary bool   // whether the first answer to hello offered the binary form
 	stderr *tail.Buffer
-	client *hpackstdio.Client // nil after restart, until the next NewEncoder
+	client *hpackstdio.Client // nil after Restart, until the next NewEncoder
 }
 
 func (t *execTarget) Name() string {
@@ -113,14 +112,14 @@ func (t *execTarget) start() error {
 	return nil
 }
 
-// utf8Only reports whether names and values must be valid UTF-8: true
+// UTF8Only reports whether names and values must be valid UTF-8: true
 // when the program did not offer the binary-safe form in its first
 // answer to hello.
-func (t *execTarget) utf8Only() bool { return !t.binary }
+func (t *execTarget) UTF8Only() bool { return !t.binary }
 
-// restart kills the program, to be started again with empty stderr by the
+// Restart kills the program, to be started again with empty stderr by the
 // next NewEncoder, at the start of each scenario.
-func (t *execTarget) restart() {
+func (t *execTarget) Restart() {
 	t.kill()
 	t.stderr.Reset()
 }
@@ -132,9 +131,9 @@ func (t *execTarget) kill() {
 	}
 }
 
-// stderrTail returns the end of what the program wrote to its standard
-// error since the last restart.
-func (t *execTarget) stderrTail() string { return t.stderr.String() }
+// StderrTail returns the end of what the program wrote to its standard
+// error since the last Restart.
+func (t *execTarget) StderrTail() string { return t.stderr.String() }
 
 func (t *execTarget) stderrNote() string {
 	if s := strings.TrimSpace(t.stderr.String()); s != "" {

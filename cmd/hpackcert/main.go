@@ -39,6 +39,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify/live"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -49,7 +50,7 @@ func main() {
 	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-interrupted
-		certify.KillPrograms()
+		stdio.KillPrograms()
 		live.KillTargets()
 		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs and live targets killed\n", sig)
 		os.Exit(2)
@@ -190,7 +191,7 @@ func runCmd(args []string, stdout io.Writer, repro bool) (int, error) {
 	fs.Var(&cases, "cases", "case id prefix")
 	strict := fs.Bool("strict", false, "non-strict grades fail")
 	expectFail := fs.String("expect-fail", "", "expected failures file")
-	timeout := fs.Duration("timeout", certify.DefaultTimeout, "per-request timeout")
+	timeout := fs.Duration("timeout", stdio.DefaultTimeout, "per-request timeout")
 	jsonOut := fs.String("json", "", "JSON report file")
 	junitOut := fs.String("junit", "", "JUnit XML report file")
 	htmlOut := fs.String("html", "", "HTML report file")
@@ -385,7 +386,7 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 		targets, specs = append(targets, t), append(specs, "")
 	}
 	for _, c := range execs {
-		t, err := certify.ExecWith(c, certify.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
+		t, err := stdio.ExecWith(c, stdio.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
 		if err != nil {
 			return targets, specs, fmt.Errorf("--exec %q: %w", c, err)
 		}

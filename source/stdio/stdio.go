@@ -1,4 +1,8 @@
-package certify
+// Package stdio is the hpack-stdio/1 source: Exec certifies an encoder
+// program in any language speaking the protocol (package hpackstdio, its
+// messages, client and server), and Serve makes a Go certify.Encoder
+// speak it.
+package stdio
 
 import (
 	"errors"
@@ -8,14 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify/hpackstdio"
+	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/tail"
+	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
-
-// This file adapts package hpackstdio, the hpack-stdio/1 protocol for
-// encoders in any language, to Target and Encoder: Exec certifies a
-// program speaking it, and Serve makes a Go Encoder speak it.
 
 // DefaultTimeout is how long Exec waits for each answer by default.
 const DefaultTimeout = hpackstdio.DefaultTimeout
@@ -27,7 +28,7 @@ const stderrLimit = 16 << 10
 // Exec starts command, a program speaking hpack-stdio/1, and asks its
 // name; timeout bounds every request, 0 meaning DefaultTimeout. It is
 // ExecWith with only a timeout.
-func Exec(command string, timeout time.Duration) (Target, error) {
+func Exec(command string, timeout time.Duration) (certify.Target, error) {
 	return ExecWith(command, ExecOptions{Timeout: timeout})
 }
 
@@ -58,7 +59,7 @@ type ExecOptions struct {
 // When its first answer to hello offers the binary-safe form, every octet
 // of every scenario is sent; when it does not, the certifier leaves out
 // the octets that valid UTF-8 never contains and says so in the report.
-func ExecWith(command string, opts ExecOptions) (Target, error) {
+func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 	argv, err := shell.Split(command)
 	if err != nil {
 		return nil, fmt.Errorf("certify: command %q: %w", command, err)
@@ -144,7 +145,7 @@ func (t *execTarget) stderrNote() string {
 
 // NewEncoder asks for a fresh context, starting the program first if it
 // is not running.
-func (t *execTarget) NewEncoder() (Encoder, error) {
+func (t *execTarget) NewEncoder() (certify.Encoder, error) {
 	if t.client == nil || t.client.Err() != nil {
 		if err := t.start(); err != nil {
 			return nil, err
@@ -174,7 +175,7 @@ func (e *stdioEncoder) SetMaxDynamicTableSize(n uint32) error {
 	return nil
 }
 
-func (e *stdioEncoder) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
+func (e *stdioEncoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
 	if e.c != e.t.client {
 		return dst, errors.New("the encoder process was restarted; this context is gone")
 	}
@@ -188,7 +189,8 @@ func (e *stdioEncoder) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
 	return wire, withTimeout(err)
 }
 
-// withTimeout makes a timeout of package hpackstdio match ErrTimeout too.
+// withTimeout makes a timeout of package hpackstdio match
+// certify.ErrTimeout too.
 func withTimeout(err error) error {
 	if errors.Is(err, hpackstdio.ErrTimeout) {
 		return timeoutError{err}
@@ -196,27 +198,27 @@ func withTimeout(err error) error {
 	return err
 }
 
-// timeoutError is an hpackstdio error that also matches ErrTimeout.
+// timeoutError is an hpackstdio error that also matches certify.ErrTimeout.
 type timeoutError struct{ err error }
 
 func (e timeoutError) Error() string   { return e.err.Error() }
-func (e timeoutError) Unwrap() []error { return []error{e.err, ErrTimeout} }
+func (e timeoutError) Unwrap() []error { return []error{e.err, certify.ErrTimeout} }
 
 // A ServeOption configures the hpackstdio.Server that Serve runs, after
 // Serve has set its Name and NewEncoder. To offer the binary-safe form,
 // which lets the certifier send every octet value:
 //
-//	certify.Serve(os.Stdin, os.Stdout, name, newEncoder,
+//	stdio.Serve(os.Stdin, os.Stdout, name, newEncoder,
 //		func(s *hpackstdio.Server) { s.Binary = true })
 type ServeOption func(*hpackstdio.Server)
 
-// Serve speaks the encoder side of hpack-stdio/1 for a Go Encoder: it
-// reads requests from r and writes one answer line per request to w until
+// Serve speaks the encoder side of hpack-stdio/1 for a Go
+// certify.Encoder: it reads requests from r and writes one answer line per request to w until
 // r ends. name is the answer to hello; newEncoder opens each context.
 // Without options the answer to hello does not offer the binary-safe form
 // (see ServeOption); requests of both forms are accepted. It returns nil
 // at the end of r and an error only when reading or writing fails.
-func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder, opts ...ServeOption) error {
+func Serve(r io.Reader, w io.Writer, name string, newEncoder func() certify.Encoder, opts ...ServeOption) error {
 	s := &hpackstdio.Server{
 		Name:       name,
 		NewEncoder: func() hpackstdio.Encoder { return &servedEncoder{enc: newEncoder()} },
@@ -227,10 +229,10 @@ func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder, opt
 	return s.Serve(r, w)
 }
 
-// servedEncoder is an Encoder as Serve drives it.
+// servedEncoder is a certify.Encoder as Serve drives it.
 type servedEncoder struct {
-	enc    Encoder
-	fields []Field
+	enc    certify.Encoder
+	fields []certify.Field
 }
 
 func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
@@ -240,7 +242,7 @@ func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
 func (e *servedEncoder) EncodeBlock(dst []byte, fields []hpackstdio.Field) ([]byte, error) {
 	e.fields = e.fields[:0]
 	for _, f := range fields {
-		e.fields = append(e.fields, Field(f))
+		e.fields = append(e.fields, certify.Field(f))
 	}
 	return e.enc.EncodeBlock(dst, e.fields)
 }

@@ -10,8 +10,8 @@
 //
 // There are three ways to drive an encoder:
 //
-//   - in process: anything implementing Encoder, through Func, Builtin or
-//     TestEncoder;
+//   - in process: anything implementing Encoder, through Func or
+//     TestEncoder (package source/inprocess names the built-in ones);
 //   - over stdio, in any language: package source/stdio's Exec starts a
 //     program speaking the hpack-stdio/1 protocol (its Serve implements
 //     the encoder side);

@@ -11,6 +11,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify/internal/broken"
 	"github.com/hpackcert/hpackcert/encoder"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // quick keeps test runs small enough for -race: a few traffic stories of
@@ -109,7 +110,7 @@ func checkHuffmanOctetCaught(t *testing.T, rep *certify.Report, enc string, x by
 // reference encoder, every static entry and name, every Huffman code and
 // every integer boundary the coverage section lists.
 func TestReferenceCoverage(t *testing.T) {
-	ref, err := certify.Builtin("ref")
+	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func gradesWithout(rep *certify.Report, enc string) []string {
 // TestCleanEncodersPassStrict runs the reference encoder and the bug-free
 // broken encoder with --strict: nothing may fail.
 func TestCleanEncodersPassStrict(t *testing.T) {
-	ref, err := certify.Builtin("ref")
+	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestCleanEncodersPassStrict(t *testing.T) {
 // sensitive, and like the reference it sends no size update in a block
 // without fields (both non-strict); it breaks no MUST.
 func TestXNetGrades(t *testing.T) {
-	xnet, err := certify.Builtin("xnet")
+	xnet, err := inprocess.Builtin("xnet")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,12 @@ import (
 	"log"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // Run certifies the built-in reference encoder on the §4 cases.
 func ExampleRun() {
-	ref, err := certify.Builtin("ref")
+	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		log.Fatal(err)
 	}

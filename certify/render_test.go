@@ -17,6 +17,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/internal/broken"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 var screenshot = flag.String("render.screenshot", "", "write the first screen of the failing matrix's HTML report, as Chromium renders it, to this PNG file")
@@ -64,7 +65,7 @@ func render(t *testing.T, script string, args ...string) (stdout, stderr string,
 // info and passes, the matrix a user of the gate sees when it fails.
 func failingReport(t *testing.T) *certify.Report {
 	t.Helper()
-	ref, err := certify.Builtin("ref")
+	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		t.Fatal(err)
 	}

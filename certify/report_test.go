@@ -22,6 +22,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/internal/broken"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // sampleReport runs the reference and two broken encoders on a few cases,
@@ -30,7 +31,7 @@ import (
 func sampleReport(t *testing.T) *certify.Report {
 	t.Helper()
 	sample.once.Do(func() {
-		ref, err := certify.Builtin("ref")
+		ref, err := inprocess.Builtin("ref")
 		if err != nil {
 			sample.err = err
 			return

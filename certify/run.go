@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/hpackcert/hpackcert/encoder"
 	"io"
 	"os"
 	"slices"
@@ -429,10 +430,7 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 	if tr, ok := r.refTraffic[key.String()]; ok {
 		return tr, nil
 	}
-	ref, err := Builtin("ref")
-	if err != nil {
-		return nil, err
-	}
+	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
 	defer ref.Close()
 	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
 	if r.refTraffic == nil {

@@ -39,6 +39,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify/live"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -366,12 +367,12 @@ func fileName(name string) string {
 // names it.
 func openTargets(encoders, execs, stories []string, timeout time.Duration, opts certify.Options) ([]certify.Target, []string, error) {
 	if len(encoders)+len(execs)+len(stories) == 0 {
-		encoders = certify.BuiltinNames()
+		encoders = inprocess.BuiltinNames()
 	}
 	var targets []certify.Target
 	var specs []string
 	for _, e := range encoders {
-		t, err := certify.Builtin(strings.TrimPrefix(e, "builtin:"))
+		t, err := inprocess.Builtin(strings.TrimPrefix(e, "builtin:"))
 		if err != nil {
 			return targets, specs, fmt.Errorf("--encoder %s: %w", e, err)
 		}
@@ -475,7 +476,7 @@ func encodeCmd(args []string, stdout io.Writer) error {
 	if *in == "" || *out == "" {
 		return &usageError{"encode needs --stories DIR and --out DIR"}
 	}
-	t, err := certify.Builtin(strings.TrimPrefix(*enc, "builtin:"))
+	t, err := inprocess.Builtin(strings.TrimPrefix(*enc, "builtin:"))
 	if err != nil {
 		return err
 	}

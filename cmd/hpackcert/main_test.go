@@ -17,6 +17,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -99,7 +100,7 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--html", filepath.Join(dir, "missing", "r.html")}, "--html " + filepath.Join(dir, "missing", "r.html") + ": cannot write the report"},
 		{[]string{"--max-block", "0"}, "--max-block 0: must be positive"},
 	}
-	if !slices.Contains(certify.BuiltinNames(), "nghttp2") {
+	if !slices.Contains(inprocess.BuiltinNames(), "nghttp2") {
 		tests = append(tests, struct {
 			args []string
 			want string

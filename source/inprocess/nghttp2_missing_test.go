@@ -1,6 +1,6 @@
 //go:build !nghttp2
 
-package certify_test
+package inprocess_test
 
 import (
 	"testing"

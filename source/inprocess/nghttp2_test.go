@@ -1,6 +1,6 @@
 //go:build nghttp2
 
-package certify_test
+package inprocess_test
 
 import (
 	"regexp"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // TestNghttp2Grades certifies libnghttp2's deflater strictly: it breaks
@@ -15,7 +16,7 @@ import (
 // and short cookies, but indexes proxy-authorization (the credentials
 // scenario sends it, so the grade does not depend on the traffic).
 func TestNghttp2Grades(t *testing.T) {
-	target, err := certify.Builtin("nghttp2")
+	target, err := inprocess.Builtin("nghttp2")
 	if err != nil {
 		t.Fatal(err)
 	}

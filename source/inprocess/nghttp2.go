@@ -1,20 +1,21 @@
 //go:build nghttp2
 
-package certify
+package inprocess
 
 import (
+	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/nghttp2deflate"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 )
 
 func init() {
-	builtins["nghttp2"] = func() Encoder { return NewNghttp2() }
+	builtins["nghttp2"] = func() certify.Encoder { return NewNghttp2() }
 	builtinNames["nghttp2"] = "nghttp2"
 }
 
 // Nghttp2 adapts libnghttp2's HPACK deflater (nghttp2_hd_deflater, through
-// internal/nghttp2deflate) to Encoder. It exists only in binaries built
+// internal/nghttp2deflate) to certify.Encoder. It exists only in binaries built
 // with -tags nghttp2.
 type Nghttp2 struct {
 	d      *nghttp2deflate.Deflater
@@ -33,7 +34,7 @@ func (n *Nghttp2) SetMaxDynamicTableSize(size uint32) error {
 }
 
 // EncodeBlock implements Encoder.
-func (n *Nghttp2) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
+func (n *Nghttp2) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
 	n.fields = n.fields[:0]
 	for _, f := range fields {
 		n.fields = append(n.fields, nghttp2deflate.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive})

@@ -10,10 +10,11 @@
 //
 // There are three ways to drive an encoder:
 //
-//   - in process: anything implementing Encoder, through Func, Builtin or
-//     TestEncoder;
-//   - over stdio, in any language: Exec starts a program speaking the
-//     hpack-stdio/1 protocol (Serve implements its encoder side);
+//   - in process: anything implementing Encoder, through Func or
+//     TestEncoder (package source/inprocess names the built-in ones);
+//   - over stdio, in any language: package source/stdio's Exec starts a
+//     program speaking the hpack-stdio/1 protocol (its Serve implements
+//     the encoder side);
 //   - from recorded story files in the hpack-test-case format: Recorded
 //     grades the wire another implementation wrote down.
 //
@@ -30,9 +31,8 @@
 // the report's Coverage says what each encoder's wire exercised.
 //
 // The package does not import testing (TestEncoder is generic over the
-// test type) so that the hpackcert command does not link it; the stdio
-// client, its process supervision and the protocol server live in
-// certify/hpackstdio.
+// test type) so that the hpackcert command does not link it. It imports
+// no source: sources (source/stdio, certify/live) import it.
 //
 // Run grades one or more targets and returns a Report, which writes itself
 // as text, JSON, JUnit XML, an HTML matrix or Markdown.

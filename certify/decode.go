@@ -8,18 +8,17 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
+	"github.com/hpackcert/hpackcert/oracle/panel"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
-// storyDecoders decodes the blocks of one story: every oracle built in,
-// strict first, each in a fresh context; which of them an earlier block
-// broke; the encoder, to compare its table when it shows it (nil for
-// recorded stories); the dynamic table's maximum size as the wire walker
-// tracks it; and the limits of the run.
+// storyDecoders decodes the blocks of one story: a panel of every oracle
+// built in, strict first, each in a fresh context (oracle/panel); the
+// encoder, to compare its table when it shows it (nil for recorded
+// stories); the dynamic table's maximum size as the wire walker tracks
+// it; and the limits of the run.
 type storyDecoders struct {
-	strict  *strict.Decoder
-	oracles []oracle.Decoder
-	broken  []bool
+	panel   *panel.Panel
 	enc     Encoder
 	maxSize uint32
 	lim     limits
@@ -28,35 +27,16 @@ type storyDecoders struct {
 // newStoryDecoders returns the decoders of a story encoded by enc (nil
 // for recorded wire).
 func newStoryDecoders(enc Encoder, lim limits) *storyDecoders {
-	s := strict.New()
-	ds := []oracle.Decoder{s}
-	for _, newDecoder := range oracle.Available() {
-		d := newDecoder()
-		if d.Name() == strict.Name {
-			continue
-		}
-		ds = append(ds, d)
-	}
-	return &storyDecoders{strict: s, oracles: ds, broken: make([]bool, len(ds)), enc: enc, maxSize: spec.DefaultTableSize, lim: lim}
+	return &storyDecoders{panel: panel.New(), enc: enc, maxSize: spec.DefaultTableSize, lim: lim}
 }
-
-// headerListLimiter is implemented by the oracles that can stop decoding
-// a block past a header-list size (all three built in).
-type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
 
 // decode decodes pb.wire with every decoder of the story's context and
 // fills in the oracles' verdicts and the table comparison.
 func (sd *storyDecoders) decode(pb *playedBlock) {
-	ds, broken := sd.oracles, sd.broken
+	p := sd.panel
 	listLimit := max(sd.lim.maxList, listSize(pb.in().Headers))
-	for _, d := range ds {
-		for _, n := range pb.in().AckedSizes() {
-			d.SetMaxDynamicTableSize(n)
-		}
-		if l, ok := d.(headerListLimiter); ok {
-			l.SetMaxHeaderListSize(listLimit)
-		}
-	}
+	p.Acknowledge(pb.in().AckedSizes())
+	p.SetMaxHeaderListSize(listLimit)
 	pb.wireLen, pb.wireDigest = len(pb.wire), sha256.Sum256(pb.wire)
 	// Every field adds at least 32 octets to the header list (§4.1); a
 	// handful of size updates may come first.
@@ -67,23 +47,15 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 			sd.maxSize = uint32(min(r.Index.Value, 1<<32-1))
 		}
 	}
-	pb.decoded = make([]decoded, len(ds))
-	for i, d := range ds {
-		pb.decoded[i].oracle = d.Name()
-		if broken[i] {
-			pb.decoded[i].skipped = true
-			continue
-		}
-		fields, err := decodeSafely(d, pb.wire)
-		pb.decoded[i].fields, pb.decoded[i].count, pb.decoded[i].err = fields, len(fields), err
-		if err != nil {
-			broken[i] = true
-		}
+	results := p.Decode(pb.wire)
+	pb.decoded = make([]decoded, len(results))
+	for i, r := range results {
+		pb.decoded[i] = decoded{oracle: r.Oracle, skipped: r.Skipped, fields: r.Fields, count: len(r.Fields), err: r.Err}
 	}
 	if !pb.decoded[0].skipped && pb.decoded[0].err == nil {
 		pb.strictDecoded = true
-		pb.updates = sd.strict.Updates()
-		pb.warnings = sd.strict.Warnings()
+		pb.updates = p.Strict.Updates()
+		pb.warnings = p.Strict.Warnings()
 		if fieldsDiff(pb.in().Headers, pb.decoded[0].fields) == "" {
 			longest := 0
 			for _, f := range pb.decoded[0].fields {
@@ -100,18 +72,7 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 			}
 		}
 	}
-	pb.tableDiff, pb.tablesCompared = compareTables(ds, broken, sd.enc)
-}
-
-// decodeSafely turns an oracle's panic into an error: a certifier must
-// report on the encoder, not die on a decoder's bug.
-func decodeSafely(d oracle.Decoder, wire []byte) (fields []oracle.Field, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("oracle %s panicked: %v", d.Name(), r)
-		}
-	}()
-	return d.DecodeBlock(wire)
+	pb.tableDiff, pb.tablesCompared = compareTables(p.Decoders, p.Broken, sd.enc)
 }
 
 // compareTables describes the first disagreement between the tables of

@@ -139,7 +139,7 @@ func amplification(c *caseRun) verdict {
 // allocations measures heap allocations per EncodeBlock of a Go encoder
 // running in this process.
 func allocations(c *caseRun) verdict {
-	if _, ok := c.target.(inProcess); !ok {
+	if _, ok := c.target.(InProcess); !ok {
 		return verdict{grade: Unsupported, detail: "allocations are measured only for Go encoders running in this process"}
 	}
 	st := longestStory(c.transcripts[0])

@@ -42,8 +42,8 @@ func (j *judging) finish(tr *transcript, pb *playedBlock) {
 // play runs the stories through a target and decodes what it wrote.
 func play(t Target, name string, stories []story, j *judging) *transcript {
 	tr := &transcript{scenario: name}
-	if r, ok := t.(restarter); ok {
-		r.restart()
+	if r, ok := t.(Restarter); ok {
+		r.Restart()
 	}
 	for si := range stories {
 		st := &stories[si]
@@ -57,8 +57,8 @@ func play(t Target, name string, stories []story, j *judging) *transcript {
 			break
 		}
 	}
-	if s, ok := t.(stderrReader); ok {
-		tr.stderr = s.stderrTail()
+	if s, ok := t.(StderrTail); ok {
+		tr.stderr = s.StderrTail()
 	}
 	return tr
 }

@@ -213,23 +213,32 @@ func contains(list []string, s string) bool {
 }
 
 // What a target can do beyond Target, asked through small interfaces
-// rather than by its concrete type.
+// rather than by its concrete type; the exported ones let a source of
+// another package declare it.
 type (
 	// recordings is implemented by targets that are recorded wire, not an
 	// encoder: only the traffic scenario, their own stories, can run.
 	recordings interface{ recordedStories() []story }
-	// utf8Limited is implemented by targets whose transport carries only
-	// valid UTF-8 (hpack-stdio/1 without its binary form).
-	utf8Limited interface{ utf8Only() bool }
-	// inProcess marks targets whose encoders run in this process, whose
+
+	// UTF8Only is implemented by targets whose transport may carry only
+	// valid UTF-8 (hpack-stdio/1 without its binary form): UTF8Only
+	// returns true when it can carry nothing else, and the certifier then
+	// leaves out the octets valid UTF-8 never contains, saying so.
+	UTF8Only interface{ UTF8Only() bool }
+
+	// InProcess marks targets whose encoders run in this process, whose
 	// allocations can be counted.
-	inProcess interface{ inProcess() }
-	// restarter is implemented by targets that start each scenario afresh,
-	// such as a child process that is killed and started again.
-	restarter interface{ restart() }
-	// stderrReader is implemented by targets whose diagnostics are
-	// captured.
-	stderrReader interface{ stderrTail() string }
+	InProcess interface{ InProcess() }
+
+	// Restarter is implemented by targets that start each scenario
+	// afresh, such as a child process that is killed and started again:
+	// Restart is called before each scenario.
+	Restarter interface{ Restart() }
+
+	// StderrTail is implemented by targets whose diagnostics are
+	// captured: StderrTail returns the end of what they wrote since the
+	// last Restart, for the report.
+	StderrTail interface{ StderrTail() string }
 )
 
 // recordedWithoutWire says why recorded stories without any "wire" grade
@@ -265,13 +274,13 @@ func isRecorded(t Target) bool {
 }
 
 func isInProcess(t Target) bool {
-	_, ok := t.(inProcess)
+	_, ok := t.(InProcess)
 	return ok
 }
 
 func isUTF8Only(t Target) bool {
-	u, ok := t.(utf8Limited)
-	return ok && u.utf8Only()
+	u, ok := t.(UTF8Only)
+	return ok && u.UTF8Only()
 }
 
 // certify runs the cases against one target.

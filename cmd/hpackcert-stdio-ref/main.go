@@ -19,8 +19,9 @@ import (
 	"os"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/source/stdio"
+	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 func main() {
@@ -33,7 +34,7 @@ func main() {
 		cfg.Policy.Huffman = encoder.HuffmanNever
 	}
 	name := fmt.Sprintf("hpackcert-stdio-ref (capacity %d)", cfg.Capacity)
-	err := certify.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
+	err := stdio.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
 		return certify.NewReference(cfg)
 	}, func(s *hpackstdio.Server) { s.Binary = !*utf8Only })
 	if err != nil {

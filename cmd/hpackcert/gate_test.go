@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -65,7 +66,7 @@ func fakeTools(t *testing.T, log string, tools map[string]string) string {
 		if body == "" {
 			body = "exit 1"
 		}
-		script := fmt.Sprintf("#!/bin/sh\necho %s \"$*\" >>%s\n%s\n", name, shellQuote(log), body)
+		script := fmt.Sprintf("#!/bin/sh\necho %s \"$*\" >>%s\n%s\n", name, shell.Quote(log), body)
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +327,7 @@ func TestGateOutsideCheckout(t *testing.T) {
 		goBody := fmt.Sprintf(`case $1 in
 install) echo "GOBIN=$GOBIN" >>%s && mkdir -p "$GOBIN" && cp %s "$GOBIN/hpackcert" ;;
 *) exit 1 ;;
-esac`, shellQuote(log), shellQuote(filepath.Join(installed, "hpackcert")))
+esac`, shell.Quote(log), shell.Quote(filepath.Join(installed, "hpackcert")))
 		fakes := fakeTools(t, log, map[string]string{"go": goBody, "pkg-config": "exit 0", "apt-get": "", "sudo": ""})
 		env := scriptEnv("PATH="+fakes+string(os.PathListSeparator)+system, "HPACKCERT_VERSION=v1.2.3")
 		defer os.RemoveAll(report)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -69,7 +70,7 @@ func TestGateInNewProject(t *testing.T) {
 	}
 	_, replay, found := strings.Cut(stdout, "replay one with\n  ")
 	replay, _, _ = strings.Cut(replay, "\n")
-	want := "cd " + shellQuote(project) + " && " + shellQuote(bin) + " repro --story " + shellQuote(story) + " --cases enc/7.1.3/1 --exec 'python3 enc.py --bug'"
+	want := "cd " + shell.Quote(project) + " && " + shell.Quote(bin) + " repro --story " + shell.Quote(story) + " --cases enc/7.1.3/1 --exec 'python3 enc.py --bug'"
 	if !found || replay != want {
 		t.Fatalf("gate.sh printed the replay command %q; want %q\n%s", replay, want, stdout)
 	}

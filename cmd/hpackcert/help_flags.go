@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -107,7 +108,7 @@ type runFlags struct {
 
 func (f *runFlags) declare(fs *flagSet) {
 	fs.section("run flags", func() {
-		fs.DurationVar(&f.timeout, "timeout", certify.DefaultTimeout, "`D` per-request timeout for --exec encoders")
+		fs.DurationVar(&f.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec encoders")
 		fs.StringVar(&f.testcases, "testcases", "", "`DIR` traffic stories from an hpack-test-case directory (its raw-data/) or a directory of story files (default: hpack-test-case's 32 raw-data stories, embedded in the binary)")
 		fs.IntVar(&f.trafficStories, "traffic-stories", 0, "`N` use only N traffic stories (quick runs)")
 		fs.IntVar(&f.trafficBlocks, "traffic-blocks", 0, "`N` use only N blocks of each traffic story (quick runs)")

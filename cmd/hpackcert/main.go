@@ -39,23 +39,25 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/proc"
+	"github.com/hpackcert/hpackcert/internal/shell"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
-	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/source/recorded"
+	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
 func main() {
-	// Each --exec encoder runs in a process group of its own, which an
-	// interrupt of the terminal does not reach: kill them before going.
+	// Each --exec encoder and live target runs in a process group of its
+	// own, which an interrupt of the terminal does not reach: kill them
+	// before going.
 	interrupted := make(chan os.Signal, 1)
 	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-interrupted
-		certify.KillPrograms()
-		live.KillTargets()
+		proc.KillAll()
 		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs and live targets killed\n", sig)
 		os.Exit(2)
 	}()
@@ -298,14 +300,14 @@ func writeRepros(rep *certify.Report, specs []string, dir, bin string) (certify.
 // replayCommand returns the shell command replaying case id from the
 // story file path with bin, against the encoder spec names.
 func replayCommand(bin, path, id, spec string) string {
-	cmd := strings.TrimSpace(fmt.Sprintf("%s repro --story %s --cases %s %s", shellQuote(bin), shellQuote(path), id, spec))
+	cmd := strings.TrimSpace(fmt.Sprintf("%s repro --story %s --cases %s %s", shell.Quote(bin), shell.Quote(path), id, spec))
 	if !filepath.IsAbs(bin) || !strings.HasPrefix(spec, "--exec ") {
 		return cmd
 	}
 	// An absolute command is meant to work from anywhere: an --exec
 	// command line may name its program relative to where it ran.
 	if wd, err := os.Getwd(); err == nil {
-		cmd = "cd " + shellQuote(wd) + " && " + cmd
+		cmd = "cd " + shell.Quote(wd) + " && " + cmd
 	}
 	return cmd
 }
@@ -323,14 +325,6 @@ func fileName(name string) string {
 		out = out[:64]
 	}
 	return out
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // openTargets opens the encoders named on the command line, or the
@@ -358,11 +352,11 @@ func openTargets(encoders, execs, stories []string, timeout time.Duration, opts 
 		targets, specs = append(targets, t), append(specs, "")
 	}
 	for _, c := range execs {
-		t, err := certify.ExecWith(c, certify.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
+		t, err := stdio.ExecWith(c, stdio.ExecOptions{Timeout: timeout, MaxWire: opts.MaxBlockSize})
 		if err != nil {
 			return targets, specs, fmt.Errorf("--exec %q: %w", c, err)
 		}
-		targets, specs = append(targets, t), append(specs, "--exec "+shellQuote(c))
+		targets, specs = append(targets, t), append(specs, "--exec "+shell.Quote(c))
 	}
 	return targets, specs, nil
 }

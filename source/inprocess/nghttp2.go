@@ -15,7 +15,7 @@ func init() {
 }
 
 // Nghttp2 adapts libnghttp2's HPACK deflater (nghttp2_hd_deflater, through
-// internal/nghttp2deflate) to Encoder. It exists only in binaries built
+// internal/nghttp2deflate) to certify.Encoder. It exists only in binaries built
 // with -tags nghttp2.
 type Nghttp2 struct {
 	d      *nghttp2deflate.Deflater

@@ -32,23 +32,3 @@ func TestNghttp2Grades(t *testing.T) {
 	}
 	t.Logf("nghttp2 coverage: %s", rep.Coverage["nghttp2"])
 }
-
-// quick is a run cut short, as certify's own tests make it.
-func quick() certify.Options {
-	return certify.Options{TrafficStories: 2, TrafficBlocks: 30, Adversarial: 3, AllocRuns: 10}
-}
-
-// gradesWithout lists the cases enc got a grade other than pass, info,
-// unsupported or an expected failure in.
-func gradesWithout(rep *certify.Report, enc string) []string {
-	var bad []string
-	for _, c := range rep.Cases {
-		res := rep.Results[enc][c.ID]
-		switch {
-		case res.Grade == certify.Pass, res.Grade == certify.Info, res.Grade == certify.Unsupported, res.Expected:
-		default:
-			bad = append(bad, c.ID+" "+res.Grade.String()+": "+res.Detail)
-		}
-	}
-	return bad
-}

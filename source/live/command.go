@@ -1,15 +1,14 @@
 package live
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/proc"
+	"github.com/hpackcert/hpackcert/internal/shell"
+	"github.com/hpackcert/hpackcert/internal/tail"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -28,7 +27,7 @@ type ClientCommand struct {
 // for quotes ('...', "..." with \" \\ \$ \` escapes) and backslashes
 // outside them; it runs no shell. The line must hold "{urls}" or "{url}".
 func ParseCommand(line string) (*ClientCommand, error) {
-	args, err := splitWords(line)
+	args, err := shell.Split(line)
 	if err != nil {
 		return nil, fmt.Errorf("live: client command %q: %w", line, err)
 	}
@@ -94,11 +93,7 @@ func (c *ClientCommand) String() string {
 	if len(c.Args) == 0 {
 		return "in process"
 	}
-	words := make([]string, len(c.Args))
-	for i, a := range c.Args {
-		words[i] = shellQuote(a)
-	}
-	return strings.Join(words, " ")
+	return shell.Join(c.Args)
 }
 
 // Expand returns the command's words with the placeholders replaced.
@@ -127,110 +122,21 @@ const maxClientOutput = 4 << 10
 // the end of its output.
 func (c *ClientCommand) Run(ctx context.Context, urls []string) error {
 	words := c.Expand(urls)
-	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
-	out := &tailBuffer{max: maxClientOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	SetProcessGroup(cmd)
-	cmd.Cancel = func() error { return KillProcessGroup(cmd) }
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	group := proc.Command(ctx, 2*time.Second, words[0], words[1:]...)
+	out := tail.New(maxClientOutput)
+	group.Cmd.Stdout, group.Cmd.Stderr = out, out
+	if err := group.Start(); err != nil {
 		return err
 	}
-	Track(cmd)
-	err := cmd.Wait()
-	Untrack(cmd)
+	err := group.Wait()
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
 	}
-	if tail := strings.TrimSpace(out.String()); tail != "" {
-		return fmt.Errorf("%s: %w; its output ends: %s", words[0], err, tail)
+	if end := strings.TrimSpace(strings.ToValidUTF8(string(out.Bytes()), "?")); end != "" {
+		return fmt.Errorf("%s: %w; its output ends: %s", words[0], err, end)
 	}
 	return fmt.Errorf("%s: %w", words[0], err)
-}
-
-// tailBuffer keeps the last max octets written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.ToValidUTF8(t.buf, []byte("?")))
-}
-
-// splitWords splits a line into words as a POSIX shell would, without
-// expansions.
-func splitWords(line string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case c == '\\':
-			if i+1 >= len(line) {
-				return nil, errors.New("a backslash at the end")
-			}
-			i++
-			cur.WriteByte(line[i])
-			inWord = true
-		case c == '\'':
-			end := strings.IndexByte(line[i+1:], '\'')
-			if end < 0 {
-				return nil, errors.New("an unterminated ' quote")
-			}
-			cur.WriteString(line[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(line) && line[i] != '"'; i++ {
-				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`", line[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(line[i])
-			}
-			if i >= len(line) {
-				return nil, errors.New(`an unterminated " quote`)
-			}
-			inWord = true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:={},") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

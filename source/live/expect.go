@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hpackcert/hpackcert/oracle"
-	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/oracle/panel"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -72,48 +72,27 @@ func Stories(conns []Conn, tr Transform) ([]*vectors.Story, []string) {
 	return stories, notes
 }
 
-// normalisers decode one connection's blocks in order, strict first, to
-// learn the values the certifier cannot know.
-type normalisers struct {
-	decoders []oracle.Decoder
-	broken   []bool
-}
+// normalisers decode one connection's blocks in order through the panel
+// of every oracle, strict first, to learn the values the certifier cannot
+// know.
+type normalisers struct{ p *panel.Panel }
 
 func newNormalisers() *normalisers {
-	s := strict.New()
-	s.SetMaxHeaderListSize(DefaultMaxBlock)
-	n := &normalisers{decoders: []oracle.Decoder{s}}
-	for _, newDecoder := range oracle.Available() {
-		if d := newDecoder(); d.Name() != strict.Name {
-			n.decoders = append(n.decoders, d)
-		}
-	}
-	n.broken = make([]bool, len(n.decoders))
-	return n
+	p := panel.New()
+	p.Strict.SetMaxHeaderListSize(DefaultMaxBlock)
+	return &normalisers{p: p}
 }
 
 // decode returns the block as the first oracle that decodes it sees it.
 // Every oracle decodes every block, to keep its table.
 func (n *normalisers) decode(b Block) ([]oracle.Field, bool) {
-	var out []oracle.Field
-	found := false
-	for i, d := range n.decoders {
-		if n.broken[i] {
-			continue
-		}
-		for _, size := range b.Acked {
-			d.SetMaxDynamicTableSize(size)
-		}
-		fields, err := d.DecodeBlock(b.Wire)
-		if err != nil {
-			n.broken[i] = true
-			continue
-		}
-		if !found {
-			out, found = fields, true
+	n.p.Acknowledge(b.Acked)
+	for _, r := range n.p.Decode(b.Wire) {
+		if !r.Skipped && r.Err == nil {
+			return r.Fields, true
 		}
 	}
-	return out, found
+	return nil, false
 }
 
 func asHeaders(fields []oracle.Field) []vectors.Field {

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -602,7 +603,7 @@ func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) ho
 			peer += ":tls"
 			args = append(args, "--tls")
 		}
-		args = append(args, "--client", shellQuote(self)+" {urls}")
+		args = append(args, "--client", shell.Quote(self)+" {urls}")
 		env = append(env, hostileClientEnv+"="+peer)
 	}
 	rssFile := filepath.Join(t.TempDir(), "rss")

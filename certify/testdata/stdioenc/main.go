@@ -30,8 +30,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/source/stdio"
+	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 var (
@@ -126,7 +127,7 @@ func main() {
 		}
 	}
 	encodes := 0
-	err = certify.Serve(os.Stdin, os.Stdout, "stdioenc "+bug.String(), func() certify.Encoder {
+	err = stdio.Serve(os.Stdin, os.Stdout, "stdioenc "+bug.String(), func() certify.Encoder {
 		return &misbehaving{enc: broken.New(bug), encodes: &encodes}
 	}, func(s *hpackstdio.Server) {
 		s.Binary = !*utf8Only

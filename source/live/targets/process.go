@@ -7,12 +7,20 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/proc"
 	"github.com/hpackcert/hpackcert/source/live"
 )
+
+// KillTargets kills every server, proxy and client program hpackcert live
+// started and that still runs, each with its process group (every group
+// started through package internal/proc, in fact). It only sends
+// signals, so a signal handler about to exit may call it: the programs run
+// in process groups of their own, which the terminal's interrupt does not
+// reach.
+func KillTargets() { proc.KillAll() }
 
 // startTimeout bounds how long a target may take to listen.
 const startTimeout = 15 * time.Second
@@ -61,30 +69,26 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 		return nil, err
 	}
 	defer logFile.Close()
-	cmd := exec.Command(name, args...)
+	// Its output goes to a file: no pipe for Wait to wait for.
+	group := proc.Command(context.Background(), 0, name, args...)
+	cmd := group.Cmd
 	cmd.Dir = env.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), extraEnv...)
-	live.SetProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := group.Start(); err != nil {
 		return nil, err
 	}
-	live.Track(cmd)
 	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		live.Untrack(cmd)
-		exited <- err
-	}()
+	go func() { exited <- group.Wait() }()
 	readLog := func() string { return logTail(env.dir) }
 	stop := func() error {
-		live.TermProcessGroup(cmd)
+		group.Terminate()
 		select {
 		case <-exited:
 			return nil
 		case <-time.After(5 * time.Second):
 		}
-		live.KillProcessGroup(cmd)
+		group.Kill()
 		<-exited
 		return errors.New("it did not stop within 5s of SIGTERM and was killed")
 	}

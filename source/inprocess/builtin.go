@@ -1,10 +1,7 @@
-// Package inprocess is the in-process source of hpackcert: the Go
-// encoders built into the tool, driven through certify.Func in this
-// process. Builtin names them: "ref" (package encoder, through
-// certify.Reference), "xnet" (golang.org/x/net/http2/hpack) and, in
-// binaries built with -tags nghttp2, "nghttp2" (libnghttp2's deflater
-// through internal/nghttp2deflate). A Go encoder of one's own needs no
-// package here: certify.Func or certify.TestEncoder takes it.
+// Package inprocess is the in-process source: the Go encoders built into
+// hpackcert (the reference encoder, x/net's and, under the nghttp2 build
+// tag, libnghttp2's deflater), by name, as certify Targets. A Go user's own
+// encoder needs no source: certify.Func and certify.TestEncoder take it.
 package inprocess
 
 import (
@@ -61,7 +58,7 @@ func Builtin(name string) (certify.Target, error) {
 	return certify.Func(builtinNames[name], newEncoder), nil
 }
 
-// XNet adapts golang.org/x/net/http2/hpack's Encoder to Encoder. Its
+// XNet adapts golang.org/x/net/http2/hpack's Encoder to certify.Encoder. Its
 // table is not visible, so the certifier compares the oracles' tables
 // with each other only.
 type XNet struct {

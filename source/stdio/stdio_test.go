@@ -1,4 +1,4 @@
-package certify_test
+package stdio_test
 
 import (
 	"bytes"
@@ -15,13 +15,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/hpackstdio"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/stdioschema"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/source/stdio"
+	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
-// stdioBinaries builds testdata/stdioenc and cmd/hpackcert-stdio-ref once
+// stdioBinaries builds certify/testdata/stdioenc and cmd/hpackcert-stdio-ref once
 // per test binary and returns the directory holding them.
 func stdioBinaries(t *testing.T) string {
 	t.Helper()
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 
 func execTarget(t *testing.T, command string, timeout time.Duration) certify.Target {
 	t.Helper()
-	target, err := certify.Exec(command, timeout)
+	target, err := stdio.Exec(command, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestStdioMisbehaving(t *testing.T) {
 func TestStdioNoHello(t *testing.T) {
 	dir := stdioBinaries(t)
 	start := time.Now()
-	target, err := certify.Exec(filepath.Join(dir, "stdioenc")+" -no-hello", 200*time.Millisecond)
+	target, err := stdio.Exec(filepath.Join(dir, "stdioenc")+" -no-hello", 200*time.Millisecond)
 	if err == nil {
 		target.Close()
 		t.Fatal("Exec of an encoder that never answers: no error")
@@ -151,7 +152,7 @@ func TestExecBadCommand(t *testing.T) {
 		{"/nonexistent/encoder", "starting /nonexistent/encoder"},
 	}
 	for _, tt := range tests {
-		_, err := certify.Exec(tt.command, time.Second)
+		_, err := stdio.Exec(tt.command, time.Second)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Exec(%q) error %v; want one containing %q", tt.command, err, tt.want)
 		}
@@ -392,15 +393,15 @@ func TestServeOffersBinary(t *testing.T) {
 	newRef := func() certify.Encoder { return certify.NewReference(encoder.Config{}) }
 	tests := []struct {
 		name  string
-		opts  []certify.ServeOption
+		opts  []stdio.ServeOption
 		hello string
 	}{
 		{"default", nil, `{"name":"ref"}`},
-		{"binary", []certify.ServeOption{func(s *hpackstdio.Server) { s.Binary = true }}, `{"name":"ref","binary":true}`},
+		{"binary", []stdio.ServeOption{func(s *hpackstdio.Server) { s.Binary = true }}, `{"name":"ref","binary":true}`},
 	}
 	for _, tt := range tests {
 		var out strings.Builder
-		if err := certify.Serve(strings.NewReader(in), &out, "ref", newRef, tt.opts...); err != nil {
+		if err := stdio.Serve(strings.NewReader(in), &out, "ref", newRef, tt.opts...); err != nil {
 			t.Fatal(err)
 		}
 		answers := strings.Split(out.String(), "\n")
@@ -500,7 +501,7 @@ func TestExecKillsProcessGroup(t *testing.T) {
 	start := func(t *testing.T, flags string, timeout time.Duration) (certify.Target, string) {
 		t.Helper()
 		pids := filepath.Join(t.TempDir(), "pids")
-		target, err := certify.ExecWith(fmt.Sprintf("'%s' -fork 2 -pids '%s' %s", enc, pids, flags), certify.ExecOptions{Timeout: timeout})
+		target, err := stdio.ExecWith(fmt.Sprintf("'%s' -fork 2 -pids '%s' %s", enc, pids, flags), stdio.ExecOptions{Timeout: timeout})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -606,7 +607,7 @@ func TestExecWithMaxWire(t *testing.T) {
 		{1 << 20, fmt.Sprintf("an answer of more than %d octets: the block exceeds the per-block limit of 1024 octets", 2*limit+64<<10)},
 	}
 	for _, tt := range tests {
-		target, err := certify.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, tt.wire), certify.ExecOptions{MaxWire: limit})
+		target, err := stdio.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, tt.wire), stdio.ExecOptions{MaxWire: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -624,7 +625,7 @@ func TestExecWithMaxWire(t *testing.T) {
 		}
 		target.Close()
 	}
-	target, err := certify.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, limit+1), certify.ExecOptions{MaxWire: limit})
+	target, err := stdio.ExecWith(fmt.Sprintf("'%s' -big-wire %d", enc, limit+1), stdio.ExecOptions{MaxWire: limit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,15 @@ package hpackstdio
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/hpackcert/hpackcert/internal/proc"
 )
 
 // stopGrace bounds how long stopping a program waits for it to be reaped
@@ -40,7 +42,7 @@ var errTooLong = errors.New("hpackstdio: answer line too long")
 //   - read reads one line of standard output each time exchange asks;
 //   - copyStderr copies standard error to Options.Stderr.
 type process struct {
-	cmd    *exec.Cmd
+	group  *proc.Group
 	stdin  *os.File      // the write end of the program's standard input
 	stdout *os.File      // the read end of its standard output
 	stderr *os.File      // the read end of its standard error; nil when discarded
@@ -52,9 +54,6 @@ type process struct {
 	quit   chan struct{} // closed by kill
 	lastOp string        // the request whose answer was read last
 	once   sync.Once
-
-	mu     sync.Mutex // guards reaped, so that a reaped group id is never signalled
-	reaped bool
 }
 
 // lineRead is one line of standard output, or why there is none.
@@ -63,26 +62,15 @@ type lineRead struct {
 	err  error
 }
 
-// running holds the programs started and not yet reaped, for KillAll.
-var running struct {
-	sync.Mutex
-	procs map[*process]struct{}
-}
-
-// KillAll kills every program started by a Client of this process that is
-// still running, each with its process group. It only sends signals: it is
-// safe to call from any goroutine at any time, in particular from a signal
-// handler of a program about to exit, whose encoders, in groups of their
-// own, no longer hear the terminal's interrupt. Each Client affected fails
-// its next request, saying the encoder was killed, and must still be
-// closed.
-func KillAll() {
-	running.Lock()
-	defer running.Unlock()
-	for p := range running.procs {
-		p.signalGroup()
-	}
-}
+// KillAll kills every program started in a process group of its own by
+// this process (package internal/proc: a Client's encoders among them)
+// that is still running, each with its group. It only sends signals: it
+// is safe to call from any goroutine at any time, in particular from a
+// signal handler of a program about to exit, whose encoders, in groups of
+// their own, no longer hear the terminal's interrupt. Each Client
+// affected fails its next request, saying the encoder was killed, and
+// must still be closed.
+func KillAll() { proc.KillAll() }
 
 // startProcess starts argv, in a process group of its own, with pipes to
 // its standard input and output; its standard error goes to stderr, or
@@ -115,7 +103,10 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 		return nil, err
 	}
 	parent, child = append(parent, outR), append(child, outW)
-	cmd := exec.Command(argv[0], argv[1:]...)
+	// The pipes are *os.File the program holds: no copying goroutine for
+	// Wait to wait for, and kill closes them.
+	group := proc.Command(context.Background(), 0, argv[0], argv[1:]...)
+	cmd := group.Cmd
 	cmd.Stdin, cmd.Stdout = inR, outW
 	var errR *os.File
 	if stderr != nil {
@@ -126,8 +117,7 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 		parent, child = append(parent, errR), append(child, errW)
 		cmd.Stderr = errW
 	}
-	ownGroup(cmd)
-	err = cmd.Start()
+	err = group.Start()
 	// The program holds its own copies of its ends of the pipes.
 	closeAll(child)
 	if err != nil {
@@ -135,7 +125,7 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 		return nil, err
 	}
 	p := &process{
-		cmd:    cmd,
+		group:  group,
 		stdin:  inW,
 		stdout: outR,
 		stderr: errR,
@@ -145,12 +135,6 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 		exited: make(chan struct{}),
 		quit:   make(chan struct{}),
 	}
-	running.Lock()
-	if running.procs == nil {
-		running.procs = map[*process]struct{}{}
-	}
-	running.procs[p] = struct{}{}
-	running.Unlock()
 	go p.wait()
 	go p.read()
 	if errR != nil {
@@ -160,31 +144,12 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 	return p, nil
 }
 
-// wait reaps the program and kills whatever it left in its process group:
-// descendants that would otherwise hold its pipes open and outlive the
-// certifier.
+// wait reaps the program, kills whatever it left in its process group
+// (descendants that would otherwise hold its pipes open and outlive the
+// certifier) and closes exited.
 func (p *process) wait() {
-	p.cmd.Wait()
-	p.mu.Lock()
-	// The group id is the reaped program's pid; it cannot be reused while
-	// the group has members, and this is the last time it is signalled.
-	killGroup(p.cmd)
-	p.reaped = true
-	p.mu.Unlock()
-	running.Lock()
-	delete(running.procs, p)
-	running.Unlock()
+	p.group.Wait()
 	close(p.exited)
-}
-
-// signalGroup kills the program's process group, unless the program was
-// reaped already (wait killed the group then).
-func (p *process) signalGroup() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.reaped {
-		killGroup(p.cmd)
-	}
 }
 
 // read reads one line of standard output each time exchange asks for
@@ -348,7 +313,7 @@ func (p *process) gone(op, seen string) error {
 // exitError says how the program exited; call it once exited is closed.
 func (p *process) exitError(op string) error {
 	how := "exited"
-	if st := p.cmd.ProcessState; st != nil {
+	if st := p.group.Cmd.ProcessState; st != nil {
 		how = "exited (" + st.String() + ")"
 	}
 	return fmt.Errorf("the encoder %s without answering %s", how, op)
@@ -361,7 +326,7 @@ func (p *process) exitError(op string) error {
 func (p *process) kill() {
 	p.once.Do(func() {
 		close(p.quit)
-		p.signalGroup()
+		p.group.Kill()
 		p.stdin.Close()
 		deadline := time.Now().Add(stopGrace)
 		waitUntil(p.exited, deadline)

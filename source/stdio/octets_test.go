@@ -1,4 +1,4 @@
-package certify_test
+package stdio_test
 
 import (
 	"fmt"

@@ -1,4 +1,8 @@
-package certify
+// Package stdio is the hpack-stdio/1 source: Exec certifies an encoder
+// program in any language speaking the protocol (package hpackstdio, its
+// messages, client and server), and Serve makes a Go certify.Encoder
+// speak it.
+package stdio
 
 import (
 	"errors"
@@ -6,16 +10,13 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
 
-	"github.com/hpackcert/hpackcert/certify/hpackstdio"
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/shell"
+	"github.com/hpackcert/hpackcert/internal/tail"
+	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
-
-// This file adapts package hpackstdio, the hpack-stdio/1 protocol for
-// encoders in any language, to Target and Encoder: Exec certifies a
-// program speaking it, and Serve makes a Go Encoder speak it.
 
 // DefaultTimeout is how long Exec waits for each answer by default.
 const DefaultTimeout = hpackstdio.DefaultTimeout
@@ -27,7 +28,7 @@ const stderrLimit = 16 << 10
 // Exec starts command, a program speaking hpack-stdio/1, and asks its
 // name; timeout bounds every request, 0 meaning DefaultTimeout. It is
 // ExecWith with only a timeout.
-func Exec(command string, timeout time.Duration) (Target, error) {
+func Exec(command string, timeout time.Duration) (certify.Target, error) {
 	return ExecWith(command, ExecOptions{Timeout: timeout})
 }
 
@@ -43,8 +44,9 @@ type ExecOptions struct {
 }
 
 // ExecWith starts command, a program speaking hpack-stdio/1, and asks its
-// name. The command line is split into words as a shell would, honouring
-// single and double quotes, but no shell runs. An error means the program
+// name. The command line is split into words by the POSIX shell's
+// quoting rules (package internal/shell: quotes and backslashes), but no
+// shell runs. An error means the program
 // could not be started or did not answer hello: the run cannot go on.
 //
 // The program is killed and started again, with a new hello, at the start
@@ -57,15 +59,18 @@ type ExecOptions struct {
 // When its first answer to hello offers the binary-safe form, every octet
 // of every scenario is sent; when it does not, the certifier leaves out
 // the octets that valid UTF-8 never contains and says so in the report.
-func ExecWith(command string, opts ExecOptions) (Target, error) {
-	argv, err := splitCommand(command)
+func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
+	argv, err := shell.Split(command)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("certify: command %q: %w", command, err)
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("certify: empty encoder command")
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	t := &execTarget{argv: argv, opts: opts, stderr: &tailBuffer{limit: stderrLimit}}
+	t := &execTarget{argv: argv, opts: opts, stderr: tail.New(stderrLimit)}
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
 	}
@@ -80,53 +85,15 @@ func ExecWith(command string, opts ExecOptions) (Target, error) {
 // the terminal's interrupt. The Targets must still be closed.
 func KillPrograms() { hpackstdio.KillAll() }
 
-// splitCommand splits a command line into words, honouring quotes.
-func splitCommand(command string) ([]string, error) {
-	var words []string
-	var word strings.Builder
-	inWord := false
-	var quote rune
-	for _, r := range command {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			word.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, inWord = r, true
-		case unicode.IsSpace(r):
-			if inWord {
-				words = append(words, word.String())
-				word.Reset()
-				inWord = false
-			}
-		default:
-			word.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("certify: command %q: unterminated %c quote", command, quote)
-	}
-	if inWord {
-		words = append(words, word.String())
-	}
-	if len(words) == 0 {
-		return nil, errors.New("certify: empty encoder command")
-	}
-	return words, nil
-}
-
-// execTarget is a program speaking hpack-stdio/1. The runner reaches its
-// unexported methods through interfaces: restart, stderrTail and
-// utf8Only.
+// execTarget is a program speaking hpack-stdio/1; it is a Restarter, a
+// StderrTail and a UTF8Only.
 type execTarget struct {
 	argv   []string
 	opts   ExecOptions
 	name   string // the first answer to hello
 	binary bool   // whether the first answer to hello offered the binary form
-	stderr *tailBuffer
-	client *hpackstdio.Client // nil after restart, until the next NewEncoder
+	stderr *tail.Buffer
+	client *hpackstdio.Client // nil after Restart, until the next NewEncoder
 }
 
 func (t *execTarget) Name() string {
@@ -146,16 +113,16 @@ func (t *execTarget) start() error {
 	return nil
 }
 
-// utf8Only reports whether names and values must be valid UTF-8: true
+// UTF8Only reports whether names and values must be valid UTF-8: true
 // when the program did not offer the binary-safe form in its first
 // answer to hello.
-func (t *execTarget) utf8Only() bool { return !t.binary }
+func (t *execTarget) UTF8Only() bool { return !t.binary }
 
-// restart kills the program, to be started again with empty stderr by the
+// Restart kills the program, to be started again with empty stderr by the
 // next NewEncoder, at the start of each scenario.
-func (t *execTarget) restart() {
+func (t *execTarget) Restart() {
 	t.kill()
-	t.stderr.reset()
+	t.stderr.Reset()
 }
 
 func (t *execTarget) kill() {
@@ -165,9 +132,9 @@ func (t *execTarget) kill() {
 	}
 }
 
-// stderrTail returns the end of what the program wrote to its standard
-// error since the last restart.
-func (t *execTarget) stderrTail() string { return t.stderr.String() }
+// StderrTail returns the end of what the program wrote to its standard
+// error since the last Restart.
+func (t *execTarget) StderrTail() string { return t.stderr.String() }
 
 func (t *execTarget) stderrNote() string {
 	if s := strings.TrimSpace(t.stderr.String()); s != "" {
@@ -178,7 +145,7 @@ func (t *execTarget) stderrNote() string {
 
 // NewEncoder asks for a fresh context, starting the program first if it
 // is not running.
-func (t *execTarget) NewEncoder() (Encoder, error) {
+func (t *execTarget) NewEncoder() (certify.Encoder, error) {
 	if t.client == nil || t.client.Err() != nil {
 		if err := t.start(); err != nil {
 			return nil, err
@@ -208,7 +175,7 @@ func (e *stdioEncoder) SetMaxDynamicTableSize(n uint32) error {
 	return nil
 }
 
-func (e *stdioEncoder) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
+func (e *stdioEncoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
 	if e.c != e.t.client {
 		return dst, errors.New("the encoder process was restarted; this context is gone")
 	}
@@ -222,7 +189,8 @@ func (e *stdioEncoder) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
 	return wire, withTimeout(err)
 }
 
-// withTimeout makes a timeout of package hpackstdio match ErrTimeout too.
+// withTimeout makes a timeout of package hpackstdio match
+// certify.ErrTimeout too.
 func withTimeout(err error) error {
 	if errors.Is(err, hpackstdio.ErrTimeout) {
 		return timeoutError{err}
@@ -230,70 +198,27 @@ func withTimeout(err error) error {
 	return err
 }
 
-// timeoutError is an hpackstdio error that also matches ErrTimeout.
+// timeoutError is an hpackstdio error that also matches certify.ErrTimeout.
 type timeoutError struct{ err error }
 
 func (e timeoutError) Error() string   { return e.err.Error() }
-func (e timeoutError) Unwrap() []error { return []error{e.err, ErrTimeout} }
-
-// tailBuffer keeps the last limit octets written to it, in a buffer
-// allocated once, whatever is written.
-type tailBuffer struct {
-	mu      sync.Mutex
-	limit   int
-	buf     []byte
-	dropped int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.buf == nil {
-		b.buf = make([]byte, 0, b.limit)
-	}
-	n := len(p)
-	if len(p) > b.limit {
-		b.dropped += len(p) - b.limit
-		p = p[len(p)-b.limit:]
-	}
-	if over := len(b.buf) + len(p) - b.limit; over > 0 {
-		b.dropped += over
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	b.buf = append(b.buf, p...)
-	return n, nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.dropped > 0 {
-		return fmt.Sprintf("[%d earlier octets dropped]\n%s", b.dropped, b.buf)
-	}
-	return string(b.buf)
-}
-
-func (b *tailBuffer) reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf, b.dropped = b.buf[:0], 0
-}
+func (e timeoutError) Unwrap() []error { return []error{e.err, certify.ErrTimeout} }
 
 // A ServeOption configures the hpackstdio.Server that Serve runs, after
 // Serve has set its Name and NewEncoder. To offer the binary-safe form,
 // which lets the certifier send every octet value:
 //
-//	certify.Serve(os.Stdin, os.Stdout, name, newEncoder,
+//	stdio.Serve(os.Stdin, os.Stdout, name, newEncoder,
 //		func(s *hpackstdio.Server) { s.Binary = true })
 type ServeOption func(*hpackstdio.Server)
 
-// Serve speaks the encoder side of hpack-stdio/1 for a Go Encoder: it
-// reads requests from r and writes one answer line per request to w until
+// Serve speaks the encoder side of hpack-stdio/1 for a Go
+// certify.Encoder: it reads requests from r and writes one answer line per request to w until
 // r ends. name is the answer to hello; newEncoder opens each context.
 // Without options the answer to hello does not offer the binary-safe form
 // (see ServeOption); requests of both forms are accepted. It returns nil
 // at the end of r and an error only when reading or writing fails.
-func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder, opts ...ServeOption) error {
+func Serve(r io.Reader, w io.Writer, name string, newEncoder func() certify.Encoder, opts ...ServeOption) error {
 	s := &hpackstdio.Server{
 		Name:       name,
 		NewEncoder: func() hpackstdio.Encoder { return &servedEncoder{enc: newEncoder()} },
@@ -304,10 +229,10 @@ func Serve(r io.Reader, w io.Writer, name string, newEncoder func() Encoder, opt
 	return s.Serve(r, w)
 }
 
-// servedEncoder is an Encoder as Serve drives it.
+// servedEncoder is a certify.Encoder as Serve drives it.
 type servedEncoder struct {
-	enc    Encoder
-	fields []Field
+	enc    certify.Encoder
+	fields []certify.Field
 }
 
 func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
@@ -317,7 +242,7 @@ func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
 func (e *servedEncoder) EncodeBlock(dst []byte, fields []hpackstdio.Field) ([]byte, error) {
 	e.fields = e.fields[:0]
 	for _, f := range fields {
-		e.fields = append(e.fields, Field(f))
+		e.fields = append(e.fields, certify.Field(f))
 	}
 	return e.enc.EncodeBlock(dst, e.fields)
 }

@@ -14,4 +14,4 @@ type funcTarget struct {
 func (t *funcTarget) Name() string                 { return t.name }
 func (t *funcTarget) NewEncoder() (Encoder, error) { return t.new(), nil }
 func (t *funcTarget) Close() error                 { return nil }
-func (t *funcTarget) inProcess()                   {}
+func (t *funcTarget) InProcess()                   {}

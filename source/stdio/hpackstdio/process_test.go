@@ -238,7 +238,7 @@ func TestKillAll(t *testing.T) {
 	for range 2 {
 		c, pid := startFork(t, "answer", Options{})
 		clients = append(clients, c)
-		pids = append(pids, pid, c.proc.cmd.Process.Pid)
+		pids = append(pids, pid, c.proc.group.Cmd.Process.Pid)
 	}
 	KillAll()
 	waitGone(t, pids, os.Args[0], 3*time.Second) // leaders and sleepers

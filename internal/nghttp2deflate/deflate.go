@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"slices"
 	"unsafe"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // ErrClosed is returned by a Deflater used after Close.
@@ -34,14 +36,11 @@ func newError(op string, code int) *Error {
 	return &Error{Op: op, Code: code, Reason: C.GoString(C.nghttp2_strerror(C.int(code)))}
 }
 
-// Field is one header field to encode.
-type Field struct {
-	Name, Value string
-	// Sensitive asks for a "Literal Header Field Never Indexed"
-	// representation (RFC 7541 §6.2.3, §7.1.3); it sets
-	// NGHTTP2_NV_FLAG_NO_INDEX.
-	Sensitive bool
-}
+// Field is one header field to encode: spec.Field, the module's one
+// header-field type. Sensitive asks for a "Literal Header Field Never
+// Indexed" representation (RFC 7541 §6.2.3, §7.1.3); it sets
+// NGHTTP2_NV_FLAG_NO_INDEX.
+type Field = spec.Field
 
 // MaxBlockLen returns an upper bound on the bytes EncodeBlock appends for
 // fields: two dynamic table size updates of at most 6 bytes (RFC 7541

@@ -18,8 +18,7 @@ func init() {
 // internal/nghttp2deflate) to certify.Encoder. It exists only in binaries built
 // with -tags nghttp2.
 type Nghttp2 struct {
-	d      *nghttp2deflate.Deflater
-	fields []nghttp2deflate.Field
+	d *nghttp2deflate.Deflater
 }
 
 // NewNghttp2 returns an nghttp2 deflater whose table may grow to 4096
@@ -35,21 +34,12 @@ func (n *Nghttp2) SetMaxDynamicTableSize(size uint32) error {
 
 // EncodeBlock implements Encoder.
 func (n *Nghttp2) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
-	n.fields = n.fields[:0]
-	for _, f := range fields {
-		n.fields = append(n.fields, nghttp2deflate.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive})
-	}
-	return n.d.EncodeBlock(dst, n.fields)
+	return n.d.EncodeBlock(dst, fields)
 }
 
 // Table implements TableReader.
 func (n *Nghttp2) Table() []oracle.Field {
-	t := n.d.Table()
-	out := make([]oracle.Field, len(t))
-	for i, f := range t {
-		out[i] = oracle.Field{Name: f.Name, Value: f.Value}
-	}
-	return out
+	return n.d.Table()
 }
 
 // Close frees the deflater's C memory.

@@ -95,6 +95,10 @@ func (n *normalisers) decode(b Block) ([]oracle.Field, bool) {
 	return nil, false
 }
 
+// asHeaders returns the fields an oracle decoded without the flag it set
+// on those that arrived never indexed: the expected list says what the
+// block must decode to, and which fields must be sensitive is the
+// script's to say.
 func asHeaders(fields []oracle.Field) []vectors.Field {
 	out := make([]vectors.Field, len(fields))
 	for i, f := range fields {

@@ -129,7 +129,7 @@ func (e *testEncoder) block(t testing.TB, list string, acked ...uint32) []byte {
 			t.Fatal(err)
 		}
 	}
-	wire, err := e.enc.EncodeBlock(nil, toFields(listFrom(list)))
+	wire, err := e.enc.EncodeBlock(nil, listFrom(list))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -334,7 +334,7 @@ func (s *Server) answer(w *wireConn, req *serverRequest) error {
 	if req.method == "HEAD" {
 		body = nil
 	}
-	if err := w.writeHeaders(req.stream, toFields(fields), len(body) == 0); err != nil {
+	if err := w.writeHeaders(req.stream, fields, len(body) == 0); err != nil {
 		return err
 	}
 	if len(body) == 0 {

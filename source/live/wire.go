@@ -453,12 +453,3 @@ func (w *wireConn) flush() error {
 	w.queued = kept
 	return nil
 }
-
-// toFields converts a story header list to certify fields.
-func toFields(list []vectors.Field) []certify.Field {
-	out := make([]certify.Field, len(list))
-	for i, f := range list {
-		out[i] = certify.Field{Name: f.Name, Value: f.Value}
-	}
-	return out
-}

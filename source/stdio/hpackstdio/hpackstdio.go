@@ -42,6 +42,8 @@ package hpackstdio
 import (
 	"errors"
 	"time"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // The operations of the protocol, the "op" member of a request.
@@ -61,13 +63,11 @@ const DefaultTimeout = 5 * time.Second
 // what Options.MaxWire allows.
 const MaxLine = 64 << 20
 
-// Field is one header field of an encode request.
-type Field struct {
-	Name, Value string
-	// Sensitive marks a field the encoder must never index: it must be sent
-	// as a "Literal Header Field Never Indexed" (RFC 7541 §6.2.3, §7.1.3).
-	Sensitive bool
-}
+// Field is one header field of an encode request: spec.Field, the
+// module's one header-field type. Sensitive marks a field the encoder must
+// never index: it must be sent as a "Literal Header Field Never Indexed"
+// (RFC 7541 §6.2.3, §7.1.3).
+type Field = spec.Field
 
 // Encoder is one HPACK encoding context, as Server drives it. A new
 // Encoder starts with an empty dynamic table whose maximum size is 4096

@@ -1,41 +1,46 @@
-// Package certify certifies HPACK (RFC 7541) header encoders.
+// Package certify is the certification engine of hpackcert: it grades
+// HPACK (RFC 7541) header encoders from the transcripts sources give it.
 //
-// It drives an encoder through traffic stories, generated adversarial
-// sequences and targeted scenarios, decodes every header block it produces
-// with oracle/strict and with every other oracle built into the binary, and
-// grades the encoder on a fixed list of cases. Case ids follow h2spec's
-// style, enc/<RFC 7541 section>/<n>; grades follow Autobahn's: pass,
-// non-strict (a SHOULD or an efficiency rule broken), fail (a MUST broken),
-// info and unsupported.
-//
-// There are three ways to drive an encoder:
+// hpackcert is one pipeline: a source makes a transcript (blocks with the
+// table sizes acknowledged before each, the fields sent where known, the
+// wire), this package grades it, and package report renders the results.
+// The sources are packages of their own, and this one imports none:
 //
 //   - in process: anything implementing Encoder, through Func or
-//     TestEncoder (package source/inprocess names the built-in ones);
-//   - over stdio, in any language: package source/stdio's Exec starts a
-//     program speaking the hpack-stdio/1 protocol (its Serve implements
-//     the encoder side);
-//   - from recorded story files in the hpack-test-case format: Recorded
-//     grades the wire another implementation wrote down.
+//     TestEncoder (source/inprocess names the built-in encoders);
+//   - over stdio, in any language: source/stdio's Exec starts a program
+//     speaking the hpack-stdio/1 protocol;
+//   - recorded wire: source/recorded reads story files of the
+//     hpack-test-case format and hands them to RecordedStories;
+//   - live HTTP/2 capture: source/live captures the blocks of real
+//     servers, proxies and clients and hands them to RecordedStories too,
+//     describing each target in the Report (TargetInfo.Live).
 //
-// Every block is decoded by oracle/strict and by every other oracle in
-// oracle.Available(); the package imports oracle/all, so that is x/net's
-// decoder and, in binaries built with -tags nghttp2, libnghttp2's. The
-// wire itself is split by internal/wire, which also checks what decoders
-// throw away (integer minimality, Huffman padding, each string's Huffman
-// code on its own).
+// For an encoder it drives, the engine plays traffic stories (hpack-test-
+// case's raw-data, embedded in package vectors), generated adversarial
+// sequences and targeted scenarios (vectors.Scenario), decodes every block
+// with every oracle built into the binary (oracle/panel: oracle/strict,
+// x/net's decoder and, with -tags nghttp2, libnghttp2's), splits the wire
+// with internal/wire, which also checks what decoders throw away (integer
+// minimality, Huffman padding, each string's Huffman code on its own), and
+// grades a fixed list of cases. Case ids follow h2spec's style,
+// enc/<RFC 7541 section>/<n>; grades follow Autobahn's: pass, non-strict
+// (a SHOULD or an efficiency rule broken), fail (a MUST broken), info and
+// unsupported. Each block is judged by every rule as it is decoded, then
+// released; a check declares what else it needs (the reference encoder's
+// traffic, a replay) and the engine provides it.
 //
-// The traffic is hpack-test-case's raw-data stories, embedded in package
-// vectors; targeted scenarios reach every static entry and name, every
-// Huffman code and every integer prefix boundary whatever the traffic, and
-// the report's Coverage says what each encoder's wire exercised.
+// The files: cases.go (the catalogue), checks.go, octets.go and measure.go
+// (the rules and measurements), scenarios.go, play.go (the play loop),
+// decode.go, diff.go, repro.go, transcript.go, coverage.go, run.go (Run and
+// its options), expect.go (expected failures), report.go (the Report).
 //
-// The package does not import testing (TestEncoder is generic over the
-// test type) so that the hpackcert command does not link it. It imports
-// no source: sources (source/stdio, certify/live) import it.
-//
-// Run grades one or more targets and returns a Report, which writes itself
-// as text, JSON, JUnit XML, an HTML matrix or Markdown.
+// The package imports package encoder for one thing: Reference, the
+// reference encoder that the compression-ratio case compares every
+// encoder with (a departure from DESIGN.md's arrows, which would have the
+// engine import only oracle and vectors). It does not import testing
+// (TestEncoder is generic over the test type), so that the hpackcert
+// command does not link it.
 package certify
 
 import (

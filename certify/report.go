@@ -128,5 +128,9 @@ func (r Repro) Text() string {
 	if r.Files == 0 {
 		return fmt.Sprintf("reproductions: none to write to %s (no case failed)", r.Dir)
 	}
-	return fmt.Sprintf("reproductions: %d story files in %s; replay one with\n  %s", r.Files, r.Dir, r.Replay)
+	files := "1 story file"
+	if r.Files != 1 {
+		files = fmt.Sprintf("%d story files", r.Files)
+	}
+	return fmt.Sprintf("reproductions: %s in %s; replay one with\n  %s", files, r.Dir, r.Replay)
 }

@@ -37,7 +37,7 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <title>hpackcert: {{.Verdict}}</title>
 <style>` + htmlStyle + `</style></head><body>
 <h1>hpackcert: <span class="{{.VerdictClass}}">{{.Verdict}}</span></h1>
-<p class="verdict">{{.VerdictText}}{{with .First}}; first failure: <a href="#{{.Anchor}}">{{.Encoder}} <code>{{.Case.ID}}</code></a> ({{.Case.Title}}){{end}}.</p>
+<p class="verdict">{{.VerdictText}}{{with .First}}; {{$.FirstLabel}}: <a href="#{{.Anchor}}">{{.Encoder}} <code>{{.Case.ID}}</code></a> ({{.Case.Title}}){{end}}.</p>
 {{with .Repro}}{{if .Files}}<p class="repro">Reproductions: {{.Count}} in <code>{{.Dir}}</code>; replay one with</p><pre><code>{{.Replay}}</code></pre>{{else}}<p class="repro">Reproductions: none to write to <code>{{.Dir}}</code> (no case failed).</p>{{end}}
 {{end}}
 <table class="summary"><tr><th>encoder</th><th>driven</th><th>fail</th><th>non-strict</th><th>unsupported</th><th>info</th><th>pass</th><th>coverage</th><th>time</th></tr>
@@ -62,7 +62,7 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .}}{{template "section" .}}{{end}}</details>
 {{end}}</body></html>
 {{define "section"}}<section id="{{.Anchor}}" class="{{.Class}}"><h3>{{.Encoder}} — <code>{{.Case.ID}}</code> {{.Case.Title}}: {{.Label}}</h3>
-<p><i>{{.Rule}}</i></p><p>{{.Detail}}{{if .Duration}} ({{.Duration}}){{end}}</p>
+<p><i>{{.Rule}}</i></p><p>{{.Detail}}</p>{{if .Took}}<p class="took">time: {{.Took}}</p>{{end}}
 {{if .Repro}}<pre>{{.Repro}}</pre>{{end}}{{if .Stderr}}<p>encoder stderr:</p><pre>{{.Stderr}}</pre>{{end}}</section>
 {{end}}`))
 
@@ -81,7 +81,7 @@ type htmlCell struct {
 	Case                          certify.Case
 	Encoder, Anchor, Class, Label string
 	Rule, Detail, Repro, Stderr   string
-	Duration                      time.Duration
+	Took                          string
 }
 
 // htmlRepro is certify.Repro as the page shows it.
@@ -120,6 +120,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 	data := struct {
 		Verdict, VerdictClass, VerdictText string
 		First                              *htmlCell
+		FirstLabel                         string
 		Summaries                          []htmlSummary
 		Traffic, Run                       string
 		Repro                              *htmlRepro
@@ -151,16 +152,16 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 				class = "expected"
 			}
 			cells[i][c.ID] = &htmlCell{
-				Case:     c,
-				Encoder:  data.Encoders[i],
-				Anchor:   fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
-				Class:    class,
-				Label:    cell(res),
-				Rule:     rule(c),
-				Detail:   visible.Line(res.Detail),
-				Repro:    visible.Text(res.Repro),
-				Stderr:   visible.Text(res.Stderr),
-				Duration: res.Duration,
+				Case:    c,
+				Encoder: data.Encoders[i],
+				Anchor:  fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
+				Class:   class,
+				Label:   cell(res),
+				Rule:    rule(c),
+				Detail:  visible.Line(res.Detail),
+				Repro:   visible.Text(res.Repro),
+				Stderr:  visible.Text(res.Stderr),
+				Took:    took(res.Duration),
 			}
 		}
 	}
@@ -187,6 +188,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 	data.Passes = sections(rankPass)
 	if e, ok := firstFailure(&ranked); ok {
 		data.First = cells[e.enc][e.c.ID]
+		data.FirstLabel = firstLabel(e)
 	}
 	for i, enc := range r.Encoders {
 		info := r.Targets[enc]
@@ -218,4 +220,13 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 		data.Summaries = append(data.Summaries, s)
 	}
 	return htmlReport.Execute(w, data)
+}
+
+// took is a case's time as a page shows it, apart from its finding: in
+// milliseconds, to a tenth; empty for none.
+func took(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }

@@ -30,7 +30,7 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 	word, text := r.verdict(&ranked)
 	fmt.Fprintf(w, "## hpackcert: %s\n\n%s", word, text)
 	if e, ok := firstFailure(&ranked); ok {
-		fmt.Fprintf(w, "; first failure: **%s** `%s` (%s)", names[e.enc], e.c.ID, mdText(e.c.Title))
+		fmt.Fprintf(w, "; %s: **%s** `%s` (%s)", firstLabel(e), names[e.enc], e.c.ID, mdText(e.c.Title))
 	}
 	fmt.Fprint(w, ".\n\n")
 	if rp := r.Repro; rp != nil {

@@ -42,7 +42,7 @@ func (r rep) summary(encoder string) string {
 	}
 	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[certify.Pass], n[certify.NonStrict], n[certify.Fail], n[certify.Info], n[certify.Unsupported])
 	if expected > 0 {
-		s += fmt.Sprintf(" (%d failures expected)", expected)
+		s += " (" + counted(expected, "failure expected", "failures expected") + ")"
 	}
 	return s
 }
@@ -104,6 +104,15 @@ func (r rep) ranked() [ranks][]entry {
 		}
 	}
 	return out
+}
+
+// firstLabel is how a report introduces the first failure: an expected
+// one is not a failure of the run, and says so.
+func firstLabel(e entry) string {
+	if e.res.Expected {
+		return "first expected failure"
+	}
+	return "first failure"
 }
 
 // firstFailure returns the first failure of the ranked results, an

@@ -32,7 +32,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	word, text := r.verdict(&ranked)
 	fmt.Fprintf(w, "verdict: %s: %s\n", word, text)
 	if e, ok := firstFailure(&ranked); ok {
-		fmt.Fprintf(w, "first failure: %s %s (%s)\n", names[e.enc], e.c.ID, e.c.Title)
+		fmt.Fprintf(w, "%s: %s %s (%s)\n", firstLabel(e), names[e.enc], e.c.ID, e.c.Title)
 	}
 	for i, enc := range r.Encoders {
 		fmt.Fprintf(w, "%s: %s\n", names[i], r.summary(enc))

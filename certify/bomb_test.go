@@ -13,6 +13,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/report"
 )
@@ -51,7 +52,7 @@ func TestBombChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := certify.Run([]certify.Target{brokenTarget(bug)}, certify.Options{})
+	rep, err := certify.Run([]certify.Target{certifytest.BrokenTarget(bug)}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,19 +10,10 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
-
-// quick keeps test runs small enough for -race: a few traffic stories of
-// a few dozen blocks, a few generated stories.
-func quick() certify.Options {
-	return certify.Options{TrafficStories: 2, TrafficBlocks: 30, Adversarial: 3, AllocRuns: 10}
-}
-
-func brokenTarget(bug broken.Bug) certify.Target {
-	return certify.Func("broken "+bug.String(), func() certify.Encoder { return broken.New(bug) })
-}
 
 // TestBrokenEncodersCaught is the proof that the certifier catches bugs:
 // each broken encoder is flagged by the case written for its bug, with
@@ -44,11 +35,11 @@ func TestBrokenEncodersCaught(t *testing.T) {
 		{broken.Overhead31, "enc/4.1/1", certify.Fail},
 		{broken.EvictOneTooFew, "enc/4.4/1", certify.Fail},
 	}
-	targets := []certify.Target{brokenTarget(broken.None)}
+	targets := []certify.Target{certifytest.BrokenTarget(broken.None)}
 	for _, tt := range tests {
-		targets = append(targets, brokenTarget(tt.bug))
+		targets = append(targets, certifytest.BrokenTarget(tt.bug))
 	}
-	rep, err := certify.Run(targets, quick())
+	rep, err := certify.Run(targets, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,37 +63,21 @@ func TestBrokenEncodersCaught(t *testing.T) {
 	}
 }
 
-// huffmanOctetsUnderTest are the octets whose wrong Huffman code must be
-// caught: ASCII control, tab, DEL, the first non-ASCII octet, a UTF-8 lead
-// octet, and the two octets UTF-8 never holds at the top.
-var huffmanOctetsUnderTest = []byte{0x00, 0x09, 0x7f, 0x80, 0xc3, 0xfe, 0xff}
-
 // TestWrongHuffmanCodeCaught flips one bit of the Huffman code of one
 // octet: enc/5.2/4 fails and names that octet.
 func TestWrongHuffmanCodeCaught(t *testing.T) {
 	var targets []certify.Target
-	for _, x := range huffmanOctetsUnderTest {
-		targets = append(targets, brokenTarget(broken.WrongHuffmanCode(x)))
+	for _, x := range certifytest.HuffmanOctetsUnderTest {
+		targets = append(targets, certifytest.BrokenTarget(broken.WrongHuffmanCode(x)))
 	}
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/5.2/4"}
 	rep, err := certify.Run(targets, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, x := range huffmanOctetsUnderTest {
-		checkHuffmanOctetCaught(t, rep, rep.Encoders[i], x)
-	}
-}
-
-// checkHuffmanOctetCaught checks that enc/5.2/4 failed for enc and named
-// octet x.
-func checkHuffmanOctetCaught(t *testing.T, rep *certify.Report, enc string, x byte) {
-	t.Helper()
-	res := rep.Results[enc]["enc/5.2/4"]
-	want := fmt.Sprintf("octet 0x%02x ", x)
-	if res.Grade != certify.Fail || !strings.Contains(res.Detail, want) {
-		t.Errorf("%s: enc/5.2/4 %s %q; want fail naming %q", enc, res.Grade, res.Detail, want)
+	for i, x := range certifytest.HuffmanOctetsUnderTest {
+		certifytest.CheckHuffmanOctetCaught(t, rep, rep.Encoders[i], x)
 	}
 }
 
@@ -114,7 +89,7 @@ func TestReferenceCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := certify.Run([]certify.Target{ref}, quick())
+	rep, err := certify.Run([]certify.Target{ref}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,21 +112,6 @@ func TestReferenceCoverage(t *testing.T) {
 	}
 }
 
-// gradesWithout lists the cases of an encoder graded neither pass, info
-// nor unsupported, leaving out expected failures.
-func gradesWithout(rep *certify.Report, enc string) []string {
-	var bad []string
-	for _, c := range rep.Cases {
-		res := rep.Results[enc][c.ID]
-		switch {
-		case res.Grade == certify.Pass, res.Grade == certify.Info, res.Grade == certify.Unsupported, res.Expected:
-		default:
-			bad = append(bad, c.ID+" "+res.Grade.String()+": "+res.Detail)
-		}
-	}
-	return bad
-}
-
 // TestCleanEncodersPassStrict runs the reference encoder and the bug-free
 // broken encoder with --strict: nothing may fail.
 func TestCleanEncodersPassStrict(t *testing.T) {
@@ -159,14 +119,14 @@ func TestCleanEncodersPassStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Strict = true
-	rep, err := certify.Run([]certify.Target{ref, brokenTarget(broken.None)}, opts)
+	rep, err := certify.Run([]certify.Target{ref, certifytest.BrokenTarget(broken.None)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, enc := range rep.Encoders {
-		if bad := gradesWithout(rep, enc); len(bad) > 0 {
+		if bad := certifytest.GradesWithout(rep, enc); len(bad) > 0 {
 			t.Errorf("%s with Strict:\n%s", enc, strings.Join(bad, "\n"))
 		}
 	}
@@ -187,11 +147,11 @@ func TestXNetGrades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := certify.Run([]certify.Target{xnet}, quick())
+	rep, err := certify.Run([]certify.Target{xnet}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(gradesWithout(rep, "x/net"), "\n")
+	got := strings.Join(certifytest.GradesWithout(rep, "x/net"), "\n")
 	if !regexp.MustCompile(`^enc/4\.2/4 non-strict: [^\n]*\nenc/7\.1\.3/2 non-strict: [^\n]*$`).MatchString(got) {
 		t.Errorf("x/net grades other than pass/info:\n%s\nwant enc/4.2/4 and enc/7.1.3/2 non-strict", got)
 	}
@@ -199,11 +159,11 @@ func TestXNetGrades(t *testing.T) {
 
 // TestStrictTurnsNonStrictIntoFail checks --strict on a non-strict bug.
 func TestStrictTurnsNonStrictIntoFail(t *testing.T) {
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/5.2/2"}
 	for _, strict := range []bool{false, true} {
 		opts.Strict = strict
-		rep, err := certify.Run([]certify.Target{brokenTarget(broken.AlwaysHuffman)}, opts)
+		rep, err := certify.Run([]certify.Target{certifytest.BrokenTarget(broken.AlwaysHuffman)}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,10 +181,10 @@ func TestStrictTurnsNonStrictIntoFail(t *testing.T) {
 }
 
 func TestExpectFail(t *testing.T) {
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/5.2/1"}
 	opts.ExpectFail = []string{"broken huffman-zero-padding enc/5.2/1"}
-	rep, err := certify.Run([]certify.Target{brokenTarget(broken.HuffmanZeroPadding)}, opts)
+	rep, err := certify.Run([]certify.Target{certifytest.BrokenTarget(broken.HuffmanZeroPadding)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +266,7 @@ func TestCasesDocumented(t *testing.T) {
 }
 
 func TestTestEncoder(t *testing.T) {
-	certify.TestEncoder(t, func() certify.Encoder { return certify.NewReference(encoder.Config{}) }, quick())
+	certify.TestEncoder(t, func() certify.Encoder { return certify.NewReference(encoder.Config{}) }, certifytest.Quick())
 }
 
 // failingEncoder fails every block.
@@ -321,7 +281,7 @@ func (failingEncoder) EncodeBlock(dst []byte, _ []certify.Field) ([]byte, error)
 // graded case with the reason, and that the measurements (info cases) are
 // unsupported rather than failed.
 func TestBreakdownGrades(t *testing.T) {
-	rep, err := certify.Run([]certify.Target{certify.Func("failing", func() certify.Encoder { return failingEncoder{} })}, quick())
+	rep, err := certify.Run([]certify.Target{certify.Func("failing", func() certify.Encoder { return failingEncoder{} })}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
@@ -70,7 +71,7 @@ func failingReport(t *testing.T) *certify.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := certify.Run([]certify.Target{ref, brokenTarget(broken.HuffmanZeroPadding), brokenTarget(broken.AlwaysHuffman), brokenTarget(broken.SensitiveIndexed)}, quick())
+	rep, err := certify.Run([]certify.Target{ref, certifytest.BrokenTarget(broken.HuffmanZeroPadding), certifytest.BrokenTarget(broken.AlwaysHuffman), certifytest.BrokenTarget(broken.SensitiveIndexed)}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/broken"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
@@ -37,9 +38,9 @@ func sampleReport(t *testing.T) *certify.Report {
 			sample.err = err
 			return
 		}
-		opts := quick()
+		opts := certifytest.Quick()
 		opts.Cases = []string{"enc/5.2/", "enc/1.1/1"}
-		sample.rep, sample.err = certify.Run([]certify.Target{ref, brokenTarget(broken.HuffmanZeroPadding), brokenTarget(broken.AlwaysHuffman)}, opts)
+		sample.rep, sample.err = certify.Run([]certify.Target{ref, certifytest.BrokenTarget(broken.HuffmanZeroPadding), certifytest.BrokenTarget(broken.AlwaysHuffman)}, opts)
 	})
 	if sample.err != nil {
 		t.Fatal(sample.err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
@@ -20,13 +21,13 @@ func TestNghttp2Grades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Strict = true
 	rep, err := certify.Run([]certify.Target{target}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(gradesWithout(rep, "nghttp2"), "\n")
+	got := strings.Join(certifytest.GradesWithout(rep, "nghttp2"), "\n")
 	if !regexp.MustCompile(`^enc/7\.1\.3/2 fail: \(strict\) [^\n]*"proxy-authorization"[^\n]*$`).MatchString(got) {
 		t.Errorf("nghttp2 with Strict, grades other than pass/info:\n%s\nwant only enc/7.1.3/2 failing on proxy-authorization", got)
 	}

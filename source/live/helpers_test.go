@@ -3,8 +3,6 @@ package live
 import (
 	"sync"
 	"testing"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // testScript is the script of the tests: the targeted connection and two
@@ -18,21 +16,4 @@ func script(t testing.TB) *Script {
 		t.Fatal(err)
 	}
 	return sc
-}
-
-// wantGrades checks the grade of every graded case: those listed get
-// theirs, every other one that ran passes.
-func wantGrades(t *testing.T, rep *certify.Report, want map[string]certify.Grade) {
-	t.Helper()
-	enc := rep.Encoders[0]
-	for _, c := range rep.Cases {
-		res := rep.Results[enc][c.ID]
-		g, listed := want[c.ID]
-		switch {
-		case listed && res.Grade != g:
-			t.Errorf("%s %s: %v (%s); want %v", enc, c.ID, res.Grade, res.Detail, g)
-		case !listed && (res.Grade == certify.Fail || res.Grade == certify.NonStrict):
-			t.Errorf("%s %s: %v (%s); want pass", enc, c.ID, res.Grade, res.Detail)
-		}
-	}
 }

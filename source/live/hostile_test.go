@@ -104,15 +104,6 @@ func (p *peerConn) drain() {
 	}()
 }
 
-// wait returns when hpackcert closes the connection, or the peer's time
-// is up.
-func (p *peerConn) wait() {
-	select {
-	case <-p.drained:
-	case <-time.After(time.Until(p.stop)):
-	}
-}
-
 // block returns a header block of n octets, each the static entry
 // ":method: GET" (index 2): short on the wire, long as a header list.
 func block(n int) []byte { return bytes.Repeat([]byte{0x82}, n) }

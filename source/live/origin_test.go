@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 )
 
 func TestOriginWritesHTTP1AsScripted(t *testing.T) {
@@ -64,7 +65,7 @@ func TestOriginSpeaksH2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantGrades(t, rep, nil)
+	certifytest.WantGrades(t, rep, nil)
 	if _, h2c := o.Served(); h2c != sc.Steps() {
 		t.Errorf("served %d h2c requests; want %d", h2c, sc.Steps())
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 )
 
 // TestStdioWrongHuffmanCodeCaught is TestWrongHuffmanCodeCaught over
@@ -16,17 +17,17 @@ import (
 func TestStdioWrongHuffmanCodeCaught(t *testing.T) {
 	enc := filepath.Join(stdioBinaries(t), "stdioenc")
 	var targets []certify.Target
-	for _, x := range huffmanOctetsUnderTest {
+	for _, x := range certifytest.HuffmanOctetsUnderTest {
 		targets = append(targets, execTarget(t, fmt.Sprintf("%s -bug wrong-huffman-code:%#02x", enc, x), 10*time.Second))
 	}
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/5.2/4"}
 	rep, err := certify.Run(targets, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, x := range huffmanOctetsUnderTest {
-		checkHuffmanOctetCaught(t, rep, rep.Encoders[i], x)
+	for i, x := range certifytest.HuffmanOctetsUnderTest {
+		certifytest.CheckHuffmanOctetCaught(t, rep, rep.Encoders[i], x)
 	}
 }
 
@@ -38,7 +39,7 @@ func TestStdioUTF8OnlyOctets(t *testing.T) {
 	enc := filepath.Join(stdioBinaries(t), "stdioenc")
 	clean := execTarget(t, enc+" -utf8-only", 10*time.Second)
 	wrong := execTarget(t, enc+" -utf8-only -bug wrong-huffman-code:0xc3", 10*time.Second)
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/5.2/3", "enc/5.2/4"}
 	rep, err := certify.Run([]certify.Target{clean, wrong}, opts)
 	if err != nil {
@@ -51,5 +52,5 @@ func TestStdioUTF8OnlyOctets(t *testing.T) {
 			t.Errorf("utf8-only encoder: %s %s %q; want unsupported naming %q and 0xc0-0xc1, 0xf5-0xff", id, res.Grade, res.Detail, untested)
 		}
 	}
-	checkHuffmanOctetCaught(t, rep, rep.Encoders[1], 0xc3)
+	certifytest.CheckHuffmanOctetCaught(t, rep, rep.Encoders[1], 0xc3)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/stdioschema"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/stdio"
@@ -50,7 +51,7 @@ func execTarget(t *testing.T, command string, timeout time.Duration) certify.Tar
 func TestStdioReference(t *testing.T) {
 	dir := stdioBinaries(t)
 	target := execTarget(t, filepath.Join(dir, "hpackcert-stdio-ref"), 10*time.Second)
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Strict = true
 	rep, err := certify.Run([]certify.Target{target}, opts)
 	if err != nil {
@@ -60,7 +61,7 @@ func TestStdioReference(t *testing.T) {
 	if !strings.HasPrefix(enc, "hpackcert-stdio-ref") {
 		t.Errorf("encoder name %q; want the answer to hello", enc)
 	}
-	if bad := gradesWithout(rep, enc); len(bad) > 0 {
+	if bad := certifytest.GradesWithout(rep, enc); len(bad) > 0 {
 		t.Errorf("stdio reference with Strict:\n%s", strings.Join(bad, "\n"))
 	}
 	if got := rep.Results[enc]["enc/7.3/2"].Grade; got != certify.Unsupported {
@@ -96,7 +97,7 @@ func TestStdioMisbehaving(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			target := execTarget(t, enc+" "+tt.args, timeout)
-			opts := quick()
+			opts := certifytest.Quick()
 			opts.Cases = tt.cases
 			start := time.Now()
 			rep, err := certify.Run([]certify.Target{target}, opts)
@@ -188,7 +189,7 @@ func TestStdioRequestsComplete(t *testing.T) {
 		t.Run(form.name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "stdio.log")
 			target := execTarget(t, fmt.Sprintf("'%s' -validate -log '%s' %s", filepath.Join(dir, "stdioenc"), log, form.flags), 10*time.Second)
-			rep, err := certify.Run([]certify.Target{target}, quick())
+			rep, err := certify.Run([]certify.Target{target}, certifytest.Quick())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -513,13 +514,13 @@ func TestExecKillsProcessGroup(t *testing.T) {
 	}
 	t.Run("certification", func(t *testing.T) {
 		target, pids := start(t, "", 10*time.Second)
-		opts := quick()
+		opts := certifytest.Quick()
 		opts.Cases = []string{"enc/4.1/", "enc/4.4/", "enc/7.1.3/"}
 		rep, err := certify.Run([]certify.Target{target}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bad := gradesWithout(rep, rep.Encoders[0]); len(bad) > 0 {
+		if bad := certifytest.GradesWithout(rep, rep.Encoders[0]); len(bad) > 0 {
 			t.Errorf("stdioenc with sleepers:\n%s", strings.Join(bad, "\n"))
 		}
 		all := sleepers(t, pids)
@@ -630,7 +631,7 @@ func TestExecWithMaxWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer target.Close()
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/4.1/1"}
 	rep, err := certify.Run([]certify.Target{target}, opts)
 	if err != nil {
@@ -650,7 +651,7 @@ func TestExecStderrFlood(t *testing.T) {
 	target := execTarget(t, enc+" -stderr-mib 64 -crash-after 0", 10*time.Second)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	opts := quick()
+	opts := certifytest.Quick()
 	opts.Cases = []string{"enc/4.1/1"}
 	rep, err := certify.Run([]certify.Target{target}, opts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -55,7 +56,7 @@ func TestDebianTargets(t *testing.T) {
 			if c.Blocks() == 0 {
 				t.Fatalf("no block captured (notes %q)", c.Notes)
 			}
-			wantGrades(t, rep, tc.want)
+			certifytest.WantGrades(t, rep, tc.want)
 		})
 	}
 }

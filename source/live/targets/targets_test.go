@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/source/live"
 )
 
@@ -49,23 +50,6 @@ func certifyWith(t *testing.T, name string, o Options) (*live.Capture, *certify.
 	return c, rep
 }
 
-// wantGrades checks the grade of every graded case: those listed get
-// theirs, every other one that ran passes.
-func wantGrades(t *testing.T, rep *certify.Report, want map[string]certify.Grade) {
-	t.Helper()
-	enc := rep.Encoders[0]
-	for _, c := range rep.Cases {
-		res := rep.Results[enc][c.ID]
-		g, listed := want[c.ID]
-		switch {
-		case listed && res.Grade != g:
-			t.Errorf("%s %s: %v (%s); want %v", enc, c.ID, res.Grade, res.Detail, g)
-		case !listed && (res.Grade == certify.Fail || res.Grade == certify.NonStrict):
-			t.Errorf("%s %s: %v (%s); want pass", enc, c.ID, res.Grade, res.Detail)
-		}
-	}
-}
-
 // trafficCases are the cases graded on recorded wire, which live runs.
 var trafficCases = []string{"enc/2.3.2/1", "enc/3.2/1", "enc/4.2/1", "enc/4.2/2", "enc/4.2/3", "enc/5.1/1", "enc/5.2/1", "enc/5.2/2", "enc/6.3/1", "enc/6.3/2", "enc/7.1.3/1", "enc/7.1.3/2"}
 
@@ -97,7 +81,7 @@ func TestGoTargets(t *testing.T) {
 			if c.Blocks() != wantBlocks {
 				t.Errorf("%d blocks captured; want %d (notes %q)", c.Blocks(), wantBlocks, c.Notes)
 			}
-			wantGrades(t, rep, tc.want)
+			certifytest.WantGrades(t, rep, tc.want)
 			for _, id := range trafficCases {
 				if g := rep.Results[rep.Encoders[0]][id].Grade; g == certify.Unsupported {
 					t.Errorf("%s unsupported: live grades every traffic case", id)
@@ -109,7 +93,7 @@ func TestGoTargets(t *testing.T) {
 
 func TestGoProxyReachesTheOriginOverH2C(t *testing.T) {
 	c, rep := certifyWith(t, "go-proxy", Options{OriginH2C: true})
-	wantGrades(t, rep, map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict})
+	certifytest.WantGrades(t, rep, map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict})
 	want := fmt.Sprintf("the origin answered 0 requests over HTTP/1.1 and %d over h2c", script(t).Steps())
 	if !strings.Contains(strings.Join(c.Notes, "\n"), want) {
 		t.Errorf("notes %q; want %q", c.Notes, want)

@@ -77,9 +77,12 @@ func Stories(conns []Conn, tr Transform) ([]*vectors.Story, []string) {
 // know.
 type normalisers struct{ p *panel.Panel }
 
+// Every oracle stops decoding a block past a header list of
+// DefaultMaxBlock octets, as the engine's oracles stop past their limit:
+// a block of references to one big entry costs no oracle more than that.
 func newNormalisers() *normalisers {
 	p := panel.New()
-	p.Strict.SetMaxHeaderListSize(DefaultMaxBlock)
+	p.SetMaxHeaderListSize(DefaultMaxBlock)
 	return &normalisers{p: p}
 }
 

@@ -124,12 +124,12 @@ type caseRun struct {
 	transcripts []*transcript
 
 	// What the case's needs asked for, provided by the engine: the
-	// reference encoder's traffic transcript and the error that kept it
-	// from being played; the traffic replayed through the target and its
-	// error; the number of runs of an allocation measure.
-	reference, replayed     *transcript
-	referenceErr, replayErr error
-	allocRuns               int
+	// reference encoder's traffic transcript; the traffic replayed through
+	// the target and the error that kept it from being played; the number
+	// of runs of an allocation measure.
+	reference, replayed *transcript
+	replayErr           error
+	allocRuns           int
 }
 
 // blocks calls f for every block of the case's transcripts that the

@@ -381,7 +381,7 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 func (r *runner) provide(run *caseRun) {
 	needs := run.c.needs
 	if needs&needReference != 0 {
-		run.reference, run.referenceErr = r.referenceTraffic(run.transcripts[0])
+		run.reference = r.referenceTraffic(run.transcripts[0])
 	}
 	if needs&needReplay != 0 && !run.recorded {
 		run.replayed, run.replayErr = r.replay(run.target, scTraffic)
@@ -424,7 +424,7 @@ func (r *runner) replay(t Target, sc string) (*transcript, error) {
 
 // referenceTraffic plays the stories of like through the reference
 // encoder once per run, for compression ratios.
-func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
+func (r *runner) referenceTraffic(like *transcript) *transcript {
 	var stories []story
 	var key strings.Builder
 	seen := map[*story]bool{}
@@ -440,7 +440,7 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 		}
 	}
 	if tr, ok := r.refTraffic[key.String()]; ok {
-		return tr, nil
+		return tr
 	}
 	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
 	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
@@ -448,5 +448,5 @@ func (r *runner) referenceTraffic(like *transcript) (*transcript, error) {
 		r.refTraffic = map[string]*transcript{}
 	}
 	r.refTraffic[key.String()] = tr
-	return tr, nil
+	return tr
 }

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +34,13 @@ var bombs = []struct {
 	{broken.BombIndexed, "indexed", "enc/3.2/1", "HPACK-bomb defence"},
 	{broken.BombPerBlock, "per-block", "enc/3.2/1", "HPACK-bomb defence"},
 	{broken.BombWire, "wire", "enc/3.2/1", "per-block limit"},
+}
+
+// TestMain lets testenv.MeasuredCommand re-execute the test binary to
+// measure a child's peak RSS alone.
+func TestMain(m *testing.M) {
+	testenv.RunMeasured()
+	os.Exit(m.Run())
 }
 
 // bombEnv names the bomb a child process of TestBombsInProcess runs.
@@ -68,13 +74,13 @@ func TestBombsInProcess(t *testing.T) {
 	skipBombs(t)
 	for _, b := range bombs {
 		t.Run(b.bug.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestBombChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), bombEnv+"="+b.bug.String())
+			cmd, peak := testenv.MeasuredCommand(t, 0, os.Args[0], "-test.run=^TestBombChild$", "-test.count=1")
+			cmd.Env = append(cmd.Env, bombEnv+"="+b.bug.String())
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("child: %v\n%s", err, out)
 			}
-			checkBombRun(t, b.id, b.detail, strings.TrimSuffix(string(out), "PASS\n"), cmd.ProcessState)
+			checkBombRun(t, b.id, b.detail, strings.TrimSuffix(string(out), "PASS\n"), peak)
 		})
 	}
 }
@@ -93,7 +99,7 @@ func TestBombsStdio(t *testing.T) {
 	for _, b := range bombs {
 		t.Run(b.bug.String(), func(t *testing.T) {
 			report := filepath.Join(t.TempDir(), "report.json")
-			cmd := exec.Command(filepath.Join(dir, "hpackcert"), "--exec", filepath.Join(dir, "bombenc")+" -bomb "+b.stdio, "--json", report, "--traffic-stories", "4")
+			cmd, peak := testenv.MeasuredCommand(t, 0, filepath.Join(dir, "hpackcert"), "--exec", filepath.Join(dir, "bombenc")+" -bomb "+b.stdio, "--json", report, "--traffic-stories", "4")
 			start := time.Now()
 			out, err := cmd.CombinedOutput()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
@@ -103,7 +109,7 @@ func TestBombsStdio(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkBombRun(t, b.id, b.detail, string(data), cmd.ProcessState)
+			checkBombRun(t, b.id, b.detail, string(data), peak)
 		})
 	}
 }
@@ -123,7 +129,7 @@ func skipBombs(t *testing.T) {
 
 // checkBombRun checks a bomb's JSON report and the peak memory of the
 // process that wrote it.
-func checkBombRun(t *testing.T, id, detail, report string, ps *os.ProcessState) {
+func checkBombRun(t *testing.T, id, detail, report string, peakKiB func() (int64, error)) {
 	t.Helper()
 	var doc struct {
 		Encoders map[string]struct {
@@ -142,11 +148,11 @@ func checkBombRun(t *testing.T, id, detail, report string, ps *os.ProcessState) 
 			t.Errorf("%s: %s %q; want fail naming %q", id, res.Grade, res.Detail, detail)
 		}
 	}
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Fatalf("no resource usage for the child on this system")
+	kib, err := peakKiB()
+	if err != nil {
+		t.Fatal(err)
 	}
-	peak := ru.Maxrss << 10 // kilobytes on Linux
+	peak := kib << 10
 	t.Logf("peak resident memory %d MiB", peak>>20)
 	if peak > memoryBound {
 		t.Errorf("peak resident memory %d MiB; want at most %d MiB", peak>>20, memoryBound>>20)

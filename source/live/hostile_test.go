@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,18 +44,8 @@ const (
 	addressSpace  = 2 << 30
 )
 
-// measureEnv makes a re-executed test binary run its arguments as a
-// command under the address-space ceiling and write the command's peak
-// RSS, in KiB, to the file it names. The command's own rusage is exact
-// only so: a child started by a process as large as the test binary
-// inherits the parent's peak RSS in its rusage (os/exec shares the
-// parent's memory until exec), the small re-executed binary's is noise.
-const measureEnv = "HPACKCERT_HOSTILE_MEASURE"
-
 func TestMain(m *testing.M) {
-	if out := os.Getenv(measureEnv); out != "" {
-		os.Exit(measure(out, os.Args[1:]))
-	}
+	testenv.RunMeasured()
 	if peer := os.Getenv(hostileClientEnv); peer != "" {
 		os.Exit(runHostileClient(peer, os.Args[1:]))
 	}
@@ -583,7 +572,7 @@ func TestHostilePeers(t *testing.T) {
 // status, time and peak RSS.
 func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) hostileResult {
 	args := []string{"live", "--step-timeout", "1s", "--timeout", "5s", "--stories", "1", "--blocks", "8"}
-	env := os.Environ()
+	var env []string
 	switch role {
 	case RoleServer, RoleProxy:
 		u := serveHostile(t, h, tlsOn)
@@ -600,9 +589,8 @@ func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) ho
 		args = append(args, "--client", shell.Quote(self)+" {urls}")
 		env = append(env, hostileClientEnv+"="+peer)
 	}
-	rssFile := filepath.Join(t.TempDir(), "rss")
-	cmd := exec.Command(self, append([]string{bin}, args...)...)
-	cmd.Env = append(env, measureEnv+"="+rssFile)
+	cmd, peakKiB := testenv.MeasuredCommand(t, addressSpace, bin, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = time.Second
@@ -622,10 +610,10 @@ func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) ho
 	default:
 		t.Fatalf("hpackcert live: %v", err)
 	}
-	if data, err := os.ReadFile(rssFile); err == nil {
-		fmt.Sscan(string(data), &r.peakKiB)
+	if kib, err := peakKiB(); err == nil {
+		r.peakKiB = kib
 	} else {
-		t.Errorf("no peak RSS measured: %v\n%s", err, lastLines(r.said, 6))
+		t.Errorf("%v\n%s", err, lastLines(r.said, 6))
 	}
 	said := lastLines(r.said, 6)
 	if r.status != 1 && r.status != 2 {
@@ -698,28 +686,6 @@ func rssTable(results []hostileResult) string {
 		fmt.Fprintf(&b, "%-7s %-4s %-28s %4d %9.1f %7.1f  %s\n", r.role, r.transport, r.peer, r.status, float64(r.peakKiB)/1024, r.took.Seconds(), said)
 	}
 	return b.String()
-}
-
-// measure runs args under the address-space ceiling and writes its peak
-// RSS to out; it returns the command's exit status.
-func measure(out string, args []string) int {
-	lim := syscall.Rlimit{Cur: addressSpace, Max: addressSpace}
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
-		fmt.Fprintln(os.Stderr, "measure:", err)
-		return 3
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	os.Unsetenv(measureEnv)
-	err := cmd.Run()
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "measure:", err)
-		return 3
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		os.WriteFile(out, []byte(fmt.Sprint(ru.Maxrss)), 0o644)
-	}
-	return cmd.ProcessState.ExitCode()
 }
 
 // transportName is how the battery's table names a transport.

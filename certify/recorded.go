@@ -53,7 +53,27 @@ type recordedTarget struct {
 	stories []story
 	// withoutWire names the story files that hold header lists only.
 	withoutWire []string
+	// breakdown is why the source stopped before it had recorded all it
+	// was to record (WithBreakdown).
+	breakdown error
 }
+
+// WithBreakdown marks a target made by RecordedStories as broken down:
+// its source stopped before it recorded everything it was to record (a
+// live target that closed the connection, reset it or stopped answering
+// before its schedule ended, a SETTINGS frame never acknowledged). What
+// was recorded is still graded; the breakdown is the target's one failure
+// (TargetInfo.Breakdown), and the run fails. A nil err leaves t as it is;
+// t must come from RecordedStories.
+func WithBreakdown(t Target, err error) Target {
+	if rt, ok := t.(*recordedTarget); ok && err != nil {
+		rt.breakdown = err
+	}
+	return t
+}
+
+// Breakdown returns the error given to WithBreakdown, or nil.
+func (t *recordedTarget) Breakdown() error { return t.breakdown }
 
 func (t *recordedTarget) Name() string { return t.name }
 func (t *recordedTarget) NewEncoder() (Encoder, error) {

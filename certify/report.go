@@ -53,6 +53,12 @@ type TargetInfo struct {
 	Binary bool
 	// Elapsed is how long its cases took.
 	Elapsed time.Duration
+	// Breakdown, when set, is the target's one failure as a whole: the
+	// encoder broke the protocol, crashed or timed out ("encoder broke
+	// hpack-stdio at request N: ..."), or a live target stopped before its
+	// schedule ended. No rule is graded from the story it happened in on;
+	// the run fails.
+	Breakdown string
 	// Live describes a target whose blocks were captured live over
 	// HTTP/2 (hpackcert live); nil for the others.
 	Live *LiveInfo

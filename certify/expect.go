@@ -8,6 +8,24 @@ import (
 	"strings"
 )
 
+// Declaration says that a case, or every case under an id prefix, cannot
+// be graded for an encoder, and why: the line "unsupported PREFIX: REASON"
+// (every encoder) or "unsupported PREFIX for ENCODER: REASON" of an
+// expect file, or hpackcert's --declare-unsupported flag.
+type Declaration struct {
+	// Case is a case id or an id prefix ("enc/7.1.3/").
+	Case string
+	// Encoder names one encoder of the run; "" is every encoder.
+	Encoder string
+	// Reason says why the case cannot be graded; never empty.
+	Reason string
+}
+
+// covers reports whether d declares case id for encoder enc.
+func (d Declaration) covers(enc, id string) bool {
+	return strings.HasPrefix(id, d.Case) && (d.Encoder == "" || d.Encoder == enc)
+}
+
 func knownCase(id string) bool {
 	for _, c := range allCases {
 		if c.ID == id {

@@ -21,6 +21,12 @@ type Options struct {
 	// ExpectFail lists known failures that do not fail the run: each entry
 	// is a case id, or "ENCODER CASE" for one encoder (see ReadExpectFail).
 	ExpectFail []string
+	// Declared lists the cases the user declares an encoder cannot be
+	// graded on (its library cannot express them): a MUST case left
+	// unsupported for an encoder the certifier drives fails the run
+	// unless a declaration covers it (Report.Ungraded). A declared case
+	// is reported as declared, never as a pass.
+	Declared []Declaration
 	// TestCaseDir, when set, is where the traffic stories are read from:
 	// an hpack-test-case directory holding raw-data/, or a directory of
 	// story files itself. Empty means the 32 raw-data stories of

@@ -32,6 +32,9 @@ type Case struct {
 	// needs is what check reads beyond the transcripts of its scenarios;
 	// the engine provides it before the check runs (runner.provide).
 	needs need
+	// instance is what the case counts as one judged instance of its
+	// rule: it passes only on at least one.
+	instance instanceKind
 }
 
 // need is something a check reads that the engine computes for it.
@@ -56,6 +59,10 @@ type verdict struct {
 	repro  string
 	// at is the block at fault, for Result.Replay.
 	at *playedBlock
+	// evidence is what the case judged, when the check counted it.
+	evidence *Evidence
+	// causedBy lists the root causes that left the case nothing to judge.
+	causedBy []string
 }
 
 func pass(format string, args ...any) verdict {
@@ -132,22 +139,54 @@ type caseRun struct {
 	allocRuns           int
 }
 
-// blocks calls f for every block of the case's transcripts that the
-// encoder produced, until f returns a verdict that is not a pass.
-func (c *caseRun) blocks(f blockRule) (verdict, int) {
-	n := 0
+// judges reports whether the case judges the block: every block the
+// encoder produced before its story diverged, and the diverging block
+// itself for the case that owns the divergence (diagnose.go).
+func (c *caseRun) judges(b *playedBlock) bool {
+	switch {
+	case b.encErr != nil:
+		return false
+	case b.root == nil:
+		return true
+	}
+	return b.root == b && b.owner == c.c.ID
+}
+
+// judge applies f to every block the case judges and counts what they
+// held; the verdict describes the first block f finds at fault, and is
+// empty when there is none.
+func (c *caseRun) judge(f blockRule) (verdict, Evidence) {
+	ev := Evidence{Of: instanceNames[c.c.instance].noun}
+	var v verdict
 	for _, tr := range c.transcripts {
 		for _, b := range tr.blocks {
 			if b.encErr != nil {
 				continue
 			}
-			n++
+			if !c.judges(b) {
+				ev.NotJudged++
+				continue
+			}
+			ev.add(b, c.c.instance)
+			if v.detail != "" {
+				continue
+			}
 			if problem, bad := f(b); bad {
-				return verdict{detail: fmt.Sprintf("%s: %s", b.where(), problem), repro: b.repro(problem), at: b}, n
+				v = verdict{detail: fmt.Sprintf("%s: %s", b.where(), problem), repro: b.repro(problem), at: b}
 			}
 		}
 	}
-	return verdict{}, n
+	return v, ev
+}
+
+// notExercised is the verdict of a case that judged no instance of its
+// rule.
+func (c *caseRun) notExercised(ev Evidence) verdict {
+	if note := c.causesNote(ev); note != "" && ev.Instances == 0 {
+		ids, _ := c.causes()
+		return verdict{grade: Unsupported, detail: fmt.Sprintf("not graded: %s (%s)", note, ev), evidence: &ev, causedBy: ids}
+	}
+	return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: %s (%s)", instanceNames[c.c.instance].notExercised, ev), evidence: &ev}
 }
 
 // leniencyNote says which oracles rejected blocks that the strict oracle
@@ -182,6 +221,12 @@ func (c *caseRun) leniencyNote() string {
 // recorded it, or, for a block that was kept whole (tests), by applying
 // the rule now.
 func (c *caseRun) problem(b *playedBlock) (string, bool) {
+	if b.root == b && b.owner == c.c.ID {
+		return b.rootProblem, true
+	}
+	if c.c.rule == nil {
+		return "", false
+	}
 	if b.problems != nil && c.ruleIndex >= 0 {
 		p := b.problems[c.ruleIndex]
 		return p, p != ""
@@ -193,12 +238,18 @@ func (c *caseRun) problem(b *playedBlock) (string, bool) {
 // finds at fault with the case's Violation.
 func everyBlock(what string) func(c *caseRun) verdict {
 	return func(c *caseRun) verdict {
-		v, n := c.blocks(c.problem)
-		if v.detail != "" {
+		v, ev := c.judge(c.problem)
+		v.evidence = &ev
+		switch {
+		case v.detail != "":
 			v.grade = c.c.Violation
 			return v
+		case ev.Instances == 0:
+			return c.notExercised(ev)
 		}
-		return pass("%d blocks %s%s", n, what, c.leniencyNote())
+		v = pass("%s %s%s", plural(ev.Instances, strings.TrimSuffix(ev.Of, "s"), ev.Of), what, c.leniencyNote())
+		v.evidence = &ev
+		return v
 	}
 }
 
@@ -215,23 +266,8 @@ func tablesCheck(c *caseRun) verdict {
 	if v.grade != Pass {
 		return v
 	}
-	compared, alone := 0, 0
-	for _, tr := range c.transcripts {
-		for _, b := range tr.blocks {
-			switch {
-			case b.encErr != nil:
-			case b.tablesCompared >= 2:
-				compared++
-			default:
-				alone++
-			}
-		}
-	}
-	switch {
-	case compared == 0:
-		return verdict{grade: Unsupported, detail: fmt.Sprintf("no block left two tables to compare (%d blocks): every oracle but one rejected the blocks, and the encoder does not show its table", alone)}
-	case alone > 0:
-		v.detail += fmt.Sprintf("; %d blocks compared nothing, with one table left after the other oracles rejected earlier blocks", alone)
+	if alone := v.evidence.Blocks - v.evidence.Instances; alone > 0 {
+		v.detail += fmt.Sprintf("; %s compared nothing, with one table left after the other oracles rejected earlier blocks", plural(alone, "block", "blocks"))
 	}
 	return v
 }
@@ -253,21 +289,14 @@ func tablesAgree(b *playedBlock) (string, bool) {
 	return "", false
 }
 
-// contextRule is round trip and table agreement together, for the cases
-// whose scenario exists to make a table bug show.
-func contextRule(b *playedBlock) (string, bool) {
-	if p, bad := tablesAgree(b); bad {
-		return p, true
-	}
-	return roundTrip(b)
-}
-
 // walked gives rule the walked representations of blocks the walker could
-// split; a block it could not split is a violation of §3 it reports.
+// split; a block it could not split is judged by none of these rules.
 func walked(rule blockRule) blockRule {
 	return func(b *playedBlock) (string, bool) {
 		if b.walkErr != nil {
-			return "the block is not a sequence of RFC 7541 representations: " + b.walkErr.Error(), true
+			// The block diverged: the case that owns the divergence
+			// reports it (diagnose.go).
+			return "", false
 		}
 		return rule(b)
 	}
@@ -285,14 +314,16 @@ var allCases = []Case{
 		scenarios: []string{scTraffic},
 		rule:      roundTrip,
 		check:     everyBlock("round-trip through every oracle"),
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/3.2/2", Section: "3.2", Violation: Fail,
 		Title:     "generated and targeted sequences decode to the fields sent",
-		RFC:       "§3.2 as enc/3.2/1, on every scenario but the traffic and empty-block (enc/4.2/4's): generated sequences with settings going to 0 and back, giant fields, duplicates and sensitive fields, and the targeted ones (every static entry and name, integers at every prefix boundary, every octet Huffman-coded, evictions).",
+		RFC:       "§3.2 as enc/3.2/1, on every scenario but the traffic: generated sequences with settings going to 0 and back, giant fields, duplicates and sensitive fields, and the targeted ones (every static entry and name, integers at every prefix boundary, every octet Huffman-coded, evictions).",
 		scenarios: targetedScenarios,
 		rule:      roundTrip,
 		check:     everyBlock("round-trip through every oracle"),
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/2.3.2/1", Section: "2.3.2", Violation: Fail,
@@ -301,22 +332,24 @@ var allCases = []Case{
 		scenarios: []string{scTraffic},
 		rule:      tablesAgree,
 		check:     tablesCheck,
+		instance:  instTables,
 	},
 	{
 		ID: "enc/2.3.2/2", Section: "2.3.2", Violation: Fail,
 		Title:     "dynamic tables agree after every block (generated and targeted)",
-		RFC:       "§2.3.2 as enc/2.3.2/1, on every scenario but the traffic and empty-block.",
+		RFC:       "§2.3.2 as enc/2.3.2/1, on every scenario but the traffic.",
 		scenarios: targetedScenarios,
 		rule:      tablesAgree,
 		check:     tablesCheck,
+		instance:  instTables,
 	},
 	{
 		ID: "enc/4.1/1", Section: "4.1", Violation: Fail,
 		Title:     "an entry's size is its name and value plus 32 octets",
 		RFC:       "§4.1: \"The size of an entry is the sum of its name's length in octets ..., its value's length in octets, and 32.\"",
-		scenarios: []string{vectors.ScenarioEntrySize},
-		rule:      contextRule,
+		scenarios: allScenarios,
 		check:     everyBlock("keep tables and fields right"),
+		instance:  instInsertions,
 	},
 	{
 		ID: "enc/4.2/1", Section: "4.2", Violation: Fail,
@@ -325,6 +358,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      reducedSignalled,
 		check:     everyBlock("signal every reduced setting"),
+		instance:  instLowered,
 	},
 	{
 		ID: "enc/4.2/2", Section: "4.2", Violation: Fail,
@@ -333,6 +367,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      smallestSignalled,
 		check:     everyBlock("signal the smallest setting of each interval"),
+		instance:  instSeveral,
 	},
 	{
 		ID: "enc/4.2/3", Section: "4.2", Violation: NonStrict,
@@ -341,6 +376,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      fewUpdates,
 		check:     everyBlock("use at most two updates, smallest first"),
+		instance:  instUpdateBlocks,
 	},
 	{
 		ID: "enc/4.2/4", Section: "4.2", Violation: NonStrict,
@@ -349,30 +385,31 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(emptyBlockSignalled),
 		check:     everyBlock("signal the setting even without fields"),
+		instance:  instEmptyAfter,
 	},
 	{
 		ID: "enc/4.3/1", Section: "4.3", Violation: Fail,
 		Title:     "a smaller table evicts entries",
 		RFC:       "§4.3: \"Whenever the maximum size for the dynamic table is reduced, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to the maximum size.\"",
-		scenarios: []string{vectors.ScenarioEvictResize},
-		rule:      contextRule,
+		scenarios: allScenarios,
 		check:     everyBlock("keep tables and fields right"),
+		instance:  instResizeEvictions,
 	},
 	{
 		ID: "enc/4.4/1", Section: "4.4", Violation: Fail,
 		Title:     "a new entry evicts exactly enough old ones",
 		RFC:       "§4.4: \"Before a new entry is added to the dynamic table, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to (maximum size - new entry size) or until the table is empty.\"",
-		scenarios: []string{vectors.ScenarioEvictInsert},
-		rule:      contextRule,
+		scenarios: allScenarios,
 		check:     everyBlock("keep tables and fields right"),
+		instance:  instInsertEvictions,
 	},
 	{
 		ID: "enc/4.4/2", Section: "4.4", Violation: Fail,
 		Title:     "fields larger than the table do not break the context",
 		RFC:       "§4.4: \"an attempt to add an entry larger than the maximum size causes the table to be emptied of all existing entries and results in an empty table.\"",
-		scenarios: []string{vectors.ScenarioGiant},
-		rule:      contextRule,
+		scenarios: allScenarios,
 		check:     everyBlock("keep tables and fields right"),
+		instance:  instOversized,
 	},
 	{
 		ID: "enc/5.1/1", Section: "5.1", Violation: NonStrict,
@@ -381,6 +418,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(minimalIntegers),
 		check:     everyBlock("use minimal integers"),
+		instance:  instIntegers,
 	},
 	{
 		ID: "enc/5.2/1", Section: "5.2", Violation: Fail,
@@ -389,6 +427,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(huffmanPadding),
 		check:     everyBlock("pad Huffman strings right"),
+		instance:  instHuffman,
 	},
 	{
 		ID: "enc/5.2/2", Section: "5.2", Violation: NonStrict,
@@ -397,6 +436,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(huffmanShorter),
 		check:     everyBlock("Huffman-code only when it saves octets"),
+		instance:  instHuffman,
 	},
 	{
 		ID: "enc/5.2/3", Section: "5.2", Violation: Fail,
@@ -405,14 +445,16 @@ var allCases = []Case{
 		scenarios: []string{vectors.ScenarioOctets},
 		rule:      roundTrip,
 		check:     octetsRoundTrip,
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/5.2/4", Section: "5.2", Violation: Fail,
 		Title:     "every octet's Huffman code is right",
 		RFC:       "Appendix B gives each octet value its code; §5.2: \"The Huffman code ... is used\" for a string whose H bit is set. Each octet 0-255 is sent inside a run of 5-bit characters long enough that Huffman coding is shorter, so an encoder that codes Huffman when shorter sends every code; each Huffman string is decoded on its own and compared with what was sent, naming the octet whose code is wrong.",
-		scenarios: []string{vectors.ScenarioHuffmanOctets},
+		scenarios: allScenarios,
 		rule:      walked(huffmanCodeRule),
 		check:     huffmanCodes,
+		instance:  instHuffman,
 	},
 	{
 		ID: "enc/6.3/1", Section: "6.3", Violation: Fail,
@@ -421,6 +463,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(updatesWithinSetting),
 		check:     everyBlock("keep updates within the setting"),
+		instance:  instSizeUpdates,
 	},
 	{
 		ID: "enc/6.3/2", Section: "6.3", Violation: Fail,
@@ -429,6 +472,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(updatesFirst),
 		check:     everyBlock("put updates first"),
+		instance:  instSizeUpdates,
 	},
 	{
 		ID: "enc/7.1.3/1", Section: "7.1.3", Violation: Fail,
@@ -437,6 +481,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(sensitiveNeverIndexed),
 		check:     everyBlock("send every sensitive field never-indexed"),
+		instance:  instSensitive,
 	},
 	{
 		ID: "enc/7.1.3/2", Section: "7.1.3", Violation: NonStrict,
@@ -445,6 +490,7 @@ var allCases = []Case{
 		scenarios: allScenarios,
 		rule:      walked(credentialsNotIndexed),
 		check:     everyBlock("keep credentials out of the table"),
+		instance:  instCredentials,
 	},
 	{
 		ID: "enc/1.1/1", Section: "1.1", Violation: Info,
@@ -453,6 +499,7 @@ var allCases = []Case{
 		scenarios: []string{scTraffic},
 		check:     compressionRatio,
 		needs:     needReference,
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/2.2/1", Section: "2.2", Violation: Info,
@@ -461,6 +508,7 @@ var allCases = []Case{
 		scenarios: []string{scTraffic},
 		check:     determinism,
 		needs:     needReplay,
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/7.3/1", Section: "7.3", Violation: Info,
@@ -468,6 +516,7 @@ var allCases = []Case{
 		RFC:       "§7.3: \"A decoder can limit the amount of state memory used\"; measured as the header-list size a decoder must build per octet received.",
 		scenarios: []string{scTraffic, vectors.ScenarioAdversarial},
 		check:     amplification,
+		instance:  instBlocks,
 	},
 	{
 		ID: "enc/7.3/2", Section: "7.3", Violation: Info,
@@ -476,5 +525,6 @@ var allCases = []Case{
 		scenarios: []string{scTraffic},
 		check:     allocations,
 		needs:     needAllocRuns,
+		instance:  instBlocks,
 	},
 }

@@ -22,12 +22,16 @@ type storyDecoders struct {
 	enc     Encoder
 	maxSize uint32
 	lim     limits
+	// scenario names the scenario the story belongs to, and dg follows
+	// the story to diagnose its divergence.
+	scenario string
+	dg       diagnosis
 }
 
 // newStoryDecoders returns the decoders of a story encoded by enc (nil
 // for recorded wire).
-func newStoryDecoders(enc Encoder, lim limits) *storyDecoders {
-	return &storyDecoders{panel: panel.New(), enc: enc, maxSize: spec.DefaultTableSize, lim: lim}
+func newStoryDecoders(enc Encoder, lim limits, scenario string) *storyDecoders {
+	return &storyDecoders{panel: panel.New(), enc: enc, maxSize: spec.DefaultTableSize, lim: lim, scenario: scenario}
 }
 
 // decode decodes pb.wire with every decoder of the story's context and
@@ -73,6 +77,88 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 		}
 	}
 	pb.tableDiff, pb.tablesCompared = compareTables(p.Decoders, p.Broken, sd.enc)
+	var events tableEvents
+	if pb.strictDecoded {
+		e := p.Strict.TableEvents()
+		events = tableEvents{known: true, inserted: e.Inserted + e.Oversized, byUpdate: e.EvictedBySizeUpdate, byInsertion: e.EvictedByInsertion}
+	}
+	pb.count(events)
+	if sd.dg.root == nil && pb.diverges() {
+		// What settle needs of the block once its fields are released.
+		pb.diverged, pb.dynamic, pb.scenario = pb.divergence(), dynamicMismatch(pb), sd.scenario
+		sd.dg.observe(pb, true)
+	} else {
+		sd.dg.observe(pb, false)
+	}
+	pb.root = sd.dg.root
+	pb.clean = pb.root == nil
+}
+
+// diverges reports whether the decoders' view of the block departs from
+// what the encoder sent: the walker cannot split it, an oracle rejects it
+// (without a known leniency) or decodes other fields, or tables differ.
+func (pb *playedBlock) diverges() bool {
+	return pb.walkErr != nil || pb.tableDiff != "" || pb.roundTripError() != ""
+}
+
+// divergence describes how the block diverged, for the failure of the
+// case that owns it when that case's own rule found nothing.
+func (pb *playedBlock) divergence() string {
+	switch {
+	case pb.walkErr != nil:
+		return "the block is not a sequence of RFC 7541 representations: " + pb.walkErr.Error()
+	case pb.tableDiff != "":
+		return "after the block, " + pb.tableDiff
+	}
+	return pb.roundTripError()
+}
+
+// settle files the story's divergence, if any, under its owner (the
+// order of diagnose.go), once the story has ended: a model's reach after
+// the divergence is known only then.
+func (sd *storyDecoders) settle(j *judging) {
+	root := sd.dg.root
+	if root == nil || j == nil {
+		return
+	}
+	for _, m := range sd.dg.models {
+		if m.explained {
+			root.explainers = append(root.explainers, m)
+		}
+	}
+	root.owner, root.rootProblem, root.byCause = j.owner(root, sd.dg.explanation())
+}
+
+// settleModels files again the divergences a model explains, once every
+// scenario of a target has been played: of the models that explain a
+// divergence, the one that explains the most of the target's divergences
+// owns it, then the one that goes furthest in its story. One defect shows
+// the same way in every story; two models that explain one story alike
+// (31 octets of overhead, one eviction too few) are told apart by the
+// others.
+func (j *judging) settleModels(played []*transcript) {
+	count := map[string]int{}
+	var roots []*playedBlock
+	for _, tr := range played {
+		for _, b := range tr.blocks {
+			if b.root != b || b.byCause || len(b.explainers) == 0 {
+				continue
+			}
+			roots = append(roots, b)
+			for _, m := range b.explainers {
+				count[m.what]++
+			}
+		}
+	}
+	for _, root := range roots {
+		var best *model
+		for _, m := range root.explainers {
+			if best == nil || count[m.what] > count[best.what] || count[m.what] == count[best.what] && m.after > best.after {
+				best = m
+			}
+		}
+		root.owner, root.rootProblem, _ = j.owner(root, best)
+	}
 }
 
 // compareTables describes the first disagreement between the tables of

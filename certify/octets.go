@@ -113,8 +113,9 @@ func (tr *transcript) addHuffman(b *playedBlock) {
 // huffmanCodes grades huffmanCodeRule's findings, then says which octets
 // the encoder's Huffman strings carried.
 func huffmanCodes(c *caseRun) verdict {
-	if v, _ := c.blocks(c.problem); v.detail != "" {
-		v.grade = c.c.Violation
+	v, ev := c.judge(c.problem)
+	if v.detail != "" {
+		v.grade, v.evidence = c.c.Violation, &ev
 		return v
 	}
 	var coded octetSet
@@ -127,8 +128,8 @@ func huffmanCodes(c *caseRun) verdict {
 	}
 	missing := coded.absent()
 	switch {
-	case nStrings == 0:
-		return verdict{grade: Unsupported, detail: "the encoder Huffman-coded no string, so no code was tested (Huffman coding is optional)"}
+	case nStrings == 0 || ev.Instances == 0:
+		return c.notExercised(ev)
 	case len(missing) == 0:
 		return pass("every octet value 0-255 was Huffman-coded (%d strings) and each string decodes to what was sent", nStrings)
 	}
@@ -143,7 +144,7 @@ func huffmanCodes(c *caseRun) verdict {
 			chosenRaw = append(chosenRaw, x)
 		}
 	}
-	v := pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
+	v = pass("%d octet values were Huffman-coded (%d strings) and decode to what was sent", 256-len(missing), nStrings)
 	if len(chosenRaw) > 0 {
 		v.detail += fmt.Sprintf("; the encoder sent these octets only raw, where Huffman was shorter (RFC 7541 allows it), so their codes were not tested: %s", octetList(chosenRaw))
 	}

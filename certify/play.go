@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // judging is how a run judges blocks as they are played: the rules of its
@@ -13,6 +15,55 @@ import (
 type judging struct {
 	rules []blockRule
 	lim   limits
+	// ids are the case ids of rules, index the index of each id's rule,
+	// and selected every case of the run, for the owner of a divergence.
+	ids      []string
+	index    map[string]int
+	selected map[string]bool
+}
+
+// owner returns the case a story's divergence at root is filed under,
+// what that case reports, and whether a rule of diagnose.go's first step
+// owns it; m is the model that explains the divergence, or nil. The
+// root's rootProblem must still be how it diverged (divergence).
+func (j *judging) owner(root *playedBlock, m *model) (string, string, bool) {
+	for _, id := range causeOrder {
+		if i, ok := j.index[id]; ok && root.problems[i] != "" {
+			return id, root.problems[i], true
+		}
+	}
+	problem, scenario := root.diverged, root.scenario
+	if m != nil && j.selected[m.caseID] {
+		return m.caseID, modelText(m, problem), false
+	}
+	var order []string
+	if root.tableDiff != "" || root.dynamic {
+		if root.tableDiff == "" {
+			problem += "; the field comes from a reference to the dynamic table: the encoder's table and the decoders' disagree"
+		}
+		order = append(order, map[bool]string{true: "enc/2.3.2/1", false: "enc/2.3.2/2"}[scenario == scTraffic])
+	}
+	switch scenario {
+	case scTraffic:
+		order = append(order, "enc/3.2/1")
+	case vectors.ScenarioOctets:
+		order = append(order, "enc/5.2/3", "enc/3.2/2")
+	default:
+		order = append(order, "enc/3.2/2")
+	}
+	for _, id := range order {
+		if j.selected[id] {
+			return id, problem, false
+		}
+	}
+	// None of the owners was selected: the first case of the run whose
+	// rule found fault with the block takes it.
+	for i, id := range j.ids {
+		if root.problems[i] != "" {
+			return id, root.problems[i], false
+		}
+	}
+	return "", problem, false
 }
 
 func (j *judging) limits() limits {
@@ -25,8 +76,10 @@ func (j *judging) limits() limits {
 // finish adds a decoded block to what its transcript accumulates, then,
 // for a run, applies every rule to it and releases it.
 func (j *judging) finish(tr *transcript, pb *playedBlock) {
-	tr.coverage.add(pb)
-	tr.addHuffman(pb)
+	if pb.clean {
+		tr.coverage.add(pb)
+		tr.addHuffman(pb)
+	}
 	if j == nil {
 		return
 	}
@@ -67,7 +120,8 @@ func play(t Target, name string, stories []story, j *judging) *transcript {
 // is still usable.
 func playStory(tr *transcript, st *story, enc Encoder, j *judging) bool {
 	lim := j.limits()
-	sd := newStoryDecoders(enc, lim)
+	sd := newStoryDecoders(enc, lim, tr.scenario)
+	defer sd.settle(j)
 	var prev *playedBlock
 	var buf []byte
 	defer closeEncoder(enc)
@@ -131,7 +185,7 @@ func playRecorded(name string, stories []story, j *judging) *transcript {
 	lim := j.limits()
 	for si := range stories {
 		st := &stories[si]
-		sd := newStoryDecoders(nil, lim)
+		sd := newStoryDecoders(nil, lim, name)
 		var prev *playedBlock
 		for bi := range st.Cases {
 			pb := &playedBlock{story: st, index: bi, wire: st.Cases[bi].Wire, prev: prev}
@@ -140,6 +194,7 @@ func playRecorded(name string, stories []story, j *judging) *transcript {
 			sd.decode(pb)
 			j.finish(tr, pb)
 		}
+		sd.settle(j)
 	}
 	return tr
 }

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -91,10 +92,15 @@ type LiveInfo struct {
 	Elapsed time.Duration
 }
 
-// Failed reports whether a case failed for some encoder without the
-// failure being expected: the run's exit status is 1.
+// Failed reports whether the run fails (exit status 1): a case failed
+// for some encoder without the failure being expected, a target broke
+// down, or a MUST case was left ungraded for an encoder the certifier
+// drives without being declared (Ungraded).
 func (r *Report) Failed() bool {
 	for _, enc := range r.Encoders {
+		if r.Targets[enc].Breakdown != "" || len(r.Ungraded(enc)) > 0 {
+			return true
+		}
 		for _, res := range r.Results[enc] {
 			if res.Grade == Fail && !res.Expected {
 				return true
@@ -102,6 +108,51 @@ func (r *Report) Failed() bool {
 		}
 	}
 	return false
+}
+
+// Ungraded is a MUST case a run did not grade for an encoder.
+type Ungraded struct {
+	Case string
+	// Why is the case's detail: why it could not be graded.
+	Why string
+}
+
+// Ungraded returns the MUST cases (Violation Fail) graded unsupported for
+// an encoder the certifier drives (in process, over stdio, live) and not
+// declared (Options.Declared): each fails the run. A live target is held
+// to the cases its captured traffic can carry; a recording, which cannot
+// be driven, to none (NotExercised lists its cases instead).
+func (r *Report) Ungraded(encoder string) []Ungraded {
+	kind := r.Targets[encoder].Kind
+	if kind == "recorded" {
+		return nil
+	}
+	return r.mustUnsupported(encoder, kind == "live")
+}
+
+// NotExercised returns the MUST cases a recording's stories do not
+// exercise: they do not fail the run, since a recording cannot be driven
+// to exercise them, and the verdict line names them.
+func (r *Report) NotExercised(encoder string) []Ungraded {
+	if r.Targets[encoder].Kind != "recorded" {
+		return nil
+	}
+	return r.mustUnsupported(encoder, false)
+}
+
+func (r *Report) mustUnsupported(encoder string, trafficOnly bool) []Ungraded {
+	var out []Ungraded
+	for _, c := range r.Cases {
+		res := r.Results[encoder][c.ID]
+		if c.Violation != Fail || res == nil || res.Grade != Unsupported || res.Declared != "" || len(res.CausedBy) > 0 {
+			continue
+		}
+		if trafficOnly && !slices.Contains(c.scenarios, scTraffic) {
+			continue
+		}
+		out = append(out, Ungraded{Case: c.ID, Why: res.Detail})
+	}
+	return out
 }
 
 // Counts returns how many cases got each grade for an encoder.

@@ -113,11 +113,50 @@ type Result struct {
 	// Stderr is what the encoder wrote to its standard error while the
 	// scenarios of the case ran (stdio encoders only).
 	Stderr string `json:"stderr,omitempty"`
+	// Evidence counts what the case judged (a pass needs one instance).
+	Evidence Evidence `json:"evidence"`
+	// Consequences, on the case a divergence was filed under (its root
+	// cause), lists what followed from it in the same stories: the blocks
+	// no case judged after it, and the other cases whose rules also found
+	// fault there. They fail no other case.
+	Consequences []Consequence `json:"consequences,omitempty"`
+	// CausedBy, on a case left with nothing to judge because every block
+	// it would judge followed a divergence, names the cases those
+	// divergences were filed under: the case is not ungraded, its blocks
+	// are accounted for by their failures.
+	CausedBy []string `json:"caused_by,omitempty"`
+	// Declared is the reason the user declared the case cannot be graded
+	// for this encoder (Options.Declared), on an unsupported case; a
+	// declared case is neither a pass nor ungraded.
+	Declared string `json:"declared,omitempty"`
 	// Replay is the story of the first block at fault, cut after it, for
 	// a case graded fail or non-strict: written with vectors.WriteStory
 	// and passed back as Options.Replay (hpackcert repro), it replays
 	// exactly that failure.
 	Replay *vectors.Story `json:"-"`
+}
+
+// Consequence is what followed from a root cause in the stories it broke:
+// the later blocks no case judged (Case ""), or a case whose rule also
+// found fault at the root block or after it.
+type Consequence struct {
+	// Case is the case id, or "" for the blocks judged by no case.
+	Case string `json:"case,omitempty"`
+	// Blocks and Stories count the blocks and the stories.
+	Blocks  int `json:"blocks"`
+	Stories int `json:"stories"`
+	// First is where the first of them is: "story S, block B".
+	First string `json:"first"`
+	// Detail is what the case's rule found there first.
+	Detail string `json:"detail,omitempty"`
+}
+
+// String describes the consequence in one line.
+func (c Consequence) String() string {
+	if c.Case == "" {
+		return fmt.Sprintf("%s of %s after the divergence judged by no case (first: %s)", plural(c.Blocks, "block", "blocks"), plural(c.Stories, "story", "stories"), c.First)
+	}
+	return fmt.Sprintf("%s also found fault with %s of %s (first: %s: %s)", c.Case, plural(c.Blocks, "block", "blocks"), plural(c.Stories, "story", "stories"), c.First, c.Detail)
 }
 
 // runner holds what one Run shares between targets and cases.
@@ -152,11 +191,14 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err := checkExpectFail(opts.ExpectFail, targets); err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, judging: &judging{lim: opts.limits()}, ruleIndex: map[string]int{}}
+	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, ruleIndex: map[string]int{}}
+	r.judging = &judging{lim: opts.limits(), index: r.ruleIndex, selected: map[string]bool{}}
 	for _, c := range cases {
+		r.judging.selected[c.ID] = true
 		if c.rule != nil {
 			r.ruleIndex[c.ID] = len(r.judging.rules)
 			r.judging.rules = append(r.judging.rules, c.rule)
+			r.judging.ids = append(r.judging.ids, c.ID)
 		}
 	}
 	for _, e := range opts.ExpectFail {
@@ -183,12 +225,13 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		name := uniqueName(rep.Encoders, t.Name())
 		rep.Encoders = append(rep.Encoders, name)
 		began := time.Now()
-		results, played, err := r.certify(t, cases)
+		results, played, breakdown, err := r.certify(t, cases)
 		if err != nil {
 			return nil, err
 		}
 		info := describe(t)
 		info.Elapsed = time.Since(began)
+		info.Breakdown = breakdown
 		rep.Targets[name] = info
 		rep.Results[name] = results
 		rep.Coverage[name] = measureCoverage(played)
@@ -290,29 +333,42 @@ func isUTF8Only(t Target) bool {
 }
 
 // certify runs the cases against one target.
-func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcript, error) {
+func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcript, string, error) {
 	_, recorded := t.(recordings)
 	played := map[string]*transcript{}
 	var order []*transcript
 	results := map[string]*Result{}
+	// Every scenario is played before any case is judged: the owner of a
+	// divergence that a model explains is chosen over all of them
+	// (settleModels). A case's time includes the scenarios it was the
+	// first to need.
+	playTime := make([]time.Duration, len(cases))
+	for ci := range cases {
+		start := time.Now()
+		for _, sc := range cases[ci].scenarios {
+			if _, ok := played[sc]; ok {
+				continue
+			}
+			tr, err := r.playScenario(t, sc)
+			if err != nil {
+				return nil, nil, "", err
+			}
+			played[sc] = tr
+			order = append(order, tr)
+		}
+		playTime[ci] = time.Since(start)
+	}
+	r.judging.settleModels(order)
 	for ci := range cases {
 		c := &cases[ci]
-		start := time.Now()
+		start := time.Now().Add(-playTime[ci])
 		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded}
 		if i, ok := r.ruleIndex[c.ID]; ok {
 			run.ruleIndex = i
 		}
 		var unsupported []string
 		for _, sc := range c.scenarios {
-			tr, ok := played[sc]
-			if !ok {
-				var err error
-				if tr, err = r.playScenario(t, sc); err != nil {
-					return nil, nil, err
-				}
-				played[sc] = tr
-				order = append(order, tr)
-			}
+			tr := played[sc]
 			if tr.unsupported != "" {
 				if !contains(unsupported, tr.unsupported) {
 					unsupported = append(unsupported, tr.unsupported)
@@ -323,6 +379,24 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		v := r.judge(run, unsupported)
 		res := &Result{Grade: v.grade, Detail: v.detail, Repro: v.repro, Duration: time.Since(start)}
+		if v.evidence != nil {
+			res.Evidence = *v.evidence
+		} else {
+			_, res.Evidence = run.judge(func(*playedBlock) (string, bool) { return "", false })
+		}
+		res.Consequences = run.consequences(r.ruleIndex)
+		res.CausedBy = v.causedBy
+		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
+			res.Detail += "; " + note
+		}
+		if res.Grade == Unsupported {
+			for _, d := range r.opts.Declared {
+				if d.covers(t.Name(), c.ID) {
+					res.Declared = d.Reason
+					break
+				}
+			}
+		}
 		if v.at != nil && v.at.story != nil && (v.grade == Fail || v.grade == NonStrict) {
 			res.Replay = v.at.replay(fmt.Sprintf("hpackcert reproduction of %s on encoder %s: %s", c.ID, t.Name(), v.detail))
 		}
@@ -346,7 +420,34 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		results[c.ID] = res
 	}
-	return results, order, nil
+	return results, order, targetBreakdown(t, order), nil
+}
+
+// targetBreakdown describes the target's failure as a whole: its source's
+// (WithBreakdown), or the first scenario the encoder broke down in, or "".
+func targetBreakdown(t Target, played []*transcript) string {
+	if b, ok := t.(interface{ Breakdown() error }); ok && b.Breakdown() != nil {
+		return b.Breakdown().Error()
+	}
+	var first *transcript
+	more := 0
+	for _, tr := range played {
+		switch {
+		case tr.breakdown == nil:
+		case first == nil:
+			first = tr
+		default:
+			more++
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	text := fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on in that scenario)", first.breakdown, first.scenario, first.breakdownAt.where())
+	if more > 0 {
+		text += fmt.Sprintf("; it broke down again in %s after a restart", plural(more, "more scenario", "more scenarios"))
+	}
+	return text
 }
 
 // judge runs the case's check, after the checks every case shares: a
@@ -355,20 +456,21 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 	if len(run.transcripts) == 0 {
 		return verdict{grade: Unsupported, detail: strings.Join(unsupported, "; ")}
 	}
+	broke := ""
 	for _, tr := range run.transcripts {
 		if tr.breakdown != nil {
 			if run.c.Violation == Info {
-				// A measurement is not a verdict: it has nothing to
-				// measure, and the breakdown fails the graded cases.
-				return verdict{grade: Unsupported, detail: fmt.Sprintf("not measured: the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown)}
+				// A measurement of a part of the stories measures nothing.
+				return verdict{grade: Unsupported, detail: fmt.Sprintf("not measured: the encoder broke down in scenario %s, %s (the target's breakdown)", tr.scenario, tr.breakdownAt.where())}
 			}
-			v := verdict{grade: Fail, detail: fmt.Sprintf("the encoder broke down in scenario %s, %s: %v", tr.scenario, tr.breakdownAt.where(), tr.breakdown), at: tr.breakdownAt}
-			v.repro = tr.breakdownAt.repro(tr.breakdown.Error())
-			return v
+			if broke == "" {
+				broke = fmt.Sprintf("; graded on the blocks before the encoder broke down in scenario %s, %s (the target's breakdown)", tr.scenario, tr.breakdownAt.where())
+			}
 		}
 	}
 	r.provide(run)
 	v := run.c.check(run)
+	v.detail += broke
 	if v.grade != Pass {
 		return v
 	}

@@ -85,6 +85,30 @@ type playedBlock struct {
 	// blocks. The wire walker, not an oracle, tracks it, so that it stays
 	// right after an oracle's context broke.
 	maxBefore uint32
+
+	// ev is what the block held, for the evidence of the cases judging it.
+	ev blockEvidence
+	// root is the first block of the story at which the encoder's output
+	// and the decoders' view diverged, set on it and every block after it:
+	// those after it are consequences, judged by no case (diagnose.go).
+	root *playedBlock
+	// owner is the case the divergence is filed under, set on the root
+	// block when its story ends, and rootProblem what that case reports;
+	// diverged says how the block diverged.
+	owner, rootProblem, diverged string
+	// dynamic is set on a root block whose first wrong field came from a
+	// reference to the dynamic table (dynamicMismatch); scenario names the
+	// root's scenario, explainers are the models that explain its
+	// divergence, and byCause is set when a rule of diagnose.go's first
+	// step owns it.
+	dynamic     bool
+	scenario    string
+	explainers  []*model
+	byCause     bool
+	// clean is set when the block came before any divergence and every
+	// oracle decoded it to the fields sent (or rejected it by a known
+	// leniency of its own): the blocks side results come from.
+	clean bool
 }
 
 func (b *playedBlock) in() *block { return &b.story.Cases[b.index] }

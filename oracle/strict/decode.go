@@ -36,6 +36,7 @@ type blockDecoder struct {
 func (d *Decoder) decodeBlock(block []byte) ([]oracle.Field, error) {
 	d.updates = d.updates[:0]
 	d.warnings = d.warnings[:0]
+	d.table.events = TableEvents{}
 	b := &blockDecoder{d: d, block: block}
 	if err := b.sizeUpdates(); err != nil {
 		return nil, err

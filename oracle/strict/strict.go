@@ -212,6 +212,12 @@ func (d *Decoder) Updates() []uint32 {
 	return append([]uint32(nil), d.updates...)
 }
 
+// TableEvents returns what the last block decoded did to the dynamic
+// table: insertions, evictions by size update and by insertion, entries
+// too large to be added. For a block that failed, the events up to the
+// violation.
+func (d *Decoder) TableEvents() TableEvents { return d.table.events }
+
 // MaxTableSize returns the maximum size of the dynamic table in effect,
 // as set by the last dynamic table size update (initially 4096).
 func (d *Decoder) MaxTableSize() uint32 { return d.table.maxSize }

@@ -12,6 +12,21 @@ type dynamicTable struct {
 	// adding an entry larger than 2^32 cannot wrap around.
 	size    uint64
 	maxSize uint32
+	// events counts what the last block did to the table.
+	events TableEvents
+}
+
+// TableEvents counts what one header block did to the dynamic table.
+type TableEvents struct {
+	// Inserted is the number of entries added (§4.4).
+	Inserted int
+	// EvictedBySizeUpdate is the number of entries a dynamic table size
+	// update evicted (§4.3), EvictedByInsertion the number evicted to make
+	// room for a new entry (§4.4).
+	EvictedBySizeUpdate, EvictedByInsertion int
+	// Oversized is the number of entries larger than the maximum size,
+	// which emptied the table and were not added (§4.4).
+	Oversized int
 }
 
 // entrySize is the size of an entry (RFC 7541 §4.1): name length plus
@@ -31,7 +46,7 @@ func (t *dynamicTable) entry(i int) spec.Field {
 // evicted until the table fits the new maximum.
 func (t *dynamicTable) setMaxSize(n uint32) {
 	t.maxSize = n
-	t.evictTo(uint64(n))
+	t.events.EvictedBySizeUpdate += t.evictTo(uint64(n))
 }
 
 // add inserts f as the newest entry after evicting what it needs room for.
@@ -40,27 +55,31 @@ func (t *dynamicTable) setMaxSize(n uint32) {
 func (t *dynamicTable) add(f spec.Field) {
 	size := entrySize(f)
 	if size > uint64(t.maxSize) {
-		t.evictTo(0)
+		t.events.EvictedByInsertion += t.evictTo(0)
+		t.events.Oversized++
 		return
 	}
-	t.evictTo(uint64(t.maxSize) - size)
+	t.events.EvictedByInsertion += t.evictTo(uint64(t.maxSize) - size)
+	t.events.Inserted++
 	t.entries = append(t.entries, f)
 	t.size += size
 }
 
-// evictTo evicts the oldest entries until the table's size is at most n.
-func (t *dynamicTable) evictTo(n uint64) {
+// evictTo evicts the oldest entries until the table's size is at most n,
+// and returns how many it evicted.
+func (t *dynamicTable) evictTo(n uint64) int {
 	evicted := 0
 	for t.size > n {
 		t.size -= entrySize(t.entries[evicted])
 		evicted++
 	}
 	if evicted == 0 {
-		return
+		return 0
 	}
 	// Copy the survivors down so the backing array does not keep evicted
 	// strings alive.
 	t.entries = append(t.entries[:0], t.entries[evicted:]...)
+	return evicted
 }
 
 // reset empties the table and sets its maximum size back to 4096, keeping

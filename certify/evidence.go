@@ -1,0 +1,213 @@
+package certify
+
+import (
+	"fmt"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/wire"
+)
+
+// Evidence counts what a case judged: the blocks and what they held. A
+// case passes only on at least one judged instance of its rule
+// (Instances); a case that judged none is unsupported, "not exercised",
+// with the reason.
+type Evidence struct {
+	Blocks          int `json:"blocks"`
+	Representations int `json:"representations"`
+	Insertions      int `json:"insertions"`
+	Evictions       int `json:"evictions"`
+	SizeUpdates     int `json:"size_updates"`
+	HuffmanStrings  int `json:"huffman_strings"`
+	SensitiveFields int `json:"sensitive_fields"`
+	// Instances is how many instances of the case's rule were judged,
+	// and Of what they are: "insertions", "lowered settings", ...
+	Instances int    `json:"instances"`
+	Of        string `json:"of"`
+	// NotJudged is how many blocks of the case's scenarios were not
+	// judged: they came after the encoder's output diverged from what the
+	// decoders saw in their story (consequences of a root cause), or the
+	// encoder could not express them.
+	NotJudged int `json:"not_judged,omitempty"`
+}
+
+// String says what the evidence counts, for the text formats: "judged
+// 12 lowered settings in 3384 blocks (45012 representations, ...)".
+func (e Evidence) String() string {
+	s := fmt.Sprintf("judged %d %s in %s (%s, %s, %s, %s, %s, %s)", e.Instances, e.Of,
+		plural(e.Blocks, "block", "blocks"), plural(e.Representations, "representation", "representations"),
+		plural(e.Insertions, "insertion", "insertions"), plural(e.Evictions, "eviction", "evictions"),
+		plural(e.SizeUpdates, "size update", "size updates"), plural(e.HuffmanStrings, "Huffman string", "Huffman strings"),
+		plural(e.SensitiveFields, "sensitive field", "sensitive fields"))
+	if e.NotJudged > 0 {
+		s += "; " + plural(e.NotJudged, "block", "blocks") + " not judged"
+	}
+	return s
+}
+
+// plural writes n and the noun in the number n takes.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// instanceKind is what a case counts as one judged instance of its rule.
+type instanceKind uint8
+
+const (
+	instBlocks          instanceKind = iota // blocks decoded and compared with the fields sent
+	instTables                              // blocks after which two tables or more were compared
+	instInsertions                          // entries added to the dynamic table
+	instLowered                             // blocks after one lowered setting
+	instSeveral                             // blocks after several settings, the smallest below the table's size
+	instUpdateBlocks                        // blocks that carry size updates
+	instEmptyAfter                          // blocks without fields after a setting change
+	instResizeEvictions                     // entries evicted by a size update
+	instInsertEvictions                     // entries evicted to make room for a new one
+	instOversized                           // fields larger than the dynamic table
+	instIntegers                            // integers
+	instHuffman                             // Huffman-coded strings
+	instSizeUpdates                         // dynamic table size updates
+	instSensitive                           // fields marked sensitive
+	instCredentials                         // authorization and short cookie fields
+)
+
+// instanceNames are the nouns of the kinds, and notExercised why a case
+// of the kind judged nothing.
+var instanceNames = [...]struct{ noun, notExercised string }{
+	instBlocks:          {"blocks", "no block was decoded and compared with the fields sent"},
+	instTables:          {"table comparisons", "no block left two tables to compare: every oracle but one rejected the blocks, and the encoder does not show its table"},
+	instInsertions:      {"insertions", "the encoder added no entry to the dynamic table (it sent no literal with incremental indexing)"},
+	instLowered:         {"lowered settings", "no block followed a single SETTINGS_HEADER_TABLE_SIZE below the table's maximum size"},
+	instSeveral:         {"setting intervals", "no block followed several SETTINGS_HEADER_TABLE_SIZE values"},
+	instUpdateBlocks:    {"blocks with size updates", "the encoder sent no dynamic table size update"},
+	instEmptyAfter:      {"empty blocks after a setting", "no block without fields followed a setting change"},
+	instResizeEvictions: {"evictions by size update", "no dynamic table size update evicted an entry (the encoder's table held nothing to evict when it shrank)"},
+	instInsertEvictions: {"evictions by insertion", "no new entry evicted an old one (the encoder did not fill its dynamic table)"},
+	instOversized:       {"fields larger than the table", "no field larger than the dynamic table was judged"},
+	instIntegers:        {"integers", "no integer was judged"},
+	instHuffman:         {"Huffman strings", "the encoder Huffman-coded no string (Huffman coding is optional)"},
+	instSizeUpdates:     {"size updates", "the encoder sent no dynamic table size update"},
+	instSensitive:       {"sensitive fields", "no block with a field marked sensitive was judged"},
+	instCredentials:     {"credential fields", "no authorization, proxy-authorization or short cookie field was judged"},
+}
+
+// blockEvidence is what one block held, counted when it is decoded (the
+// representations are released afterwards).
+type blockEvidence struct {
+	reps, fields, insertions, sizeUpdates, huffman, sensitive, integers, credentials int
+	resizeEvictions, insertEvictions, oversized                                  int
+	lowered, several, emptyAfter, updateBlock                                    bool
+}
+
+// count computes the block's evidence from its walk, its fields and what
+// the strict oracle did with it.
+func (b *playedBlock) count(events tableEvents) {
+	e := &b.ev
+	in := b.in()
+	e.reps, e.fields = len(b.reps), len(in.Headers)
+	for _, f := range in.Headers {
+		if f.Sensitive {
+			e.sensitive++
+		}
+		if isCredential(f) {
+			e.credentials++
+		}
+		if uint64(len(f.Name))+uint64(len(f.Value))+spec.EntryOverhead > uint64(b.maxBefore) {
+			e.oversized++
+		}
+	}
+	for _, r := range b.reps {
+		e.integers++
+		switch r.Kind {
+		case wire.SizeUpdate:
+			e.sizeUpdates++
+			continue
+		case wire.Incremental:
+			if !events.known {
+				e.insertions++
+			}
+		}
+		for _, s := range []*wire.String{r.Name, r.Value} {
+			if s != nil {
+				e.integers++
+				if s.Huffman {
+					e.huffman++
+				}
+			}
+		}
+	}
+	if events.known {
+		e.insertions = events.inserted
+		e.resizeEvictions, e.insertEvictions = events.byUpdate, events.byInsertion
+	}
+	acked := in.AckedSizes()
+	e.updateBlock = e.sizeUpdates > 0
+	e.lowered = len(acked) == 1 && acked[0] < b.maxBefore && len(in.Headers) > 0
+	e.several = len(acked) >= 2 && len(in.Headers) > 0
+	e.emptyAfter = len(acked) > 0 && len(in.Headers) == 0
+}
+
+// tableEvents is the strict oracle's strict.TableEvents for a block it
+// decoded; known is false when it did not.
+type tableEvents struct {
+	known                            bool
+	inserted, byUpdate, byInsertion int
+}
+
+// instances returns how many instances of kind the block holds.
+func (e *blockEvidence) instances(kind instanceKind, b *playedBlock) int {
+	one := func(ok bool) int {
+		if ok {
+			return 1
+		}
+		return 0
+	}
+	switch kind {
+	case instBlocks:
+		return 1
+	case instTables:
+		return one(b.tablesCompared >= 2)
+	case instInsertions:
+		return e.insertions
+	case instLowered:
+		return one(e.lowered)
+	case instSeveral:
+		return one(e.several)
+	case instUpdateBlocks:
+		return one(e.updateBlock)
+	case instEmptyAfter:
+		return one(e.emptyAfter)
+	case instResizeEvictions:
+		return e.resizeEvictions
+	case instInsertEvictions:
+		return e.insertEvictions
+	case instOversized:
+		return e.oversized
+	case instIntegers:
+		return e.integers
+	case instHuffman:
+		return e.huffman
+	case instSizeUpdates:
+		return e.sizeUpdates
+	case instSensitive:
+		return e.sensitive
+	case instCredentials:
+		return e.credentials
+	}
+	return 0
+}
+
+// add counts a judged block into the case's evidence.
+func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
+	e := &b.ev
+	ev.Blocks++
+	ev.Representations += e.reps
+	ev.Insertions += e.insertions
+	ev.Evictions += e.resizeEvictions + e.insertEvictions
+	ev.SizeUpdates += e.sizeUpdates
+	ev.HuffmanStrings += e.huffman
+	ev.SensitiveFields += e.sensitive
+	ev.Instances += e.instances(kind, b)
+}

@@ -86,12 +86,25 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 	if sd.dg.root == nil && pb.diverges() {
 		// What settle needs of the block once its fields are released.
 		pb.diverged, pb.dynamic, pb.scenario = pb.divergence(), dynamicMismatch(pb), sd.scenario
-		sd.dg.observe(pb, true)
+		sd.dg.observe(pb, true, sd.encoderTable(pb))
 	} else {
-		sd.dg.observe(pb, false)
+		sd.dg.observe(pb, false, nil)
 	}
 	pb.root = sd.dg.root
 	pb.clean = pb.root == nil
+}
+
+// encoderTable returns the encoder's table after a block whose fields every
+// oracle decoded right but whose tables differ, when the encoder shows it:
+// a model explains such a divergence only by holding the same table.
+func (sd *storyDecoders) encoderTable(pb *playedBlock) []oracle.Field {
+	if pb.tableDiff == "" || pb.walkErr != nil || pb.roundTripError() != "" {
+		return nil
+	}
+	if tr, ok := sd.enc.(TableReader); ok {
+		return tr.Table()
+	}
+	return nil
 }
 
 // diverges reports whether the decoders' view of the block departs from
@@ -104,13 +117,13 @@ func (pb *playedBlock) diverges() bool {
 // divergence describes how the block diverged, for the failure of the
 // case that owns it when that case's own rule found nothing.
 func (pb *playedBlock) divergence() string {
-	switch {
-	case pb.walkErr != nil:
-		return "the block is not a sequence of RFC 7541 representations: " + pb.walkErr.Error()
-	case pb.tableDiff != "":
+	if pb.tableDiff != "" {
 		return "after the block, " + pb.tableDiff
 	}
-	return pb.roundTripError()
+	if e := pb.roundTripError(); e != "" {
+		return e
+	}
+	return "the block is not a sequence of RFC 7541 representations: " + pb.walkErr.Error()
 }
 
 // settle files the story's divergence, if any, under its owner (the

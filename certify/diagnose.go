@@ -7,6 +7,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
+	"github.com/hpackcert/hpackcert/oracle"
 )
 
 // Root causes. Once an encoder's output and the decoders' view of it
@@ -137,6 +138,20 @@ func (m *model) add(f spec.Field) {
 	}
 }
 
+// holds reports whether the model's table is t (newest first).
+func (m *model) holds(t []oracle.Field) bool {
+	if t == nil || len(t) != len(m.table) {
+		return false
+	}
+	for i, f := range t {
+		e := m.table[len(m.table)-1-i]
+		if e.Name != f.Name || e.Value != f.Value {
+			return false
+		}
+	}
+	return true
+}
+
 // lookup returns the field at an index of the static and the model's
 // dynamic table.
 func (m *model) lookup(index uint64) (spec.Field, bool) {
@@ -204,7 +219,12 @@ type diagnosis struct {
 // observe feeds a decoded block to the models still alive. Before the
 // divergence a model that decodes a block wrong is out; after it, a model
 // counts the blocks it goes on decoding right, until its first miss.
-func (dg *diagnosis) observe(pb *playedBlock, diverged bool) {
+//
+// At a divergence that is only a table difference (the fields decoded
+// right), encTable is the encoder's table, newest first: a model explains
+// it only by holding that table; nil when the encoder does not show it,
+// and then no model explains it.
+func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.Field) {
 	if dg.models == nil {
 		dg.models = newModels()
 	}
@@ -220,6 +240,9 @@ func (dg *diagnosis) observe(pb *playedBlock, diverged bool) {
 		switch {
 		case !ok:
 			m.alive = false
+		case atRoot && pb.tableDiff != "" && pb.roundTripError() == "":
+			m.explained = m.holds(encTable)
+			m.alive = m.explained
 		case atRoot:
 			m.explained = true
 		case dg.root != nil:

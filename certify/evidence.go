@@ -33,6 +33,13 @@ type Evidence struct {
 // String says what the evidence counts, for the text formats: "judged
 // 12 lowered settings in 3384 blocks (45012 representations, ...)".
 func (e Evidence) String() string {
+	if e.Blocks == 0 {
+		s := "judged no block"
+		if e.NotJudged > 0 {
+			s += "; " + plural(e.NotJudged, "block", "blocks") + " not judged"
+		}
+		return s
+	}
 	s := fmt.Sprintf("judged %d %s in %s (%s, %s, %s, %s, %s, %s)", e.Instances, e.Of,
 		plural(e.Blocks, "block", "blocks"), plural(e.Representations, "representation", "representations"),
 		plural(e.Insertions, "insertion", "insertions"), plural(e.Evictions, "eviction", "evictions"),

@@ -104,6 +104,9 @@ type Result struct {
 	Detail string `json:"detail"`
 	// Repro is a self-contained reproduction of the first violation.
 	Repro string `json:"repro,omitempty"`
+	// At is where the first violation is, "story S, block B", for a case
+	// graded fail or non-strict.
+	At string `json:"at,omitempty"`
 	// Duration is the time the case took, including playing the scenarios
 	// it was the first to need.
 	Duration time.Duration `json:"-"`
@@ -398,6 +401,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			}
 		}
 		if v.at != nil && v.at.story != nil && (v.grade == Fail || v.grade == NonStrict) {
+			res.At = v.at.where()
 			res.Replay = v.at.replay(fmt.Sprintf("hpackcert reproduction of %s on encoder %s: %s", c.ID, t.Name(), v.detail))
 		}
 		for _, tr := range run.transcripts {

@@ -104,8 +104,8 @@ var instanceNames = [...]struct{ noun, notExercised string }{
 // representations are released afterwards).
 type blockEvidence struct {
 	reps, fields, insertions, sizeUpdates, huffman, sensitive, integers, credentials int
-	resizeEvictions, insertEvictions, oversized                                  int
-	lowered, several, emptyAfter, updateBlock                                    bool
+	resizeEvictions, insertEvictions, oversized                                      int
+	lowered, several, emptyAfter, updateBlock                                        bool
 }
 
 // count computes the block's evidence from its walk, its fields and what
@@ -159,7 +159,7 @@ func (b *playedBlock) count(events tableEvents) {
 // tableEvents is the strict oracle's strict.TableEvents for a block it
 // decoded; known is false when it did not.
 type tableEvents struct {
-	known                            bool
+	known                           bool
 	inserted, byUpdate, byInsertion int
 }
 

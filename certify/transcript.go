@@ -101,10 +101,10 @@ type playedBlock struct {
 	// root's scenario, explainers are the models that explain its
 	// divergence, and byCause is set when a rule of diagnose.go's first
 	// step owns it.
-	dynamic     bool
-	scenario    string
-	explainers  []*model
-	byCause     bool
+	dynamic    bool
+	scenario   string
+	explainers []*model
+	byCause    bool
 	// clean is set when the block came before any divergence and every
 	// oracle decoded it to the fields sent (or rejected it by a known
 	// leniency of its own): the blocks side results come from.

@@ -24,7 +24,8 @@ import (
 const memoryBound = 256 << 20
 
 // bombs are hostile encoders and the case each must fail, with words the
-// detail must hold.
+// detail must hold; a bomb with no case is a breakdown of the encoder, the
+// target's one failure, with those words.
 var bombs = []struct {
 	bug    broken.Bug
 	stdio  string // bombenc's -bomb flag
@@ -33,7 +34,7 @@ var bombs = []struct {
 }{
 	{broken.BombIndexed, "indexed", "enc/3.2/1", "HPACK-bomb defence"},
 	{broken.BombPerBlock, "per-block", "enc/3.2/1", "HPACK-bomb defence"},
-	{broken.BombWire, "wire", "enc/3.2/1", "per-block limit"},
+	{broken.BombWire, "wire", "", "per-block limit"},
 }
 
 // TestMain lets testenv.MeasuredCommand re-execute the test binary to
@@ -133,8 +134,10 @@ func checkBombRun(t *testing.T, id, detail, report string, peakKiB func() (int64
 	t.Helper()
 	var doc struct {
 		Encoders map[string]struct {
-			Cases map[string]struct{ Grade, Detail string } `json:"cases"`
+			Cases     map[string]struct{ Grade, Detail string } `json:"cases"`
+			Breakdown string                                   `json:"breakdown"`
 		} `json:"encoders"`
+		Failed bool `json:"failed"`
 	}
 	if i := strings.IndexByte(report, '{'); i > 0 {
 		report = report[i:]
@@ -142,7 +145,16 @@ func checkBombRun(t *testing.T, id, detail, report string, peakKiB func() (int64
 	if err := json.Unmarshal([]byte(report), &doc); err != nil || len(doc.Encoders) != 1 {
 		t.Fatalf("report: %v, %d encoders\n%s", err, len(doc.Encoders), tail([]byte(report)))
 	}
+	if !doc.Failed {
+		t.Error("report: failed false; want true")
+	}
 	for _, enc := range doc.Encoders {
+		if id == "" {
+			if !strings.Contains(enc.Breakdown, detail) {
+				t.Errorf("breakdown %q; want one naming %q", enc.Breakdown, detail)
+			}
+			continue
+		}
 		res := enc.Cases[id]
 		if res.Grade != "fail" || !strings.Contains(res.Detail, detail) {
 			t.Errorf("%s: %s %q; want fail naming %q", id, res.Grade, res.Detail, detail)

@@ -247,7 +247,7 @@ func everyBlock(what string) func(c *caseRun) verdict {
 		case ev.Instances == 0:
 			return c.notExercised(ev)
 		}
-		v = pass("%s %s%s", plural(ev.Instances, strings.TrimSuffix(ev.Of, "s"), ev.Of), what, c.leniencyNote())
+		v = pass("%s: %d %s judged in %s%s", what, ev.Instances, ev.Of, plural(ev.Blocks, "block", "blocks"), c.leniencyNote())
 		v.evidence = &ev
 		return v
 	}
@@ -262,7 +262,7 @@ type blockRule func(b *playedBlock) (string, bool)
 // rejected the blocks, an encoder that does not show its table has
 // nothing to be compared with.
 func tablesCheck(c *caseRun) verdict {
-	v := everyBlock("leave every table equal")(c)
+	v := everyBlock("every table equal after every block")(c)
 	if v.grade != Pass {
 		return v
 	}
@@ -313,7 +313,7 @@ var allCases = []Case{
 		RFC:       "§3.2: \"All the header field representations contained in a header block are processed in the order in which they appear\", each appending its field to the decoded header list: the list must be the fields sent, in order, duplicates included.",
 		scenarios: []string{scTraffic},
 		rule:      roundTrip,
-		check:     everyBlock("round-trip through every oracle"),
+		check:     everyBlock("every block round-trips through every oracle"),
 		instance:  instBlocks,
 	},
 	{
@@ -322,7 +322,7 @@ var allCases = []Case{
 		RFC:       "§3.2 as enc/3.2/1, on every scenario but the traffic: generated sequences with settings going to 0 and back, giant fields, duplicates and sensitive fields, and the targeted ones (every static entry and name, integers at every prefix boundary, every octet Huffman-coded, evictions).",
 		scenarios: targetedScenarios,
 		rule:      roundTrip,
-		check:     everyBlock("round-trip through every oracle"),
+		check:     everyBlock("every block round-trips through every oracle"),
 		instance:  instBlocks,
 	},
 	{
@@ -348,7 +348,7 @@ var allCases = []Case{
 		Title:     "an entry's size is its name and value plus 32 octets",
 		RFC:       "§4.1: \"The size of an entry is the sum of its name's length in octets ..., its value's length in octets, and 32.\"",
 		scenarios: allScenarios,
-		check:     everyBlock("keep tables and fields right"),
+		check:     everyBlock("tables and fields right"),
 		instance:  instInsertions,
 	},
 	{
@@ -357,7 +357,7 @@ var allCases = []Case{
 		RFC:       "§4.2: the size the encoder chooses \"MUST stay lower than or equal to the maximum set by the protocol\", so a setting below it forces a change, and \"A change in the maximum size of the dynamic table is signaled via a dynamic table size update ... This dynamic table size update MUST occur at the beginning of the first header block following the change to the dynamic table size.\"" + rfc9113,
 		scenarios: allScenarios,
 		rule:      reducedSignalled,
-		check:     everyBlock("signal every reduced setting"),
+		check:     everyBlock("every lowered setting signalled"),
 		instance:  instLowered,
 	},
 	{
@@ -366,7 +366,7 @@ var allCases = []Case{
 		RFC:       "§4.2: \"In the case that this size is changed more than once in this interval, the smallest maximum table size that occurs in that interval MUST be signaled in a dynamic table size update.\"" + rfc9113,
 		scenarios: allScenarios,
 		rule:      smallestSignalled,
-		check:     everyBlock("signal the smallest setting of each interval"),
+		check:     everyBlock("the smallest setting of each interval signalled"),
 		instance:  instSeveral,
 	},
 	{
@@ -375,7 +375,7 @@ var allCases = []Case{
 		RFC:       "§4.2: \"The final maximum size is always signaled, resulting in at most two dynamic table size updates.\" The smallest is signalled, then the final.",
 		scenarios: allScenarios,
 		rule:      fewUpdates,
-		check:     everyBlock("use at most two updates, smallest first"),
+		check:     everyBlock("at most two updates, the smallest first"),
 		instance:  instUpdateBlocks,
 	},
 	{
@@ -384,7 +384,7 @@ var allCases = []Case{
 		RFC:       "§4.2: the size update \"MUST occur at the beginning of the first header block following the change to the dynamic table size\"; a block without fields (empty trailers) is such a block, and the strict oracle rejects it without the update. Graded non-strict: an encoder that changes its table lazily, at its next field, can read the rule as satisfied." + rfc9113,
 		scenarios: allScenarios,
 		rule:      walked(emptyBlockSignalled),
-		check:     everyBlock("signal the setting even without fields"),
+		check:     everyBlock("the setting signalled even without fields"),
 		instance:  instEmptyAfter,
 	},
 	{
@@ -392,7 +392,7 @@ var allCases = []Case{
 		Title:     "a smaller table evicts entries",
 		RFC:       "§4.3: \"Whenever the maximum size for the dynamic table is reduced, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to the maximum size.\"",
 		scenarios: allScenarios,
-		check:     everyBlock("keep tables and fields right"),
+		check:     everyBlock("tables and fields right"),
 		instance:  instResizeEvictions,
 	},
 	{
@@ -400,7 +400,7 @@ var allCases = []Case{
 		Title:     "a new entry evicts exactly enough old ones",
 		RFC:       "§4.4: \"Before a new entry is added to the dynamic table, entries are evicted from the end of the dynamic table until the size of the dynamic table is less than or equal to (maximum size - new entry size) or until the table is empty.\"",
 		scenarios: allScenarios,
-		check:     everyBlock("keep tables and fields right"),
+		check:     everyBlock("tables and fields right"),
 		instance:  instInsertEvictions,
 	},
 	{
@@ -408,7 +408,7 @@ var allCases = []Case{
 		Title:     "fields larger than the table do not break the context",
 		RFC:       "§4.4: \"an attempt to add an entry larger than the maximum size causes the table to be emptied of all existing entries and results in an empty table.\"",
 		scenarios: allScenarios,
-		check:     everyBlock("keep tables and fields right"),
+		check:     everyBlock("tables and fields right"),
 		instance:  instOversized,
 	},
 	{
@@ -417,7 +417,7 @@ var allCases = []Case{
 		RFC:       "§5.1: \"It is also possible for an encoder to send a large number of zero values, which can waste octets ... Integer encodings that exceed implementation limits -- in value or octet length -- MUST be treated as decoding errors.\" A minimal integer ends in a non-zero octet.",
 		scenarios: allScenarios,
 		rule:      walked(minimalIntegers),
-		check:     everyBlock("use minimal integers"),
+		check:     everyBlock("every integer minimal"),
 		instance:  instIntegers,
 	},
 	{
@@ -426,7 +426,7 @@ var allCases = []Case{
 		RFC:       "§5.2: \"To prevent this padding from being misinterpreted as part of the string literal, the most significant bits of the code corresponding to the EOS (end-of-string) symbol are used.\" \"A padding strictly longer than 7 bits MUST be treated as a decoding error. A padding not corresponding to the most significant bits of the code for the EOS symbol MUST be treated as a decoding error.\"",
 		scenarios: allScenarios,
 		rule:      walked(huffmanPadding),
-		check:     everyBlock("pad Huffman strings right"),
+		check:     everyBlock("every Huffman padding right"),
 		instance:  instHuffman,
 	},
 	{
@@ -435,7 +435,7 @@ var allCases = []Case{
 		RFC:       "§5.2: a string literal is sent \"either by directly encoding the string literal's octets or by using a Huffman code\"; Huffman coding a string into more octets than it has defeats the purpose of compression (§7.1: \"reduce the amount of data\").",
 		scenarios: allScenarios,
 		rule:      walked(huffmanShorter),
-		check:     everyBlock("Huffman-code only when it saves octets"),
+		check:     everyBlock("Huffman only where it saves octets"),
 		instance:  instHuffman,
 	},
 	{
@@ -462,7 +462,7 @@ var allCases = []Case{
 		RFC:       "§6.3: \"The new maximum size MUST be lower than or equal to the limit determined by the protocol using HPACK ... In HTTP/2, this limit is the last value of the SETTINGS_HEADER_TABLE_SIZE parameter ... received from the decoder and acknowledged by the encoder.\"" + rfc9113,
 		scenarios: allScenarios,
 		rule:      walked(updatesWithinSetting),
-		check:     everyBlock("keep updates within the setting"),
+		check:     everyBlock("every update within the setting"),
 		instance:  instSizeUpdates,
 	},
 	{
@@ -471,7 +471,7 @@ var allCases = []Case{
 		RFC:       "§4.2: \"This dynamic table size update MUST occur at the beginning of the first header block following the change to the dynamic table size.\"" + rfc9113,
 		scenarios: allScenarios,
 		rule:      walked(updatesFirst),
-		check:     everyBlock("put updates first"),
+		check:     everyBlock("every update first in its block"),
 		instance:  instSizeUpdates,
 	},
 	{
@@ -480,7 +480,7 @@ var allCases = []Case{
 		RFC:       "§6.2.3: this representation \"is intended for protecting header field values that are not to be put at risk by compressing them\"; \"When a header field is represented as a literal header field never indexed, it MUST always be encoded with this specific literal representation.\"",
 		scenarios: allScenarios,
 		rule:      walked(sensitiveNeverIndexed),
-		check:     everyBlock("send every sensitive field never-indexed"),
+		check:     everyBlock("every sensitive field never-indexed"),
 		instance:  instSensitive,
 	},
 	{
@@ -489,7 +489,7 @@ var allCases = []Case{
 		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\". Graded: an authorization or proxy-authorization field (the credentials of RFC 9110 §11.6.2 and §11.7.2) or a cookie field whose value is under 20 octets, like nghttp2's threshold, sent with incremental indexing. A field equal to a static entry (empty value) may be referenced.",
 		scenarios: allScenarios,
 		rule:      walked(credentialsNotIndexed),
-		check:     everyBlock("keep credentials out of the table"),
+		check:     everyBlock("every credential kept out of the table"),
 		instance:  instCredentials,
 	},
 	{

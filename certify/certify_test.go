@@ -266,22 +266,25 @@ func (failingEncoder) EncodeBlock(dst []byte, _ []certify.Field) ([]byte, error)
 	return dst, errors.New("out of order")
 }
 
-// TestBreakdownGrades checks that an encoder that breaks down fails every
-// graded case with the reason, and that the measurements (info cases) are
-// unsupported rather than failed.
+// TestBreakdownGrades checks that an encoder that breaks down is one
+// failure, the target's breakdown naming the encoder's error once, and
+// that no case fails for it: the cases judged nothing, and say so without
+// repeating the error.
 func TestBreakdownGrades(t *testing.T) {
 	rep, err := certify.Run([]certify.Target{certify.Func("failing", func() certify.Encoder { return failingEncoder{} })}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if b := rep.Targets["failing"].Breakdown; !strings.Contains(b, "out of order") || !strings.Contains(b, "scenario traffic") {
+		t.Errorf("breakdown %q; want the encoder's error and where", b)
+	}
+	if !rep.Failed() {
+		t.Error("Failed() = false for a target that broke down")
+	}
 	for _, c := range rep.Cases {
 		res := rep.Results["failing"][c.ID]
-		want := certify.Fail
-		if c.Violation == certify.Info {
-			want = certify.Unsupported
-		}
-		if res.Grade != want || !strings.Contains(res.Detail, "out of order") {
-			t.Errorf("%s (%s if broken): %s %q; want %s naming the encoder's error", c.ID, c.Violation, res.Grade, res.Detail, want)
+		if res.Grade != certify.Unsupported || strings.Contains(res.Detail, "out of order") || !strings.Contains(res.Detail, "broke down") {
+			t.Errorf("%s: %s %q; want unsupported, pointing to the breakdown without repeating it", c.ID, res.Grade, res.Detail)
 		}
 	}
 }

@@ -50,7 +50,7 @@ func octetList(octets []byte) string {
 
 // octetsRoundTrip checks that values carrying every octet round-trip.
 func octetsRoundTrip(c *caseRun) verdict {
-	v := everyBlock("with every octet value round-trip through every oracle")(c)
+	v := everyBlock("every octet value round-trips through every oracle")(c)
 	return untested(v, c.droppedOctets())
 }
 

@@ -103,7 +103,7 @@ func checkDeclared(decls []Declaration, targets []Target) error {
 }
 
 // declarationSyntax is the form of a declaration, for error messages.
-const declarationSyntax = `"unsupported CASES: REASON" or "unsupported CASES for ENCODER: REASON"`
+const declarationSyntax = `"CASES: REASON" or "CASES for ENCODER: REASON"`
 
 // ParseDeclaration parses one declaration of cases an encoder cannot be
 // graded on, the value of hpackcert's --declare-unsupported:
@@ -228,7 +228,7 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 			id = text[i+1:]
 		}
 		if !strings.HasPrefix(id, "enc/") {
-			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...), nor a declaration (%s)", path, line, id, declarationSyntax)
+			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
 		}
 		if !knownCase(id) {
 			return nil, nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)

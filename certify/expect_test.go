@@ -109,7 +109,7 @@ func TestParseDeclaration(t *testing.T) {
 	}
 	for _, tc := range []struct{ in, want string }{
 		{"", "no reason"},
-		{"enc/7.1.3/1", `declaration "enc/7.1.3/1": no reason: want "unsupported CASES: REASON"`},
+		{"enc/7.1.3/1", `declaration "enc/7.1.3/1": no reason: want "CASES: REASON" or "CASES for ENCODER: REASON"`},
 		{"enc/7.1.3/1:", "the reason after the colon is empty"},
 		{"enc/7.1.3/1 for x:", "the reason after the colon is empty"},
 		{"enc/7.1.3/1 for   : x", `no encoder name after "for"`},

@@ -172,3 +172,22 @@ func TestDeclarationCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptersDeclared checks the declarations ci/matrix.sh passes, the
+// lacks of the adapted libraries: the file reads, it holds declarations
+// only (the matrix records failures, it expects none), and each is of one
+// library, since one library's lack says nothing of another's.
+func TestAdaptersDeclared(t *testing.T) {
+	failures, declared, err := ReadExpectations(filepath.Join("..", "adapters", "declared.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failures) > 0 || len(declared) == 0 {
+		t.Fatalf("adapters/declared.txt: expected failures %q and %d declarations; want declarations only", failures, len(declared))
+	}
+	for _, d := range declared {
+		if d.Encoder == "" {
+			t.Errorf("adapters/declared.txt declares %s for every encoder (%s); want one library's", d.Case, d.Reason)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 )
 
 // Declaration says that a case, or every case under an id prefix, cannot
@@ -35,13 +36,32 @@ func knownCase(id string) bool {
 	return false
 }
 
+// checkPrefix returns why p names no case of the catalogue, or nil.
+func checkPrefix(p string) error {
+	if !strings.HasPrefix(p, "enc/") {
+		return fmt.Errorf("%q is not a case id or id prefix (enc/...)", p)
+	}
+	for _, c := range allCases {
+		if strings.HasPrefix(c.ID, p) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no case id starts with %q (see hpackcert list)", p)
+}
+
+// targetNames returns the names of the run's targets.
+func targetNames(targets []Target) []string {
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name()
+	}
+	return names
+}
+
 // checkExpectFail checks that every expected failure names a case of the
 // catalogue and, when it names an encoder, one of the run's.
 func checkExpectFail(entries []string, targets []Target) error {
-	var names []string
-	for _, t := range targets {
-		names = append(names, t.Name())
-	}
+	names := targetNames(targets)
 	for _, e := range entries {
 		id, encoder := e, ""
 		if i := strings.LastIndexByte(e, ' '); i >= 0 {
@@ -57,24 +77,150 @@ func checkExpectFail(entries []string, targets []Target) error {
 	return nil
 }
 
-// ReadExpectFail reads a list of expected failures: one case id per line,
-// or an encoder name, a space and a case id; blank lines and lines
-// starting with # are ignored.
-func ReadExpectFail(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("certify: expected failures: %w", err)
+// checkDeclared checks that every declaration names cases of the
+// catalogue, gives a reason and, when it names an encoder, names one of
+// the run's: a declaration for an encoder that is not there (renamed, or
+// a new version) would otherwise declare nothing, and the run would fail
+// on the lack it meant to declare without saying why.
+func checkDeclared(decls []Declaration, targets []Target) error {
+	names := targetNames(targets)
+	for _, d := range decls {
+		what := fmt.Sprintf("certify: declared unsupported %q", d.Case)
+		if d.Encoder != "" {
+			what += fmt.Sprintf(" for %q", d.Encoder)
+		}
+		if err := checkPrefix(d.Case); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if strings.TrimSpace(d.Reason) == "" {
+			return fmt.Errorf("%s: no reason given (a declaration says why the case cannot be graded)", what)
+		}
+		if d.Encoder != "" && !contains(names, d.Encoder) {
+			return fmt.Errorf("%s: no encoder %q in this run (have %q)", what, d.Encoder, names)
+		}
 	}
-	defer f.Close()
-	return parseExpectFail(f, path)
+	return nil
 }
 
-func parseExpectFail(rd io.Reader, path string) ([]string, error) {
-	var out []string
+// declarationSyntax is the form of a declaration, for error messages.
+const declarationSyntax = `"CASES: REASON" or "CASES for ENCODER: REASON"`
+
+// ParseDeclaration parses one declaration of cases an encoder cannot be
+// graded on, the value of hpackcert's --declare-unsupported:
+//
+//	CASES: REASON
+//	CASES for ENCODER: REASON
+//
+// CASES is one or more case ids or id prefixes separated by commas, each
+// naming at least one case of the catalogue; ENCODER is an encoder's name
+// as its report gives it; REASON, required, says why. The reason starts
+// after the first colon followed by a space, so an encoder name may hold
+// "::" but not ": ". A leading "unsupported ", as in an expect file, is
+// allowed. It returns one Declaration per id or prefix.
+func ParseDeclaration(s string) ([]Declaration, error) {
+	decls, err := parseDeclaration(strings.TrimSpace(s))
+	if err != nil {
+		return nil, fmt.Errorf("certify: declaration %q: %w", s, err)
+	}
+	return decls, nil
+}
+
+// parseDeclaration parses s, trimmed, with or without its "unsupported"
+// keyword.
+func parseDeclaration(s string) ([]Declaration, error) {
+	if rest, ok := cutKeyword(s, "unsupported"); ok {
+		s = rest
+	}
+	head, reason, ok := cutReason(s)
+	if !ok {
+		return nil, fmt.Errorf("no reason: want %s", declarationSyntax)
+	}
+	if reason == "" {
+		return nil, fmt.Errorf("the reason after the colon is empty: say why the cases cannot be graded")
+	}
+	// The space added finds "for" that ends the head, its encoder lost.
+	cases, encoder, named := strings.Cut(head+" ", " for ")
+	if named {
+		if encoder = strings.TrimSpace(encoder); encoder == "" {
+			return nil, fmt.Errorf("no encoder name after \"for\"")
+		}
+	}
+	var out []Declaration
+	for _, p := range strings.Split(cases, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, fmt.Errorf("an empty case id in %q: want case ids or prefixes separated by commas", strings.TrimSpace(cases))
+		}
+		if strings.ContainsFunc(p, unicode.IsSpace) {
+			return nil, fmt.Errorf("%q: separate case ids with commas; an encoder is named after \"for\" (want %s)", p, declarationSyntax)
+		}
+		if err := checkPrefix(p); err != nil {
+			return nil, err
+		}
+		out = append(out, Declaration{Case: p, Encoder: encoder, Reason: reason})
+	}
+	return out, nil
+}
+
+// cutKeyword returns s without its first word when that word is kw and
+// more follows it.
+func cutKeyword(s, kw string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, kw)
+	if !ok || rest == "" || !unicode.IsSpace(rune(rest[0])) {
+		return s, false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// cutReason splits s at its first colon that ends s or is followed by
+// white space: the cases and encoder before it, the reason after it.
+func cutReason(s string) (head, reason string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' && (i+1 == len(s) || unicode.IsSpace(rune(s[i+1]))) {
+			return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:]), true
+		}
+	}
+	return s, "", false
+}
+
+// ReadExpectations reads an expect file, the file of hpackcert's
+// --expect-fail. Each line is one of
+//
+//	CASE                                 an expected failure
+//	ENCODER CASE                         an expected failure of one encoder
+//	unsupported CASES: REASON            cases no encoder can be graded on
+//	unsupported CASES for ENCODER: REASON
+//
+// with CASE a case id, and CASES and the rest of a declaration as
+// ParseDeclaration takes them; blank lines and lines starting with # are
+// ignored. It returns the expected failures, as Options.ExpectFail takes
+// them, and the declarations, as Options.Declared takes them. An error
+// names the file and line.
+func ReadExpectations(path string) (failures []string, declared []Declaration, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("certify: expect file: %w", err)
+	}
+	defer f.Close()
+	return parseExpectations(f, path)
+}
+
+func parseExpectations(rd io.Reader, path string) (failures []string, declared []Declaration, err error) {
 	sc := bufio.NewScanner(rd)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		// "unsupported enc/4.2/1" could also be read as an expected
+		// failure of an encoder named "unsupported"; a declaration that
+		// lost its reason is the likelier mistake, and is refused.
+		if rest, ok := cutKeyword(text, "unsupported"); ok && strings.HasPrefix(rest, "enc/") {
+			decls, err := parseDeclaration(rest)
+			if err != nil {
+				return nil, nil, fmt.Errorf("certify: %s:%d: declaration: %w", path, line, err)
+			}
+			declared = append(declared, decls...)
 			continue
 		}
 		id := text
@@ -82,15 +228,15 @@ func parseExpectFail(rd io.Reader, path string) ([]string, error) {
 			id = text[i+1:]
 		}
 		if !strings.HasPrefix(id, "enc/") {
-			return nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...)", path, line, id)
+			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
 		}
 		if !knownCase(id) {
-			return nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)
+			return nil, nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)
 		}
-		out = append(out, text)
+		failures = append(failures, text)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("certify: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("certify: %s: %w", path, err)
 	}
-	return out, nil
+	return failures, declared, nil
 }

@@ -2,8 +2,8 @@
 # The step of the GitHub Action (action.yml): it turns the action's inputs
 # into hpackcert gate flags, runs ci/gate.sh with HPACKCERT_SRC set to the
 # action's own checkout (hpackcert is built from it), and writes the step
-# outputs. It exits with hpackcert's status: 0 pass, 1 a case failed, 2
-# the run could not happen.
+# outputs. It exits with hpackcert's status: 0 pass, 1 a case failed or a
+# MUST case was left ungraded undeclared, 2 the run could not happen.
 #
 # action.yml passes each input as an environment variable; to try the
 # action locally, set them yourself (unset ones take the action's default):
@@ -11,7 +11,12 @@
 #   INPUT_STORIES      directories of recorded stories, one per line (--stories)
 #   INPUT_CASES        case id prefixes, one per line or comma-separated (--cases)
 #   INPUT_STRICT       true or false (--strict; default false)
-#   INPUT_EXPECT_FAIL  file of expected failures (--expect-fail)
+#   INPUT_EXPECT_FAIL  file of expected failures and of "unsupported
+#                      CASES: REASON" declarations (--expect-fail)
+#   INPUT_DECLARE_UNSUPPORTED  declarations, one per line, "CASES: REASON"
+#                      or "CASES for ENCODER: REASON": the cases the
+#                      encoder cannot be graded on, and why
+#                      (--declare-unsupported, once per line)
 #   INPUT_ARGS         more hpackcert run flags, quoted as in a shell
 #                      (parsed by xargs, never evaluated)
 #   INPUT_OUT          directory for the reports (default hpackcert-report)
@@ -95,6 +100,7 @@ add_lines() {
 add_lines --exec "${INPUT_EXEC:-}"
 add_lines --stories "${INPUT_STORIES:-}"
 add_lines --cases "${INPUT_CASES:-}"
+add_lines --declare-unsupported "${INPUT_DECLARE_UNSUPPORTED:-}"
 if [ "$strict" = true ]; then
 	flags+=(--strict)
 fi

@@ -4,13 +4,26 @@
 # It builds hpackcert, then runs hpackcert gate, which certifies your HPACK
 # encoder, writes the reports CI systems read, and exits with its status:
 #   0  no case failed
-#   1  a case failed (a MUST broken; with --strict also a SHOULD)
+#   1  a case failed (a MUST broken; with --strict also a SHOULD), or a
+#      MUST case was left unsupported (your encoder could not express what
+#      it needs) and you did not declare it
 #   2  the certifier could not run (bad flags, encoder never answered hello)
 #
 # Usage:
 #   ci/gate.sh --exec './my-encoder --hpack-stdio' [hpackcert gate flags...]
 #   ci/gate.sh --stories recorded/ --strict
 #   ci/gate.sh --exec 'python3 enc.py' --expect-fail ci/hpackcert-expected.txt
+#   ci/gate.sh --exec 'python3 enc.py' \
+#       --declare-unsupported 'enc/7.1.3/1: no never-index API'
+#
+# A MUST case your encoder leaves unsupported fails the gate, --strict or
+# not, unless you declare it: --declare-unsupported 'CASES: REASON'
+# (repeatable; CASES are case ids or id prefixes, comma-separated; 'CASES
+# for ENCODER: REASON' for one encoder), or the same line after the word
+# "unsupported" in the --expect-fail file. A declared case is reported as
+# declared, never as pass. Recorded stories (--stories) are not driven:
+# the verdict line names the MUST cases they do not exercise, and the exit
+# status follows the cases they did.
 #
 # The flags are hpackcert gate's (hpackcert help gate), those of hpackcert
 # run but the report files: the reports are always

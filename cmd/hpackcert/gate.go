@@ -33,7 +33,9 @@ command, with the absolute path of this binary, that works after the gate exits.
 When GITHUB_STEP_SUMMARY is set (GitHub Actions), the Markdown report is appended
 to the job summary, cut short at a line end past 1 MB. ci/gate.sh and the GitHub
 Action build hpackcert and run this command; the report flags of run (--json,
---junit, --html, --md, --repro) are refused: the gate chooses the files.`,
+--junit, --html, --md, --repro) are refused: the gate chooses the files. As in run,
+a MUST case left unsupported fails the gate unless --declare-unsupported or an
+"unsupported CASES: REASON" line of the --expect-fail file declares it.`,
 	Refused: func() map[string]string {
 		why := map[string]string{}
 		for _, name := range reportFlagNames {

@@ -55,6 +55,9 @@ func TestAction(t *testing.T) {
 			inputs: []string{
 				"INPUT_EXEC=\n" + filepath.Join(bin, "stdioenc") + " -bug huffman-zero-padding\n",
 				"INPUT_CASES= enc/5.2/1 \nenc/4.2/1,enc/4.2/2\n\n",
+				// One flag per line, spaces and colons kept: split into
+				// words, a declaration would lose its reason (exit 2).
+				"INPUT_DECLARE_UNSUPPORTED= enc/7.1.3/1: no never-index API: none \n\nenc/6.3/, enc/4.4/: sizes: none\n",
 				"INPUT_STRICT=false",
 				"INPUT_NGHTTP2=false",
 			},

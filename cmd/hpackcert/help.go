@@ -100,6 +100,10 @@ func (c *command) flagNames() []string {
 	return names
 }
 
+// exitStatusHelp ends every help text.
+const exitStatusHelp = "\nexit status: 0 nothing failed; 1 a case failed, or a MUST case was left ungraded and not\n" +
+	"declared (--declare-unsupported); 2 the run could not happen\n"
+
 // helpWidth is the width help text is wrapped to, and helpColumn where
 // the description of a flag starts.
 const helpWidth, helpColumn = 100, 27
@@ -113,7 +117,7 @@ func (c *command) printHelp(w io.Writer) {
 	fs := newFlags(c.Name)
 	c.Flags(fs)
 	printFlags(w, fs)
-	fmt.Fprint(w, "\nexit status: 0 nothing failed, 1 a case failed, 2 the run could not happen\n")
+	fmt.Fprint(w, exitStatusHelp)
 }
 
 // printFlags prints the flags of fs section by section.
@@ -201,7 +205,7 @@ func printUsage(w io.Writer) {
 	fs := newFlags(runCommand.Name)
 	runCommand.Flags(fs)
 	printFlags(w, fs)
-	fmt.Fprint(w, "\nexit status: 0 nothing failed, 1 a case failed, 2 the run could not happen\n")
+	fmt.Fprint(w, exitStatusHelp)
 }
 
 var helpCommand = &command{

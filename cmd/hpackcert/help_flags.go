@@ -42,29 +42,39 @@ type gradeFlags struct {
 	cases      listFlag
 	strict     bool
 	expectFail string
+	declared   listFlag
 }
 
 func (f *gradeFlags) declare(fs *flagSet) {
 	fs.section("cases and verdict", func() {
 		fs.Var(&f.cases, "cases", "`PREFIX` run the cases whose id starts with PREFIX (repeatable, or comma-separated)")
 		fs.BoolVar(&f.strict, "strict", false, "non-strict grades (a SHOULD broken) fail too")
-		fs.StringVar(&f.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"ENCODER CASE\", per line) that do not fail the run")
+		fs.StringVar(&f.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"ENCODER CASE\", per line) that do not fail the run, and declared lacks (\"unsupported CASES: REASON\" lines, as --declare-unsupported)")
+		fs.Var(&f.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases (ids or id prefixes, comma-separated; \"CASES for ENCODER: REASON\" for one encoder) cannot be graded, and why: a MUST case left unsupported fails the run unless declared; a declared one is reported as declared, never as pass (repeatable)")
 	})
 }
 
-// options returns the options of the flags, every case prefix and the
-// expected failures checked.
+// options returns the options of the flags, every case prefix, the
+// expected failures and the declarations checked; the expect file's
+// declarations come before the flags'.
 func (f *gradeFlags) options() (certify.Options, error) {
 	opts := certify.Options{Strict: f.strict, Cases: splitCases(f.cases)}
 	if _, err := certify.SelectCases(opts.Cases); err != nil {
 		return opts, err
 	}
 	if f.expectFail != "" {
-		list, err := certify.ReadExpectFail(f.expectFail)
+		failures, declared, err := certify.ReadExpectations(f.expectFail)
 		if err != nil {
 			return opts, err
 		}
-		opts.ExpectFail = list
+		opts.ExpectFail, opts.Declared = failures, declared
+	}
+	for _, v := range f.declared {
+		declared, err := certify.ParseDeclaration(v)
+		if err != nil {
+			return opts, &usageError{fmt.Sprintf("--declare-unsupported: %v", err)}
+		}
+		opts.Declared = append(opts.Declared, declared...)
 	}
 	return opts, nil
 }

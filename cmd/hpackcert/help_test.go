@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -119,9 +122,9 @@ func TestSharedFlags(t *testing.T) {
 		c     *command
 		flags []string
 	}{
-		{liveCommand, []string{"cases", "strict", "expect-fail", "json", "junit", "html", "md"}},
-		{reproCommand, []string{"cases", "strict", "expect-fail", "json", "junit", "html", "md", "exec", "timeout"}},
-		{gateCommand, []string{"cases", "strict", "expect-fail", "exec", "stories", "encoder", "timeout", "max-block"}},
+		{liveCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md"}},
+		{reproCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md", "exec", "timeout"}},
+		{gateCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "exec", "stories", "encoder", "timeout", "max-block"}},
 	} {
 		other := usages(shared.c)
 		for _, name := range shared.flags {
@@ -132,6 +135,54 @@ func TestSharedFlags(t *testing.T) {
 	}
 	if _, ok := usages(liveCommand)["repro"]; ok {
 		t.Error("live declares --repro, which it cannot honour")
+	}
+}
+
+// TestGradeFlagsDeclared checks that the declarations of the expect
+// file and of every --declare-unsupported reach the run's options, the
+// file's first, and that the expected failures still do.
+func TestGradeFlagsDeclared(t *testing.T) {
+	expect := filepath.Join(t.TempDir(), "expected.txt")
+	file := "enc/5.2/1\nunsupported enc/7.1.3/1 for okhttp 3.13.1: no never-index API\n"
+	if err := os.WriteFile(expect, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := gradeFlags{expectFail: expect, declared: listFlag{"enc/4.2/,enc/6.3/: one size update per block", "unsupported enc/5.2/4: never Huffman-codes"}}
+	opts, err := f.options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []certify.Declaration{
+		{Case: "enc/7.1.3/1", Encoder: "okhttp 3.13.1", Reason: "no never-index API"},
+		{Case: "enc/4.2/", Reason: "one size update per block"},
+		{Case: "enc/6.3/", Reason: "one size update per block"},
+		{Case: "enc/5.2/4", Reason: "never Huffman-codes"},
+	}
+	if !reflect.DeepEqual(opts.Declared, want) || !slices.Equal(opts.ExpectFail, []string{"enc/5.2/1"}) {
+		t.Errorf("options: declared %+v, expected failures %q; want %+v and [enc/5.2/1]", opts.Declared, opts.ExpectFail, want)
+	}
+	if opts, err := (&gradeFlags{}).options(); err != nil || opts.Declared != nil {
+		t.Errorf("no declaration: %+v, %v; want none", opts.Declared, err)
+	}
+}
+
+// TestDeclareUnsupportedFlag checks that run, gate and live refuse a
+// declaration without its reason, or of no case, before anything runs,
+// and say which flag was wrong.
+func TestDeclareUnsupportedFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1"}, `--declare-unsupported: certify: declaration "enc/7.1.3/1": no reason`},
+		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1: ok", "--declare-unsupported", "enc/9/: x"}, `no case id starts with "enc/9/"`},
+		{[]string{"gate", "--out", t.TempDir(), "--exec", "/nonexistent/enc", "--declare-unsupported", "enc/7.1.3/1 for x:"}, "the reason after the colon is empty"},
+		{[]string{"live", "--server", "http://127.0.0.1:1", "--declare-unsupported", "enc/7.1.3/1 enc/4.2/1: x"}, "separate case ids with commas"},
+	} {
+		status, stdout, stderr := runCLI(t, tc.args...)
+		if status != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q\n%s", tc.args, status, stderr, tc.want, stdout)
+		}
 	}
 }
 

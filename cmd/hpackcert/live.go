@@ -22,7 +22,10 @@ var liveCommand = &command{
 	Long: `Live grades the HPACK encoders of HTTP/2 servers, proxies and clients over the
 wire: it captures the header blocks each target writes and grades them as run
 grades recorded wire. The Markdown report (--md) is the live section: targets,
-transformations, notes, then the matrix.`,
+transformations, notes, then the matrix. A live target is driven (hpackcert sends
+its requests and settings), so, as in run, a MUST case it leaves unsupported fails
+the run unless --declare-unsupported or an "unsupported CASES: REASON" line of the
+--expect-fail file declares it.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		l := declareLive(fs)
 		return func(stdout, _ io.Writer) (int, error) { return l.run(stdout) }

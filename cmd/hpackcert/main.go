@@ -21,9 +21,11 @@
 // With none, the built-in encoders are certified.
 //
 // Exit status: 0 when no case fails, 1 when a case fails (not counting
-// --expect-fail entries), 2 when the run itself could not happen (bad
-// flags, unreadable files, an encoder that never answers hello), with a
-// one-line reason on standard error.
+// --expect-fail entries) or a MUST case is left unsupported for an encoder
+// the run drives without being declared (--declare-unsupported, or an
+// "unsupported" line of the --expect-fail file), 2 when the run itself
+// could not happen (bad flags, unreadable files, an encoder that never
+// answers hello), with a one-line reason on standard error.
 package main
 
 import (
@@ -141,7 +143,15 @@ var runCommand = &command{
 	UsageLine: "hpackcert [run] [flags]",
 	Short:     "certify encoders (default: the built-in ones)",
 	Long: `Run grades every selected case for every encoder named, in one matrix, and prints
-the matrix and the first failure; the report flags write it in other formats too.`,
+the matrix and the first failure; the report flags write it in other formats too.
+
+Nothing ungraded passes: a MUST case that an encoder run drives (--encoder, --exec)
+leaves unsupported fails the run, with --strict or without, unless it is declared, by
+--declare-unsupported 'CASES: REASON' or by an "unsupported CASES: REASON" line of the
+--expect-fail file ("CASES for ENCODER: REASON" for one encoder). A declared case is
+reported as declared, never as pass. Recorded stories (--stories) cannot be driven:
+their verdict line names the MUST cases the recording does not exercise, and their
+exit status follows the cases it did.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		c := &certification{replayBin: "hpackcert"}
 		c.encoderFlags.declare(fs)

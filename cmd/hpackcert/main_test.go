@@ -89,7 +89,7 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--stories", filepath.Join(dir, "missing")}, "--stories"},
 		{[]string{"--stories", dir}, "no *.json story"},
 		{[]string{"--encoder", "builtin:nope"}, "no built-in encoder"},
-		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expected failures"},
+		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expect file"},
 		{[]string{"--timeout", "0s"}, "must be positive"},
 		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
 		{[]string{"--testcases", dir}, "no *.json story"},

@@ -135,7 +135,7 @@ func checkBombRun(t *testing.T, id, detail, report string, peakKiB func() (int64
 	var doc struct {
 		Encoders map[string]struct {
 			Cases     map[string]struct{ Grade, Detail string } `json:"cases"`
-			Breakdown string                                   `json:"breakdown"`
+			Breakdown string                                    `json:"breakdown"`
 		} `json:"encoders"`
 		Failed bool `json:"failed"`
 	}

@@ -19,7 +19,7 @@ type Options struct {
 	// Strict turns non-strict grades into failures.
 	Strict bool
 	// ExpectFail lists known failures that do not fail the run: each entry
-	// is a case id, or "ENCODER CASE" for one encoder (see ReadExpectFail).
+	// is a case id, or "ENCODER CASE" for one encoder (see ReadExpectations).
 	ExpectFail []string
 	// Declared lists the cases the user declares an encoder cannot be
 	// graded on (its library cannot express them): a MUST case left
@@ -192,6 +192,9 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		return nil, err
 	}
 	if err := checkExpectFail(opts.ExpectFail, targets); err != nil {
+		return nil, err
+	}
+	if err := checkDeclared(opts.Declared, targets); err != nil {
 		return nil, err
 	}
 	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, ruleIndex: map[string]int{}}

@@ -102,9 +102,16 @@ func TestGateInNewProject(t *testing.T) {
 		t.Errorf("the replay command after the fix: exit %d; want 0\n%s", status, out)
 	}
 
+	// The fixed encoder never Huffman-codes: enc/5.2/1, a MUST, judges
+	// nothing and fails the gate until the user declares it.
 	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", append([]string{"--exec", "python3 enc.py --bug"}, args...)...)
-	if status != 0 || !strings.Contains(stdout, "reproductions: none to write to "+filepath.Join(reports, "repro")) {
-		t.Errorf("gate.sh with the fixed encoder: exit %d; want 0 and no reproduction\n%s%s", status, stdout, stderr)
+	if status != 1 || !strings.Contains(stdout, "MUST case not graded for enc.py: enc/5.2/1") {
+		t.Errorf("gate.sh with the fixed encoder, enc/5.2/1 undeclared: exit %d; want 1 naming enc/5.2/1 not graded\n%s%s", status, stdout, stderr)
+	}
+	declared := append([]string{"--exec", "python3 enc.py --bug", "--declare-unsupported", "enc/5.2/1: enc.py never Huffman-codes"}, args...)
+	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", declared...)
+	if status != 0 || !strings.Contains(stdout, "reproductions: none to write to "+filepath.Join(reports, "repro")) || !strings.Contains(stdout, "declared") {
+		t.Errorf("gate.sh with the fixed encoder, enc/5.2/1 declared: exit %d; want 0, no reproduction, enc/5.2/1 declared\n%s%s", status, stdout, stderr)
 	}
 }
 

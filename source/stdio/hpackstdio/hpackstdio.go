@@ -34,8 +34,16 @@
 // every name and value is the lowercase hex of its octets. An encoder that
 // does not offer it receives the form above, without a "binary" member.
 //
-// Client starts and drives an encoder program; Server is the encoder side,
-// for a Go Encoder. docs/STDIO.md describes the protocol in full, and
+// Client starts and drives an encoder program, and checks every answer
+// against the request it answers: one JSON object, with the members of
+// that answer only (an answer to hello may have more, the offers of
+// extensions it does not know), each of its type. An encoder that breaks
+// the protocol (an answer that is not of it, over its bound or late, an
+// exit, a closed pipe) gets a *BreakdownError, "encoder broke hpack-stdio
+// at request N: ...", N counting the requests sent to the program, hello
+// being 1; an error answer is an *AnswerError, "encoder answered request
+// N (op) with an error: ...". Server is the encoder side, for a Go
+// Encoder. docs/STDIO.md describes the protocol in full, and
 // docs/hpack-stdio.schema.json has a JSON Schema of every message.
 package hpackstdio
 

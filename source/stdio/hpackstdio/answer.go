@@ -111,8 +111,6 @@ type lineError struct {
 	err  error // a *WireLimitError, or nil
 }
 
-func (e *lineError) Error() string { return e.what }
-
 // memberOf names the answer that defines each member; "error" answers any
 // request.
 var memberOf = map[string]string{"name": OpHello, "binary": OpHello, "wire": OpEncode, "unsupported": OpEncode}
@@ -127,9 +125,9 @@ var exclusive = [][2]string{{"name", "error"}, {"binary", "error"}, {"wire", "er
 // client does not know; the answers to new and encode may not, since only
 // an extension the request used could add one. maxWire bounds the block
 // of an answer to encode.
-func parseAnswer(op string, line []byte, maxWire int) (answer, error) {
+func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 	var a answer
-	fail := func(format string, args ...any) (answer, error) {
+	fail := func(format string, args ...any) (answer, *lineError) {
 		return a, &lineError{what: fmt.Sprintf("the answer to %s ", op) + fmt.Sprintf(format, args...)}
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
@@ -231,11 +229,8 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, error) {
 			return a, nil
 		}
 		wire, ok := str("wire")
-		if !ok {
-			if len(members) == 0 {
-				return fail(`is {}, the answer to new: it has none of "wire", "unsupported" and "error"`)
-			}
-			return fail(`has none of "wire", "unsupported" and "error"`)
+		if !ok { // then it has no member at all: any other is refused above
+			return fail(`is {}, the answer to new: it has none of "wire", "unsupported" and "error"`)
 		}
 		if len(*wire) > 2*maxWire {
 			wle := &WireLimitError{Wire: (len(*wire) + 1) / 2, Limit: maxWire}

@@ -207,8 +207,8 @@ func (c *Client) roundTrip(req *Request) (answer, error) {
 		}
 		return answer{}, c.stop(broke)
 	}
-	a, err := parseAnswer(req.Op, reply, c.maxWire)
-	if le, ok := err.(*lineError); ok {
+	a, le := parseAnswer(req.Op, reply, c.maxWire)
+	if le != nil {
 		broke.What, broke.Err = le.what, le.err
 		broke.Line, broke.LineLen = cut(reply, MaxQuotedLine), len(reply)
 		return answer{}, c.stop(broke)

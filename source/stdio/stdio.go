@@ -50,10 +50,12 @@ type ExecOptions struct {
 // could not be started or did not answer hello: the run cannot go on.
 //
 // The program is killed and started again, with a new hello, at the start
-// of every scenario and after any failure (a timeout, an exit, an answer
-// that is not hpack-stdio/1 or is over its bound), so one bad block costs
-// one verdict, never the run; what it wrote to its standard error
-// meanwhile goes into the report. On Unix it runs in a process group of
+// of every scenario and after any breakdown (a timeout, an exit, an answer
+// that is not hpack-stdio/1 or is over its bound: a
+// *hpackstdio.BreakdownError, "encoder broke hpack-stdio at request N:
+// ..."; an error answer, a *hpackstdio.AnswerError, leaves it running),
+// so one breakdown costs the rest of one scenario, never the run; what it
+// wrote to its standard error meanwhile goes into the report. On Unix it runs in a process group of
 // its own, killed whole each time, so that nothing it started outlives
 // it; Close kills the last one, and KillPrograms all of them at once.
 // When its first answer to hello offers the binary-safe form, every octet

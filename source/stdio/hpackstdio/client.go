@@ -1,8 +1,6 @@
 package hpackstdio
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,9 +60,9 @@ func (e *WireLimitError) Error() string {
 
 // Client is one running encoder program speaking hpack-stdio/1. Any
 // failure other than an error answer (a timeout, an exit, an answer that
-// is not of the protocol or over its bound) kills the program: Err then
-// says why, and every later request fails. A Client is not safe for
-// concurrent use.
+// is not of the protocol or over its bound) is a *BreakdownError and
+// kills the program: Err then says why, and every later request fails. A
+// Client is not safe for concurrent use.
 //
 // On Unix the program leads a process group of its own, and it is killed
 // with the whole group: on any failure, on Close, and as soon as it exits
@@ -79,11 +77,19 @@ type Client struct {
 	name    string
 	binary  bool
 	proc    *process
-	err     error // why the program was stopped; nil while it runs
+	// requests counts the requests sent to the program, and lastOp is the
+	// operation of the last one.
+	requests int
+	lastOp   string
+	err      error // why the program was stopped; nil while it runs
 }
 
-// errClosed stops a program closed by its Client's user.
-var errClosed = errors.New("the encoder program was closed")
+// errClosed stops a program closed by its Client's user, and errNoHello
+// one that answered hello with an error.
+var (
+	errClosed  = errors.New("the encoder program was closed")
+	errNoHello = errors.New("the encoder answered hello with an error")
+)
 
 // Start starts the program argv[0] with the arguments argv[1:] and asks
 // its name with hello. An error means the program could not be started or
@@ -105,22 +111,11 @@ func Start(argv []string, opts Options) (*Client, error) {
 	}
 	// The line limit, 2*maxWire plus the allowance, must be an int.
 	c.maxWire = min(c.maxWire, (math.MaxInt-answerAllowance-2)/2)
-	var a answer
-	if err := c.roundTrip(&Request{Op: OpHello}, &a); err != nil {
+	a, err := c.roundTrip(&Request{Op: OpHello})
+	if err != nil {
 		return nil, fmt.Errorf("hpackstdio: %s: %w", argv[0], err)
 	}
-	switch {
-	case a.Error != nil:
-		err = fmt.Errorf("hpackstdio: %s: %w", argv[0], &AnswerError{Op: OpHello, Text: *a.Error})
-	case a.Name == nil || *a.Name == "":
-		err = fmt.Errorf("hpackstdio: %s: the answer to hello has no name", argv[0])
-	}
-	if err != nil {
-		c.stop(err)
-		return nil, err
-	}
-	c.name = *a.Name
-	c.binary = a.Binary != nil && *a.Binary
+	c.name, c.binary = a.name, a.binary
 	return c, nil
 }
 
@@ -139,41 +134,25 @@ func (c *Client) Err() error { return c.err }
 // New asks for a fresh encoding context. An error answer is returned as
 // an *AnswerError and leaves the program running.
 func (c *Client) New() error {
-	var a answer
-	if err := c.roundTrip(&Request{Op: OpNew}, &a); err != nil {
-		return err
-	}
-	if a.Error != nil {
-		return &AnswerError{Op: OpNew, Text: *a.Error}
-	}
-	return nil
+	_, err := c.roundTrip(&Request{Op: OpNew})
+	return err
 }
 
 // Encode asks for the header block of fields, after the table sizes
 // acknowledged since the previous block, and appends it to dst. An error
-// answer is returned as an *AnswerError and leaves the program running, as
-// does a name or value that the encoder could not be sent (invalid UTF-8
-// for an encoder that did not offer the binary form).
+// answer is returned as an *AnswerError, and {"unsupported":reason} as an
+// *UnsupportedError; both leave the program running, as does a name or
+// value that the encoder could not be sent (invalid UTF-8 for an encoder
+// that did not offer the binary form).
 func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte, error) {
-	var a answer
-	if err := c.roundTrip(&Request{Op: OpEncode, Binary: c.binary, TableSizes: tableSizes, Fields: fields}, &a); err != nil {
-		return dst, err
-	}
+	a, err := c.roundTrip(&Request{Op: OpEncode, Binary: c.binary, TableSizes: tableSizes, Fields: fields})
 	switch {
-	case a.Error != nil:
-		return dst, &AnswerError{Op: OpEncode, Text: *a.Error}
-	case a.Unsupported != nil:
-		return dst, &UnsupportedError{Reason: *a.Unsupported}
-	case a.Wire == nil:
-		return dst, c.stop(errors.New(`the answer to encode has neither "wire" nor "error"`))
-	case len(*a.Wire) > 2*c.maxWire:
-		return dst, c.stop(&WireLimitError{Wire: (len(*a.Wire) + 1) / 2, Limit: c.maxWire})
+	case err != nil:
+		return dst, err
+	case a.unsupported != nil:
+		return dst, &UnsupportedError{Reason: *a.unsupported}
 	}
-	wire, err := hex.DecodeString(*a.Wire)
-	if err != nil {
-		return dst, c.stop(fmt.Errorf(`the "wire" of the answer to encode is not hex: %v`, err))
-	}
-	return append(dst, wire...), nil
+	return append(dst, a.wire...), nil
 }
 
 // Close kills the program, if it still runs, with its process group, and
@@ -184,29 +163,30 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// answer is an answer line. Its members are pointers, so that an absent
-// member is told from an empty one: "wire":"" is the empty block.
-type answer struct {
-	Name   *string `json:"name"`
-	Binary *bool   `json:"binary"`
-	Wire   *string `json:"wire"`
-	Error  *string `json:"error"`
-	// Unsupported is the answer of an encoder whose library cannot
-	// express the block (no never-index API, one size update per block).
-	Unsupported *string `json:"unsupported"`
-}
-
-// roundTrip sends req and decodes its answer into a. Any failure stops
-// the program, except a request that could not be written as JSON, which
+// roundTrip sends req and returns its answer, checked. Any failure stops
+// the program and is a *BreakdownError, except an error answer, an
+// *AnswerError, and a request that could not be written as JSON, which
 // the program never saw.
-func (c *Client) roundTrip(req *Request, a *answer) error {
+func (c *Client) roundTrip(req *Request) (answer, error) {
 	if c.err != nil {
-		return fmt.Errorf("no %s request sent: %w", req.Op, c.err)
+		return answer{}, fmt.Errorf("no %s request sent: %w", req.Op, c.err)
 	}
 	line, err := req.MarshalJSON()
 	if err != nil {
-		return err
+		return answer{}, err
 	}
+	if extra, ok := c.proc.extra(); ok {
+		broke := &BreakdownError{Request: c.requests, Op: c.lastOp,
+			What: "the encoder wrote more than one line in answer to " + c.lastOp + ", the next",
+			Line: cut(extra, MaxQuotedLine), LineLen: len(extra)}
+		if len(extra) == 0 {
+			broke.What += " empty"
+		}
+		return answer{}, c.stop(broke)
+	}
+	c.requests++
+	c.lastOp = req.Op
+	broke := &BreakdownError{Request: c.requests, Op: req.Op}
 	limit := maxSmallAnswer
 	if req.Op == OpEncode {
 		limit = 2*c.maxWire + answerAllowance
@@ -214,19 +194,33 @@ func (c *Client) roundTrip(req *Request, a *answer) error {
 	reply, err := c.proc.exchange(req.Op, line, limit, c.timeout)
 	switch {
 	case errors.Is(err, errTooLong) && req.Op == OpEncode:
-		return c.stop(&WireLimitError{Line: limit, Limit: c.maxWire})
+		wle := &WireLimitError{Line: limit, Limit: c.maxWire}
+		broke.What, broke.Err = wle.Error(), wle
+		return answer{}, c.stop(broke)
 	case errors.Is(err, errTooLong):
-		return c.stop(fmt.Errorf("an answer to %s of more than %d octets", req.Op, limit))
+		broke.What = fmt.Sprintf("an answer to %s of more than %d octets", req.Op, limit)
+		return answer{}, c.stop(broke)
 	case err != nil:
-		return c.stop(err)
+		broke.What = err.Error()
+		if errors.Is(err, ErrTimeout) {
+			broke.Err = err
+		}
+		return answer{}, c.stop(broke)
 	}
-	if jsonKind(reply) != '{' {
-		return c.stop(fmt.Errorf("the answer to %s is not a JSON object: %q", req.Op, shorten(string(reply))))
+	a, le := parseAnswer(req.Op, reply, c.maxWire)
+	if le != nil {
+		broke.What, broke.Err = le.what, le.err
+		broke.Line, broke.LineLen = cut(reply, MaxQuotedLine), len(reply)
+		return answer{}, c.stop(broke)
 	}
-	if err := json.Unmarshal(reply, a); err != nil {
-		return c.stop(fmt.Errorf("the answer to %s is not of the protocol (%v): %q", req.Op, err, shorten(string(reply))))
+	if a.errorText != nil {
+		if req.Op == OpHello {
+			// A program that cannot say hello is of no use.
+			c.stop(errNoHello)
+		}
+		return answer{}, &AnswerError{Request: c.requests, Op: req.Op, Text: *a.errorText}
 	}
-	return nil
+	return a, nil
 }
 
 // stop kills the program, remembering err as the reason unless it was

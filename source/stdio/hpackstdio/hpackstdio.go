@@ -34,16 +34,26 @@
 // every name and value is the lowercase hex of its octets. An encoder that
 // does not offer it receives the form above, without a "binary" member.
 //
-// Client starts and drives an encoder program; Server is the encoder side,
-// for a Go Encoder. docs/STDIO.md describes the protocol in full, and
+// Client starts and drives an encoder program, and checks every answer
+// against the request it answers: one JSON object, with the members of
+// that answer only (an answer to hello may have more, the offers of
+// extensions it does not know), each of its type. An encoder that breaks
+// the protocol (an answer that is not of it, over its bound or late, an
+// exit, a closed pipe) gets a *BreakdownError, "encoder broke hpack-stdio
+// at request N: ...", N counting the requests sent to the program, hello
+// being 1; an error answer is an *AnswerError, "encoder answered request
+// N (op) with an error: ...". Server is the encoder side, for a Go
+// Encoder. docs/STDIO.md describes the protocol in full, and
 // docs/hpack-stdio.schema.json has a JSON Schema of every message.
 package hpackstdio
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/visible"
 )
 
 // The operations of the protocol, the "op" member of a request.
@@ -106,14 +116,30 @@ func (e *UnsupportedError) Error() string { return "unsupported by the encoder: 
 // block from a failure through an interface.
 func (e *UnsupportedError) Unsupported() string { return e.Reason }
 
-// AnswerError is an error answer, {"error":"text"}: the encoder refused
-// the request Op, and it is still running.
+// AnswerError is an error answer, {"error":"text"}: the encoder says it
+// could not carry out the request Op, and it is still running. For the
+// certifier it is a breakdown as much as a *BreakdownError (the encoder
+// did not do what the protocol asked), but one the encoder reported
+// itself.
 type AnswerError struct {
-	Op   string // the request answered
-	Text string // the "error" member of the answer
+	// Request counts the requests sent to the program since it started,
+	// up to the one answered: its hello is request 1.
+	Request int
+	Op      string // the request answered
+	Text    string // the "error" member of the answer
 }
 
-// Error returns the request and the encoder's text.
+// maxQuotedError bounds how much of an error answer's text Error quotes.
+const maxQuotedError = 1000
+
+// Error returns "encoder answered request N (op) with an error: " and
+// the encoder's text on one line, with every octet a terminal or a parser
+// could act on escaped, cut after maxQuotedError octets.
 func (e *AnswerError) Error() string {
-	return "encoder error on " + e.Op + ": " + e.Text
+	msg := fmt.Sprintf("encoder answered request %d (%s) with an error: ", e.Request, e.Op)
+	text := cut([]byte(e.Text), maxQuotedError)
+	if len(text) == len(e.Text) {
+		return msg + visible.Line(text)
+	}
+	return fmt.Sprintf("%s%s… (%s octets)", msg, visible.Line(text), groupDigits(len(e.Text)))
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -52,7 +53,6 @@ type process struct {
 	exited chan struct{} // closed once the program was reaped and its group killed
 	copied chan struct{} // closed once standard error was copied to its end; nil when discarded
 	quit   chan struct{} // closed by kill
-	lastOp string        // the request whose answer was read last
 	once   sync.Once
 }
 
@@ -227,6 +227,20 @@ func (p *process) copyStderr(w io.Writer) {
 	}
 }
 
+// extra returns what the program wrote beyond its last answer and is
+// read already: the start of a line it should not have written, up to
+// its end if that is read too, and whether there is any.
+func (p *process) extra() ([]byte, bool) {
+	// No read is under way between two exchanges: the reader is the
+	// caller's to look at.
+	n := p.r.Buffered()
+	b, _ := p.r.Peek(n)
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = bytes.TrimSuffix(b[:i], []byte{'\r'})
+	}
+	return b, n > 0
+}
+
 // exchange writes one request line for op and returns the line answering
 // it, of at most limit octets, once the request is written whole, all
 // within timeout; a longer line is errTooLong. It does not stop the
@@ -237,12 +251,6 @@ func (p *process) copyStderr(w io.Writer) {
 // was seen to exit: once the program is reaped, its group is killed, and
 // what a descendant might still write is not read.
 func (p *process) exchange(op string, request []byte, limit int, timeout time.Duration) ([]byte, error) {
-	// No read is under way: the reader is the caller's to look at.
-	if n := p.r.Buffered(); n > 0 {
-		extra, _ := p.r.Peek(min(n, 100))
-		return nil, fmt.Errorf("the encoder wrote more than one line in answer to %s: then %q", p.lastOp, shorten(string(extra)))
-	}
-	p.lastOp = op
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	data := append(request[:len(request):len(request)], '\n')
@@ -260,6 +268,10 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 		select {
 		case err := <-written:
 			if err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err // "broken pipe", without the pipe's name
+				}
 				return nil, p.gone(op, fmt.Sprintf("the encoder closed its standard input (writing the %s request: %v)", op, err))
 			}
 			written = nil
@@ -313,8 +325,12 @@ func (p *process) gone(op, seen string) error {
 // exitError says how the program exited; call it once exited is closed.
 func (p *process) exitError(op string) error {
 	how := "exited"
-	if st := p.group.Cmd.ProcessState; st != nil {
+	switch st := p.group.Cmd.ProcessState; {
+	case st == nil:
+	case st.Exited():
 		how = "exited (" + st.String() + ")"
+	default:
+		how = "was killed (" + st.String() + ")"
 	}
 	return fmt.Errorf("the encoder %s without answering %s", how, op)
 }

@@ -218,7 +218,7 @@ func TestProcessGroupKilled(t *testing.T) {
 		}
 		begin := time.Now()
 		got, err := c.Encode(nil, nil, nil)
-		const want = "the encoder exited (exit status 3) without answering encode"
+		const want = "encoder broke hpack-stdio at request 3: the encoder exited (exit status 3) without answering encode"
 		if err == nil || err.Error() != want {
 			t.Errorf("Encode of a program that exits = %x, %v; want the error %q", got, err, want)
 		}

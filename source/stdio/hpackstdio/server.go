@@ -125,9 +125,13 @@ func (sess *session) answer(line []byte) ([]byte, error) {
 	wire, err := sess.encode(req)
 	var unsupported interface{ Unsupported() string }
 	if errors.As(err, &unsupported) {
+		reason := unsupported.Unsupported()
+		if reason == "" { // which the protocol does not allow
+			reason = "the encoder cannot express this block"
+		}
 		return marshalLine(struct {
 			Unsupported string `json:"unsupported"`
-		}{unsupported.Unsupported()})
+		}{reason})
 	}
 	if err != nil {
 		return errorAnswer(err)
@@ -147,8 +151,14 @@ func (sess *session) encode(req *Request) ([]byte, error) {
 	return sess.enc.EncodeBlock(sess.wire[:0], req.Fields)
 }
 
+// errorAnswer returns the error answer saying err, never an empty one,
+// which the protocol does not allow.
 func errorAnswer(err error) ([]byte, error) {
+	text := err.Error()
+	if text == "" {
+		text = "the encoder failed without saying why"
+	}
 	return marshalLine(struct {
 		Error string `json:"error"`
-	}{err.Error()})
+	}{text})
 }

@@ -1,0 +1,285 @@
+package hpackstdio
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// BreakdownError is the error of an encoder program that broke
+// hpack-stdio/1: an answer that is not of the protocol (an empty line,
+// not JSON, not a JSON object, not UTF-8, a member twice, of the wrong
+// type, of the answer to another request or unknown, a member missing or
+// two that exclude each other, a "wire" that is not hex or is over the
+// per-block limit, more than one line), an answer over its bound, no
+// answer in time, an exit, a closed pipe. The Client has killed the
+// program, and every later request fails. An error answer is not one: it
+// is an *AnswerError.
+type BreakdownError struct {
+	// Request counts the requests sent to the program since it started,
+	// up to the one it broke: its hello is request 1.
+	Request int
+	// Op is the operation of that request.
+	Op string
+	// What says what was wrong, in words for a report.
+	What string
+	// Line is the start of the offending answer line as the program
+	// wrote it, at most MaxQuotedLine octets of it, cut between runes; ""
+	// when the breakdown is no line's fault (an exit, a timeout).
+	Line string
+	// LineLen is the length in octets of the whole offending line; 0
+	// when there is none.
+	LineLen int
+	// Err is the error behind What, when there is one: a timeout, which
+	// matches ErrTimeout, or a *WireLimitError.
+	Err error
+}
+
+// MaxQuotedLine bounds how much of an offending answer line a
+// BreakdownError keeps and quotes.
+const MaxQuotedLine = 100
+
+// Error returns "encoder broke hpack-stdio at request N: " and what was
+// wrong, then the offending line, if any, quoted with every octet a
+// terminal or a parser could act on escaped, and, when it was cut, "…"
+// and its whole length.
+func (e *BreakdownError) Error() string {
+	msg := fmt.Sprintf("encoder broke hpack-stdio at request %d: %s", e.Request, e.What)
+	if e.LineLen == 0 {
+		return msg
+	}
+	return msg + ": " + quoteCut(e.Line, e.LineLen)
+}
+
+// Unwrap returns Err.
+func (e *BreakdownError) Unwrap() error { return e.Err }
+
+// quoteCut quotes s, the start of a text of total octets, as a Go string
+// literal, which escapes quotes, backslashes, controls, invalid octets and
+// every rune that is not graphic (bidirectional and other format
+// characters among them); when s is only a start, "…" ends the quoted
+// text and the whole length follows it.
+func quoteCut(s string, total int) string {
+	q := strconv.Quote(s)
+	if total <= len(s) {
+		return q
+	}
+	return fmt.Sprintf("%s…\" (%s octets)", q[:len(q)-1], groupDigits(total))
+}
+
+// cut returns the start of b, at most max octets of it, ending between
+// two runes when b is UTF-8 there.
+func cut(b []byte, max int) string {
+	if len(b) <= max {
+		return string(b)
+	}
+	n := max
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(b[n]); i++ {
+		n--
+	}
+	return string(b[:n])
+}
+
+// groupDigits writes n in decimal with a comma between groups of three
+// digits, as the reports write counts.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// answer is an answer line, checked against the request it answers.
+type answer struct {
+	name        string
+	binary      bool
+	wire        []byte
+	errorText   *string // set for an error answer
+	unsupported *string // set for {"unsupported": reason}
+}
+
+// lineError is what is wrong with an answer line; the Client makes it a
+// *BreakdownError quoting the line.
+type lineError struct {
+	what string
+	err  error // a *WireLimitError, or nil
+}
+
+// memberOf names the answer that defines each member; "error" answers any
+// request.
+var memberOf = map[string]string{"name": OpHello, "binary": OpHello, "wire": OpEncode, "unsupported": OpEncode}
+
+// exclusive lists the members no answer may hold two of.
+var exclusive = [][2]string{{"name", "error"}, {"binary", "error"}, {"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}}
+
+// parseAnswer decodes and checks line, the answer to op, as the protocol
+// defines it: one JSON object in UTF-8, with each member once, of its
+// type, among those of the answer to op. An answer to hello may have
+// members the protocol does not define, the offers of extensions this
+// client does not know; the answers to new and encode may not, since only
+// an extension the request used could add one. maxWire bounds the block
+// of an answer to encode.
+func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
+	var a answer
+	fail := func(format string, args ...any) (answer, *lineError) {
+		return a, &lineError{what: fmt.Sprintf("the answer to %s ", op) + fmt.Sprintf(format, args...)}
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return fail("is an empty line")
+	}
+	if !json.Valid(line) {
+		var raw json.RawMessage
+		var syntax *json.SyntaxError
+		// The one syntax error that is about no octet in particular.
+		if errors.As(json.Unmarshal(line, &raw), &syntax) && syntax.Error() != "unexpected end of JSON input" {
+			return fail("is not JSON (at octet %d)", syntax.Offset)
+		}
+		return fail("is not JSON (it ends in the middle of a value)")
+	}
+	if kind := jsonKind(line); kind != '{' {
+		return fail("is %s, not a JSON object", valueKind(kind, true))
+	}
+	if !utf8.Valid(line) {
+		at := invalidUTF8(string(line))
+		return fail("is not UTF-8 (octet 0x%02x at offset %d)", line[at], at)
+	}
+	members := map[string]json.RawMessage{}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if _, err := dec.Token(); err != nil { // the '{' json.Valid saw
+		return fail("is not JSON")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		var raw json.RawMessage
+		if err == nil {
+			err = dec.Decode(&raw)
+		}
+		name, ok := tok.(string)
+		if err != nil || !ok {
+			return fail("is not JSON")
+		}
+		if _, twice := members[name]; twice {
+			return fail("has %s twice", quoteName(name))
+		}
+		owner, known := memberOf[name]
+		switch {
+		case name == "error" || (known && owner == op):
+		case known:
+			return fail("has %s, a member of the answer to %s", quoteName(name), owner)
+		case op == OpHello:
+			continue
+		default:
+			return fail("has %s, a member hpack-stdio/1 does not define", quoteName(name))
+		}
+		want := byte('"')
+		if name == "binary" {
+			want = 't'
+		}
+		if kind := jsonKind(raw); kind != want && !(want == 't' && kind == 'f') {
+			return a, &lineError{what: fmt.Sprintf("the %q of the answer to %s is %s, not %s", name, op, valueKind(kind, false), valueKind(want, false))}
+		}
+		members[name] = raw
+	}
+	for _, pair := range exclusive {
+		if _, ok := members[pair[0]]; ok {
+			if _, ok := members[pair[1]]; ok {
+				return fail("has both %q and %q", pair[0], pair[1])
+			}
+		}
+	}
+	str := func(name string) (*string, bool) {
+		raw, ok := members[name]
+		if !ok {
+			return nil, false
+		}
+		var s string
+		json.Unmarshal(raw, &s) // a string, as checked above
+		return &s, true
+	}
+	if text, ok := str("error"); ok {
+		if *text == "" {
+			return fail(`has an empty "error": an error answer says what went wrong`)
+		}
+		a.errorText = text
+		return a, nil
+	}
+	switch op {
+	case OpHello:
+		name, ok := str("name")
+		switch {
+		case !ok:
+			return fail(`has no "name"`)
+		case *name == "":
+			return fail(`has an empty "name"`)
+		}
+		a.name = *name
+		a.binary = jsonKind(members["binary"]) == 't'
+	case OpEncode:
+		if reason, ok := str("unsupported"); ok {
+			if *reason == "" {
+				return fail(`has an empty "unsupported": it says why the encoder cannot express the block`)
+			}
+			a.unsupported = reason
+			return a, nil
+		}
+		wire, ok := str("wire")
+		if !ok { // then it has no member at all: any other is refused above
+			return fail(`is {}, the answer to new: it has none of "wire", "unsupported" and "error"`)
+		}
+		if len(*wire) > 2*maxWire {
+			wle := &WireLimitError{Wire: (len(*wire) + 1) / 2, Limit: maxWire}
+			return a, &lineError{what: wle.Error(), err: wle}
+		}
+		if at := strings.IndexFunc(*wire, func(r rune) bool { return !isHexDigit(r) }); at >= 0 {
+			return fail(`has a "wire" that is not hex (a non-hex digit at offset %d)`, at)
+		}
+		if len(*wire)%2 != 0 {
+			return fail(`has a "wire" that is not hex (an odd number of digits, %d)`, len(*wire))
+		}
+		a.wire, _ = hex.DecodeString(*wire) // hex, as checked above
+	}
+	return a, nil
+}
+
+// quoteName quotes a member name for a message, cut if it is long.
+func quoteName(name string) string {
+	return quoteCut(cut([]byte(name), 40), len(name))
+}
+
+// valueKind names the type of a JSON value by its first octet (jsonKind),
+// with "JSON" in it when json is set.
+func valueKind(kind byte, json bool) string {
+	j := ""
+	if json {
+		j = "JSON "
+	}
+	article := func(word string) string {
+		if j == "" && (word == "object" || word == "array") {
+			return "an " + word
+		}
+		return "a " + j + word
+	}
+	switch kind {
+	case '{':
+		return article("object")
+	case '[':
+		return article("array")
+	case '"':
+		return article("string")
+	case 't', 'f':
+		return article("boolean")
+	case 'n':
+		return j + "null"
+	}
+	return article("number")
+}
+
+func isHexDigit(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F'
+}

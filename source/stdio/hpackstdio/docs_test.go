@@ -1,0 +1,162 @@
+package hpackstdio
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
+)
+
+// The markers around the table of breakdown messages in docs/STDIO.md.
+const (
+	docTableStart = "<!-- breakdowns:"
+	docTableEnd   = "<!-- end of breakdowns -->"
+)
+
+// docSituations are the descriptions the table of docs/STDIO.md uses for
+// what an encoder does, other than "answers `LINE`", with the request
+// whose answer provoke scripts and how.
+var docSituations = map[string]struct{ op, action string }{
+	"writes two lines, `{}` and `{}`":     {OpNew, "{}\n{}"},
+	"exits with status 3":                 {OpNew, "exit"},
+	"answers a block of 1,048,577 octets": {OpEncode, fmt.Sprintf("wire %d", DefaultMaxWire+1)},
+	"answers a block of 2 MiB":            {OpEncode, fmt.Sprintf("wire %d", 2*DefaultMaxWire)},
+	"does not answer":                     {OpEncode, "hang"},
+	"answers a request of 1 MiB before reading it, then reads no more": {OpNew, "early"},
+	"dies of SIGTERM":                       {OpEncode, "term"},
+	"closes its standard output":            {OpEncode, "close-stdout"},
+	"closed its standard input after `new`": {OpNew, "close-stdin"},
+}
+
+// docRow is one row of the table: the request N the message names, what
+// the encoder does, and the message.
+type docRow struct {
+	line                   int
+	request, does, message string
+}
+
+// docBreakdowns returns the rows of the table of breakdown messages in
+// docs/STDIO.md, and fails the test unless the document quotes such
+// messages nowhere else.
+func docBreakdowns(t *testing.T) []docRow {
+	t.Helper()
+	root := testenv.ModuleRoot()
+	if root == "" {
+		t.Fatal("no module root above the working directory")
+	}
+	text, err := os.ReadFile(filepath.Join(root, "docs", "STDIO.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []docRow
+	in := false
+	for i, line := range strings.Split(string(text), "\n") {
+		n := i + 1
+		switch {
+		case strings.HasPrefix(line, docTableStart):
+			in = true
+			continue
+		case line == docTableEnd:
+			in = false
+			continue
+		case !in:
+			// The template of the messages, with N, is the only one
+			// allowed outside the table.
+			for _, start := range []string{"encoder broke hpack-stdio at request ", "encoder answered request "} {
+				for rest := line; strings.Contains(rest, start); {
+					rest = rest[strings.Index(rest, start)+len(start):]
+					if !strings.HasPrefix(rest, "N") {
+						t.Errorf("STDIO.md:%d quotes a message outside the table the test checks: %s", n, line)
+					}
+				}
+			}
+			continue
+		case !strings.HasPrefix(line, "| `"):
+			continue // the head of the table
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 3 {
+			t.Errorf("STDIO.md:%d: %d cells; want 3, the request, what the encoder does and the message: %s", n, len(cells), line)
+			continue
+		}
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
+		}
+		request, okRequest := codeSpan(cells[0])
+		message, okMessage := codeSpan(cells[2])
+		if !okRequest || !okMessage {
+			t.Errorf("STDIO.md:%d: the request and the message must be code spans: %s", n, line)
+			continue
+		}
+		rows = append(rows, docRow{n, request, cells[1], message})
+	}
+	if in {
+		t.Errorf("STDIO.md: the table of breakdowns has no end, %q", docTableEnd)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("STDIO.md: no table of breakdowns between %q and %q", docTableStart, docTableEnd)
+	}
+	return rows
+}
+
+// codeSpan returns the text of s, a Markdown code span, and whether it
+// is one.
+func codeSpan(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '`' || s[len(s)-1] != '`' || strings.Contains(s[1:len(s)-1], "`") {
+		return "", false
+	}
+	return s[1 : len(s)-1], true
+}
+
+// TestDocBreakdowns makes each breakdown of the table of docs/STDIO.md
+// happen and checks that the message the table quotes is the one the
+// Client gives, whole: a message the tool does not print, or no longer,
+// fails the test. The requests run with the default timeout, which the
+// messages name.
+func TestDocBreakdowns(t *testing.T) {
+	rows := docBreakdowns(t)
+	used := map[string]bool{}
+	seen := map[string]int{}
+	for _, row := range rows {
+		op, action := row.request, ""
+		if line, ok := strings.CutPrefix(row.does, "answers "); ok && strings.HasPrefix(line, "`") {
+			var isLine bool
+			if action, isLine = codeSpan(line); !isLine {
+				t.Errorf("STDIO.md:%d: %q is not one answer line in a code span", row.line, row.does)
+				continue
+			}
+		} else if s, ok := docSituations[row.does]; ok {
+			op, action = s.op, s.action
+			used[row.does] = true
+		} else {
+			t.Errorf("STDIO.md:%d: the test cannot make the encoder do %q; say it as \"answers `LINE`\" or as one of the descriptions of docSituations", row.line, row.does)
+			continue
+		}
+		if first, ok := seen[row.message]; ok {
+			t.Errorf("STDIO.md:%d quotes the message of line %d again", row.line, first)
+		}
+		seen[row.message] = row.line
+		t.Run(fmt.Sprintf("line %d", row.line), func(t *testing.T) {
+			t.Parallel()
+			c, err := provoke(t, op, action, DefaultTimeout)
+			if err == nil {
+				t.Fatalf("STDIO.md:%d: an encoder that %s to %s: no error; the table says %s", row.line, row.does, row.request, row.message)
+			}
+			got := err.Error()
+			if c == nil { // Start failed, naming the program first
+				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
+			}
+			if got != row.message {
+				t.Errorf("STDIO.md:%d: an encoder that %s to %s:\nthe tool says %s\nthe table says %s", row.line, row.does, row.request, got, row.message)
+			}
+		})
+	}
+	for does := range docSituations {
+		if !used[does] {
+			t.Errorf("STDIO.md has no row for an encoder that %s", does)
+		}
+	}
+}

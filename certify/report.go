@@ -60,6 +60,10 @@ type TargetInfo struct {
 	// schedule ended. No rule is graded from the story it happened in on;
 	// the run fails.
 	Breakdown string
+	// BreakdownRepro reproduces the breakdown, the blocks up to the one it
+	// happened on, and BreakdownStderr is the end of what the encoder
+	// wrote to its standard error by then (stdio encoders).
+	BreakdownRepro, BreakdownStderr string
 	// Live describes a target whose blocks were captured live over
 	// HTTP/2 (hpackcert live); nil for the others.
 	Live *LiveInfo

@@ -231,13 +231,13 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		name := uniqueName(rep.Encoders, t.Name())
 		rep.Encoders = append(rep.Encoders, name)
 		began := time.Now()
-		results, played, breakdown, err := r.certify(t, cases)
+		results, played, err := r.certify(t, cases)
 		if err != nil {
 			return nil, err
 		}
 		info := describe(t)
 		info.Elapsed = time.Since(began)
-		info.Breakdown = breakdown
+		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
 		rep.Targets[name] = info
 		rep.Results[name] = results
 		rep.Coverage[name] = measureCoverage(played)
@@ -339,7 +339,7 @@ func isUTF8Only(t Target) bool {
 }
 
 // certify runs the cases against one target.
-func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcript, string, error) {
+func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcript, error) {
 	_, recorded := t.(recordings)
 	played := map[string]*transcript{}
 	var order []*transcript
@@ -357,7 +357,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			}
 			tr, err := r.playScenario(t, sc)
 			if err != nil {
-				return nil, nil, "", err
+				return nil, nil, err
 			}
 			played[sc] = tr
 			order = append(order, tr)
@@ -427,14 +427,15 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		results[c.ID] = res
 	}
-	return results, order, targetBreakdown(t, order), nil
+	return results, order, nil
 }
 
 // targetBreakdown describes the target's failure as a whole: its source's
-// (WithBreakdown), or the first scenario the encoder broke down in, or "".
-func targetBreakdown(t Target, played []*transcript) string {
+// (WithBreakdown), or the first scenario the encoder broke down in, or "";
+// with its reproduction and the encoder's stderr.
+func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string) {
 	if b, ok := t.(interface{ Breakdown() error }); ok && b.Breakdown() != nil {
-		return b.Breakdown().Error()
+		return b.Breakdown().Error(), "", ""
 	}
 	var first *transcript
 	more := 0
@@ -448,13 +449,13 @@ func targetBreakdown(t Target, played []*transcript) string {
 		}
 	}
 	if first == nil {
-		return ""
+		return "", "", ""
 	}
-	text := fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on in that scenario)", first.breakdown, first.scenario, first.breakdownAt.where())
+	text = fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on in that scenario)", first.breakdown, first.scenario, first.breakdownAt.where())
 	if more > 0 {
 		text += fmt.Sprintf("; it broke down again in %s after a restart", plural(more, "more scenario", "more scenarios"))
 	}
-	return text
+	return text, first.breakdownAt.repro(first.breakdown.Error()), first.stderr
 }
 
 // judge runs the case's check, after the checks every case shares: a

@@ -69,9 +69,29 @@ func TestStdioReference(t *testing.T) {
 	}
 }
 
+// TestPlantedBugsStdio runs the table of planted bugs over hpack-stdio:
+// stdioenc -bug B, which shows no table, fails exactly the cases the bug
+// fails in process (certifytest.PlantedBugs).
+func TestPlantedBugsStdio(t *testing.T) {
+	enc := filepath.Join(stdioBinaries(t), "stdioenc")
+	var targets []certify.Target
+	for _, p := range certifytest.PlantedBugs {
+		targets = append(targets, execTarget(t, enc+" -bug "+p.Bug.String(), 10*time.Second))
+	}
+	rep, err := certify.Run(targets, certifytest.Quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range certifytest.PlantedBugs {
+		certifytest.CheckPlanted(t, rep, rep.Encoders[i], p)
+	}
+}
+
 // TestStdioMisbehaving drives encoders that hang, crash, flood stderr,
-// print garbage or lie, and checks that each gets a per-case verdict
-// within the timeout and that the run goes on.
+// print garbage or lie, and checks that each gets its verdict within the
+// timeout and that the run goes on: an encoder that breaks the protocol,
+// hangs or crashes is one failure, the target's breakdown, with the
+// encoder's stderr and a reproduction, and fails no case.
 func TestStdioMisbehaving(t *testing.T) {
 	dir := stdioBinaries(t)
 	enc := filepath.Join(dir, "stdioenc")
@@ -80,14 +100,14 @@ func TestStdioMisbehaving(t *testing.T) {
 		name   string
 		args   string
 		cases  []string
-		id     string
+		id     string // "" for a breakdown
 		grade  certify.Grade
-		detail string // in the detail
+		detail string // in the detail, or in the breakdown
 		stderr string // in the captured stderr, when set
 	}{
-		{"hang", "-hang-after 3", []string{"enc/4.1/", "enc/5.2/3"}, "enc/4.1/1", certify.Fail, "within 2s", "stdioenc: hanging"},
-		{"crash", "-crash-after 2", []string{"enc/4.4/1"}, "enc/4.4/1", certify.Fail, "exit status 3", "simulated crash"},
-		{"garbage", "-garbage", []string{"enc/4.3/1"}, "enc/4.3/1", certify.Fail, `encoder broke hpack-stdio at request 3: the answer to encode is not JSON (at octet 2): "this is not JSON"`, ""},
+		{"hang", "-hang-after 3", []string{"enc/4.1/", "enc/5.2/3"}, "", certify.Fail, "within 2s", "stdioenc: hanging"},
+		{"crash", "-crash-after 2", []string{"enc/4.4/1"}, "", certify.Fail, "exit status 3", "simulated crash"},
+		{"garbage", "-garbage", []string{"enc/4.3/1"}, "", certify.Fail, `encoder broke hpack-stdio at request 3: the answer to encode is not JSON (at octet 2): "this is not JSON"`, ""},
 		{"lie", "-lie", []string{"enc/3.2/1"}, "enc/3.2/1", certify.Fail, "decoded other fields", ""},
 		{"noisy", "-noisy", []string{"enc/4.1/1"}, "enc/4.1/1", certify.Pass, "", ""},
 		{"overhead-31 without a table to read", "-bug overhead-31", []string{"enc/4.1/1"}, "enc/4.1/1", certify.Fail, "oracle strict", ""},
@@ -106,6 +126,27 @@ func TestStdioMisbehaving(t *testing.T) {
 			}
 			if elapsed := time.Since(start); elapsed > 30*time.Second {
 				t.Errorf("run took %v", elapsed)
+			}
+			if tt.id == "" {
+				info := rep.Targets[rep.Encoders[0]]
+				if !strings.Contains(info.Breakdown, tt.detail) || strings.Count(info.Breakdown, "encoder broke") > 1 {
+					t.Errorf("breakdown %q; want one, containing %q", info.Breakdown, tt.detail)
+				}
+				if !strings.Contains(info.BreakdownStderr, tt.stderr) {
+					t.Errorf("breakdown stderr %q; want it to contain %q", info.BreakdownStderr, tt.stderr)
+				}
+				if info.BreakdownRepro == "" {
+					t.Error("breakdown without a reproduction")
+				}
+				if !rep.Failed() {
+					t.Error("Failed() = false after a breakdown")
+				}
+				for _, c := range rep.Cases {
+					if res := rep.Results[rep.Encoders[0]][c.ID]; res.Grade == certify.Fail {
+						t.Errorf("%s: fail %q; want the breakdown to be the one failure", c.ID, res.Detail)
+					}
+				}
+				return
 			}
 			res := rep.Results[rep.Encoders[0]][tt.id]
 			if res.Grade != tt.grade || !strings.Contains(res.Detail, tt.detail) {
@@ -637,8 +678,8 @@ func TestExecWithMaxWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := rep.Results[rep.Encoders[0]]["enc/4.1/1"]; res.Grade != certify.Fail || !strings.Contains(res.Detail, "per-block limit of 1024 octets") {
-		t.Errorf("enc/4.1/1 with blocks over the limit: %s %q; want fail naming the limit", res.Grade, res.Detail)
+	if b := rep.Targets[rep.Encoders[0]].Breakdown; !strings.Contains(b, "per-block limit of 1024 octets") {
+		t.Errorf("breakdown with blocks over the limit: %q; want one naming the limit", b)
 	}
 }
 
@@ -661,11 +702,11 @@ func TestExecStderrFlood(t *testing.T) {
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 32<<20 {
 		t.Errorf("the run allocated %d MiB while the encoder wrote 64 MiB to stderr; want the stderr tail bounded", grown>>20)
 	}
-	res := rep.Results[rep.Encoders[0]]["enc/4.1/1"]
-	if res.Grade != certify.Fail || !strings.Contains(res.Stderr, "earlier octets dropped]") || !strings.HasSuffix(res.Stderr, "stdioenc: simulated crash\n") {
-		t.Errorf("enc/4.1/1: %s, stderr %.100q...; want fail, with the end of the flood and the crash, saying what was dropped", res.Grade, res.Stderr)
+	info := rep.Targets[rep.Encoders[0]]
+	if info.Breakdown == "" || !strings.Contains(info.BreakdownStderr, "earlier octets dropped]") || !strings.HasSuffix(info.BreakdownStderr, "stdioenc: simulated crash\n") {
+		t.Errorf("breakdown %q, stderr %.100q...; want the crash, with the end of the flood, saying what was dropped", info.Breakdown, info.BreakdownStderr)
 	}
-	if len(res.Stderr) > 17<<10 {
-		t.Errorf("stderr in the report: %d octets; want the last 16 KiB", len(res.Stderr))
+	if len(info.BreakdownStderr) > 17<<10 {
+		t.Errorf("stderr in the report: %d octets; want the last 16 KiB", len(info.BreakdownStderr))
 	}
 }

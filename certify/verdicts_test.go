@@ -1,0 +1,106 @@
+package certify_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/certifytest"
+)
+
+// literalOnly is an encoder that never inserts and never Huffman-codes:
+// every field a literal without indexing (never indexed when sensitive),
+// with raw strings, and the size updates RFC 7541 §4.2 asks for.
+type literalOnly struct {
+	acked   []uint32
+	maxSize uint32
+}
+
+func (e *literalOnly) SetMaxDynamicTableSize(n uint32) error {
+	e.acked = append(e.acked, n)
+	return nil
+}
+
+func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
+	if len(e.acked) > 0 {
+		smallest := slices.Min(e.acked)
+		final := e.acked[len(e.acked)-1]
+		if smallest < final {
+			dst = encoder.AppendInteger(dst, 0x20, 5, uint64(smallest))
+		}
+		dst = encoder.AppendInteger(dst, 0x20, 5, uint64(final))
+		e.maxSize, e.acked = final, nil
+	}
+	for _, f := range fields {
+		pattern := byte(0x00)
+		if f.Sensitive {
+			pattern = 0x10
+		}
+		dst = append(dst, pattern)
+		for _, s := range []string{f.Name, f.Value} {
+			dst = encoder.AppendInteger(dst, 0x00, 7, uint64(len(s)))
+			dst = append(dst, s...)
+		}
+	}
+	return dst, nil
+}
+
+// TestNothingJudgedIsNotAPass checks the evidence rule on an encoder that
+// never inserts and never Huffman-codes: every case whose rule it never
+// reaches is unsupported, "not exercised", never a pass; the MUST ones
+// are ungraded and fail the run until declared, and a declared case reads
+// as declared; coverage counts no Huffman code.
+func TestNothingJudgedIsNotAPass(t *testing.T) {
+	target := certify.Func("literal-only", func() certify.Encoder { return &literalOnly{maxSize: 4096} })
+	rep, err := certify.Run([]certify.Target{target}, certifytest.Quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	notExercised := []string{"enc/4.1/1", "enc/4.3/1", "enc/4.4/1", "enc/5.2/1", "enc/5.2/2", "enc/5.2/4"}
+	for _, id := range notExercised {
+		res := rep.Results["literal-only"][id]
+		if res.Grade != certify.Unsupported || !strings.HasPrefix(res.Detail, "not exercised: ") || res.Evidence.Instances != 0 || res.Evidence.Blocks == 0 {
+			t.Errorf("%s: %s %q (evidence %+v); want unsupported, not exercised, with the blocks judged", id, res.Grade, res.Detail, res.Evidence)
+		}
+	}
+	for _, id := range []string{"enc/3.2/1", "enc/4.2/1", "enc/6.3/1", "enc/7.1.3/1"} {
+		if res := rep.Results["literal-only"][id]; res.Grade != certify.Pass || res.Evidence.Instances == 0 {
+			t.Errorf("%s: %s %q (evidence %+v); want pass on judged instances", id, res.Grade, res.Detail, res.Evidence)
+		}
+	}
+	if n := rep.Coverage["literal-only"].HuffmanOctets.Covered; n != 0 {
+		t.Errorf("Huffman codes covered: %d; want 0 for an encoder that never Huffman-codes", n)
+	}
+	var ungraded []string
+	for _, u := range rep.Ungraded("literal-only") {
+		ungraded = append(ungraded, u.Case)
+	}
+	wantUngraded := []string{"enc/4.1/1", "enc/4.3/1", "enc/4.4/1", "enc/5.2/1", "enc/5.2/4"}
+	if !slices.Equal(ungraded, wantUngraded) || !rep.Failed() {
+		t.Errorf("ungraded %v, failed %v; want %v and the run failed", ungraded, rep.Failed(), wantUngraded)
+	}
+
+	opts := certifytest.Quick()
+	opts.Declared = []certify.Declaration{
+		{Case: "enc/4.", Encoder: "literal-only", Reason: "it never inserts"},
+		{Case: "enc/5.2/", Reason: "it never Huffman-codes"},
+	}
+	opts.Strict = true
+	rep, err = certify.Run([]certify.Target{target}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := rep.Ungraded("literal-only"); len(u) != 0 || rep.Failed() {
+		t.Errorf("declared: ungraded %v, failed %v; want none, and the run passed", u, rep.Failed())
+	}
+	for _, id := range wantUngraded {
+		if res := rep.Results["literal-only"][id]; res.Grade != certify.Unsupported || res.Declared == "" {
+			t.Errorf("%s declared: %s, declared %q; want unsupported with the reason", id, res.Grade, res.Declared)
+		}
+	}
+	if res := rep.Results["literal-only"]["enc/4.2/1"]; res.Declared != "" || res.Grade != certify.Pass {
+		t.Errorf("enc/4.2/1, graded and covered by a declaration: %s, declared %q; want pass, not declared", res.Grade, res.Declared)
+	}
+}

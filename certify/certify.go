@@ -30,10 +30,32 @@
 // released; a check declares what else it needs (the reference encoder's
 // traffic, a replay) and the engine provides it.
 //
+// A verdict is exact (DESIGN.md, "Certification"):
+//
+//   - evidence (evidence.go): each case counts what it judged (blocks,
+//     representations, insertions, evictions, size updates, Huffman
+//     strings, sensitive fields) and the instances of its own rule; a pass
+//     needs one, and a case that judged none is unsupported, "not
+//     exercised", with the reason;
+//   - root cause (diagnose.go, whose package-level comment gives the order
+//     in which rules are asked of a block): once the encoder's output and
+//     the decoders' view diverge in a story, the divergence is filed under
+//     the rule first broken, and what follows in the story is listed under
+//     it as consequences, judged by no case;
+//   - a breakdown (an encoder's error, crash, timeout or protocol
+//     violation; a live target that stopped early) is the target's one
+//     failure (TargetInfo.Breakdown), not a failure of each case;
+//   - nothing ungraded passes: a MUST case left unsupported for an encoder
+//     the engine drives fails the run unless declared (Options.Declared,
+//     Report.Ungraded); a recording states what it does not exercise;
+//   - side results (coverage, the rules no decoder checks, non-strict
+//     ones among them) come only from blocks every oracle decoded.
+//
 // The files: cases.go (the catalogue), checks.go, octets.go and measure.go
-// (the rules and measurements), scenarios.go, play.go (the play loop),
-// decode.go, diff.go, repro.go, transcript.go, coverage.go, run.go (Run and
-// its options), expect.go (expected failures), report.go (the Report).
+// (the rules and measurements), evidence.go, diagnose.go, scenarios.go,
+// play.go (the play loop), decode.go, diff.go, repro.go, transcript.go,
+// coverage.go, run.go (Run and its options), expect.go (expected failures
+// and declared lacks), report.go (the Report).
 //
 // The package imports package encoder for one thing: Reference, the
 // reference encoder that the compression-ratio case compares every

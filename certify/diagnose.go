@@ -127,7 +127,9 @@ func (m *model) add(f spec.Field) {
 			freed += m.entrySize(m.table[need])
 			need++
 		}
-		m.evict(0, max(0, need-m.evictDelta))
+		if need > 0 {
+			m.evict(0, max(0, need-m.evictDelta))
+		}
 	default:
 		m.evict(m.maxSize-size, -1)
 	}

@@ -165,3 +165,35 @@ func TestReset(t *testing.T) {
 		t.Errorf("last block: error %q; want the header-list limit's (§7.3)", want[len(want)-1].Err)
 	}
 }
+
+// TestTableEvents checks the counts of what a block did to the table:
+// insertions, evictions by size update and by insertion, entries too
+// large to be added; each block counts afresh.
+func TestTableEvents(t *testing.T) {
+	d := New()
+	d.SetMaxDynamicTableSize(80)
+	// 3f 31: size update to 80; 40 01 61 01 31: "a: 1" with incremental
+	// indexing (34 octets); 40 01 61 01 32: "a: 2" (34).
+	if _, err := d.DecodeBlock([]byte{0x3f, 0x31, 0x40, 0x01, 'a', 0x01, '1', 0x40, 0x01, 'a', 0x01, '2'}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.TableEvents(), (TableEvents{Inserted: 2}); got != want {
+		t.Errorf("two insertions: %+v; want %+v", got, want)
+	}
+	// 40 01 61 01 33: "a: 3" evicts "a: 1".
+	if _, err := d.DecodeBlock([]byte{0x40, 0x01, 'a', 0x01, '3'}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.TableEvents(), (TableEvents{Inserted: 1, EvictedByInsertion: 1}); got != want {
+		t.Errorf("an insertion that evicts: %+v; want %+v", got, want)
+	}
+	d.SetMaxDynamicTableSize(40)
+	// 3f 09: size update to 40 evicts "a: 2"; 40 01 61 08 "xxxxxxxx":
+	// 41 octets, larger than the table, empties it.
+	if _, err := d.DecodeBlock([]byte{0x3f, 0x09, 0x40, 0x01, 'a', 0x08, 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.TableEvents(), (TableEvents{EvictedBySizeUpdate: 1, EvictedByInsertion: 1, Oversized: 1}); got != want {
+		t.Errorf("an update that evicts, then an entry too large: %+v; want %+v", got, want)
+	}
+}

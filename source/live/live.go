@@ -87,6 +87,9 @@ type Conn struct {
 	// Notes says what went wrong or was left out on the connection, one
 	// line each.
 	Notes []string
+	// Stop, when set, is how the target stopped on the connection before
+	// its schedule ended: the capture's breakdown.
+	Stop *Stop
 }
 
 // Transform declares what a target does to the header lists that pass

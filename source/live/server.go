@@ -150,9 +150,9 @@ type serverRequest struct {
 	stream       uint32
 	path, method string
 	// number is the request's place among those of a capture, from 1.
-	number       int
-	ended        bool // the client ended the stream
-	answered     bool
+	number   int
+	ended    bool // the client ended the stream
+	answered bool
 }
 
 // serveConn serves one HTTP/2 connection whose octets come from r.

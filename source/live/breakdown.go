@@ -27,6 +27,12 @@ type Stop struct {
 	What string
 }
 
+// String says where the target stopped and how, as a note of its
+// connection: "stopped at request 11 of 23: ...".
+func (s *Stop) String() string {
+	return fmt.Sprintf("stopped at request %d of %d: %s", s.Request, s.Requests, s.What)
+}
+
 // BreakdownError is a capture's breakdown: the first Stop of its
 // connections.
 type BreakdownError struct {
@@ -107,13 +113,19 @@ func (w *wireConn) why(err error) string {
 	if g := w.goAway; g != nil && g.code != http2.ErrCodeNo {
 		return w.goAwayText()
 	}
+	var s string
 	switch {
 	case errors.Is(err, syscall.ECONNRESET):
-		return "the target reset the connection (TCP reset)"
+		s = "the target reset the connection (TCP reset)"
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
-		return "the target closed the connection"
+		s = "the target closed the connection"
+	default:
+		s = PeerText(err.Error())
 	}
-	return PeerText(err.Error())
+	if g := w.goAway; g != nil {
+		s += fmt.Sprintf(" after its GOAWAY NO_ERROR (last stream %d)", g.lastStream)
+	}
+	return s
 }
 
 // goAwayText describes the peer's GOAWAY.

@@ -156,7 +156,7 @@ func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 	out.Name = sc.Name
 	stop := func(si int, what string) (Conn, int, error) {
 		out.Stop = &Stop{Request: p.first + si + 1, Requests: p.requests, What: what}
-		out.Notes = append(out.Notes, fmt.Sprintf("stopped at request %d: %s", p.first+si+1, what))
+		out.Notes = append(out.Notes, out.Stop.String())
 		return out, si, nil
 	}
 	nc, err := dial(p.ctx, p.u, p.o.StepTimeout)

@@ -237,7 +237,7 @@ func (c *clientCapture) done(w *wireConn, stop *Stop) {
 	defer c.mu.Unlock()
 	conn := Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.Notes(), Stop: stop}
 	if stop != nil {
-		conn.Notes = append(conn.Notes, fmt.Sprintf("stopped at request %d: %s", stop.Request, stop.What))
+		conn.Notes = append(conn.Notes, stop.String())
 	}
 	c.conns = append(c.conns, conn)
 }
@@ -279,7 +279,7 @@ func (c *clientCapture) result(ran error, timeout time.Duration, timedOut bool) 
 			what += ": " + ran.Error()
 		}
 		stop = &Stop{Request: c.arrived + 1, Requests: c.requests, What: what}
-		out[len(out)-1].Notes = append(out[len(out)-1].Notes, fmt.Sprintf("stopped at request %d: %s", stop.Request, what))
+		out[len(out)-1].Notes = append(out[len(out)-1].Notes, stop.String())
 	}
 	if stop != nil {
 		// The stop goes on the connection it happened on when that one

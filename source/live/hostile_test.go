@@ -177,13 +177,13 @@ func (p *peerConn) request(path string) []byte {
 type lapse int
 
 const (
-	closeConn     lapse = iota // it closes the connection
-	resetConn                  // it resets it (TCP RST)
-	goAwayError                // it sends GOAWAY PROTOCOL_ERROR and closes
-	resetStream                // it resets the stream of the next request
-	silent                     // it reads on and writes nothing
-	neverAckSizes              // from the start: it never acknowledges a SETTINGS_HEADER_TABLE_SIZE change
-	gracefulGoAway             // it sends GOAWAY NO_ERROR naming the ten and closes, as a real server may
+	closeConn      lapse = iota // it closes the connection
+	resetConn                   // it resets it (TCP RST)
+	goAwayError                 // it sends GOAWAY PROTOCOL_ERROR and closes
+	resetStream                 // it resets the stream of the next request
+	silent                      // it reads on and writes nothing
+	neverAckSizes               // from the start: it never acknowledges a SETTINGS_HEADER_TABLE_SIZE change
+	gracefulGoAway              // it sends GOAWAY NO_ERROR naming the ten and closes, as a real server may
 )
 
 // behaveThen returns the act of a peer that behaves for ten requests
@@ -321,37 +321,37 @@ var hostiles = []hostile{
 		stop:       "target stopped at request 5 of 23 on connection c00-targeted: the target closed the connection before the response to request 5 ended",
 		clientStop: "target stopped at request 5 of 16: the client ended after 4 requests",
 		act: func(p *peerConn) error {
-		// Every request (as a server) or answer (as a client) is met with
-		// one block just under the per-block limit whose every octet is a
-		// field, a header list of 1M fields for the decoders; SETTINGS
-		// are acknowledged, so that the blocks are graded.
-		stream := uint32(1)
-		for range 4 {
-			if err := p.bomb(stream); err != nil {
-				return err
-			}
-			for next := false; !next; {
-				select {
-				case ev, ok := <-p.events:
-					if !ok {
+			// Every request (as a server) or answer (as a client) is met with
+			// one block just under the per-block limit whose every octet is a
+			// field, a header list of 1M fields for the decoders; SETTINGS
+			// are acknowledged, so that the blocks are graded.
+			stream := uint32(1)
+			for range 4 {
+				if err := p.bomb(stream); err != nil {
+					return err
+				}
+				for next := false; !next; {
+					select {
+					case ev, ok := <-p.events:
+						if !ok {
+							return nil
+						}
+						if ev.settings {
+							p.fr.WriteSettingsAck()
+						} else if ev.headers {
+							next = true
+							stream = ev.stream
+							if !p.server {
+								stream += 2
+							}
+						}
+					case <-time.After(time.Until(p.stop)):
 						return nil
 					}
-					if ev.settings {
-						p.fr.WriteSettingsAck()
-					} else if ev.headers {
-						next = true
-						stream = ev.stream
-						if !p.server {
-							stream += 2
-						}
-					}
-				case <-time.After(time.Until(p.stop)):
-					return nil
 				}
 			}
-		}
-		return nil
-	}},
+			return nil
+		}},
 	{name: "headers-many-streams", want: "header blocks", act: func(p *peerConn) error {
 		for id := uint32(1); p.running(); id += 2 {
 			stream := id
@@ -465,34 +465,34 @@ var hostiles = []hostile{
 		stop:       "target stopped at request 2 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
 		clientStop: "target stopped at request 1 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_MAX_CONCURRENT_STREAMS = 1) sent at the start of the connection within 1s (RFC 9113 §6.5.3)",
 		raw: func(p *peerConn) error {
-		// Answers every request (a server) or makes one (a client), and
-		// never acknowledges a SETTINGS frame.
-		if !p.server {
-			io.WriteString(p.nc, http2.ClientPreface)
-		}
-		if err := p.fr.WriteSettings(); err != nil {
-			return err
-		}
-		if !p.server {
-			if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+			// Answers every request (a server) or makes one (a client), and
+			// never acknowledges a SETTINGS frame.
+			if !p.server {
+				io.WriteString(p.nc, http2.ClientPreface)
+			}
+			if err := p.fr.WriteSettings(); err != nil {
 				return err
 			}
-		} else if _, err := io.ReadFull(p.nc, make([]byte, len(http2.ClientPreface))); err != nil {
-			return err
-		}
-		for p.running() {
-			f, err := p.fr.ReadFrame()
-			if err != nil {
-				return err
-			}
-			if h, ok := f.(*http2.HeadersFrame); ok && p.server {
-				if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: h.StreamID, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+			if !p.server {
+				if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
 					return err
 				}
+			} else if _, err := io.ReadFull(p.nc, make([]byte, len(http2.ClientPreface))); err != nil {
+				return err
 			}
-		}
-		return nil
-	}},
+			for p.running() {
+				f, err := p.fr.ReadFrame()
+				if err != nil {
+					return err
+				}
+				if h, ok := f.(*http2.HeadersFrame); ok && p.server {
+					if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: h.StreamID, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}},
 	// The peers that behave for a while, then stop: the blocks before
 	// are graded, and the stop is the one failure.
 	{name: "settings-table-size-never-acknowledged", want: "never acknowledged", answers: true, act: behaveThen(neverAckSizes),

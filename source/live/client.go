@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/url"
 	"strconv"
-	"syscall"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -343,15 +342,6 @@ func stepDeadline(ctx context.Context, timeout time.Duration) time.Time {
 		return cd
 	}
 	return d
-}
-
-// closedEarly names a connection the peer closed under hpackcert's
-// feet, which the error of the read or write says only in its own words.
-func closedEarly(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
-		return fmt.Errorf("the server closed the connection before answering (%w)", err)
-	}
-	return err
 }
 
 // errNoAnswer is await's error when the deadline passed.

@@ -105,7 +105,7 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if err := cc.aborted(); err != nil {
 		return nil, fmt.Errorf("live: the client of %s: %w", cc.authority, err)
 	}
-	conns, notes := cc.result(runErr, o.Timeout, errors.Is(rctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil)
+	conns, notes := cc.result(runErr, o.Timeout, errors.Is(rctx.Err(), context.DeadlineExceeded))
 	if runErr != nil {
 		notes = append(notes, "the client: "+runErr.Error())
 	}

@@ -283,10 +283,11 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		}
 		f, err := w.readFrame(deadline)
 		var pe *PeerError
-		if err != nil && s.capture != nil && len(w.pending) > 0 && !errors.As(err, &pe) {
+		if err != nil && s.capture != nil && len(w.pending) > 0 && len(requests) > 0 && !errors.As(err, &pe) {
 			// The answer to a request waits for the acknowledgement
 			// (progress): the client stopped at the request the
-			// SETTINGS frame came before, or at the first it made.
+			// SETTINGS frame came before, or at the first it made. A
+			// connection the client made no request on is no stop.
 			request := w.unacknowledged().before
 			if request == 0 {
 				request = s.capture.arrivals() + 1

@@ -3,6 +3,8 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -160,5 +162,38 @@ func TestGracefulGoAwayWithoutProgress(t *testing.T) {
 	}
 	if want := "after its GOAWAY NO_ERROR (last stream 0) before the response to request 1 ended"; !strings.Contains(err.Error(), want) {
 		t.Errorf("capture: %v; want it to name %s", err, want)
+	}
+}
+
+// TestServerGoneAfterGracefulGoAway: a server that ends a connection
+// gracefully and then takes no new one stopped where the new connection
+// was to go on, on that connection.
+func TestServerGoneAfterGracefulGoAway(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hostile{name: "graceful-goaway-then-gone", answers: true, act: behaveThen(gracefulGoAway)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		nc, err := ln.Accept()
+		ln.Close()
+		if err == nil {
+			h.play(nc, true, nil)
+		}
+	}()
+	t.Cleanup(func() { ln.Close(); <-done })
+	conns, err := CaptureServer(context.Background(), ServerOptions{URL: "http://" + ln.Addr().String(), Script: hostileScript(t), StepTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Capture{Conns: conns}
+	want := fmt.Sprintf("target stopped at request 11 of 23 on connection c00-targeted-conn2: the target took no new connection: dial tcp %s: connect: connection refused", ln.Addr())
+	if err := c.Breakdown(); err == nil || err.Error() != want {
+		t.Errorf("Breakdown() = %v\nwant         %s", err, want)
+	}
+	if c.Blocks() != 10 {
+		t.Errorf("%d blocks; want the 10 before the stop", c.Blocks())
 	}
 }

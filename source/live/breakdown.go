@@ -139,3 +139,12 @@ func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.Is(err, errNoAnswer) || (errors.As(err, &ne) && ne.Timeout())
 }
+
+// counted returns n and noun, in the plural unless n is 1: "1 request",
+// "10 requests".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

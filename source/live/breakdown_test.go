@@ -197,3 +197,20 @@ func TestServerGoneAfterGracefulGoAway(t *testing.T) {
 		t.Errorf("%d blocks; want the 10 before the stop", c.Blocks())
 	}
 }
+
+func TestBreakdownText(t *testing.T) {
+	stop := Stop{Request: 1, Requests: 9, What: "the client ended after " + counted(0, "request")}
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{(&BreakdownError{Stop: stop}).Error(), "target stopped at request 1 of 9: the client ended after 0 requests"},
+		{(&BreakdownError{Conn: "c01-story_21", Stop: stop}).Error(), "target stopped at request 1 of 9 on connection c01-story_21: the client ended after 0 requests"},
+		{stop.String(), "stopped at request 1 of 9: the client ended after 0 requests"},
+		{counted(1, "request"), "1 request"},
+		{counted(2, "connection"), "2 connections"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q; want %q", tc.got, tc.want)
+		}
+	}
+}

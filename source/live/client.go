@@ -86,7 +86,7 @@ func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	for ci := range o.Script.Conns {
 		for from, part := 0, 1; from < len(o.Script.Conns[ci].Steps) || part == 1; part++ {
 			if err := ctx.Err(); err != nil {
-				return conns, fmt.Errorf("live: %w after %d connections", err, len(conns))
+				return conns, fmt.Errorf("live: %w after %s", err, counted(len(conns), "connection"))
 			}
 			c, next, err := p.conn(ci, from)
 			if part > 1 {

@@ -112,7 +112,7 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if len(conns) == 0 {
 		if opened := cc.openedConns(); opened > 0 {
 			// What the connections ended on says why.
-			err := fmt.Errorf("live: the client opened %d connections to %s and sent no header block", opened, cc.authority)
+			err := fmt.Errorf("live: the client opened %s to %s and sent no header block", counted(opened, "connection"), cc.authority)
 			if len(notes) > 0 {
 				err = fmt.Errorf("%w: %s", err, notes[0])
 			}
@@ -271,10 +271,10 @@ func (c *clientCapture) result(ran error, timeout time.Duration, timedOut bool) 
 		return nil, notes
 	}
 	if stop == nil && c.arrived < c.requests {
-		what := fmt.Sprintf("the client ended after %d requests", c.arrived)
+		what := "the client ended after " + counted(c.arrived, "request")
 		switch {
 		case timedOut:
-			what = fmt.Sprintf("the client was stopped at the time limit of %v after %d requests", timeout, c.arrived)
+			what = fmt.Sprintf("the client was stopped at the time limit of %v after %s", timeout, counted(c.arrived, "request"))
 		case ran != nil:
 			what += ": " + ran.Error()
 		}

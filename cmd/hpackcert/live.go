@@ -186,6 +186,13 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	if rep.Failed() {
 		return 1, nil
 	}
+	// A target that stopped before its schedule ended fails the run,
+	// whatever the blocks it wrote before say.
+	for _, c := range captures {
+		if c.Breakdown() != nil {
+			return 1, nil
+		}
+	}
 	return 0, nil
 }
 

@@ -9,7 +9,7 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"syscall"
+	"strconv"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -50,9 +50,16 @@ type ServerOptions struct {
 // request it sends the step's settings, one SETTINGS frame per value, and
 // waits until each is acknowledged; then it sends the request (GET
 // /hpackcert/C/S) and reads until the response ends. Whatever the server
-// writes meanwhile (a PUSH_PROMISE, trailers) is kept too. A connection
-// that fails is noted and the next one is tried; an error means no
-// connection could be made at all, or ctx ended.
+// writes meanwhile (a PUSH_PROMISE, trailers) is kept too. A server that
+// ends a connection gracefully before its steps are done (GOAWAY
+// NO_ERROR, as one that serves a number of requests per connection does)
+// gets the rest on a new connection, named after the first with "-conn2",
+// "-conn3", ... A server that stops otherwise (it closes or resets the
+// connection or a request's stream, sends GOAWAY with an error, stops
+// answering, never acknowledges a SETTINGS frame) is the connection's
+// Stop, and the next connection of the script is tried. An error means no
+// connection could be made at all, the server did what hpackcert does not
+// put up with (PeerError), or ctx ended.
 func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	u, err := url.Parse(o.URL)
 	if err != nil {
@@ -75,24 +82,42 @@ func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	// A peer may write a trailer or a promise beside each response, and a
 	// few more blocks of its own; beyond that it is flooding.
 	b := newBudget(2*o.Script.Steps() + 64)
+	p := &play{ctx: ctx, u: u, o: o, budget: b, requests: o.Script.Steps()}
 	for ci := range o.Script.Conns {
-		if err := ctx.Err(); err != nil {
-			return conns, fmt.Errorf("live: %w after %d connections", err, ci)
+		for from, part := 0, 1; from < len(o.Script.Conns[ci].Steps) || part == 1; part++ {
+			if err := ctx.Err(); err != nil {
+				return conns, fmt.Errorf("live: %w after %s", err, counted(len(conns), "connection"))
+			}
+			c, next, err := p.conn(ci, from)
+			if part > 1 {
+				c.Name = fmt.Sprintf("%s-conn%d", c.Name, part)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("live: %s: connection %s: %w", o.URL, c.Name, err)
+			}
+			if c.Stop != nil && len(conns) == 0 && len(c.Blocks) == 0 {
+				return nil, fmt.Errorf("live: %s: %s", o.URL, c.Stop.What)
+			}
+			conns = append(conns, c)
+			if c.Stop != nil {
+				break
+			}
+			from = next
 		}
-		c, err := captureConn(ctx, u, o, ci, b)
-		var pe *PeerError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("live: %s: connection %s: %w", o.URL, c.Name, err)
-		}
-		if err != nil && len(c.Blocks) == 0 && ci == 0 {
-			return nil, fmt.Errorf("live: %s: %w", o.URL, closedEarly(err))
-		}
-		if err != nil {
-			c.Notes = append(c.Notes, err.Error())
-		}
-		conns = append(conns, c)
+		p.first += len(o.Script.Conns[ci].Steps)
 	}
 	return conns, nil
+}
+
+// play is one CaptureServer run.
+type play struct {
+	ctx    context.Context
+	u      *url.URL
+	o      ServerOptions
+	budget *budget
+	// first counts the steps of the connections of the script before the
+	// one played; requests is the script's length.
+	first, requests int
 }
 
 // dial opens the TCP or TLS connection, bounded by timeout.
@@ -120,43 +145,78 @@ func dial(ctx context.Context, u *url.URL, timeout time.Duration) (net.Conn, err
 	return tc, nil
 }
 
-// captureConn plays connection ci of the script.
-func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int, b *budget) (out Conn, err error) {
-	sc := &o.Script.Conns[ci]
+// conn plays connection ci of the script from step from on, over a new
+// connection, and returns its blocks and the step to go on from on
+// another: the end of its steps, or the step a server that closed the
+// connection gracefully left. A server that stopped before is out.Stop;
+// err is a PeerError or the end of ctx.
+func (p *play) conn(ci, from int) (out Conn, next int, err error) {
+	sc := &p.o.Script.Conns[ci]
 	out.Name = sc.Name
-	nc, err := dial(ctx, u, o.StepTimeout)
+	stop := func(si int, what string) (Conn, int, error) {
+		out.Stop = &Stop{Request: p.first + si + 1, Requests: p.requests, What: what}
+		out.Notes = append(out.Notes, out.Stop.String())
+		return out, si, nil
+	}
+	nc, err := dial(p.ctx, p.u, p.o.StepTimeout)
 	if err != nil {
-		return out, err
+		if p.ctx.Err() != nil {
+			return out, from, p.ctx.Err()
+		}
+		return stop(from, "the target took no new connection: "+PeerText(err.Error()))
 	}
 	defer nc.Close()
 	// The peer's encoder is graded; hpackcert's own requests go through
 	// the reference encoder.
-	w := newWireConn(nc, nc, o.MaxBlock, certify.NewReference(encoder.Config{}))
-	w.budget = b
-	w.expect(len(sc.Steps))
+	w := newWireConn(nc, nc, p.o.MaxBlock, certify.NewReference(encoder.Config{}))
+	w.budget = p.budget
+	w.expect(len(sc.Steps) - from)
 	steps := map[uint32]int{}
 	w.label = func(stream uint32) (string, []vectors.Field) {
 		si, ok := steps[stream]
 		if !ok {
 			return fmt.Sprintf("stream %d", stream), nil
 		}
-		if !o.Known {
+		if !p.o.Known {
 			return sc.Steps[si].Label, nil
 		}
 		sent, _ := OriginResponse(sc.Steps[si].Response)
 		return sc.Steps[si].Label, sent
 	}
+	// A SETTINGS frame not acknowledged in time is a connection error of
+	// type SETTINGS_TIMEOUT (RFC 9113 §6.5.3).
+	settingsTimeout := false
 	defer func() {
 		out.Blocks = w.blocks
-		out.Notes = append(out.Notes, w.Notes()...)
+		out.Notes = append(w.Notes(), out.Notes...)
 		var pe *PeerError
-		if errors.As(err, &pe) {
-			w.closeWith(err)
+		switch {
+		case errors.As(err, &pe):
+			w.closeWith(pe.Code)
+		case settingsTimeout:
+			w.closeWith(http2.ErrCodeSettingsTimeout)
 		}
 	}()
-	nc.SetDeadline(time.Now().Add(o.StepTimeout))
+	// failed sorts out why step si could not go on: the end of ctx, a
+	// peer hpackcert does not put up with, a server that closed the
+	// connection gracefully after a request of its own (the step goes on
+	// over a new connection), or a stop, which what describes.
+	failed := func(si int, stream uint32, cause error, what func() string) (Conn, int, error) {
+		var pe *PeerError
+		switch {
+		case p.ctx.Err() != nil:
+			return out, si, p.ctx.Err()
+		case errors.As(cause, &pe):
+			return out, si, cause
+		case si > from && (what == nil || w.goAway.graceful(stream)):
+			out.Notes = append(out.Notes, fmt.Sprintf("the target ended the connection (GOAWAY NO_ERROR, last stream %d) after request %d; the requests from %d on go over a new connection", w.goAway.lastStream, p.first+si, p.first+si+1))
+			return out, si, nil
+		}
+		return stop(si, what())
+	}
+	nc.SetDeadline(time.Now().Add(p.o.StepTimeout))
 	if _, err := io.WriteString(nc, http2.ClientPreface); err != nil {
-		return out, err
+		return failed(from, 0, err, func() string { return w.why(err) })
 	}
 	err = w.sendSettings(
 		http2.Setting{ID: http2.SettingEnablePush, Val: 0},
@@ -166,64 +226,85 @@ func captureConn(ctx context.Context, u *url.URL, o ServerOptions, ci int, b *bu
 		err = w.fr.WriteWindowUpdate(0, 1<<30-initialWindowSize)
 	}
 	if err != nil {
-		return out, err
+		return failed(from, 0, err, func() string { return w.why(err) })
 	}
-	scheme := u.Scheme
-	var stream uint32
-	for si, step := range sc.Steps {
-		if err := ctx.Err(); err != nil {
-			return out, err
+	scheme := p.u.Scheme
+	for si := from; si < len(sc.Steps); si++ {
+		step := &sc.Steps[si]
+		request := p.first + si + 1
+		// Streams are numbered from 1 on each connection.
+		stream := uint32(2*(si-from) + 1)
+		// No stream may be opened after GOAWAY (RFC 9113 §6.8).
+		if g := w.goAway; g != nil {
+			if g.code == http2.ErrCodeNo && si > from {
+				return failed(si, 0, nil, nil)
+			}
+			return stop(si, fmt.Sprintf("%s before request %d", w.goAwayText(), request))
 		}
-		if w.goAway != nil {
-			return out, fmt.Errorf("step %q: the peer closed the connection with GOAWAY (%v) after %d requests", step.Label, w.goAway.code, si)
-		}
-		deadline := stepDeadline(ctx, o.StepTimeout)
+		w.before = request
+		deadline := stepDeadline(p.ctx, p.o.StepTimeout)
 		// One SETTINGS frame at a time, each acknowledged before the next:
 		// a peer that answers frames sent back to back with one
 		// acknowledgement (see probeSettingsAcks) is still tracked exactly.
 		for _, size := range step.Settings {
-			if err := w.sendTableSize(size); err != nil {
-				return out, err
+			err := w.sendTableSize(size)
+			for err == nil && len(w.pending) > 0 {
+				err = w.await(deadline)
 			}
-			for len(w.pending) > 0 {
-				err := w.await(deadline)
-				if errors.Is(err, errNoAnswer) {
-					return out, peerError(http2.ErrCodeSettingsTimeout, "did not acknowledge SETTINGS_HEADER_TABLE_SIZE %d within %v, before step %q (RFC 9113 §6.5.3): the blocks that follow cannot be graded against the settings the encoder applied", size, o.StepTimeout, step.Label)
-				}
-				if err != nil {
-					return out, fmt.Errorf("step %q: waiting for the acknowledgement of SETTINGS_HEADER_TABLE_SIZE %d: %w", step.Label, size, err)
-				}
+			if err != nil {
+				settingsTimeout = isTimeout(err)
+				return failed(si, stream, err, func() string { return w.settingsStop(err, p.o.StepTimeout) })
 			}
 		}
-		stream = uint32(2*si + 1)
 		steps[stream] = si
 		req := []certify.Field{
 			{Name: ":method", Value: "GET"},
 			{Name: ":scheme", Value: scheme},
-			{Name: ":authority", Value: u.Host},
+			{Name: ":authority", Value: p.u.Host},
 			{Name: ":path", Value: Path(ci, si)},
 			{Name: "accept-encoding", Value: "gzip, deflate"},
 			{Name: "user-agent", Value: "hpackcert-live"},
 		}
 		if err := w.writeHeaders(stream, req, true); err != nil {
-			return out, err
+			return failed(si, stream, err, func() string { return w.why(err) + " before request " + strconv.Itoa(request) + " was sent" })
 		}
 		for !w.ended[stream] {
 			if err := w.await(deadline); err != nil {
-				if errors.Is(err, errNoAnswer) {
-					return out, fmt.Errorf("step %q: %w%s", step.Label, err, w.meanwhile())
-				}
-				return out, fmt.Errorf("step %q: %w", step.Label, err)
+				return failed(si, stream, err, func() string {
+					if isTimeout(err) {
+						return fmt.Sprintf("no response to request %d within %v%s", request, p.o.StepTimeout, w.meanwhile())
+					}
+					return fmt.Sprintf("%s before the response to request %d ended", w.why(err), request)
+				})
 			}
+		}
+		if code, reset := w.reset[stream]; reset && !(code == http2.ErrCodeNo && w.answered(stream)) {
+			return failed(si, stream, errReset, func() string {
+				return fmt.Sprintf("the target reset the stream of request %d (RST_STREAM %v)", request, code)
+			})
 		}
 	}
 	if ci == 0 {
-		w.probeSettingsAcks(stepDeadline(ctx, time.Second))
+		w.probeSettingsAcks(stepDeadline(p.ctx, time.Second))
 	}
 	// The last stream identifier names the streams of the peer hpackcert
 	// took (RFC 9113 §6.8): none, push being refused.
 	w.fr.WriteGoAway(w.lastPeerStream, http2.ErrCodeNo, nil)
-	return out, nil
+	return out, len(sc.Steps), nil
+}
+
+// errReset is failed's cause for a request whose stream the peer reset.
+var errReset = errors.New("stream reset")
+
+// answered reports whether the peer wrote a response header block on
+// stream.
+func (w *wireConn) answered(stream uint32) bool {
+	for i := len(w.blocks) - 1; i >= 0; i-- {
+		if w.blocks[i].Stream == stream && w.blocks[i].Frame == "HEADERS" {
+			return true
+		}
+	}
+	return false
 }
 
 // probeSettingsAcks sends three SETTINGS frames, with no change, in one
@@ -237,7 +318,7 @@ func (w *wireConn) probeSettingsAcks(deadline time.Time) {
 	fr := http2.NewFramer(&burst, nil)
 	for range frames {
 		fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
-		w.pending = append(w.pending, nil)
+		w.pending = append(w.pending, sentSettings{})
 	}
 	w.nc.SetDeadline(deadline)
 	if _, err := w.nc.Write(burst.Bytes()); err != nil {
@@ -261,15 +342,6 @@ func stepDeadline(ctx context.Context, timeout time.Duration) time.Time {
 		return cd
 	}
 	return d
-}
-
-// closedEarly names a connection the peer closed under hpackcert's
-// feet, which the error of the read or write says only in its own words.
-func closedEarly(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
-		return fmt.Errorf("the server closed the connection before answering (%w)", err)
-	}
-	return err
 }
 
 // errNoAnswer is await's error when the deadline passed.

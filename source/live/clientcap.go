@@ -105,14 +105,14 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if err := cc.aborted(); err != nil {
 		return nil, fmt.Errorf("live: the client of %s: %w", cc.authority, err)
 	}
-	conns, notes := cc.result()
+	conns, notes := cc.result(runErr, o.Timeout, errors.Is(rctx.Err(), context.DeadlineExceeded))
 	if runErr != nil {
 		notes = append(notes, "the client: "+runErr.Error())
 	}
 	if len(conns) == 0 {
 		if opened := cc.openedConns(); opened > 0 {
 			// What the connections ended on says why.
-			err := fmt.Errorf("live: the client opened %d connections to %s and sent no header block", opened, cc.authority)
+			err := fmt.Errorf("live: the client opened %s to %s and sent no header block", counted(opened, "connection"), cc.authority)
 			if len(notes) > 0 {
 				err = fmt.Errorf("%w: %s", err, notes[0])
 			}
@@ -189,8 +189,8 @@ func (c *clientCapture) aborted() error {
 // request returns the step name and the list a request for path must
 // carry: that of the URL with this path, or, for a path that is none of
 // them (a block that did not decode), that of the URL the request's place
-// of arrival gives.
-func (c *clientCapture) request(path string) (string, []vectors.Field) {
+// of arrival gives; and that place, from 1.
+func (c *clientCapture) request(path string) (string, []vectors.Field, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := c.arrived
@@ -201,7 +201,7 @@ func (c *clientCapture) request(path string) (string, []vectors.Field) {
 		}
 	}
 	if k >= len(c.urls) {
-		return fmt.Sprintf("request %d (path %s)", c.arrived, quotePeer([]byte(path))), nil
+		return fmt.Sprintf("request %d (path %s)", c.arrived, quotePeer([]byte(path))), nil, c.arrived
 	}
 	p := Path(0, k)
 	list := []vectors.Field{
@@ -210,32 +210,97 @@ func (c *clientCapture) request(path string) (string, []vectors.Field) {
 		{Name: ":authority", Value: c.authority},
 		{Name: ":path", Value: p},
 	}
-	return fmt.Sprintf("request %d (%s)", k, p), append(list, c.headers...)
+	return fmt.Sprintf("request %d (%s)", k, p), append(list, c.headers...), c.arrived
 }
 
-// done records a finished connection.
-func (c *clientCapture) done(w *wireConn) {
+// arrivals returns the number of requests the client made.
+func (c *clientCapture) arrivals() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.conns = append(c.conns, Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.Notes()})
+	return c.arrived
 }
 
-func (c *clientCapture) result() ([]Conn, []string) {
+// stopped ends the client's run once it stopped before its requests were
+// done: what it does after is not graded.
+func (c *clientCapture) stopped() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel != nil {
+		c.cancel()
+	}
+}
+
+// done records a finished connection and how the client stopped on it,
+// if it did.
+func (c *clientCapture) done(w *wireConn, stop *Stop) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	conn := Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.Notes(), Stop: stop}
+	if stop != nil {
+		conn.Notes = append(conn.Notes, stop.String())
+	}
+	c.conns = append(c.conns, conn)
+}
+
+// result returns the connections with blocks, and the notes of the
+// others. The first stop of the client's connections is kept, on the
+// last connection with blocks when its own had none. A client that made
+// fewer requests than it was given URLs, and did not stop on a
+// connection, stopped on the last one: the end of its run, ran (nil, or
+// the error it ended with) or the time limit, says how.
+func (c *clientCapture) result(ran error, timeout time.Duration, timedOut bool) ([]Conn, []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []Conn
 	var notes []string
+	var stop *Stop
 	for _, conn := range c.conns {
+		if stop == nil {
+			stop = conn.Stop
+		}
 		if len(conn.Blocks) == 0 {
 			for _, n := range conn.Notes {
 				notes = append(notes, conn.Name+": "+n)
 			}
 			continue
 		}
+		conn.Stop = nil
 		out = append(out, conn)
 	}
-	if c.arrived < c.requests {
-		notes = append(notes, fmt.Sprintf("the client made %d of the %d requests", c.arrived, c.requests))
+	if len(out) == 0 {
+		return nil, notes
+	}
+	if stop == nil && c.arrived < c.requests {
+		what := "the client ended after " + counted(c.arrived, "request")
+		switch {
+		case timedOut:
+			what = fmt.Sprintf("the client was stopped at the time limit of %v after %s", timeout, counted(c.arrived, "request"))
+		case ran != nil:
+			what += ": " + ran.Error()
+		}
+		stop = &Stop{Request: c.arrived + 1, Requests: c.requests, What: what}
+		out[len(out)-1].Notes = append(out[len(out)-1].Notes, stop.String())
+	}
+	if stop != nil {
+		// The stop goes on the connection it happened on when that one
+		// has blocks, else on the last.
+		at := len(out) - 1
+		for i := range out {
+			if out[i].Name == stopConn(c.conns, stop) {
+				at = i
+			}
+		}
+		out[at].Stop = stop
 	}
 	return out, notes
+}
+
+// stopConn names the connection stop happened on, or "".
+func stopConn(conns []Conn, stop *Stop) string {
+	for _, c := range conns {
+		if c.Stop == stop {
+			return c.Name
+		}
+	}
+	return ""
 }

@@ -39,17 +39,43 @@ func (c *Capture) Blocks() int {
 	return n
 }
 
+// Breakdown returns the capture's breakdown, a *BreakdownError: the
+// first connection on which the target stopped before its schedule
+// ended, or nil.
+func (c *Capture) Breakdown() error {
+	for _, conn := range c.Conns {
+		if conn.Stop == nil {
+			continue
+		}
+		e := &BreakdownError{Stop: *conn.Stop}
+		if len(c.Conns) > 1 {
+			e.Conn = conn.Name
+		}
+		return e
+	}
+	return nil
+}
+
 // Target returns the capture as a target of recorded wire, graded by
 // certify.Run like recorded stories: the traffic cases run on the
-// captured blocks, the others are unsupported. Its notes are those of
-// Stories, added to the capture's.
+// captured blocks, the others are unsupported. A capture that broke
+// down (Breakdown) is marked so (certify.WithBreakdown): the blocks
+// captured before are graded, and the breakdown is the target's one
+// failure. Its notes are those of Stories, added to the capture's.
 func (c *Capture) Target() (certify.Target, error) {
 	stories, notes := Stories(c.Conns, c.Transform)
 	c.Notes = append(c.Notes, notes...)
 	if len(stories) == 0 {
+		if err := c.Breakdown(); err != nil {
+			return nil, fmt.Errorf("%w from %s (%s): %v", ErrNoBlocks, c.Name, c.Where, err)
+		}
 		return nil, fmt.Errorf("%w from %s (%s)", ErrNoBlocks, c.Name, c.Where)
 	}
-	return certify.RecordedStories(c.Name, c.Where, stories)
+	t, err := certify.RecordedStories(c.Name, c.Where, stories)
+	if err != nil {
+		return nil, err
+	}
+	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
 
 // Grade grades captures in one run, one column each, with opts as

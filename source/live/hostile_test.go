@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -66,7 +67,17 @@ type hostile struct {
 	answers bool
 	// want is what hpackcert's output must say, as a regular expression.
 	want string
+	// stop and clientStop, when set, are the breakdown the peer must
+	// yield (Capture.Breakdown) as a server or proxy and as a client,
+	// with the battery's script (stories 1, blocks 8: 23 requests on two
+	// connections) and requests (hostileRequests); the note of its
+	// connection says the same.
+	stop, clientStop string
 }
+
+// hostileRequests is the number of requests asked of a hostile client:
+// more than the ten some peers make.
+const hostileRequests = 16
 
 // peerConn is a hostile peer's end of one connection.
 type peerConn struct {
@@ -113,10 +124,11 @@ func (p *peerConn) bomb(stream uint32) error {
 }
 
 // peerEvent is what a peer that answers read: a SETTINGS frame to
-// acknowledge, or the first frame of a header block.
+// acknowledge (with whether it changes SETTINGS_HEADER_TABLE_SIZE), or
+// the first frame of a header block.
 type peerEvent struct {
-	settings, headers bool
-	stream            uint32
+	settings, tableSize, headers bool
+	stream                       uint32
 }
 
 // listen reads hpackcert's frames and passes on those an answering peer
@@ -133,7 +145,8 @@ func (p *peerConn) listen() {
 			switch f := f.(type) {
 			case *http2.SettingsFrame:
 				if !f.IsAck() {
-					p.events <- peerEvent{settings: true}
+					_, size := f.Value(http2.SettingHeaderTableSize)
+					p.events <- peerEvent{settings: true, tableSize: size}
 				}
 			case *http2.HeadersFrame:
 				p.events <- peerEvent{headers: true, stream: f.StreamID}
@@ -142,18 +155,150 @@ func (p *peerConn) listen() {
 	}()
 }
 
-// response encodes a short valid response or request header block.
-func (p *peerConn) fields() []byte {
+// fields encodes a short valid response or request header block.
+func (p *peerConn) fields() []byte { return p.request(p.path) }
+
+// request encodes a short valid response, or a request for path, as a
+// block that leaves the dynamic table alone.
+func (p *peerConn) request(path string) []byte {
 	var buf bytes.Buffer
 	enc := hpack.NewEncoder(&buf)
 	if p.server {
 		enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
 	} else {
-		for _, f := range [][2]string{{":method", "GET"}, {":scheme", "http"}, {":authority", p.authority}, {":path", p.path}} {
-			enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+		for _, f := range [][2]string{{":method", "GET"}, {":scheme", "http"}, {":authority", p.authority}, {":path", path}} {
+			enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1], Sensitive: true})
 		}
 	}
 	return buf.Bytes()
+}
+
+// lapse is what a peer that behaves for a while does then.
+type lapse int
+
+const (
+	closeConn      lapse = iota // it closes the connection
+	resetConn                   // it resets it (TCP RST)
+	goAwayError                 // it sends GOAWAY PROTOCOL_ERROR and closes
+	resetStream                 // it resets the stream of the next request
+	silent                      // it reads on and writes nothing
+	neverAckSizes               // from the start: it never acknowledges a SETTINGS_HEADER_TABLE_SIZE change
+	gracefulGoAway              // it sends GOAWAY NO_ERROR naming the ten and closes, as a real server may
+)
+
+// behaveThen returns the act of a peer that behaves for ten requests
+// (as a server it answers them, as a client it makes them, each after
+// the answer to the one before), acknowledging every SETTINGS frame,
+// and then does what l says: as a server at the first frame it reads
+// after the tenth answer, as a client once it has the tenth answer.
+func behaveThen(l lapse) func(p *peerConn) error {
+	return func(p *peerConn) error {
+		done := 0
+		send := func(stream uint32) error {
+			return p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: p.request(Path(0, done)), EndHeaders: true, EndStream: true})
+		}
+		// lapsed does what l says; it returns whether the peer is done.
+		lapsed := func(stream uint32) (bool, error) {
+			switch l {
+			case closeConn:
+				return true, nil
+			case resetConn:
+				return true, p.reset()
+			case goAwayError:
+				return true, p.fr.WriteGoAway(19, http2.ErrCodeProtocol, []byte(hostileText))
+			case gracefulGoAway:
+				return true, p.fr.WriteGoAway(19, http2.ErrCodeNo, nil)
+			case silent:
+				for range p.events {
+				}
+				return true, nil
+			case resetStream:
+				if !p.server {
+					// The eleventh request, reset at once.
+					if err := send(stream); err != nil {
+						return true, err
+					}
+					if err := p.fr.WriteRSTStream(stream, http2.ErrCodeCancel); err != nil {
+						return true, err
+					}
+					// Closed once hpackcert has read both (its answer
+					// shows it), not under its feet.
+					<-p.events
+					return true, nil
+				}
+			}
+			return false, nil
+		}
+		// As a server, play read the first request; as a client, it is
+		// made here.
+		if err := send(1); err != nil {
+			return err
+		}
+		if p.server {
+			done = 1
+		}
+		for {
+			var ev peerEvent
+			select {
+			case e, ok := <-p.events:
+				if !ok {
+					return nil
+				}
+				ev = e
+			case <-time.After(time.Until(p.stop)):
+				return nil
+			}
+			if p.server && done == 10 && l != resetStream {
+				if stop, err := lapsed(0); stop || err != nil {
+					return err
+				}
+			}
+			switch {
+			case ev.settings:
+				if l == neverAckSizes && ev.tableSize {
+					continue
+				}
+				if err := p.fr.WriteSettingsAck(); err != nil {
+					return err
+				}
+			case ev.headers && p.server:
+				done++
+				if done == 11 && l == resetStream {
+					if err := p.fr.WriteRSTStream(ev.stream, http2.ErrCodeInternal); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := send(ev.stream); err != nil {
+					return err
+				}
+			case ev.headers:
+				done++
+				if done == 10 && l != neverAckSizes {
+					if stop, err := lapsed(ev.stream + 2); stop || err != nil {
+						return err
+					}
+				}
+				if err := send(ev.stream + 2); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// reset closes the connection with a TCP reset.
+func (p *peerConn) reset() error {
+	nc := p.nc
+	if tc, ok := nc.(*tls.Conn); ok {
+		nc = tc.NetConn()
+	}
+	// Closed under TLS, without the close_notify alert tls.Conn.Close
+	// sends first.
+	if tcp, ok := nc.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	return nc.Close()
 }
 
 // hostileText is debug data meant to reach a terminal raw if hpackcert
@@ -172,38 +317,41 @@ var hostiles = []hostile{
 		}
 		return nil
 	}},
-	{name: "header-list-bomb", want: "verdict: FAIL", answers: true, act: func(p *peerConn) error {
-		// Every request (as a server) or answer (as a client) is met with
-		// one block just under the per-block limit whose every octet is a
-		// field, a header list of 1M fields for the decoders; SETTINGS
-		// are acknowledged, so that the blocks are graded.
-		stream := uint32(1)
-		for range 4 {
-			if err := p.bomb(stream); err != nil {
-				return err
-			}
-			for next := false; !next; {
-				select {
-				case ev, ok := <-p.events:
-					if !ok {
+	{name: "header-list-bomb", want: "verdict: FAIL", answers: true,
+		stop:       "target stopped at request 5 of 23 on connection c00-targeted: the target closed the connection before the response to request 5 ended",
+		clientStop: "target stopped at request 5 of 16: the client ended after 4 requests",
+		act: func(p *peerConn) error {
+			// Every request (as a server) or answer (as a client) is met with
+			// one block just under the per-block limit whose every octet is a
+			// field, a header list of 1M fields for the decoders; SETTINGS
+			// are acknowledged, so that the blocks are graded.
+			stream := uint32(1)
+			for range 4 {
+				if err := p.bomb(stream); err != nil {
+					return err
+				}
+				for next := false; !next; {
+					select {
+					case ev, ok := <-p.events:
+						if !ok {
+							return nil
+						}
+						if ev.settings {
+							p.fr.WriteSettingsAck()
+						} else if ev.headers {
+							next = true
+							stream = ev.stream
+							if !p.server {
+								stream += 2
+							}
+						}
+					case <-time.After(time.Until(p.stop)):
 						return nil
 					}
-					if ev.settings {
-						p.fr.WriteSettingsAck()
-					} else if ev.headers {
-						next = true
-						stream = ev.stream
-						if !p.server {
-							stream += 2
-						}
-					}
-				case <-time.After(time.Until(p.stop)):
-					return nil
 				}
 			}
-		}
-		return nil
-	}},
+			return nil
+		}},
 	{name: "headers-many-streams", want: "header blocks", act: func(p *peerConn) error {
 		for id := uint32(1); p.running(); id += 2 {
 			stream := id
@@ -291,7 +439,7 @@ var hostiles = []hostile{
 	{name: "oversize-frame", want: "frame|reset by peer", act: func(p *peerConn) error {
 		return p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block(1 << 20), EndHeaders: true})
 	}},
-	{name: "slowloris", want: "in time|no connection|no header block", raw: func(p *peerConn) error {
+	{name: "slowloris", want: "within 1s|no connection|no header block", raw: func(p *peerConn) error {
 		p.drain()
 		var first bytes.Buffer
 		if !p.server {
@@ -309,39 +457,62 @@ var hostiles = []hostile{
 		}
 		return nil
 	}},
-	{name: "silence", want: "in time|no connection|no header block", raw: func(p *peerConn) error {
+	{name: "silence", want: "within 1s|no connection|no header block", raw: func(p *peerConn) error {
 		io.Copy(io.Discard, p.nc)
 		return nil
 	}},
-	{name: "settings-never-acknowledged", want: "acknowledge", raw: func(p *peerConn) error {
-		// Answers every request (a server) or makes one (a client), and
-		// never acknowledges a SETTINGS frame.
-		if !p.server {
-			io.WriteString(p.nc, http2.ClientPreface)
-		}
-		if err := p.fr.WriteSettings(); err != nil {
-			return err
-		}
-		if !p.server {
-			if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+	{name: "settings-never-acknowledged", want: "never acknowledged",
+		stop:       "target stopped at request 2 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
+		clientStop: "target stopped at request 1 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_MAX_CONCURRENT_STREAMS = 1) sent at the start of the connection within 1s (RFC 9113 §6.5.3)",
+		raw: func(p *peerConn) error {
+			// Answers every request (a server) or makes one (a client), and
+			// never acknowledges a SETTINGS frame.
+			if !p.server {
+				io.WriteString(p.nc, http2.ClientPreface)
+			}
+			if err := p.fr.WriteSettings(); err != nil {
 				return err
 			}
-		} else if _, err := io.ReadFull(p.nc, make([]byte, len(http2.ClientPreface))); err != nil {
-			return err
-		}
-		for p.running() {
-			f, err := p.fr.ReadFrame()
-			if err != nil {
-				return err
-			}
-			if h, ok := f.(*http2.HeadersFrame); ok && p.server {
-				if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: h.StreamID, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+			if !p.server {
+				if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
 					return err
 				}
+			} else if _, err := io.ReadFull(p.nc, make([]byte, len(http2.ClientPreface))); err != nil {
+				return err
 			}
-		}
-		return nil
-	}},
+			for p.running() {
+				f, err := p.fr.ReadFrame()
+				if err != nil {
+					return err
+				}
+				if h, ok := f.(*http2.HeadersFrame); ok && p.server {
+					if err := p.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: h.StreamID, BlockFragment: p.fields(), EndHeaders: true, EndStream: true}); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}},
+	// The peers that behave for a while, then stop: the blocks before
+	// are graded, and the stop is the one failure.
+	{name: "settings-table-size-never-acknowledged", want: "never acknowledged", answers: true, act: behaveThen(neverAckSizes),
+		stop:       "target stopped at request 2 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
+		clientStop: "target stopped at request 2 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)"},
+	{name: "stops-after-10", want: "stopped at request 11", answers: true, act: behaveThen(closeConn),
+		stop:       "target stopped at request 11 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target closed the connection",
+		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
+	{name: "resets-after-10", want: "stopped at request 11", answers: true, act: behaveThen(resetConn),
+		stop:       "target stopped at request 11 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target reset the connection (TCP reset)",
+		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
+	{name: "goaway-error-after-10", want: "stopped at request 11", answers: true, act: behaveThen(goAwayError),
+		stop:       `target stopped at request 11 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target sent GOAWAY PROTOCOL_ERROR "\x1b[31mred\a\u009b2J\u202eevil" (last stream 19)`,
+		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
+	{name: "rst-stream-at-11", want: "stopped at request 1[12]", answers: true, act: behaveThen(resetStream),
+		stop:       "target stopped at request 11 of 23 on connection c00-targeted: the target reset the stream of request 11 (RST_STREAM INTERNAL_ERROR)",
+		clientStop: "target stopped at request 12 of 16: the client ended after 11 requests"},
+	{name: "silent-after-10", want: "stopped at request 11", answers: true, act: behaveThen(silent),
+		stop:       "target stopped at request 11 of 23 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 within 1s (RFC 9113 §6.5.3)",
+		clientStop: "target stopped at request 11 of 16: the client was stopped at the time limit of 5s after 10 requests"},
 	{name: "connection-churn", want: "connection", raw: func(p *peerConn) error {
 		// A server closes every connection at once; a client opens and
 		// closes thousands (runHostileClient).
@@ -395,8 +566,12 @@ func (h *hostile) play(nc net.Conn, server bool, u *url.URL) error {
 		if err := p.fr.WriteSettings(); err != nil {
 			return err
 		}
-		if err := p.fr.WriteSettingsAck(); err != nil {
-			return err
+		// A peer that answers acknowledges hpackcert's SETTINGS as it
+		// reads them; the others acknowledge the first unread.
+		if !h.answers {
+			if err := p.fr.WriteSettingsAck(); err != nil {
+				return err
+			}
 		}
 	}
 	if h.answers {
@@ -482,20 +657,7 @@ func runHostileClient(name string, urls []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	dial := func() (net.Conn, error) {
-		nc, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
-		if err != nil || opt != "tls" {
-			return nc, err
-		}
-		tc := tls.Client(nc, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
-		tc.SetDeadline(time.Now().Add(5 * time.Second))
-		if err := tc.Handshake(); err != nil {
-			nc.Close()
-			return nil, err
-		}
-		tc.SetDeadline(time.Time{})
-		return tc, nil
-	}
+	dial := func() (net.Conn, error) { return dialHostile(u, opt == "tls") }
 	if h.name == "connection-churn" {
 		stop := time.Now().Add(hostileRun)
 		for i := 0; i < 5000 && time.Now().Before(stop); i++ {
@@ -515,6 +677,22 @@ func runHostileClient(name string, urls []string) int {
 	}
 	h.play(nc, false, u)
 	return 0
+}
+
+// dialHostile dials u as a hostile client, over TLS when tlsOn.
+func dialHostile(u *url.URL, tlsOn bool) (net.Conn, error) {
+	nc, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
+	if err != nil || !tlsOn {
+		return nc, err
+	}
+	tc := tls.Client(nc, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}})
+	tc.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := tc.Handshake(); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	tc.SetDeadline(time.Time{})
+	return tc, nil
 }
 
 // hostileResult is one run of hpackcert live against a hostile peer.
@@ -571,7 +749,7 @@ func TestHostilePeers(t *testing.T) {
 // runHostile runs hpackcert live once against h and checks its exit
 // status, time and peak RSS.
 func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) hostileResult {
-	args := []string{"live", "--step-timeout", "1s", "--timeout", "5s", "--stories", "1", "--blocks", "8"}
+	args := []string{"live", "--step-timeout", "1s", "--timeout", "5s", "--stories", "1", "--blocks", "8", "--requests", strconv.Itoa(hostileRequests)}
 	var env []string
 	switch role {
 	case RoleServer, RoleProxy:
@@ -633,10 +811,31 @@ func runHostile(t *testing.T, bin, self, role string, h *hostile, tlsOn bool) ho
 	if !regexp.MustCompile(h.want).MatchString(r.said) {
 		t.Errorf("output does not match %q (the peer's behaviour named)\n%s", h.want, said)
 	}
+	stop := h.stop
+	if role == RoleClient {
+		stop = h.clientStop
+	}
+	if note := stopNote(stop); stop != "" && !strings.Contains(r.said, note) {
+		t.Errorf("output does not say %q (the breakdown, noted on its connection)\n%s", note, said)
+	}
+	if stop != "" && r.status != 1 {
+		t.Errorf("exit status %d; want 1, the breakdown's failure\n%s", r.status, said)
+	}
 	if strings.ContainsAny(r.said, "\x1b\a\u009b\u202e") {
 		t.Errorf("output holds a raw control or bidirectional character from the peer\n%q", said)
 	}
 	return r
+}
+
+// stopNote returns the note of the connection a breakdown happened on:
+// "stopped at request N of M: what".
+func stopNote(breakdown string) string {
+	head, what, _ := strings.Cut(breakdown, ": ")
+	head = strings.TrimPrefix(head, "target ")
+	if i := strings.Index(head, " on connection "); i >= 0 {
+		head = head[:i]
+	}
+	return head + ": " + what
 }
 
 // freeLoopback returns a loopback address no one listens on, for the

@@ -38,9 +38,11 @@ const (
 
 // PeerError is what the peer did that hpackcert does not put up with: a
 // flood, a frame or a block above its limits, more connections or blocks
-// than the script asks for, settings never acknowledged. The capture
-// stops at once and the run is an error: what was captured cannot be
-// trusted to show the encoder at work.
+// than the script asks for. The capture stops at once and the run is an
+// error: what was captured cannot be trusted to show the encoder at
+// work. A peer that merely stops before the script ends (SETTINGS never
+// acknowledged included) is a Stop instead: what it wrote before is
+// graded.
 type PeerError struct {
 	// Code is the HTTP/2 error code hpackcert closes the connection with.
 	Code http2.ErrCode

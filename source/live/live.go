@@ -39,6 +39,16 @@
 // judged as on a real connection, since each case of a story carries the
 // exact settings history its block was written under.
 //
+// A target that stops before its schedule ends (it closes or resets the
+// connection or a request's stream, sends GOAWAY with an error, stops
+// answering, or never acknowledges a SETTINGS frame, RFC 9113 §6.5.3)
+// is the capture's breakdown, its one failure: "target stopped at
+// request N of M: ..." (Capture.Breakdown, passed on by
+// certify.WithBreakdown); the blocks it wrote before are graded. A server
+// that ends a connection gracefully (GOAWAY NO_ERROR, as one that serves
+// a number of requests per connection does) is no breakdown: the rest of
+// the schedule goes over a new connection.
+//
 // Package targets lists the targets hpackcert knows by name.
 package live
 
@@ -87,6 +97,9 @@ type Conn struct {
 	// Notes says what went wrong or was left out on the connection, one
 	// line each.
 	Notes []string
+	// Stop, when set, is how the target stopped on the connection before
+	// its schedule ended: the capture's breakdown.
+	Stop *Stop
 }
 
 // Transform declares what a target does to the header lists that pass

@@ -149,8 +149,10 @@ func (s *Server) Close() error {
 type serverRequest struct {
 	stream       uint32
 	path, method string
-	ended        bool // the client ended the stream
-	answered     bool
+	// number is the request's place among those of a capture, from 1.
+	number   int
+	ended    bool // the client ended the stream
+	answered bool
 }
 
 // serveConn serves one HTTP/2 connection whose octets come from r.
@@ -199,12 +201,14 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		byStream[b.Stream] = req
 		requests = append(requests, req)
 		if s.capture != nil {
-			b.Step, b.Sent = s.capture.request(req.path)
+			b.Step, b.Sent, req.number = s.capture.request(req.path)
 		}
 	}
+	// stop is how the client stopped before its requests were done.
+	var stop *Stop
 	defer func() {
 		if s.capture != nil {
-			s.capture.done(w)
+			s.capture.done(w, stop)
 		}
 	}()
 	preface := make([]byte, len(http2.ClientPreface))
@@ -257,6 +261,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 				started++
 				if s.capture != nil {
 					toSend = Schedule(started, s.capture.requests)
+					w.before = current.number + 1
 				}
 			}
 		}
@@ -277,9 +282,25 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 			deadline = ackBy
 		}
 		f, err := w.readFrame(deadline)
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() && !ackBy.IsZero() && !time.Now().Before(ackBy) {
-			err = peerError(http2.ErrCodeSettingsTimeout, "did not acknowledge a SETTINGS frame within %v (RFC 9113 §6.5.3)", stepTimeout)
+		var pe *PeerError
+		if err != nil && s.capture != nil && len(w.pending) > 0 && len(requests) > 0 && !errors.As(err, &pe) {
+			// The answer to a request waits for the acknowledgement
+			// (progress): the client stopped at the request the
+			// SETTINGS frame came before, or at the first it made. A
+			// connection the client made no request on is no stop.
+			request := w.unacknowledged().before
+			if request == 0 {
+				request = s.capture.arrivals() + 1
+				if len(requests) > 0 {
+					request = requests[0].number
+				}
+			}
+			stop = &Stop{Request: request, Requests: s.capture.requests, What: w.settingsStop(err, stepTimeout)}
+			if isTimeout(err) {
+				w.closeWith(http2.ErrCodeSettingsTimeout)
+			}
+			s.capture.stopped()
+			return
 		}
 		if err != nil {
 			s.failed(w, err)
@@ -308,7 +329,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 func (s *Server) failed(w *wireConn, err error) {
 	var pe *PeerError
 	if errors.As(err, &pe) {
-		w.closeWith(err)
+		w.closeWith(pe.Code)
 		if s.capture != nil {
 			s.capture.abort(err)
 			return

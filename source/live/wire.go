@@ -22,11 +22,13 @@ import (
 type wireConn struct {
 	nc net.Conn
 	fr *http2.Framer
-	// pending holds, for each SETTINGS frame sent and not yet
-	// acknowledged, the SETTINGS_HEADER_TABLE_SIZE values it carried.
+	// pending holds each SETTINGS frame sent and not yet acknowledged.
 	// The peer acknowledges SETTINGS frames in the order they were sent
 	// (RFC 9113 §6.5.3).
-	pending [][]uint32
+	pending []sentSettings
+	// before is the request of the schedule the SETTINGS frames sent now
+	// come before, counted from 1 (0 as the connection begins).
+	before int
 	// acked lists the values acknowledged since the peer's last block.
 	acked []uint32
 	// building is the block being reassembled, with whether its first
@@ -55,6 +57,9 @@ type wireConn struct {
 	// ended holds the streams hpackcert wrote headers on, and whether
 	// each has ended.
 	ended map[uint32]bool
+	// reset holds the error code of each of those streams the peer reset
+	// before it ended.
+	reset map[uint32]http2.ErrCode
 	// goAway is set once the peer sent GOAWAY.
 	goAway *goAway
 	notes  []string
@@ -82,10 +87,20 @@ type wireConn struct {
 	acks int
 }
 
-// goAway is what a GOAWAY frame said, copied out of the Framer's buffer.
+// goAway is what a GOAWAY frame said, copied out of the Framer's buffer:
+// its debug data quoted (quotePeer), with a space before, when it has
+// any.
 type goAway struct {
 	lastStream uint32
 	code       http2.ErrCode
+	debug      string
+}
+
+// graceful reports whether the peer closes the connection without an
+// error (GOAWAY NO_ERROR) and without taking stream: a request to
+// make again on a new connection (RFC 9113 §6.8).
+func (g *goAway) graceful(stream uint32) bool {
+	return g != nil && g.code == http2.ErrCodeNo && g.lastStream < stream
 }
 
 type queuedData struct {
@@ -106,7 +121,7 @@ func newWireConn(nc net.Conn, r io.Reader, maxBlock int, enc certify.Encoder) *w
 	w := &wireConn{
 		nc: nc, maxBlock: maxBlock, enc: enc, peerMaxFrame: 16384,
 		sendWindow: initialWindowSize, initialWindow: initialWindowSize,
-		streamWindow: map[uint32]int64{}, ended: map[uint32]bool{},
+		streamWindow: map[uint32]int64{}, ended: map[uint32]bool{}, reset: map[uint32]http2.ErrCode{},
 	}
 	w.fr = http2.NewFramer(nc, r)
 	w.fr.SetMaxReadFrameSize(maxReadFrame)
@@ -122,15 +137,10 @@ func (w *wireConn) expect(requests int) {
 	w.maxData = max(maxConnData, 4*MaxBody*requests)
 }
 
-// closeWith ends the connection after err: a GOAWAY naming the last
-// stream of the peer hpackcert took, with the code of a PeerError (or
-// NO_ERROR), then the close.
-func (w *wireConn) closeWith(err error) {
-	code := http2.ErrCodeNo
-	var pe *PeerError
-	if errors.As(err, &pe) {
-		code = pe.Code
-	}
+// closeWith ends the connection on an error of the peer's: a GOAWAY
+// naming the last stream of the peer hpackcert took, with code, then the
+// close.
+func (w *wireConn) closeWith(code http2.ErrCode) {
 	// The deadline of the read that failed may have passed; a peer that
 	// does not read gets a second to take the GOAWAY.
 	w.nc.SetWriteDeadline(time.Now().Add(time.Second))
@@ -141,13 +151,7 @@ func (w *wireConn) closeWith(err error) {
 // sendSettings writes one SETTINGS frame and remembers the
 // SETTINGS_HEADER_TABLE_SIZE values it carries until it is acknowledged.
 func (w *wireConn) sendSettings(settings ...http2.Setting) error {
-	var sizes []uint32
-	for _, s := range settings {
-		if s.ID == http2.SettingHeaderTableSize {
-			sizes = append(sizes, s.Val)
-		}
-	}
-	w.pending = append(w.pending, sizes)
+	w.pending = append(w.pending, sentSettings{settings: settings, before: w.before})
 	return w.fr.WriteSettings(settings...)
 }
 
@@ -185,7 +189,7 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			if len(w.pending) == 0 {
 				return nil, errors.New("a SETTINGS acknowledgement for no SETTINGS frame")
 			}
-			w.acked = append(w.acked, w.pending[0]...)
+			w.acked = append(w.acked, w.pending[0].sizes()...)
 			w.pending = w.pending[1:]
 			w.acks++
 			break
@@ -280,16 +284,23 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			}
 		}
 	case *http2.RSTStreamFrame:
+		if ended, ok := w.ended[f.StreamID]; ok && !ended {
+			w.reset[f.StreamID] = f.ErrCode
+		}
 		w.end(f.StreamID)
 		w.drop(f.StreamID)
 		w.note(fmt.Sprintf("stream %d reset by the peer: %v", f.StreamID, f.ErrCode))
 	case *http2.GoAwayFrame:
-		if w.goAway != nil {
-			break
-		}
+		// A peer may announce a shutdown with a GOAWAY naming the largest
+		// stream, then name the last one it took in a second (RFC 9113
+		// §6.8): the last GOAWAY counts; only the first is noted.
+		first := w.goAway == nil
 		w.goAway = &goAway{lastStream: f.LastStreamID, code: f.ErrCode}
-		if f.ErrCode != http2.ErrCodeNo {
-			w.note(fmt.Sprintf("GOAWAY from the peer: %v %s", f.ErrCode, quotePeer(f.DebugData())))
+		if debug := f.DebugData(); len(debug) > 0 {
+			w.goAway.debug = " " + quotePeer(debug)
+		}
+		if first && f.ErrCode != http2.ErrCodeNo {
+			w.note(fmt.Sprintf("GOAWAY from the peer: %v%s", f.ErrCode, w.goAway.debug))
 		}
 	}
 	return f, nil

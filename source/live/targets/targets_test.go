@@ -81,6 +81,9 @@ func TestGoTargets(t *testing.T) {
 			if c.Blocks() != wantBlocks {
 				t.Errorf("%d blocks captured; want %d (notes %q)", c.Blocks(), wantBlocks, c.Notes)
 			}
+			if err := c.Breakdown(); err != nil {
+				t.Errorf("breakdown: %v", err)
+			}
 			certifytest.WantGrades(t, rep, tc.want)
 			for _, id := range trafficCases {
 				if g := rep.Results[rep.Encoders[0]][id].Grade; g == certify.Unsupported {

@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +79,9 @@ func (c *Capture) Target() (certify.Target, error) {
 	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
 
+// sensitiveLack is why enc/7.1.3/1 goes ungraded live.
+const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"
+
 // Grade grades captures in one run, one column each, with opts as
 // hpackcert run takes them. Each capture's target is described in the
 // report (certify.TargetInfo.Live), so every report writer shows what was
@@ -90,6 +94,12 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 			return nil, err
 		}
 		targets = append(targets, t)
+		// The fields a live target sends are its own: hpackcert cannot
+		// ask it to mark one sensitive, so the never-indexed rule has
+		// nothing to judge unless the target marks one itself. It is the
+		// source's lack, declared for every live target (a case it does
+		// judge is graded all the same).
+		opts.Declared = append(slices.Clip(opts.Declared), certify.Declaration{Case: "enc/7.1.3/1", Encoder: t.Name(), Reason: sensitiveLack})
 	}
 	rep, err := certify.Run(targets, opts)
 	if err != nil {

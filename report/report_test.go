@@ -399,22 +399,30 @@ func allHostile() string {
 
 // hostileCases are the cases of hostileReport, in id order.
 var hostileCases = []certify.Case{
+	{ID: "enc/2.3.2/2", Section: "2.3.2", Title: "the dynamic table holds what the decoder's holds", RFC: "§2.3.2: the dynamic table MUST be the same.", Violation: certify.Fail},
 	{ID: "enc/4.2/1", Section: "4.2", Title: "a lower setting is signalled by a size update in the next block", RFC: "§4.2: a change in the maximum size MUST be signalled.", Violation: certify.Fail},
 	{ID: "enc/5.2/1", Section: "5.2", Title: "Huffman padding is fewer than 8 bits of EOS", RFC: "§5.2: padding longer than 7 bits MUST be treated as an error.", Violation: certify.Fail},
 	{ID: "enc/5.2/2", Section: "5.2", Title: "Huffman is used only when it is shorter", RFC: "§5.2: an efficiency rule.", Violation: certify.NonStrict},
+	{ID: "enc/6.3/1", Section: "6.3", Title: "a size update is at most the setting", RFC: "§6.3: the new maximum size MUST be lower than or equal to the limit.", Violation: certify.Fail},
+	{ID: "enc/7.1.3/1", Section: "7.1.3", Title: "sensitive fields are never indexed", RFC: "§7.1.3: an encoder MUST use never-indexed literals for them.", Violation: certify.Fail},
 	{ID: "enc/7.3/1", Section: "7.3", Title: "amplification: decoded octets per wire octet", RFC: "a measurement.", Violation: certify.Info},
 }
 
+// hostileEvidence is what every case of hostileReport judged.
+var hostileEvidence = certify.Evidence{Blocks: 7, Representations: 30, Insertions: 4, Evictions: 1, SizeUpdates: 2, HuffmanStrings: 9, SensitiveFields: 1, Instances: 3, Of: "size updates"}
+
 // hostileReport builds a report of three encoders: ref and x/net pass,
 // and between them one named payload fails, fails as expected, breaks a
-// SHOULD and is unsupported, with payload in every detail, reproduction
-// and stderr, in the name it reported for itself, and in the traffic
-// source and a stale expectation.
+// SHOULD, is unsupported, leaves a MUST case ungraded (it is driven over
+// stdio), has a case declared and one left to a root cause, and broke
+// down, with payload in every detail, reproduction, consequence,
+// declaration and stderr, in its breakdown, in the name it reported for
+// itself, and in the traffic source and a stale expectation.
 func hostileReport(payload string) *certify.Report {
 	pass := func() map[string]*certify.Result {
 		out := map[string]*certify.Result{}
 		for _, c := range hostileCases {
-			out[c.ID] = &certify.Result{Grade: certify.Pass, Detail: "ok", Duration: time.Millisecond}
+			out[c.ID] = &certify.Result{Grade: certify.Pass, Detail: "ok", Duration: time.Millisecond, Evidence: hostileEvidence}
 		}
 		out["enc/7.3/1"].Grade = certify.Info
 		return out
@@ -425,12 +433,19 @@ func hostileReport(payload string) *certify.Report {
 		Results: map[string]map[string]*certify.Result{
 			"ref": pass(),
 			payload: {
+				"enc/2.3.2/2": {Grade: certify.Unsupported, Detail: "not exercised: " + payload, Evidence: certify.Evidence{Of: "table comparisons", NotJudged: 2}},
 				"enc/4.2/1": {Grade: certify.Fail, Detail: "story s, block 0: encoder error: " + payload,
 					Repro:  "story s, block 0: " + payload + "\nreproduce: a fresh encoder, then\n  block 0: 1 field\n    \"a\": " + payload + "\nencoder error: " + payload + "\n",
-					Stderr: payload, Duration: time.Millisecond},
-				"enc/5.2/1": {Grade: certify.Fail, Expected: true, Detail: payload, Repro: payload},
-				"enc/5.2/2": {Grade: certify.NonStrict, Detail: payload, Stderr: payload},
-				"enc/7.3/1": {Grade: certify.Unsupported, Detail: payload},
+					Stderr: payload, Duration: time.Millisecond, At: "story s, block 0", Evidence: hostileEvidence,
+					Consequences: []certify.Consequence{
+						{Blocks: 3, Stories: 1, First: "story s, block 1"},
+						{Case: "enc/7.1.3/1", Blocks: 1, Stories: 1, First: "story s, block 0", Detail: payload},
+					}},
+				"enc/5.2/1":   {Grade: certify.Fail, Expected: true, Detail: payload, Repro: payload, Evidence: hostileEvidence},
+				"enc/5.2/2":   {Grade: certify.NonStrict, Detail: payload, Stderr: payload, Evidence: hostileEvidence},
+				"enc/6.3/1":   {Grade: certify.Unsupported, Detail: payload, Declared: "no API for " + payload, Evidence: certify.Evidence{Of: "size updates"}},
+				"enc/7.1.3/1": {Grade: certify.Unsupported, Detail: "not graded: " + payload, CausedBy: []string{"enc/4.2/1"}, Evidence: certify.Evidence{Of: "sensitive fields", NotJudged: 3}},
+				"enc/7.3/1":   {Grade: certify.Unsupported, Detail: payload},
 			},
 			"x/net": pass(),
 		},
@@ -438,7 +453,7 @@ func hostileReport(payload string) *certify.Report {
 		StaleExpectations: []string{payload},
 		Targets: map[string]certify.TargetInfo{
 			"ref":   {Kind: "in-process", Reported: "ref"},
-			payload: {Kind: "stdio", Reported: "hello " + payload, Binary: true},
+			payload: {Kind: "stdio", Reported: "hello " + payload, Binary: true, Breakdown: "encoder broke hpack-stdio at request 7: " + payload},
 			"x/net": {Kind: "in-process", Reported: "x/net"},
 		},
 	}

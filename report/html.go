@@ -185,7 +185,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 				tooltip = append(tooltip, "declared: "+hc.Declared)
 			case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 				hc.Class = "consequence"
-				hc.CausedBy = causedByLine(res)
+				hc.CausedBy = visible.Line(causedByLine(res))
 				tooltip = append(tooltip, hc.CausedBy)
 			case r.ungraded[enc][c.ID]:
 				hc.Class = "ungraded"

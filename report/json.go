@@ -188,7 +188,11 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			jr := jsonResult{
 				Grade: res.Grade, Detail: jsonText(res.Detail), Duration: res.Duration.Seconds(), Repro: jsonText(res.Repro),
 				At: jsonText(res.At), Expected: res.Expected, Stderr: jsonText(res.Stderr), Evidence: res.Evidence,
-				CausedBy: res.CausedBy, Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id],
+				Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id],
+			}
+			jr.Evidence.Of = jsonText(jr.Evidence.Of)
+			for _, id := range res.CausedBy {
+				jr.CausedBy = append(jr.CausedBy, jsonText(id))
 			}
 			for _, c := range res.Consequences {
 				jr.Consequences = append(jr.Consequences, jsonConsequence{c.Case, c.Blocks, c.Stories, jsonText(c.First), jsonText(c.Detail)})

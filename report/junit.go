@@ -142,7 +142,7 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 				tc.Skipped = &junitMessage{Message: "declared: " + visible.Line(res.Declared), Text: text}
 				s.Skipped++
 			case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
-				tc.Skipped = &junitMessage{Message: causedByLine(res), Text: text}
+				tc.Skipped = &junitMessage{Message: visible.Line(causedByLine(res)), Text: text}
 				s.Skipped++
 			case res.Grade == certify.Unsupported:
 				tc.Skipped = &junitMessage{Message: "unsupported: " + detail}
@@ -199,7 +199,7 @@ func junitResultProperties(r rep, enc string, c certify.Case, res *certify.Resul
 		props = append(props, junitProperty{"at", visible.Line(res.At)})
 	}
 	if len(res.CausedBy) > 0 {
-		props = append(props, junitProperty{"caused_by", strings.Join(res.CausedBy, ", ")})
+		props = append(props, junitProperty{"caused_by", visible.Line(strings.Join(res.CausedBy, ", "))})
 	}
 	if res.Declared != "" {
 		props = append(props, junitProperty{"declared", visible.Line(res.Declared)})

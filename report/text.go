@@ -95,7 +95,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	for _, c := range r.Cases {
 		cells := make([]string, len(r.Encoders))
 		for i, enc := range r.Encoders {
-			cells[i] = evidenceCell(r.Results[enc][c.ID].Evidence)
+			cells[i] = visible.Line(evidenceCell(r.Results[enc][c.ID].Evidence))
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", c.ID, strings.Join(cells, "\t"))
 	}
@@ -112,7 +112,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, visible.Line(res.Declared))
 				writeIndented(w, "    ", res.Detail)
 			case len(res.CausedBy) > 0:
-				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, causedByLine(res))
+				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, visible.Line(causedByLine(res)))
 				writeIndented(w, "    ", res.Detail)
 			default:
 				lines := visible.Lines(res.Detail)
@@ -139,7 +139,7 @@ func (r rep) writeTextEntry(w io.Writer, name string, e entry) {
 	if !strings.HasPrefix(e.res.Repro, e.res.Detail+"\n") {
 		writeIndented(w, "    ", e.res.Detail)
 	}
-	fmt.Fprintf(w, "    evidence: %s\n", e.res.Evidence)
+	fmt.Fprintf(w, "    evidence: %s\n", visible.Line(e.res.Evidence.String()))
 	writeTextConsequences(w, e)
 	if e.res.Repro != "" {
 		writeIndented(w, "    ", e.res.Repro)

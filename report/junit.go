@@ -79,8 +79,10 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // consequence per consequence of a root cause. When the run wrote
 // reproductions, every testsuite has the properties hpackcert.repro.dir,
 // hpackcert.repro.files and hpackcert.repro.replay, and the first
-// failure's text ends with the replay command; a recording's testsuite
-// has hpackcert.not_exercised, the MUST cases its stories do not exercise.
+// failure's text ends with the replay command. The testsuite of an
+// encoder with MUST cases not graded has hpackcert.not_graded ("N MUST
+// cases not graded for E: ids (why)"); a recording's has
+// hpackcert.not_exercised, the MUST cases its stories do not exercise.
 //
 // XML 1.0 has no escape for most control characters, and encoding/xml
 // writes U+FFFD for them and for invalid UTF-8; so what the encoder
@@ -100,8 +102,12 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 	for _, enc := range r.Encoders {
 		name := visible.Line(enc)
 		s := junitSuite{Name: name, Properties: props}
+		if u := r.Ungraded(enc); len(u) > 0 {
+			s.Properties = append(slices.Clip(s.Properties), junitProperty{"hpackcert.not_graded", fmt.Sprintf("%s for %s: %s (%s)",
+				counted(len(u), "MUST case not graded", "MUST cases not graded"), name, caseIDs(u), visible.Line(cut(u[0].Why)))})
+		}
 		if u := r.NotExercised(enc); len(u) > 0 {
-			s.Properties = append(slices.Clip(props), junitProperty{"hpackcert.not_exercised", caseIDs(u)})
+			s.Properties = append(slices.Clip(s.Properties), junitProperty{"hpackcert.not_exercised", caseIDs(u)})
 		}
 		var total time.Duration
 		for _, c := range r.Cases {

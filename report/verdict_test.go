@@ -427,6 +427,9 @@ func TestUngradedFailsEveryFormat(t *testing.T) {
 	if s.Failures != 2 {
 		t.Errorf("JUnit: %d failures; want 2", s.Failures)
 	}
+	if len(s.Properties) != 1 || s.Properties[0].Name != "hpackcert.not_graded" || !strings.HasPrefix(want, s.Properties[0].Value) {
+		t.Errorf("JUnit suite properties %+v; want hpackcert.not_graded = %q", s.Properties, want)
+	}
 	for _, c := range s.Cases {
 		id, _, _ := strings.Cut(c.Name, " ")
 		if (id == "enc/2.3.2/2" || id == "enc/4.2/1") && (c.Failure == nil || !strings.HasPrefix(c.Failure.Message, "not graded: not exercised: ")) {

@@ -17,7 +17,8 @@ import (
 // an open <details> element with the rule, the declaration or the root
 // causes, what the case judged, the consequences of a root cause, the
 // reproduction (or the detail) and the encoder's stderr in code blocks;
-// the matrix; and the results graded unsupported or info, each a closed
+// the matrix; the evidence, a table of the instances each case judged for
+// each encoder; and the results graded unsupported or info, each a closed
 // <details>.
 //
 // What the encoder controls stays text: its name in the table and the list
@@ -83,6 +84,14 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 			cells[i] = r.mdGrade(enc, c.ID, r.Results[enc][c.ID])
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdText(c.Title), strings.Join(cells, " | "))
+	}
+	fmt.Fprintf(w, "\n### Evidence\n\nWhat each case judged: the instances of its rule.\n\n| case | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(r.Encoders)))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = mdText(evidenceCell(r.Results[enc][c.ID].Evidence))
+		}
+		fmt.Fprintf(w, "| `%s` | %s |\n", c.ID, strings.Join(cells, " | "))
 	}
 	if rest := slices.Concat(ranked[rankUnsupported], ranked[rankInfo]); len(rest) > 0 {
 		fmt.Fprint(w, "\n### Unsupported and info\n")

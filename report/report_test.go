@@ -698,9 +698,9 @@ func closesFence(line, fence string) bool {
 // checks its structure: every fence is closed by the same fence and by no
 // line of the text inside; outside code blocks, every line is one of the
 // report's own, so none is a heading or raw HTML from the encoder; the
-// headings come in order (failures, non-strict, matrix, the rest); the
-// table has a header, a delimiter and a row per case, each with a cell per
-// encoder; names in the verdict, cells and list items, and the traffic
+// headings come in order (failures, MUST cases not graded, non-strict,
+// matrix, evidence, the rest); each table (the matrix, the evidence) has a
+// header, a delimiter and a row per case, each with a cell per encoder; names in the verdict, cells and list items, and the traffic
 // stories and the stale expectation, have every punctuation character
 // escaped; the <summary> holds no markup but <code>; there is a <details>
 // per case not passed, open for failures and non-strict results.
@@ -721,7 +721,7 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		}
 		width := 2 + len(rep.Encoders)
 		grades := []string{"pass", "**fail**", "*non-strict*", "fail (expected)", "info", "unsupported", "**not graded**", "declared", "consequence"}
-		var rows, items, breakdowns, opened, open, closed, fences int
+		var rows, evidenceRows, items, breakdowns, opened, open, closed, fences int
 		var headings []string
 		fence := ""
 		for n, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(md, -1) {
@@ -774,6 +774,38 @@ func TestWriteMarkdownHostile(t *testing.T) {
 				}
 				fence = line
 				fences++
+			case strings.HasPrefix(line, "|") && len(headings) > 0 && headings[len(headings)-1] == "### Evidence":
+				evidenceRows++
+				cells := mdCells(line)
+				if len(cells) != width-1 {
+					t.Errorf("%s: %d cells; want %d", where, len(cells), width-1)
+					continue
+				}
+				switch {
+				case evidenceRows == 1:
+					if cells[0] != "case" {
+						t.Errorf("%s: header starts %q", where, cells[0])
+					}
+					for _, name := range cells[1:] {
+						bare(where, "encoder name", name)
+					}
+				case evidenceRows == 2:
+					if line != "|---|"+strings.Repeat("---|", len(rep.Encoders)) {
+						t.Errorf("%s: not the delimiter row", where)
+					}
+				case evidenceRows-3 < len(rep.Cases):
+					id := rep.Cases[evidenceRows-3].ID
+					want := []string{"`" + id + "`", "3 size updates", "3 size updates", "3 size updates"}
+					if e, ok := hostileEvidenceCells[id]; ok {
+						want[2] = strings.ReplaceAll(e, "-", `\-`)
+					}
+					if !slices.Equal(cells, want) {
+						t.Errorf("%s: cells %q; want %q", where, cells, want)
+					}
+				default:
+					t.Errorf("%s: an evidence row beyond the cases", where)
+				}
+			case line == "What each case judged: the instances of its rule.":
 			case strings.HasPrefix(line, "|"):
 				rows++
 				cells := mdCells(line)
@@ -860,13 +892,13 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		if want := notPassed + 2; fences != want {
 			t.Errorf("%d code blocks; want %d", fences, want)
 		}
-		if want := 2 + len(rep.Cases); rows != want {
-			t.Errorf("%d table rows; want %d", rows, want)
+		if want := 2 + len(rep.Cases); rows != want || evidenceRows != want {
+			t.Errorf("%d matrix rows, %d evidence rows; want %d of each", rows, evidenceRows, want)
 		}
 		if items != len(rep.Encoders) || breakdowns != 1 {
 			t.Errorf("%d summary items, %d breakdowns; want %d and 1", items, breakdowns, len(rep.Encoders))
 		}
-		if want := []string{"### Failures", "### Not graded (MUST cases, each fails the run)", "### Non-strict", "### Matrix", "### Unsupported and info"}; !slices.Equal(headings, want) {
+		if want := []string{"### Failures", "### Not graded (MUST cases, each fails the run)", "### Non-strict", "### Matrix", "### Evidence", "### Unsupported and info"}; !slices.Equal(headings, want) {
 			t.Errorf("headings %q; want %q", headings, want)
 		}
 		if t.Failed() {

@@ -298,6 +298,8 @@ func TestVerdictMarkdown(t *testing.T) {
 		"| `enc/2.3.2/2` | the dynamic table holds what the decoder\\'s holds | pass | **not graded** | pass |",
 		"| `enc/6.3/1` | a size update is at most the setting | pass | declared | pass |",
 		"| `enc/7.1.3/1` | sensitive fields are never indexed | pass | consequence | pass |",
+		"\n### Evidence\n\nWhat each case judged: the instances of its rule.\n\n| case | ref | enc | x\\/net |\n|---|---|---|---|\n| `enc/2.3.2/2` | 3 size updates | 0 table comparisons | 3 size updates |\n",
+		"\n| `enc/7.3/1` | 3 size updates | \\- | 3 size updates |\n",
 		"\n### Not graded (MUST cases, each fails the run)\n\n<details open><summary>enc <code>enc/2.3.2/2</code> not graded: not exercised: enc</summary>\n",
 		"\nEvidence: judged 3 size updates in 7 blocks \\(30 representations\\, ",
 		"\nDeclared: no API for enc\n",

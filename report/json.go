@@ -10,23 +10,56 @@ import (
 )
 
 type jsonResult struct {
-	Grade    certify.Grade `json:"grade"`
-	Detail   string        `json:"detail"`
-	Duration float64       `json:"duration"` // seconds
-	Repro    string        `json:"repro,omitempty"`
-	Expected bool          `json:"expected_failure,omitempty"`
-	Stderr   string        `json:"stderr,omitempty"`
+	Grade        certify.Grade     `json:"grade"`
+	Detail       string            `json:"detail"`
+	Duration     float64           `json:"duration"` // seconds
+	Repro        string            `json:"repro,omitempty"`
+	At           string            `json:"at,omitempty"`
+	Expected     bool              `json:"expected_failure,omitempty"`
+	Stderr       string            `json:"stderr,omitempty"`
+	Evidence     certify.Evidence  `json:"evidence"`
+	Consequences []jsonConsequence `json:"consequences,omitempty"`
+	CausedBy     []string          `json:"caused_by,omitempty"`
+	Declared     string            `json:"declared,omitempty"`
+	NotGraded    bool              `json:"not_graded,omitempty"`
+}
+
+// jsonConsequence is certify.Consequence as the JSON report spells it:
+// every member present, the case "" for the blocks no case judged.
+type jsonConsequence struct {
+	Case    string `json:"case"`
+	Blocks  int    `json:"blocks"`
+	Stories int    `json:"stories"`
+	First   string `json:"first"`
+	Detail  string `json:"detail"`
+}
+
+// jsonUngraded is certify.Ungraded as the JSON report spells it.
+type jsonUngraded struct {
+	Case string `json:"case"`
+	Why  string `json:"why"`
+}
+
+func jsonUngradedList(list []certify.Ungraded) []jsonUngraded {
+	var out []jsonUngraded
+	for _, u := range list {
+		out = append(out, jsonUngraded{u.Case, jsonText(u.Why)})
+	}
+	return out
 }
 
 type jsonEncoder struct {
-	Kind     string                `json:"kind"`
-	Reported string                `json:"reported"`
-	Binary   bool                  `json:"binary"`
-	Elapsed  float64               `json:"elapsed_seconds"`
-	Summary  map[string]int        `json:"summary"`
-	Coverage *certify.Coverage     `json:"coverage,omitempty"`
-	Cases    map[string]jsonResult `json:"cases"`
-	Live     *jsonLive             `json:"live,omitempty"`
+	Kind         string                `json:"kind"`
+	Reported     string                `json:"reported"`
+	Binary       bool                  `json:"binary"`
+	Elapsed      float64               `json:"elapsed_seconds"`
+	Breakdown    string                `json:"breakdown,omitempty"`
+	Ungraded     []jsonUngraded        `json:"ungraded,omitempty"`
+	NotExercised []jsonUngraded        `json:"not_exercised,omitempty"`
+	Summary      map[string]int        `json:"summary"`
+	Coverage     *certify.Coverage     `json:"coverage,omitempty"`
+	Cases        map[string]jsonResult `json:"cases"`
+	Live         *jsonLive             `json:"live,omitempty"`
 }
 
 // jsonLive is certify.LiveInfo as the JSON report spells it.
@@ -69,11 +102,27 @@ type jsonRepro struct {
 // same cases; "started" (RFC 3339) and "elapsed_seconds" date the run;
 // "failed" is the verdict (exit status 1); "traffic" says where the
 // traffic stories came from; "strict"; and "encoders" maps each encoder's
-// name to its "kind" ("in-process", "stdio" or "recorded"), "reported"
-// (the name it gave itself), "binary" (whether it offered hpack-stdio's
-// binary form), "elapsed_seconds", "summary" (cases per grade, every grade
-// present), "coverage" (see certify.Coverage) and "cases", each case id mapped to
-// {grade, detail, duration in seconds, repro, expected_failure, stderr}.
+// name to its "kind" ("in-process", "stdio", "recorded" or "live"),
+// "reported" (the name it gave itself), "binary" (whether it offered
+// hpack-stdio's binary form), "elapsed_seconds", "breakdown" (the
+// target's one failure as a whole, when it broke down), "ungraded" (the
+// MUST cases not graded for an encoder the certifier drives, each
+// {case, why}: they fail the run), "not_exercised" (for a recording, the
+// MUST cases its stories do not exercise, {case, why}: they do not fail
+// it), "summary" (cases per grade, every grade present), "coverage" (see
+// certify.Coverage) and "cases", each case id mapped to {grade, detail,
+// duration in seconds, repro, at (where the first violation is),
+// expected_failure, stderr, evidence, consequences, caused_by, declared,
+// not_graded}. "evidence" counts what the case judged, as certify.Evidence
+// names it: "blocks", "representations", "insertions", "evictions",
+// "size_updates", "huffman_strings", "sensitive_fields", "instances" of
+// the rule and what they are ("of"), and "not_judged" blocks.
+// "consequences", on the case a divergence was filed under, lists what
+// followed from it, each {case ("" for the blocks no case judged),
+// blocks, stories, first, detail}; "caused_by" names the root causes that
+// left a case nothing to judge; "declared" is the reason the user gave
+// for a case declared ungradable; "not_graded" marks the case as one of
+// "ungraded".
 // A target captured live (hpackcert live) also has "live": its
 // "version", "role", "hpack_encoder", "where", "transport",
 // "declared_transformation", "blocks", "connections", "notes" and
@@ -89,7 +138,7 @@ type jsonRepro struct {
 // terminal), except that an octet which is not part of valid UTF-8, in an
 // encoder's name or in what it wrote, reads \xNN (see jsonText).
 func WriteJSON(w io.Writer, report *certify.Report) error {
-	r := rep{report}
+	r := newRep(report)
 	out := jsonReport{
 		Version:   r.Version,
 		Catalogue: r.Catalogue,
@@ -111,13 +160,16 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	for _, enc := range r.Encoders {
 		info := r.Targets[enc]
 		je := jsonEncoder{
-			Kind:     info.Kind,
-			Reported: jsonText(info.Reported),
-			Binary:   info.Binary,
-			Elapsed:  info.Elapsed.Seconds(),
-			Summary:  map[string]int{},
-			Coverage: r.Coverage[enc],
-			Cases:    map[string]jsonResult{},
+			Kind:         info.Kind,
+			Reported:     jsonText(info.Reported),
+			Binary:       info.Binary,
+			Elapsed:      info.Elapsed.Seconds(),
+			Breakdown:    jsonText(info.Breakdown),
+			Ungraded:     jsonUngradedList(r.Ungraded(enc)),
+			NotExercised: jsonUngradedList(r.NotExercised(enc)),
+			Summary:      map[string]int{},
+			Coverage:     r.Coverage[enc],
+			Cases:        map[string]jsonResult{},
 		}
 		if l := info.Live; l != nil {
 			je.Live = &jsonLive{
@@ -133,7 +185,19 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			}
 		}
 		for id, res := range r.Results[enc] {
-			je.Cases[id] = jsonResult{res.Grade, jsonText(res.Detail), res.Duration.Seconds(), jsonText(res.Repro), res.Expected, jsonText(res.Stderr)}
+			jr := jsonResult{
+				Grade: res.Grade, Detail: jsonText(res.Detail), Duration: res.Duration.Seconds(), Repro: jsonText(res.Repro),
+				At: jsonText(res.At), Expected: res.Expected, Stderr: jsonText(res.Stderr), Evidence: res.Evidence,
+				Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id],
+			}
+			jr.Evidence.Of = jsonText(jr.Evidence.Of)
+			for _, id := range res.CausedBy {
+				jr.CausedBy = append(jr.CausedBy, jsonText(id))
+			}
+			for _, c := range res.Consequences {
+				jr.Consequences = append(jr.Consequences, jsonConsequence{c.Case, c.Blocks, c.Stories, jsonText(c.First), jsonText(c.Detail)})
+			}
+			je.Cases[id] = jr
 		}
 		for g := certify.Pass; g <= certify.Fail; g++ {
 			je.Summary[g.String()] = 0

@@ -56,7 +56,9 @@ func (r rep) writeLiveText(w io.Writer, names []string) {
 
 // writeLiveMarkdown writes the live section of a matrix: a table of the
 // targets captured live (role, encoder, transport, blocks, grades,
-// declared transformation) and their notes.
+// declared transformation) and their notes, a target's breakdown (it
+// stopped before its schedule ended, or never acknowledged a setting)
+// first.
 func (r rep) writeLiveMarkdown(w io.Writer) {
 	live := r.liveTargets()
 	if len(live) == 0 {
@@ -74,6 +76,9 @@ func (r rep) writeLiveMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %d | %d | %d | %s |\n",
 			mdText(enc), mdText(l.Version), mdText(l.Role), mdText(l.Encoder), mdText(l.Transport), l.Blocks,
 			counts[certify.Pass], counts[certify.NonStrict], counts[certify.Fail], mdText(l.Transform))
+		if b := r.Targets[enc].Breakdown; b != "" {
+			notes = append(notes, fmt.Sprintf("- **%s**: breakdown: %s", mdText(enc), mdText(oneLine(b))))
+		}
 		for _, n := range l.Notes {
 			notes = append(notes, fmt.Sprintf("- **%s**: %s", mdText(enc), mdText(oneLine(n))))
 		}

@@ -12,10 +12,14 @@ import (
 // WriteMarkdown writes the report for CI step summaries, most urgent
 // first: for targets captured live, the live section of a matrix (see
 // writeLiveMarkdown); a heading with the verdict, the first failure and a
-// summary per encoder; every failure, then every non-strict result, each an open
-// <details> element with the rule, the reproduction (or the detail) and
-// the encoder's stderr in code blocks; the matrix; and the results graded
-// unsupported or info, each a closed <details>.
+// summary per encoder, with a line for each that broke down; every
+// failure, every MUST case not graded, then every non-strict result, each
+// an open <details> element with the rule, the declaration or the root
+// causes, what the case judged, the consequences of a root cause, the
+// reproduction (or the detail) and the encoder's stderr in code blocks;
+// the matrix; the evidence, a table of the instances each case judged for
+// each encoder; and the results graded unsupported or info, each a closed
+// <details>.
 //
 // What the encoder controls stays text: its name in the table and the list
 // goes through mdText, which escapes every ASCII punctuation character and
@@ -23,11 +27,11 @@ import (
 // on one line; reproductions and stderr sit in code blocks whose fence is
 // longer than any run of backticks they hold (see writeMarkdownCode).
 func WriteMarkdown(w io.Writer, report *certify.Report) error {
-	r := rep{report}
+	r := newRep(report)
 	names := r.names(mdText)
 	r.writeLiveMarkdown(w)
 	ranked := r.ranked()
-	word, text := r.verdict(&ranked)
+	word, text := r.verdict(&ranked, names, mdText)
 	fmt.Fprintf(w, "## hpackcert: %s\n\n%s", word, text)
 	if e, ok := firstFailure(&ranked); ok {
 		fmt.Fprintf(w, "; %s: **%s** `%s` (%s)", firstLabel(e), names[e.enc], e.c.ID, mdText(e.c.Title))
@@ -42,6 +46,9 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 			fmt.Fprintf(w, "; coverage: %s", cov)
 		}
 		fmt.Fprintln(w)
+		if b := r.Targets[enc].Breakdown; b != "" {
+			fmt.Fprintf(w, "- **%s**: breakdown: %s\n", names[i], mdText(b))
+		}
 	}
 	strict := ""
 	if r.Strict {
@@ -59,6 +66,7 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 		entries []entry
 	}{
 		{"Failures", slices.Concat(ranked[rankFail], ranked[rankExpected])},
+		{"Not graded (MUST cases, each fails the run)", ranked[rankUngraded]},
 		{"Non-strict", ranked[rankNonStrict]},
 	} {
 		if len(s.entries) == 0 {
@@ -73,9 +81,17 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 	for _, c := range r.Cases {
 		cells := make([]string, len(r.Encoders))
 		for i, enc := range r.Encoders {
-			cells[i] = mdGrade(r.Results[enc][c.ID])
+			cells[i] = r.mdGrade(enc, c.ID, r.Results[enc][c.ID])
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s |\n", c.ID, mdText(c.Title), strings.Join(cells, " | "))
+	}
+	fmt.Fprintf(w, "\n### Evidence\n\nWhat each case judged: the instances of its rule.\n\n| case | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(r.Encoders)))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = mdText(evidenceCell(r.Results[enc][c.ID].Evidence))
+		}
+		fmt.Fprintf(w, "| `%s` | %s |\n", c.ID, strings.Join(cells, " | "))
 	}
 	if rest := slices.Concat(ranked[rankUnsupported], ranked[rankInfo]); len(rest) > 0 {
 		fmt.Fprint(w, "\n### Unsupported and info\n")
@@ -89,37 +105,54 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 
 // writeMarkdownEntry writes a result as a <details> element: a summary
 // line with the encoder, the case, the grade and the detail; the case's
-// title and rule; the reproduction, or the detail when there is none; and
-// the encoder's stderr.
+// title and rule; its declaration or its root causes; what it judged; the
+// consequences of a root cause, a list; the reproduction, or the detail
+// when there is none; and the encoder's stderr.
 func (r rep) writeMarkdownEntry(w io.Writer, e entry, open bool) {
 	attr := ""
 	if open {
 		attr = " open"
 	}
-	fmt.Fprintf(w, "\n<details%s><summary>%s <code>%s</code> %s: %s</summary>\n\n", attr, htmlLine(r.Encoders[e.enc]), e.c.ID, cell(e.res), htmlLine(e.res.Detail))
+	res := e.res
+	fmt.Fprintf(w, "\n<details%s><summary>%s <code>%s</code> %s: %s</summary>\n\n", attr, htmlLine(r.Encoders[e.enc]), e.c.ID, r.cell(r.Encoders[e.enc], e.c.ID, res), htmlLine(res.Detail))
 	fmt.Fprintf(w, "**%s**: %s\n\n", mdText(e.c.Title), mdText(rule(e.c)))
-	if e.res.Repro != "" {
-		writeMarkdownCode(w, e.res.Repro)
-	} else {
-		writeMarkdownCode(w, e.res.Detail)
+	if res.Declared != "" {
+		fmt.Fprintf(w, "Declared: %s\n\n", mdText(res.Declared))
 	}
-	if e.res.Stderr != "" {
+	if len(res.CausedBy) > 0 {
+		fmt.Fprintf(w, "%s\n\n", mdText(causedByLine(res)))
+	}
+	fmt.Fprintf(w, "Evidence: %s\n\n", mdText(res.Evidence.String()))
+	if len(res.Consequences) > 0 {
+		fmt.Fprintf(w, "%s\n\n", mdText(consequencesHead(e.c, res)))
+		for _, cq := range res.Consequences {
+			fmt.Fprintf(w, "- %s\n", mdText(cq.String()))
+		}
+		fmt.Fprintln(w)
+	}
+	if res.Repro != "" {
+		writeMarkdownCode(w, res.Repro)
+	} else {
+		writeMarkdownCode(w, res.Detail)
+	}
+	if res.Stderr != "" {
 		fmt.Fprint(w, "\nencoder stderr:\n\n")
-		writeMarkdownCode(w, e.res.Stderr)
+		writeMarkdownCode(w, res.Stderr)
 	}
 	fmt.Fprintln(w, "</details>")
 }
 
-func mdGrade(res *certify.Result) string {
-	switch {
-	case res.Expected:
-		return "fail (expected)"
-	case res.Grade == certify.Fail:
-		return "**fail**"
+// mdGrade is a matrix cell: what fails the run in bold, a SHOULD broken
+// in italics.
+func (r rep) mdGrade(encoder, id string, res *certify.Result) string {
+	switch label := r.cell(encoder, id, res); {
+	case res.Grade == certify.Fail && !res.Expected, label == "not graded":
+		return "**" + label + "**"
 	case res.Grade == certify.NonStrict:
-		return "*non-strict*"
+		return "*" + label + "*"
+	default:
+		return label
 	}
-	return res.Grade.String()
 }
 
 // writeReproMarkdown names the folder of the run's reproductions and the

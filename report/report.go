@@ -8,6 +8,19 @@
 // headers, status and debug data, a started program's stderr) is escaped
 // by the writer of its format (escape.go, on top of internal/visible),
 // never by the caller.
+//
+// Every format shows the whole verdict the engine reaches: PASS or FAIL as
+// Report.Failed says; a target's breakdown, its one failure as a whole;
+// the MUST cases not graded for an encoder the certifier drives, which
+// fail the run ("N MUST cases not graded for E: ids (why)"), and those a
+// recording does not exercise, which do not; for each case, what it
+// judged (certify.Evidence); under a root cause, the consequences that
+// followed from it ("consequences, caused by ID at WHERE:"); on a case
+// left with nothing to judge by a root cause, "not graded: caused by
+// IDS"; and a case the user declared as "declared", never as pass. In a
+// matrix a result reads as its grade, or "fail (expected)", "declared",
+// "consequence" or "not graded". A case's time is written once, in the
+// format's timing field, never in its finding.
 package report
 
 import (
@@ -15,13 +28,32 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hpackcert/hpackcert/certify"
 )
 
 // rep is a report as the writers read it: the engine's results and the
-// ordering and wording the formats share.
-type rep struct{ *certify.Report }
+// ordering and wording the formats share. ungraded holds, per encoder,
+// the ids of Report.Ungraded: the MUST cases that fail the run by not
+// being graded.
+type rep struct {
+	*certify.Report
+	ungraded map[string]map[string]bool
+}
+
+func newRep(report *certify.Report) rep {
+	r := rep{report, map[string]map[string]bool{}}
+	for _, enc := range r.Encoders {
+		for _, u := range r.Ungraded(enc) {
+			if r.ungraded[enc] == nil {
+				r.ungraded[enc] = map[string]bool{}
+			}
+			r.ungraded[enc][u.Case] = true
+		}
+	}
+	return r
+}
 
 // names returns the encoders' names escaped for a format.
 func (r rep) names(escape func(string) string) []string {
@@ -32,34 +64,69 @@ func (r rep) names(escape func(string) string) []string {
 	return out
 }
 
+// summary counts an encoder's grades, then, in parentheses, what the
+// grades alone do not say: the failures expected, the MUST cases not
+// graded, the cases declared and those left to a root cause.
 func (r rep) summary(encoder string) string {
 	n := r.Counts(encoder)
-	expected := 0
+	var expected, declared, caused int
 	for _, res := range r.Results[encoder] {
-		if res.Expected {
+		switch {
+		case res.Expected:
 			expected++
+		case res.Declared != "":
+			declared++
+		case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
+			caused++
 		}
 	}
 	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[certify.Pass], n[certify.NonStrict], n[certify.Fail], n[certify.Info], n[certify.Unsupported])
-	if expected > 0 {
-		s += " (" + counted(expected, "failure expected", "failures expected") + ")"
+	var also []string
+	for _, k := range []struct {
+		n         int
+		one, many string
+	}{
+		{expected, "failure expected", "failures expected"},
+		{len(r.ungraded[encoder]), "MUST case not graded", "MUST cases not graded"},
+		{declared, "declared", "declared"},
+		{caused, "consequence of a failure", "consequences of failures"},
+	} {
+		if k.n > 0 {
+			also = append(also, counted(k.n, k.one, k.many))
+		}
+	}
+	if len(also) > 0 {
+		s += " (" + strings.Join(also, ", ") + ")"
 	}
 	return s
 }
 
-// cell is how a grade reads in a matrix.
-func cell(res *certify.Result) string {
-	if res.Expected {
+// cell is how a result reads in a matrix: its grade, but for an expected
+// failure; a case the user declared ("declared", never pass); a case left
+// with nothing to judge by another's failure ("consequence"); and a MUST
+// case not graded for an encoder the certifier drives ("not graded"),
+// which fails the run.
+func (r rep) cell(encoder, id string, res *certify.Result) string {
+	switch {
+	case res.Expected:
 		return "fail (expected)"
+	case res.Declared != "":
+		return "declared"
+	case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
+		return "consequence"
+	case r.ungraded[encoder][id]:
+		return "not graded"
 	}
 	return res.Grade.String()
 }
 
 // The ranks order the results in every report, most urgent first: what
-// fails the run, what was known to fail, what breaks a SHOULD, what could
-// not be judged, what was measured, what passed.
+// fails the run (a failure, then a MUST case not graded), what was known
+// to fail, what breaks a SHOULD, what could not be judged, what was
+// measured, what passed.
 const (
 	rankFail = iota
+	rankUngraded
 	rankExpected
 	rankNonStrict
 	rankUnsupported
@@ -68,12 +135,14 @@ const (
 	ranks
 )
 
-func rank(res *certify.Result) int {
+func (r rep) rank(encoder, id string, res *certify.Result) int {
 	switch {
 	case res.Grade == certify.Fail && res.Expected:
 		return rankExpected
 	case res.Grade == certify.Fail:
 		return rankFail
+	case r.ungraded[encoder][id]:
+		return rankUngraded
 	case res.Grade == certify.NonStrict:
 		return rankNonStrict
 	case res.Grade == certify.Unsupported:
@@ -99,7 +168,8 @@ func (r rep) ranked() [ranks][]entry {
 	for i, enc := range r.Encoders {
 		for _, c := range r.Cases {
 			if res := r.Results[enc][c.ID]; res != nil {
-				out[rank(res)] = append(out[rank(res)], entry{i, c, res})
+				k := r.rank(enc, c.ID, res)
+				out[k] = append(out[k], entry{i, c, res})
 			}
 		}
 	}
@@ -126,34 +196,149 @@ func firstFailure(ranked *[ranks][]entry) (entry, bool) {
 	return entry{}, false
 }
 
-// verdict sums the run up: PASS or FAIL, as the exit status says, and how
-// many results call for a look.
-func (r rep) verdict(ranked *[ranks][]entry) (word, text string) {
-	word, text = "PASS", "no failure"
+// verdict sums the run up: PASS or FAIL, as the exit status says
+// (Report.Failed); what fails it (the failures, the breakdowns, the MUST
+// cases not graded for each encoder, with the first one's reason); how
+// many results call for a look; and the MUST cases each recording does
+// not exercise. names are the encoders' names and esc the function that
+// escapes free text, both for the format: the reason a case was not
+// graded may quote the encoder.
+func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) string) (word, text string) {
+	word = "PASS"
+	if r.Failed() {
+		word = "FAIL"
+	}
+	var fails []string
 	if n := len(ranked[rankFail]); n > 0 {
 		failing := map[int]bool{}
 		for _, e := range ranked[rankFail] {
 			failing[e.enc] = true
 		}
-		word, text = "FAIL", fmt.Sprintf("%s in %d of %d encoders", counted(n, "failure", "failures"), len(failing), len(r.Encoders))
+		fails = append(fails, fmt.Sprintf("%s in %d of %d encoders", counted(n, "failure", "failures"), len(failing), len(r.Encoders)))
+	}
+	var broke []string
+	for i, enc := range r.Encoders {
+		if r.Targets[enc].Breakdown != "" {
+			broke = append(broke, names[i])
+		}
+	}
+	if len(broke) > 0 {
+		fails = append(fails, fmt.Sprintf("%s (%s)", counted(len(broke), "breakdown", "breakdowns"), strings.Join(broke, ", ")))
+	}
+	for i, enc := range r.Encoders {
+		if u := r.Ungraded(enc); len(u) > 0 {
+			fails = append(fails, fmt.Sprintf("%s for %s: %s (%s)", counted(len(u), "MUST case not graded", "MUST cases not graded"), names[i], caseIDs(u), esc(cut(u[0].Why))))
+		}
+	}
+	text = "no failure"
+	if len(fails) > 0 {
+		text = strings.Join(fails, "; ")
+	}
+	var declared, caused int
+	for _, e := range ranked[rankUnsupported] {
+		switch {
+		case e.res.Declared != "":
+			declared++
+		case len(e.res.CausedBy) > 0:
+			caused++
+		}
 	}
 	var also []string
 	for _, k := range []struct {
-		rank      int
+		n         int
 		one, many string
 	}{
-		{rankExpected, "expected failure", "expected failures"},
-		{rankNonStrict, "non-strict", "non-strict"},
-		{rankUnsupported, "unsupported", "unsupported"},
+		{len(ranked[rankExpected]), "expected failure", "expected failures"},
+		{len(ranked[rankNonStrict]), "non-strict", "non-strict"},
+		{len(ranked[rankUnsupported]) - declared - caused, "unsupported", "unsupported"},
+		{declared, "declared", "declared"},
+		{caused, "consequence of a failure", "consequences of failures"},
 	} {
-		if n := len(ranked[k.rank]); n > 0 {
-			also = append(also, counted(n, k.one, k.many))
+		if k.n > 0 {
+			also = append(also, counted(k.n, k.one, k.many))
 		}
 	}
 	if len(also) > 0 {
 		text += "; " + strings.Join(also, ", ")
 	}
+	for i, enc := range r.Encoders {
+		u := r.NotExercised(enc)
+		if len(u) == 0 {
+			continue
+		}
+		recording := "the recording"
+		if len(r.Encoders) > 1 {
+			recording += " " + names[i]
+		}
+		text += fmt.Sprintf("; %s does not exercise %s: %s", recording, counted(len(u), "MUST case", "MUST cases"), caseIDs(u))
+	}
 	return word, text
+}
+
+// caseIDs lists the ids of cases, comma-separated.
+func caseIDs(u []certify.Ungraded) string {
+	ids := make([]string, len(u))
+	for i, c := range u {
+		ids[i] = c.Case
+	}
+	return strings.Join(ids, ", ")
+}
+
+// cutAt is how many runes of a reason a verdict line keeps.
+const cutAt = 100
+
+// cut returns the first line of s, cut to cutAt runes: a verdict line
+// quotes the reason a case was not graded, the details have the rest.
+func cut(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if utf8.RuneCountInString(s) <= cutAt {
+		return s
+	}
+	return string([]rune(s)[:cutAt]) + " ..."
+}
+
+// breakdownLine is how every format states a target's breakdown, the
+// name and the breakdown escaped for it.
+func breakdownLine(name, breakdown string) string {
+	return name + ": breakdown: " + breakdown
+}
+
+// causedByLine says which root causes left a case with nothing to judge.
+func causedByLine(res *certify.Result) string {
+	return "not graded: caused by " + strings.Join(res.CausedBy, ", ")
+}
+
+// consequencesHead introduces the consequences of a root cause.
+func consequencesHead(c certify.Case, res *certify.Result) string {
+	if res.At == "" {
+		return "consequences, caused by " + c.ID + ":"
+	}
+	return "consequences, caused by " + c.ID + " at " + res.At + ":"
+}
+
+// evidenceCell is what a case judged as the evidence table shows it: the
+// instances of its rule, "3384 blocks", "0 insertions"; "-" for a result
+// that counts nothing (a hand-made one).
+func evidenceCell(ev certify.Evidence) string {
+	if ev.Of == "" {
+		return "-"
+	}
+	return counted(ev.Instances, singular(ev.Of), ev.Of)
+}
+
+// singular returns the noun phrase of one instance, from the plural that
+// certify.Evidence.Of holds: its first word ending in "s" loses the "s"
+// ("blocks with size updates", "evictions by insertion", "table
+// comparisons").
+func singular(of string) string {
+	words := strings.Fields(of)
+	for i, w := range words {
+		if len(w) > 1 && strings.HasSuffix(w, "s") {
+			words[i] = strings.TrimSuffix(w, "s")
+			return strings.Join(words, " ")
+		}
+	}
+	return of
 }
 
 func counted(n int, one, many string) string {

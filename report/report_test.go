@@ -185,7 +185,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	links := regexp.MustCompile(`<td class="g [a-z-]+"><a href="#([^"]+)">`).FindAllStringSubmatch(page, -1)
+	links := regexp.MustCompile(`<td class="g [a-z-]+" title="judged [^"]+"><a href="#([^"]+)">`).FindAllStringSubmatch(page, -1)
 	if want := len(rep.Cases) * len(rep.Encoders); len(links) != want {
 		t.Fatalf("%d cell links; want %d (cases x encoders)", len(links), want)
 	}
@@ -198,6 +198,11 @@ func TestWriteHTML(t *testing.T) {
 		"<title>hpackcert: FAIL</title>",
 		"first failure: <a href=\"#e1-enc-5_2-1\">broken huffman-zero-padding <code>enc/5.2/1</code></a>",
 		"not a prefix of EOS",
+		`<td class="g consequence" title="judged no block; 4 blocks not judged; not graded: caused by enc/5.2/1"><a href="#e1-enc-5_2-3">consequence</a></td>`,
+		`<p class="evidence">evidence: judged `,
+		"<p>consequences, caused by enc/5.2/1 at story story_00.json, block 0:</p><ul><li>",
+		" stories after the divergence judged by no case (first: story story_00.json, block 1)</li>",
+		"<p>not graded: caused by enc/5.2/1</p>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML report lacks %q", want)
@@ -243,16 +248,23 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`^verdict: FAIL: \d+ failures in 1 of 3 encoders; 1 non-strict\n`),
+		regexp.MustCompile(`^verdict: FAIL: 1 failure in 1 of 3 encoders; 1 non-strict, 1 consequence of a failure\n`),
 		regexp.MustCompile(`\nfirst failure: broken huffman-zero-padding enc/5.2/1 \(Huffman padding is fewer than 8 bits of EOS\)\n`),
 		regexp.MustCompile(`\nref: 4 pass, 0 non-strict, 0 fail, 1 info, 0 unsupported\n  coverage: static entries `),
 		regexp.MustCompile(`\nhpackcert .+; catalogue \d+ cases, [0-9a-f]{12}; started \d{4}-\d\d-\d\dT\S+, took \S+\n`),
 		// The failure in full: the rule, then the reproduction, which
 		// starts with the detail, so the detail is not written twice.
 		regexp.MustCompile(`\nfailures:\n  broken huffman-zero-padding enc/5.2/1 fail: Huffman padding is fewer than 8 bits of EOS\n` +
-			`    RFC 7541 §5.2: [^\n]+\n    story [^\n]+ \(not a prefix of EOS\)\n    reproduce: [^\n]+\n(      [^\n]+\n)+    wire \(`),
+			`    RFC 7541 §5.2: [^\n]+\n    evidence: judged [1-9]\d* Huffman strings in [1-9]\d* blocks \([^\n]+\); [1-9]\d* blocks not judged\n` +
+			`    consequences, caused by enc/5.2/1 at story story_00.json, block 0:\n      [1-9]\d* blocks of [1-9]\d* stories after the divergence judged by no case \(first: [^\n]+\)\n` +
+			`(      enc/5.2/\d also found fault with [^\n]+\n)+` +
+			`    story [^\n]+ \(not a prefix of EOS\)\n    reproduce: [^\n]+\n(      [^\n]+\n)+    wire \(`),
 		regexp.MustCompile(`\nnon-strict:\n  broken always-huffman enc/5.2/2 non-strict: Huffman is used only when it is shorter\n    RFC 7541 §5.2: `),
-		regexp.MustCompile(`\ndetails:\n  ref enc/1.1/1 info: `),
+		regexp.MustCompile(`\ncase +ref +broken huffman-zero-padding +broken always-huffman +title\n(enc/[^\n]+\n)*enc/5.2/3 +pass +consequence +pass +every octet value round-trips\n`),
+		// The evidence table: what each case judged, for every encoder.
+		regexp.MustCompile(`\n\nevidence +ref +broken huffman-zero-padding +broken always-huffman\nenc/1.1/1 +5 blocks +0 blocks +5 blocks\nenc/5.2/1 +[1-9]\d* Huffman strings +[1-9]\d* Huffman strings +[1-9]\d* Huffman strings\n`),
+		regexp.MustCompile(`\ndetails:\n  broken huffman-zero-padding enc/5.2/3 consequence: not graded: caused by enc/5.2/1\n    not graded: `),
+		regexp.MustCompile(`\n  ref enc/1.1/1 info: `),
 	} {
 		if !want.MatchString(text) {
 			t.Errorf("text report does not match %s:\n%s", want, text)
@@ -399,22 +411,30 @@ func allHostile() string {
 
 // hostileCases are the cases of hostileReport, in id order.
 var hostileCases = []certify.Case{
+	{ID: "enc/2.3.2/2", Section: "2.3.2", Title: "the dynamic table holds what the decoder's holds", RFC: "§2.3.2: the dynamic table MUST be the same.", Violation: certify.Fail},
 	{ID: "enc/4.2/1", Section: "4.2", Title: "a lower setting is signalled by a size update in the next block", RFC: "§4.2: a change in the maximum size MUST be signalled.", Violation: certify.Fail},
 	{ID: "enc/5.2/1", Section: "5.2", Title: "Huffman padding is fewer than 8 bits of EOS", RFC: "§5.2: padding longer than 7 bits MUST be treated as an error.", Violation: certify.Fail},
 	{ID: "enc/5.2/2", Section: "5.2", Title: "Huffman is used only when it is shorter", RFC: "§5.2: an efficiency rule.", Violation: certify.NonStrict},
+	{ID: "enc/6.3/1", Section: "6.3", Title: "a size update is at most the setting", RFC: "§6.3: the new maximum size MUST be lower than or equal to the limit.", Violation: certify.Fail},
+	{ID: "enc/7.1.3/1", Section: "7.1.3", Title: "sensitive fields are never indexed", RFC: "§7.1.3: an encoder MUST use never-indexed literals for them.", Violation: certify.Fail},
 	{ID: "enc/7.3/1", Section: "7.3", Title: "amplification: decoded octets per wire octet", RFC: "a measurement.", Violation: certify.Info},
 }
 
+// hostileEvidence is what every case of hostileReport judged.
+var hostileEvidence = certify.Evidence{Blocks: 7, Representations: 30, Insertions: 4, Evictions: 1, SizeUpdates: 2, HuffmanStrings: 9, SensitiveFields: 1, Instances: 3, Of: "size updates"}
+
 // hostileReport builds a report of three encoders: ref and x/net pass,
 // and between them one named payload fails, fails as expected, breaks a
-// SHOULD and is unsupported, with payload in every detail, reproduction
-// and stderr, in the name it reported for itself, and in the traffic
-// source and a stale expectation.
+// SHOULD, is unsupported, leaves a MUST case ungraded (it is driven over
+// stdio), has a case declared and one left to a root cause, and broke
+// down, with payload in every detail, reproduction, consequence,
+// declaration and stderr, in its breakdown, in the name it reported for
+// itself, and in the traffic source and a stale expectation.
 func hostileReport(payload string) *certify.Report {
 	pass := func() map[string]*certify.Result {
 		out := map[string]*certify.Result{}
 		for _, c := range hostileCases {
-			out[c.ID] = &certify.Result{Grade: certify.Pass, Detail: "ok", Duration: time.Millisecond}
+			out[c.ID] = &certify.Result{Grade: certify.Pass, Detail: "ok", Duration: time.Millisecond, Evidence: hostileEvidence}
 		}
 		out["enc/7.3/1"].Grade = certify.Info
 		return out
@@ -425,12 +445,19 @@ func hostileReport(payload string) *certify.Report {
 		Results: map[string]map[string]*certify.Result{
 			"ref": pass(),
 			payload: {
+				"enc/2.3.2/2": {Grade: certify.Unsupported, Detail: "not exercised: " + payload, Evidence: certify.Evidence{Of: "table comparisons", NotJudged: 2}},
 				"enc/4.2/1": {Grade: certify.Fail, Detail: "story s, block 0: encoder error: " + payload,
 					Repro:  "story s, block 0: " + payload + "\nreproduce: a fresh encoder, then\n  block 0: 1 field\n    \"a\": " + payload + "\nencoder error: " + payload + "\n",
-					Stderr: payload, Duration: time.Millisecond},
-				"enc/5.2/1": {Grade: certify.Fail, Expected: true, Detail: payload, Repro: payload},
-				"enc/5.2/2": {Grade: certify.NonStrict, Detail: payload, Stderr: payload},
-				"enc/7.3/1": {Grade: certify.Unsupported, Detail: payload},
+					Stderr: payload, Duration: time.Millisecond, At: "story s, block 0", Evidence: hostileEvidence,
+					Consequences: []certify.Consequence{
+						{Blocks: 3, Stories: 1, First: "story s, block 1"},
+						{Case: "enc/7.1.3/1", Blocks: 1, Stories: 1, First: "story s, block 0", Detail: payload},
+					}},
+				"enc/5.2/1":   {Grade: certify.Fail, Expected: true, Detail: payload, Repro: payload, Evidence: hostileEvidence},
+				"enc/5.2/2":   {Grade: certify.NonStrict, Detail: payload, Stderr: payload, Evidence: hostileEvidence},
+				"enc/6.3/1":   {Grade: certify.Unsupported, Detail: payload, Declared: "no API for " + payload, Evidence: certify.Evidence{Of: "size updates"}},
+				"enc/7.1.3/1": {Grade: certify.Unsupported, Detail: "not graded: " + payload, CausedBy: []string{"enc/4.2/1"}, Evidence: certify.Evidence{Of: "sensitive fields", NotJudged: 3}},
+				"enc/7.3/1":   {Grade: certify.Unsupported, Detail: payload},
 			},
 			"x/net": pass(),
 		},
@@ -438,7 +465,7 @@ func hostileReport(payload string) *certify.Report {
 		StaleExpectations: []string{payload},
 		Targets: map[string]certify.TargetInfo{
 			"ref":   {Kind: "in-process", Reported: "ref"},
-			payload: {Kind: "stdio", Reported: "hello " + payload, Binary: true},
+			payload: {Kind: "stdio", Reported: "hello " + payload, Binary: true, Breakdown: "encoder broke hpack-stdio at request 7: " + payload},
 			"x/net": {Kind: "in-process", Reported: "x/net"},
 		},
 	}
@@ -469,12 +496,34 @@ func badRune(s, allowed string) (string, bool) {
 	return "", false
 }
 
+// hostileCells are the matrix cells of hostileReport's hostile encoder,
+// by case (ref and x/net pass, info on enc/7.3/1).
+var hostileCells = map[string]string{
+	"enc/2.3.2/2": "not graded",
+	"enc/4.2/1":   "fail",
+	"enc/5.2/1":   "fail (expected)",
+	"enc/5.2/2":   "non-strict",
+	"enc/6.3/1":   "declared",
+	"enc/7.1.3/1": "consequence",
+	"enc/7.3/1":   "unsupported",
+}
+
+// hostileEvidenceCells are the evidence table's cells of hostileReport's
+// hostile encoder, by case; every other cell reads "3 size updates".
+var hostileEvidenceCells = map[string]string{
+	"enc/2.3.2/2": "0 table comparisons",
+	"enc/6.3/1":   "0 size updates",
+	"enc/7.1.3/1": "0 sensitive fields",
+	"enc/7.3/1":   "-",
+}
+
 // TestWriteTextHostile checks that the text report shows no control
 // character nor invalid UTF-8, and that every line at the left margin is
-// one of the report's own, in order: the verdict and the first failure,
-// one summary per encoder (the hostile name Go-quoted), the traffic
-// stories and the stale expectation, the failures, the non-strict
-// results, the matrix (a header and one row per case) and the details.
+// one of the report's own, in order: the verdict, the breakdown and the
+// first failure, one summary per encoder (the hostile name Go-quoted), the
+// traffic stories and the stale expectation, the failures, the MUST cases
+// not graded, the non-strict results, the matrix (a header and one row per
+// case), the evidence table (likewise) and the details.
 func TestWriteTextHostile(t *testing.T) {
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
@@ -487,35 +536,46 @@ func TestWriteTextHostile(t *testing.T) {
 		}
 		names := []string{"ref", strconv.Quote(payload), "x/net"}
 		summaries := make([]int, len(names))
-		rows := map[string]int{}
+		rows, evidenceRows := map[string]int{}, map[string]int{}
+		breakdowns := 0
 		cell := regexp.MustCompile(` {2,}`)
 		// The report's own lines that are not rows nor summaries, in
 		// the order they come; a line matches the next one or the
 		// same one again.
-		own := []string{"verdict: FAIL: 1 failure in 1 of 3 encoders; 1 expected failure, 1 non-strict, 1 unsupported", "first failure: ", "traffic stories: ", "expected failure ", "failures:", "non-strict:", "case ", "details:"}
+		own := []string{
+			"verdict: FAIL: 1 failure in 1 of 3 encoders; 1 breakdown (" + names[1] + "); 1 MUST case not graded for " + names[1] + ": enc/2.3.2/2 (not exercised: ",
+			"first failure: ", "traffic stories: ", "expected failure ", "failures:", "not graded (MUST cases, each fails the run):", "non-strict:", "case ", "evidence ", "details:"}
 		next := 0
 	lines:
 		for n, line := range strings.Split(text, "\n") {
 			if line == "" || line[0] == ' ' {
 				continue
 			}
+			inEvidence := next > 0 && own[next-1] == "evidence "
 			for _, c := range rep.Cases {
 				if strings.HasPrefix(line, c.ID+" ") {
-					rows[c.ID]++
-					want := []string{c.ID, "pass", "fail", "pass", c.Title}
-					switch c.ID {
-					case "enc/5.2/1":
-						want[2] = "fail (expected)"
-					case "enc/5.2/2":
-						want[2] = "non-strict"
-					case "enc/7.3/1":
-						want = []string{c.ID, "info", "unsupported", "info", c.Title}
+					want := []string{c.ID, "pass", hostileCells[c.ID], "pass", c.Title}
+					if c.ID == "enc/7.3/1" {
+						want[1], want[3] = "info", "info"
+					}
+					if inEvidence {
+						evidenceRows[c.ID]++
+						want = []string{c.ID, "3 size updates", "3 size updates", "3 size updates"}
+						if e, ok := hostileEvidenceCells[c.ID]; ok {
+							want[2] = e
+						}
+					} else {
+						rows[c.ID]++
 					}
 					if got := cell.Split(line, -1); !slices.Equal(got, want) {
 						t.Errorf("row %q has cells %q; want %q", line, got, want)
 					}
 					continue lines
 				}
+			}
+			if strings.HasPrefix(line, names[1]+": breakdown: encoder broke hpack-stdio at request 7: ") && next == 1 {
+				breakdowns++
+				continue lines
 			}
 			for i, name := range names {
 				if strings.HasPrefix(line, name+": ") {
@@ -534,9 +594,13 @@ func TestWriteTextHostile(t *testing.T) {
 		if next != len(own) {
 			t.Errorf("the report's own lines stop before %q", own[next])
 		}
+		if breakdowns != 1 {
+			t.Errorf("%d breakdown lines after the verdict; want 1", breakdowns)
+		}
 		// The results not passed, each introduced by a line indented by
-		// two spaces: failures, the expected one included, non-strict,
-		// unsupported, info.
+		// two spaces: failures, the expected one included, the MUST case
+		// not graded, non-strict, unsupported (declared and consequences
+		// among them), info.
 		var entries []string
 		for _, line := range strings.Split(text, "\n") {
 			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
@@ -546,7 +610,10 @@ func TestWriteTextHostile(t *testing.T) {
 		wantEntries := []string{
 			"  " + names[1] + " enc/4.2/1 fail: a lower setting",
 			"  " + names[1] + " enc/5.2/1 fail (expected): Huffman padding",
+			"  " + names[1] + " enc/2.3.2/2 not graded: the dynamic table",
 			"  " + names[1] + " enc/5.2/2 non-strict: Huffman is used",
+			"  " + names[1] + " enc/6.3/1 declared: no API for ",
+			"  " + names[1] + " enc/7.1.3/1 consequence: not graded: caused by enc/4.2/1",
 			"  " + names[1] + " enc/7.3/1 unsupported: ",
 			"  ref enc/7.3/1 info: ok",
 			"  x/net enc/7.3/1 info: ok",
@@ -561,8 +628,8 @@ func TestWriteTextHostile(t *testing.T) {
 			}
 		}
 		for _, c := range rep.Cases {
-			if rows[c.ID] != 1 {
-				t.Errorf("%d rows for %s; want 1", rows[c.ID], c.ID)
+			if rows[c.ID] != 1 || evidenceRows[c.ID] != 1 {
+				t.Errorf("%d rows and %d evidence rows for %s; want 1 of each", rows[c.ID], evidenceRows[c.ID], c.ID)
 			}
 		}
 		for i, name := range names {
@@ -631,9 +698,9 @@ func closesFence(line, fence string) bool {
 // checks its structure: every fence is closed by the same fence and by no
 // line of the text inside; outside code blocks, every line is one of the
 // report's own, so none is a heading or raw HTML from the encoder; the
-// headings come in order (failures, non-strict, matrix, the rest); the
-// table has a header, a delimiter and a row per case, each with a cell per
-// encoder; names in the verdict, cells and list items, and the traffic
+// headings come in order (failures, MUST cases not graded, non-strict,
+// matrix, evidence, the rest); each table (the matrix, the evidence) has a
+// header, a delimiter and a row per case, each with a cell per encoder; names in the verdict, cells and list items, and the traffic
 // stories and the stale expectation, have every punctuation character
 // escaped; the <summary> holds no markup but <code>; there is a <details>
 // per case not passed, open for failures and non-strict results.
@@ -653,8 +720,8 @@ func TestWriteMarkdownHostile(t *testing.T) {
 			}
 		}
 		width := 2 + len(rep.Encoders)
-		grades := []string{"pass", "**fail**", "*non-strict*", "fail (expected)", "info", "unsupported"}
-		var rows, items, opened, open, closed, fences int
+		grades := []string{"pass", "**fail**", "*non-strict*", "fail (expected)", "info", "unsupported", "**not graded**", "declared", "consequence"}
+		var rows, evidenceRows, items, breakdowns, opened, open, closed, fences int
 		var headings []string
 		fence := ""
 		for n, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(md, -1) {
@@ -674,13 +741,27 @@ func TestWriteMarkdownHostile(t *testing.T) {
 					closed++
 				}
 			case line == "## hpackcert: FAIL" && n == 0:
-			case strings.HasPrefix(line, "1 failure in 1 of 3 encoders; 1 expected failure, 1 non-strict, 1 unsupported; first failure: **"):
-				name, rest, ok := strings.Cut(strings.SplitN(line, "first failure: **", 2)[1], "** `enc/4.2/1` (")
-				if !ok {
-					t.Errorf("%s: not the verdict", where)
+			case strings.HasPrefix(line, "1 failure in 1 of 3 encoders; 1 breakdown ("):
+				// Every punctuation character of the names and the reason
+				// is escaped: the report's own "); " cannot occur in them.
+				rest := strings.TrimPrefix(line, "1 failure in 1 of 3 encoders; 1 breakdown (")
+				var parts []string
+				for _, sep := range []string{"); 1 MUST case not graded for ", ": enc/2.3.2/2 (", "); 1 expected failure, 1 non-strict, 1 unsupported, 1 declared, 1 consequence of a failure; first failure: **", "** `enc/4.2/1` ("} {
+					part, after, ok := strings.Cut(rest, sep)
+					if !ok {
+						t.Errorf("%s: not the verdict, no %q", where, sep)
+					}
+					parts, rest = append(parts, part), after
 				}
-				bare(where, "encoder name", name)
-				bare(where, "title", strings.TrimSuffix(rest, ")."))
+				parts = append(parts, strings.TrimSuffix(rest, ")."))
+				for _, p := range parts {
+					bare(where, "part of the verdict", p)
+				}
+			case strings.HasPrefix(line, "Evidence: "), strings.HasPrefix(line, "Declared: "), strings.HasPrefix(line, "not graded\\: caused by "), strings.HasPrefix(line, "consequences\\, caused by "):
+				_, rest, _ := strings.Cut(line, " ")
+				bare(where, "evidence, declaration or cause", rest)
+			case strings.HasPrefix(line, "- ") && !strings.HasPrefix(line, "- **") && opened > closed:
+				bare(where, "consequence", strings.TrimPrefix(line, "- "))
 			case strings.HasPrefix(line, "Traffic stories: "):
 				bare(where, "traffic stories", strings.TrimSuffix(strings.TrimPrefix(line, "Traffic stories: "), "."))
 			case strings.HasPrefix(line, "Expected failure ") && strings.HasSuffix(line, " did not fail: remove it from the list."):
@@ -693,6 +774,38 @@ func TestWriteMarkdownHostile(t *testing.T) {
 				}
 				fence = line
 				fences++
+			case strings.HasPrefix(line, "|") && len(headings) > 0 && headings[len(headings)-1] == "### Evidence":
+				evidenceRows++
+				cells := mdCells(line)
+				if len(cells) != width-1 {
+					t.Errorf("%s: %d cells; want %d", where, len(cells), width-1)
+					continue
+				}
+				switch {
+				case evidenceRows == 1:
+					if cells[0] != "case" {
+						t.Errorf("%s: header starts %q", where, cells[0])
+					}
+					for _, name := range cells[1:] {
+						bare(where, "encoder name", name)
+					}
+				case evidenceRows == 2:
+					if line != "|---|"+strings.Repeat("---|", len(rep.Encoders)) {
+						t.Errorf("%s: not the delimiter row", where)
+					}
+				case evidenceRows-3 < len(rep.Cases):
+					id := rep.Cases[evidenceRows-3].ID
+					want := []string{"`" + id + "`", "3 size updates", "3 size updates", "3 size updates"}
+					if e, ok := hostileEvidenceCells[id]; ok {
+						want[2] = strings.ReplaceAll(e, "-", `\-`)
+					}
+					if !slices.Equal(cells, want) {
+						t.Errorf("%s: cells %q; want %q", where, cells, want)
+					}
+				default:
+					t.Errorf("%s: an evidence row beyond the cases", where)
+				}
+			case line == "What each case judged: the instances of its rule.":
 			case strings.HasPrefix(line, "|"):
 				rows++
 				cells := mdCells(line)
@@ -726,12 +839,17 @@ func TestWriteMarkdownHostile(t *testing.T) {
 					t.Errorf("%s: a table row beyond the cases", where)
 				}
 			case strings.HasPrefix(line, "- **"):
-				items++
-				name, _, ok := strings.Cut(strings.TrimPrefix(line, "- **"), "**: ")
+				name, rest, ok := strings.Cut(strings.TrimPrefix(line, "- **"), "**: ")
 				if !ok {
 					t.Errorf("%s: not a summary item", where)
 				}
 				bare(where, "encoder name", name)
+				if b, ok := strings.CutPrefix(rest, "breakdown: "); ok {
+					breakdowns++
+					bare(where, "breakdown", b)
+				} else {
+					items++
+				}
 			case (strings.HasPrefix(line, "<details><summary>") || strings.HasPrefix(line, "<details open><summary>")) && strings.HasSuffix(line, "</summary>") && opened == closed:
 				opened++
 				if strings.HasPrefix(line, "<details open>") {
@@ -765,21 +883,22 @@ func TestWriteMarkdownHostile(t *testing.T) {
 		if opened != notPassed || closed != notPassed {
 			t.Errorf("%d <details> opened, %d closed; want %d", opened, closed, notPassed)
 		}
-		// Open: the failure, the expected failure, the non-strict result.
-		if open != 3 {
-			t.Errorf("%d <details open>; want 3", open)
+		// Open: the failure, the expected failure, the MUST case not
+		// graded, the non-strict result.
+		if open != 4 {
+			t.Errorf("%d <details open>; want 4", open)
 		}
 		// A code block for each <details>, and one more for each stderr.
 		if want := notPassed + 2; fences != want {
 			t.Errorf("%d code blocks; want %d", fences, want)
 		}
-		if want := 2 + len(rep.Cases); rows != want {
-			t.Errorf("%d table rows; want %d", rows, want)
+		if want := 2 + len(rep.Cases); rows != want || evidenceRows != want {
+			t.Errorf("%d matrix rows, %d evidence rows; want %d of each", rows, evidenceRows, want)
 		}
-		if items != len(rep.Encoders) {
-			t.Errorf("%d summary items; want %d", items, len(rep.Encoders))
+		if items != len(rep.Encoders) || breakdowns != 1 {
+			t.Errorf("%d summary items, %d breakdowns; want %d and 1", items, breakdowns, len(rep.Encoders))
 		}
-		if want := []string{"### Failures", "### Non-strict", "### Matrix", "### Unsupported and info"}; !slices.Equal(headings, want) {
+		if want := []string{"### Failures", "### Not graded (MUST cases, each fails the run)", "### Non-strict", "### Matrix", "### Evidence", "### Unsupported and info"}; !slices.Equal(headings, want) {
 			t.Errorf("headings %q; want %q", headings, want)
 		}
 		if t.Failed() {
@@ -856,13 +975,20 @@ func TestWriteJUnitHostile(t *testing.T) {
 					skipped++
 				}
 			}
-			wantFailures, wantSkipped := 0, 0
+			wantCases, wantFailures, wantSkipped := len(rep.Cases), 0, 0
 			if i == 1 {
-				wantFailures, wantSkipped = 1, 2 // the failure; the expected failure and the unsupported case
+				// The failure, the MUST case not graded and the
+				// breakdown, a testcase of its own after the cases; the
+				// expected failure, the unsupported case, the declared
+				// one and the consequence.
+				wantCases, wantFailures, wantSkipped = len(rep.Cases)+1, 3, 4
+				if last := s.Cases[len(s.Cases)-1]; last.Name != "breakdown" || last.Failure == nil {
+					t.Errorf("testsuite %d ends with testcase %q (failure %v); want a failing breakdown", i, last.Name, last.Failure != nil)
+				}
 			}
-			if len(s.Cases) != len(rep.Cases) || failures != wantFailures || s.Failures != wantFailures || skipped != wantSkipped || s.Skipped != wantSkipped {
+			if len(s.Cases) != wantCases || failures != wantFailures || s.Failures != wantFailures || skipped != wantSkipped || s.Skipped != wantSkipped {
 				t.Errorf("testsuite %d: %d testcases, %d <failure> (failures=%d), %d <skipped> (skipped=%d); want %d, %d, %d",
-					i, len(s.Cases), failures, s.Failures, skipped, s.Skipped, len(rep.Cases), wantFailures, wantSkipped)
+					i, len(s.Cases), failures, s.Failures, skipped, s.Skipped, wantCases, wantFailures, wantSkipped)
 			}
 		}
 		if doc.Suites[0].Name != "ref" || doc.Suites[2].Name != "x/net" {
@@ -878,7 +1004,7 @@ func TestWriteJUnitHostile(t *testing.T) {
 // exists, that the summary has a row per encoder and the matrix a row per
 // case with a cell per encoder, and that the page is graphic UTF-8.
 func TestWriteHTMLHostile(t *testing.T) {
-	own := []string{"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tbody", "tr", "th", "td", "a", "code", "span", "br", "i", "section", "pre", "details", "summary"}
+	own := []string{"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tbody", "tr", "th", "td", "a", "code", "span", "br", "i", "section", "pre", "details", "summary", "ul", "li"}
 	forEachHostile(t, func(t *testing.T, payload string, rep *certify.Report) {
 		var buf bytes.Buffer
 		if err := report.WriteHTML(&buf, rep); err != nil {
@@ -901,6 +1027,7 @@ func TestWriteHTMLHostile(t *testing.T) {
 				case a.Key == "href" && n.Data == "a":
 					links = append(links, a.Val)
 				case a.Key == "class" || a.Key == "lang" || a.Key == "charset":
+				case a.Key == "title" && n.Data == "td", a.Key == "colspan" && n.Data == "td" && a.Val == "9":
 				case (a.Key == "http-equiv" || a.Key == "content") && n.Data == "meta":
 				default:
 					t.Errorf("attribute %s=%q on <%s> is not the template's", a.Key, a.Val, n.Data)
@@ -941,8 +1068,10 @@ func TestWriteHTMLHostile(t *testing.T) {
 				tables[attr(table, "class")] = append(tables[attr(table, "class")], elements(tr, func(n *html.Node) bool { return n.Data == "td" || n.Data == "th" }))
 			}
 		}
-		if got := tables["summary"]; len(got) != 1+len(rep.Encoders) || len(got[2][0].Attr) != 0 || !strings.Contains(textOf(got[2][0]), "reports itself as hello ") {
-			t.Errorf("summary table: %d rows, the hostile encoder's first cell %q; want %d rows, and the name it reported", len(got), textOf(got[2][0]), 1+len(rep.Encoders))
+		// A row per encoder, and the hostile one's breakdown under it.
+		if got := tables["summary"]; len(got) != 2+len(rep.Encoders) || len(got[2][0].Attr) != 0 || !strings.Contains(textOf(got[2][0]), "reports itself as hello ") ||
+			len(got[3]) != 1 || !strings.Contains(textOf(got[3][0]), ": breakdown: encoder broke hpack-stdio at request 7: ") {
+			t.Errorf("summary table: %d rows, the hostile encoder's first cell %q; want %d rows, the name it reported, and its breakdown", len(got), textOf(got[2][0]), 2+len(rep.Encoders))
 		}
 		matrix := tables[""] // the one table without a class
 		if len(matrix) != 1+len(rep.Cases) {
@@ -1024,13 +1153,21 @@ func TestWriteJSONHostile(t *testing.T) {
 		var doc struct {
 			Traffic  string `json:"traffic"`
 			Encoders map[string]struct {
-				Kind     string `json:"kind"`
-				Reported string `json:"reported"`
-				Binary   bool   `json:"binary"`
-				Cases    map[string]struct {
-					Detail string `json:"detail"`
-					Repro  string `json:"repro"`
-					Stderr string `json:"stderr"`
+				Kind      string `json:"kind"`
+				Reported  string `json:"reported"`
+				Binary    bool   `json:"binary"`
+				Breakdown string `json:"breakdown"`
+				Ungraded  []struct {
+					Case, Why string
+				} `json:"ungraded"`
+				Cases map[string]struct {
+					Detail       string `json:"detail"`
+					Repro        string `json:"repro"`
+					Stderr       string `json:"stderr"`
+					Declared     string `json:"declared"`
+					Consequences []struct {
+						Detail string `json:"detail"`
+					} `json:"consequences"`
 				} `json:"cases"`
 			} `json:"encoders"`
 			Stale []string `json:"stale_expectations"`
@@ -1069,6 +1206,18 @@ func TestWriteJSONHostile(t *testing.T) {
 		want("repro", got.Repro, res.Repro)
 		want("stderr", got.Stderr, res.Stderr)
 		want("traffic", doc.Traffic, rep.TrafficSource)
+		want("breakdown", doc.Encoders[key].Breakdown, rep.Targets[payload].Breakdown)
+		if u := doc.Encoders[key].Ungraded; len(u) != 1 || u[0].Case != "enc/2.3.2/2" {
+			t.Errorf("ungraded %+v; want enc/2.3.2/2", u)
+		} else {
+			want("ungraded why", u[0].Why, rep.Results[payload]["enc/2.3.2/2"].Detail)
+		}
+		if cq := got.Consequences; len(cq) != 2 {
+			t.Errorf("consequences %+v; want 2", cq)
+		} else {
+			want("consequence detail", cq[1].Detail, res.Consequences[1].Detail)
+		}
+		want("declared", doc.Encoders[key].Cases["enc/6.3/1"].Declared, rep.Results[payload]["enc/6.3/1"].Declared)
 		if len(doc.Stale) != 1 {
 			t.Fatalf("stale expectations %q; want one", doc.Stale)
 		}

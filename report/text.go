@@ -13,11 +13,15 @@ import (
 
 // WriteText writes the terminal report, most urgent first: for targets
 // captured live, what was captured and how (see writeLiveText); the verdict
-// and the first failure; a summary per encoder with its coverage; every
-// failure, then every non-strict result, in full (the RFC text, the
-// detail, the reproduction, the encoder's stderr); the matrix, one line
-// per case with a column per encoder; and a line for each result graded
-// unsupported or info.
+// (what fails the run, what calls for a look, the MUST cases a recording
+// does not exercise), a line per target that broke down ("E: breakdown:
+// ...") and the first failure; a summary per encoder with its coverage;
+// every failure, every MUST case not graded, then every non-strict result,
+// in full (the rule, the detail, what the case judged, the consequences
+// of a root cause, the reproduction, the encoder's stderr); the matrix,
+// one line per case with a column per encoder; the evidence, the instances
+// each case judged for each encoder; and a line for each result graded
+// unsupported or info, with its declaration or its root causes.
 //
 // What the encoder controls cannot act on the terminal nor pass for the
 // report's own lines: an encoder's name is Go-quoted unless it is plain
@@ -25,12 +29,17 @@ import (
 // characters and invalid UTF-8 as escapes (see visible), and each of
 // their lines is indented.
 func WriteText(w io.Writer, report *certify.Report) error {
-	r := rep{report}
+	r := newRep(report)
 	names := r.names(textName)
 	r.writeLiveText(w, names)
 	ranked := r.ranked()
-	word, text := r.verdict(&ranked)
+	word, text := r.verdict(&ranked, names, visible.Line)
 	fmt.Fprintf(w, "verdict: %s: %s\n", word, text)
+	for i, enc := range r.Encoders {
+		if b := r.Targets[enc].Breakdown; b != "" {
+			fmt.Fprintln(w, breakdownLine(names[i], visible.Line(b)))
+		}
+	}
 	if e, ok := firstFailure(&ranked); ok {
 		fmt.Fprintf(w, "%s: %s %s (%s)\n", firstLabel(e), names[e.enc], e.c.ID, e.c.Title)
 	}
@@ -56,6 +65,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 		entries []entry
 	}{
 		{"failures:", slices.Concat(ranked[rankFail], ranked[rankExpected])},
+		{"not graded (MUST cases, each fails the run):", ranked[rankUngraded]},
 		{"non-strict:", ranked[rankNonStrict]},
 	} {
 		if len(s.entries) == 0 {
@@ -63,7 +73,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 		}
 		fmt.Fprintf(w, "\n%s\n", s.heading)
 		for _, e := range s.entries {
-			writeTextEntry(w, names[e.enc], e)
+			r.writeTextEntry(w, names[e.enc], e)
 		}
 	}
 	fmt.Fprintln(w)
@@ -72,9 +82,22 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	for _, c := range r.Cases {
 		cells := make([]string, len(r.Encoders))
 		for i, enc := range r.Encoders {
-			cells[i] = cell(r.Results[enc][c.ID])
+			cells[i] = r.cell(enc, c.ID, r.Results[enc][c.ID])
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, strings.Join(cells, "\t"), c.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "evidence\t%s\n", strings.Join(names, "\t"))
+	for _, c := range r.Cases {
+		cells := make([]string, len(r.Encoders))
+		for i, enc := range r.Encoders {
+			cells[i] = visible.Line(evidenceCell(r.Results[enc][c.ID].Evidence))
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", c.ID, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -82,11 +105,23 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	if rest := slices.Concat(ranked[rankUnsupported], ranked[rankInfo]); len(rest) > 0 {
 		fmt.Fprintf(w, "\ndetails:\n")
 		for _, e := range rest {
-			lines := visible.Lines(e.res.Detail)
-			fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, cell(e.res), lines[0])
-			for _, l := range lines[1:] {
-				fmt.Fprintf(w, "    %s\n", l)
+			res := e.res
+			label := r.cell(r.Encoders[e.enc], e.c.ID, res)
+			switch {
+			case res.Declared != "":
+				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, visible.Line(res.Declared))
+				writeIndented(w, "    ", res.Detail)
+			case len(res.CausedBy) > 0:
+				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, visible.Line(causedByLine(res)))
+				writeIndented(w, "    ", res.Detail)
+			default:
+				lines := visible.Lines(res.Detail)
+				fmt.Fprintf(w, "  %s %s %s: %s\n", names[e.enc], e.c.ID, label, lines[0])
+				for _, l := range lines[1:] {
+					fmt.Fprintf(w, "    %s\n", l)
+				}
 			}
+			writeTextConsequences(w, e)
 		}
 	}
 	_, err := fmt.Fprintln(w)
@@ -94,20 +129,35 @@ func WriteText(w io.Writer, report *certify.Report) error {
 }
 
 // writeTextEntry writes a result in full: a line with the encoder's name,
-// the case and its title, then, indented, the rule, the detail, the
-// reproduction and the encoder's stderr. A reproduction starts with the
-// detail, most of the time: the detail is then not written twice.
-func writeTextEntry(w io.Writer, name string, e entry) {
-	fmt.Fprintf(w, "  %s %s %s: %s\n", name, e.c.ID, cell(e.res), e.c.Title)
+// the case and its title, then, indented, the rule, the detail, what the
+// case judged, the consequences of a root cause, the reproduction and the
+// encoder's stderr. A reproduction starts with the detail, most of the
+// time: the detail is then not written twice.
+func (r rep) writeTextEntry(w io.Writer, name string, e entry) {
+	fmt.Fprintf(w, "  %s %s %s: %s\n", name, e.c.ID, r.cell(r.Encoders[e.enc], e.c.ID, e.res), e.c.Title)
 	writeIndented(w, "    ", rule(e.c))
 	if !strings.HasPrefix(e.res.Repro, e.res.Detail+"\n") {
 		writeIndented(w, "    ", e.res.Detail)
 	}
+	fmt.Fprintf(w, "    evidence: %s\n", visible.Line(e.res.Evidence.String()))
+	writeTextConsequences(w, e)
 	if e.res.Repro != "" {
 		writeIndented(w, "    ", e.res.Repro)
 	}
 	if e.res.Stderr != "" {
 		fmt.Fprintln(w, "    encoder stderr:")
 		writeIndented(w, "      ", e.res.Stderr)
+	}
+}
+
+// writeTextConsequences writes, under a root cause, what followed from it,
+// one line each.
+func writeTextConsequences(w io.Writer, e entry) {
+	if len(e.res.Consequences) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "    %s\n", visible.Line(consequencesHead(e.c, e.res)))
+	for _, c := range e.res.Consequences {
+		fmt.Fprintf(w, "      %s\n", visible.Line(c.String()))
 	}
 }

@@ -16,9 +16,13 @@ import (
 func TestWording(t *testing.T) {
 	rep := hostileReport("enc")
 	rep.Results["enc"]["enc/4.2/1"] = &certify.Result{Grade: certify.Pass, Detail: "ok"}
+	rep.Results["enc"]["enc/2.3.2/2"] = &certify.Result{Grade: certify.Pass, Detail: "ok"}
+	info := rep.Targets["enc"]
+	info.Breakdown = ""
+	rep.Targets["enc"] = info
 	rep.Repro = &certify.Repro{Dir: "out/repro", Files: 1, Replay: "hpackcert repro --story out/repro/a.json"}
 	want := map[string][]string{
-		"text": {"verdict: PASS: no failure; 1 expected failure", "first expected failure: enc enc/5.2/1", "(1 failure expected)"},
+		"text": {"verdict: PASS: no failure; 1 expected failure", "first expected failure: enc enc/5.2/1", "(1 failure expected, 1 declared, 1 consequence of a failure)"},
 		"md":   {"first expected failure: **enc**", "**Reproductions:** 1 story file in "},
 		"html": {"first expected failure: <a href", "Reproductions: 1 story file in", `<p class="took">time: 1.0 ms</p>`},
 	}

@@ -214,6 +214,10 @@ func (m *model) decode(reps []wire.Representation, sent []Field) bool {
 // owner of its divergence (step 2).
 type diagnosis struct {
 	models []*model
+	// rfc is a model without departure: a divergence it decodes right
+	// (a size update missing, say, which the models do not check) is no
+	// table's, and no model explains it.
+	rfc *model
 	// root is the story's first diverging block, nil before it.
 	root *playedBlock
 }
@@ -229,10 +233,24 @@ type diagnosis struct {
 func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.Field) {
 	if dg.models == nil {
 		dg.models = newModels()
+		dg.rfc = &model{caseID: "", what: "RFC 7541", overhead: spec.EntryOverhead, alive: true, maxSize: spec.DefaultTableSize}
 	}
 	atRoot := diverged && dg.root == nil
 	if atRoot {
 		dg.root = pb
+	}
+	tableOnly := atRoot && pb.tableDiff != "" && pb.roundTripError() == ""
+	if dg.rfc.alive && (dg.root == nil || atRoot) {
+		rfcRight := pb.walkErr == nil && dg.rfc.decode(pb.reps, pb.in().Headers)
+		dg.rfc.alive = rfcRight
+		if atRoot && rfcRight && !tableOnly {
+			// The fields decode right with an RFC 7541 table: the
+			// divergence is a rule of the wire's, no table model's.
+			for _, m := range dg.models {
+				m.alive = false
+			}
+			return
+		}
 	}
 	for _, m := range dg.models {
 		if !m.alive {
@@ -242,7 +260,7 @@ func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.F
 		switch {
 		case !ok:
 			m.alive = false
-		case atRoot && pb.tableDiff != "" && pb.roundTripError() == "":
+		case tableOnly:
 			m.explained = m.holds(encTable)
 			m.alive = m.explained
 		case atRoot:

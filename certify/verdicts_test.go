@@ -8,6 +8,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // literalOnly is an encoder that never inserts and never Huffman-codes:
@@ -102,5 +103,28 @@ func TestNothingJudgedIsNotAPass(t *testing.T) {
 	}
 	if res := rep.Results["literal-only"]["enc/4.2/1"]; res.Declared != "" || res.Grade != certify.Pass {
 		t.Errorf("enc/4.2/1, graded and covered by a declaration: %s, declared %q; want pass, not declared", res.Grade, res.Declared)
+	}
+}
+
+// TestRootCauseOutsideTheSelection checks that a divergence whose owner
+// was not selected is not filed under a selected case it has nothing to
+// do with: x/net's missing size update before a block without fields
+// (enc/4.2/4's) decodes right with an RFC 7541 table, so no table model
+// explains it, and enc/4.1/1 alone passes.
+func TestRootCauseOutsideTheSelection(t *testing.T) {
+	xnet, err := inprocess.Builtin("xnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := certifytest.Quick()
+	opts.Cases = []string{"enc/4.1/", "enc/4.4/"}
+	rep, err := certify.Run([]certify.Target{xnet}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"enc/4.1/1", "enc/4.4/1", "enc/4.4/2"} {
+		if res := rep.Results["x/net"][id]; res.Grade != certify.Pass {
+			t.Errorf("%s: %s %q; want pass", id, res.Grade, res.Detail)
+		}
 	}
 }

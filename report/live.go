@@ -43,7 +43,7 @@ func (r rep) writeLiveText(w io.Writer, names []string) {
 		if l.Encoder != "" {
 			fmt.Fprintf(w, " (HPACK: %s)", visible.Line(l.Encoder))
 		}
-		fmt.Fprintf(w, "\n  %d header blocks on %d connections in %.1fs\n", l.Blocks, l.Conns, l.Elapsed.Seconds())
+		fmt.Fprintf(w, "\n  %s on %s in %.1fs\n", counted(l.Blocks, "header block", "header blocks"), counted(l.Conns, "connection", "connections"), l.Elapsed.Seconds())
 		if l.Declared {
 			fmt.Fprintf(w, "  declared transformation: %s\n", visible.Line(l.Transform))
 		}

@@ -191,11 +191,12 @@ func TestLiveClientCommand(t *testing.T) {
 		testenv.Missing(t, "curl (Debian package curl), for a client command line")
 	}
 	var out bytes.Buffer
-	status, err := liveCmd([]string{"--tls", "--client", "curl -s -k --http2 -H 'x-test: 1' {urls}", "--requests", "4"}, &out)
+	status, err := liveCmd([]string{"--tls", "--client", "curl -s -k --http2 -H 'x-test: 1' {urls}", "--requests", "4",
+		"--declare-unsupported", "enc/4.4/1 for curl: four requests do not fill curl's dynamic table"}, &out)
 	if status != 0 || err != nil {
 		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())
 	}
-	if !strings.Contains(out.String(), "curl: client over TLS") || !strings.Contains(out.String(), "4 header blocks on 1 connections") {
+	if !strings.Contains(out.String(), "curl: client over TLS") || !strings.Contains(out.String(), "4 header blocks on 1 connection in") {
 		t.Errorf("output lacks the capture of curl's 4 requests:\n%s", out.String())
 	}
 }

@@ -274,7 +274,7 @@ func TestEncodeThenGradeStories(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("run --stories of the reference's output: exit %d; stderr %s\n%s", status, stderr, stdout)
 	}
-	if !strings.Contains(stdout, "enc/4.1/1    unsupported") {
+	if !strings.Contains(stdout, "enc/5.2/3    unsupported") {
 		t.Errorf("a case needing a live encoder is not unsupported:\n%s", stdout)
 	}
 

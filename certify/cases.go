@@ -186,7 +186,7 @@ func (c *caseRun) judge(f blockRule) (verdict, Evidence) {
 func (c *caseRun) notExercised(ev Evidence) verdict {
 	if note := c.causesNote(ev); note != "" && ev.Instances == 0 {
 		ids, _ := c.causes()
-		return verdict{grade: Unsupported, detail: fmt.Sprintf("not graded: %s (%s)", note, ev), evidence: &ev, causedBy: ids}
+		return verdict{grade: Unsupported, detail: fmt.Sprintf("%s (%s)", note, ev), evidence: &ev, causedBy: ids}
 	}
 	return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: %s (%s)", instanceNames[c.c.instance].notExercised, ev), evidence: &ev}
 }

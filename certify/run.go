@@ -139,6 +139,10 @@ type Result struct {
 	Replay *vectors.Story `json:"-"`
 }
 
+// BreakdownCause is the Result.CausedBy of a case left with nothing to
+// judge by the target's breakdown (TargetInfo.Breakdown).
+const BreakdownCause = "the breakdown"
+
 // Consequence is what followed from a root cause in the stories it broke:
 // the later blocks no case judged (Case ""), or a case whose rule also
 // found fault at the root block or after it.
@@ -455,7 +459,9 @@ func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string
 	if more > 0 {
 		text += fmt.Sprintf("; it broke down again in %s after a restart", plural(more, "more scenario", "more scenarios"))
 	}
-	return text, first.breakdownAt.repro(first.breakdown.Error()), first.stderr
+	// The reproduction's first line would say the breakdown again.
+	_, repro, _ = strings.Cut(first.breakdownAt.repro(first.breakdown.Error()), "\n")
+	return text, repro, first.stderr
 }
 
 // judge runs the case's check, after the checks every case shares: a
@@ -478,6 +484,11 @@ func (r *runner) judge(run *caseRun, unsupported []string) verdict {
 	}
 	r.provide(run)
 	v := run.c.check(run)
+	if broke != "" && v.grade == Unsupported && (v.evidence == nil || v.evidence.Instances == 0) {
+		// Nothing was judged before the breakdown: the case is its
+		// consequence, accounted for by the target's one failure.
+		return verdict{grade: Unsupported, detail: "no instance was judged" + strings.Replace(broke, "; graded on the blocks", " on the blocks", 1), evidence: v.evidence, causedBy: []string{BreakdownCause}}
+	}
 	v.detail += broke
 	if v.grade != Pass {
 		return v

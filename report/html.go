@@ -45,6 +45,7 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .Summaries}}<tr><td>{{.Encoder}}{{if .Reported}}<br>reports itself as <code>{{.Reported}}</code>{{end}}</td><td class="k">{{.Kind}}{{if .Binary}}, binary form{{end}}</td>
 <td class="n{{if or .Fail .Ungraded}} fail{{end}}">{{.Fail}}{{if .Expected}} (+{{.Expected}} expected){{end}}{{if .Ungraded}}, {{.Ungraded}} not graded{{end}}</td><td class="n{{if .NonStrict}} non-strict{{end}}">{{.NonStrict}}</td><td class="n">{{.Unsupported}}</td><td class="n">{{.Info}}</td><td class="n">{{.Pass}}</td><td>{{.Coverage}}</td><td class="k">{{.Elapsed}}</td></tr>
 {{with .Breakdown}}<tr><td class="fail" colspan="9">{{.}}</td></tr>
+{{end}}{{with .BreakdownFull}}<tr><td colspan="9"><details><summary>its reproduction</summary><pre><code>{{.}}</code></pre></details></td></tr>
 {{end}}{{end}}</table>
 <p>Traffic stories: {{.Traffic}}.{{if .Strict}} Strict: non-strict counts as fail.{{end}}</p>
 {{with .Run}}<p>{{.}}</p>
@@ -104,7 +105,7 @@ type htmlSummary struct {
 	Binary                                 bool
 	Fail, Expected, NonStrict, Unsupported int
 	Ungraded, Info, Pass                   int
-	Coverage, Breakdown                    string
+	Coverage, Breakdown, BreakdownFull     string
 	Elapsed                                time.Duration
 }
 
@@ -243,6 +244,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 		}
 		if info.Breakdown != "" {
 			s.Breakdown = breakdownLine(s.Encoder, visible.Line(info.Breakdown))
+			s.BreakdownFull = visible.Text(breakdownText(info))
 		}
 		for id, res := range r.Results[enc] {
 			switch r.rank(enc, id, res) {

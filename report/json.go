@@ -49,17 +49,19 @@ func jsonUngradedList(list []certify.Ungraded) []jsonUngraded {
 }
 
 type jsonEncoder struct {
-	Kind         string                `json:"kind"`
-	Reported     string                `json:"reported"`
-	Binary       bool                  `json:"binary"`
-	Elapsed      float64               `json:"elapsed_seconds"`
-	Breakdown    string                `json:"breakdown,omitempty"`
-	Ungraded     []jsonUngraded        `json:"ungraded,omitempty"`
-	NotExercised []jsonUngraded        `json:"not_exercised,omitempty"`
-	Summary      map[string]int        `json:"summary"`
-	Coverage     *certify.Coverage     `json:"coverage,omitempty"`
-	Cases        map[string]jsonResult `json:"cases"`
-	Live         *jsonLive             `json:"live,omitempty"`
+	Kind            string                `json:"kind"`
+	Reported        string                `json:"reported"`
+	Binary          bool                  `json:"binary"`
+	Elapsed         float64               `json:"elapsed_seconds"`
+	Breakdown       string                `json:"breakdown,omitempty"`
+	BreakdownRepro  string                `json:"breakdown_repro,omitempty"`
+	BreakdownStderr string                `json:"breakdown_stderr,omitempty"`
+	Ungraded        []jsonUngraded        `json:"ungraded,omitempty"`
+	NotExercised    []jsonUngraded        `json:"not_exercised,omitempty"`
+	Summary         map[string]int        `json:"summary"`
+	Coverage        *certify.Coverage     `json:"coverage,omitempty"`
+	Cases           map[string]jsonResult `json:"cases"`
+	Live            *jsonLive             `json:"live,omitempty"`
 }
 
 // jsonLive is certify.LiveInfo as the JSON report spells it.
@@ -160,16 +162,18 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	for _, enc := range r.Encoders {
 		info := r.Targets[enc]
 		je := jsonEncoder{
-			Kind:         info.Kind,
-			Reported:     jsonText(info.Reported),
-			Binary:       info.Binary,
-			Elapsed:      info.Elapsed.Seconds(),
-			Breakdown:    jsonText(info.Breakdown),
-			Ungraded:     jsonUngradedList(r.Ungraded(enc)),
-			NotExercised: jsonUngradedList(r.NotExercised(enc)),
-			Summary:      map[string]int{},
-			Coverage:     r.Coverage[enc],
-			Cases:        map[string]jsonResult{},
+			Kind:            info.Kind,
+			Reported:        jsonText(info.Reported),
+			Binary:          info.Binary,
+			Elapsed:         info.Elapsed.Seconds(),
+			Breakdown:       jsonText(info.Breakdown),
+			BreakdownRepro:  jsonText(info.BreakdownRepro),
+			BreakdownStderr: jsonText(info.BreakdownStderr),
+			Ungraded:        jsonUngradedList(r.Ungraded(enc)),
+			NotExercised:    jsonUngradedList(r.NotExercised(enc)),
+			Summary:         map[string]int{},
+			Coverage:        r.Coverage[enc],
+			Cases:           map[string]jsonResult{},
 		}
 		if l := info.Live; l != nil {
 			je.Live = &jsonLive{

@@ -161,7 +161,7 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 		if b := r.Targets[enc].Breakdown; b != "" {
 			s.Cases = append(s.Cases, junitCase{
 				Name: "breakdown", Classname: "hpackcert." + name, Time: seconds(0),
-				Failure: &junitMessage{Message: "breakdown: " + visible.Line(b), Type: "breakdown", Text: visible.Text(b)},
+				Failure: &junitMessage{Message: "breakdown: " + visible.Line(b), Type: "breakdown", Text: visible.Text(breakdownText(r.Targets[enc]))},
 			})
 			s.Failures++
 		}
@@ -217,4 +217,17 @@ func junitResultProperties(r rep, enc string, c certify.Case, res *certify.Resul
 		props = append(props, junitProperty{"consequence", visible.Line(cq.String())})
 	}
 	return props
+}
+
+// breakdownText is a breakdown in full: what broke, its reproduction and
+// the encoder's stderr.
+func breakdownText(info certify.TargetInfo) string {
+	text := info.Breakdown
+	if info.BreakdownRepro != "" {
+		text += "\n" + info.BreakdownRepro
+	}
+	if info.BreakdownStderr != "" {
+		text += "\nencoder stderr:\n" + info.BreakdownStderr
+	}
+	return text
 }

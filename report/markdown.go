@@ -69,10 +69,14 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 		{"Not graded (MUST cases, each fails the run)", ranked[rankUngraded]},
 		{"Non-strict", ranked[rankNonStrict]},
 	} {
-		if len(s.entries) == 0 {
+		breakdowns := s.heading == "Failures" && r.brokeDown()
+		if len(s.entries) == 0 && !breakdowns {
 			continue
 		}
 		fmt.Fprintf(w, "\n### %s\n", s.heading)
+		if breakdowns {
+			r.writeMarkdownBreakdowns(w)
+		}
 		for _, e := range s.entries {
 			r.writeMarkdownEntry(w, e, true)
 		}
@@ -165,4 +169,29 @@ func writeReproMarkdown(w io.Writer, rp *certify.Repro) {
 	fmt.Fprintf(w, "**Reproductions:** %s in %s; replay one with:\n\n", counted(rp.Files, "story file", "story files"), mdText(rp.Dir))
 	writeMarkdownCode(w, rp.Replay)
 	fmt.Fprintln(w)
+}
+
+// brokeDown reports whether a target of the run broke down.
+func (r rep) brokeDown() bool {
+	for _, enc := range r.Encoders {
+		if r.Targets[enc].Breakdown != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeMarkdownBreakdowns writes each target's breakdown in full, open,
+// first among the failures: what broke, its reproduction and the
+// encoder's stderr, in a code block.
+func (r rep) writeMarkdownBreakdowns(w io.Writer) {
+	for _, enc := range r.Encoders {
+		info := r.Targets[enc]
+		if info.Breakdown == "" {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details open><summary>%s breakdown: %s</summary>\n\n", htmlLine(enc), htmlLine(info.Breakdown))
+		writeMarkdownCode(w, breakdownText(info))
+		fmt.Fprintln(w, "</details>")
+	}
 }

@@ -263,7 +263,7 @@ func TestWriteText(t *testing.T) {
 		regexp.MustCompile(`\ncase +ref +broken huffman-zero-padding +broken always-huffman +title\n(enc/[^\n]+\n)*enc/5.2/3 +pass +consequence +pass +every octet value round-trips\n`),
 		// The evidence table: what each case judged, for every encoder.
 		regexp.MustCompile(`\n\nevidence +ref +broken huffman-zero-padding +broken always-huffman\nenc/1.1/1 +5 blocks +0 blocks +5 blocks\nenc/5.2/1 +[1-9]\d* Huffman strings +[1-9]\d* Huffman strings +[1-9]\d* Huffman strings\n`),
-		regexp.MustCompile(`\ndetails:\n  broken huffman-zero-padding enc/5.2/3 consequence: not graded: caused by enc/5.2/1\n    not graded: `),
+		regexp.MustCompile(`\ndetails:\n  broken huffman-zero-padding enc/5.2/3 consequence: not graded: caused by enc/5.2/1\n    [0-9]+ blocks? not judged: they follow divergences filed under enc/5.2/1 `),
 		regexp.MustCompile(`\n  ref enc/1.1/1 info: `),
 	} {
 		if !want.MatchString(text) {
@@ -544,7 +544,7 @@ func TestWriteTextHostile(t *testing.T) {
 		// same one again.
 		own := []string{
 			"verdict: FAIL: 1 failure in 1 of 3 encoders; 1 breakdown (" + names[1] + "); 1 MUST case not graded for " + names[1] + ": enc/2.3.2/2 (not exercised: ",
-			"first failure: ", "traffic stories: ", "expected failure ", "failures:", "not graded (MUST cases, each fails the run):", "non-strict:", "case ", "evidence ", "details:"}
+			"first failure: ", "traffic stories: ", "expected failure ", "breakdowns (each the target's one failure):", "failures:", "not graded (MUST cases, each fails the run):", "non-strict:", "case ", "evidence ", "details:"}
 		next := 0
 	lines:
 		for n, line := range strings.Split(text, "\n") {
@@ -608,6 +608,7 @@ func TestWriteTextHostile(t *testing.T) {
 			}
 		}
 		wantEntries := []string{
+			"  " + names[1] + ": breakdown",
 			"  " + names[1] + " enc/4.2/1 fail: a lower setting",
 			"  " + names[1] + " enc/5.2/1 fail (expected): Huffman padding",
 			"  " + names[1] + " enc/2.3.2/2 not graded: the dynamic table",
@@ -880,16 +881,18 @@ func TestWriteMarkdownHostile(t *testing.T) {
 				}
 			}
 		}
-		if opened != notPassed || closed != notPassed {
-			t.Errorf("%d <details> opened, %d closed; want %d", opened, closed, notPassed)
+		// One <details> for each result not passed, and one for the
+		// breakdown.
+		if opened != notPassed+1 || closed != notPassed+1 {
+			t.Errorf("%d <details> opened, %d closed; want %d", opened, closed, notPassed+1)
 		}
-		// Open: the failure, the expected failure, the MUST case not
-		// graded, the non-strict result.
-		if open != 4 {
-			t.Errorf("%d <details open>; want 4", open)
+		// Open: the breakdown, the failure, the expected failure, the MUST
+		// case not graded, the non-strict result.
+		if open != 5 {
+			t.Errorf("%d <details open>; want 5", open)
 		}
 		// A code block for each <details>, and one more for each stderr.
-		if want := notPassed + 2; fences != want {
+		if want := notPassed + 1 + 2; fences != want {
 			t.Errorf("%d code blocks; want %d", fences, want)
 		}
 		if want := 2 + len(rep.Cases); rows != want || evidenceRows != want {
@@ -1068,10 +1071,12 @@ func TestWriteHTMLHostile(t *testing.T) {
 				tables[attr(table, "class")] = append(tables[attr(table, "class")], elements(tr, func(n *html.Node) bool { return n.Data == "td" || n.Data == "th" }))
 			}
 		}
-		// A row per encoder, and the hostile one's breakdown under it.
-		if got := tables["summary"]; len(got) != 2+len(rep.Encoders) || len(got[2][0].Attr) != 0 || !strings.Contains(textOf(got[2][0]), "reports itself as hello ") ||
-			len(got[3]) != 1 || !strings.Contains(textOf(got[3][0]), ": breakdown: encoder broke hpack-stdio at request 7: ") {
-			t.Errorf("summary table: %d rows, the hostile encoder's first cell %q; want %d rows, the name it reported, and its breakdown", len(got), textOf(got[2][0]), 2+len(rep.Encoders))
+		// A row per encoder, and the hostile one's breakdown under it,
+		// then its reproduction.
+		if got := tables["summary"]; len(got) != 3+len(rep.Encoders) || len(got[2][0].Attr) != 0 || !strings.Contains(textOf(got[2][0]), "reports itself as hello ") ||
+			len(got[3]) != 1 || !strings.Contains(textOf(got[3][0]), ": breakdown: encoder broke hpack-stdio at request 7: ") ||
+			len(got[4]) != 1 || !strings.Contains(textOf(got[4][0]), "its reproduction") {
+			t.Errorf("summary table: %d rows, the hostile encoder's first cell %q; want %d rows, the name it reported, its breakdown and its reproduction", len(got), textOf(got[2][0]), 3+len(rep.Encoders))
 		}
 		matrix := tables[""] // the one table without a class
 		if len(matrix) != 1+len(rep.Cases) {

@@ -60,6 +60,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	for _, e := range r.StaleExpectations {
 		fmt.Fprintf(w, "expected failure %q did not fail: remove it from the list\n", e)
 	}
+	r.writeBreakdownsText(w, names)
 	for _, s := range []struct {
 		heading string
 		entries []entry
@@ -159,5 +160,30 @@ func writeTextConsequences(w io.Writer, e entry) {
 	fmt.Fprintf(w, "    %s\n", visible.Line(consequencesHead(e.c, e.res)))
 	for _, c := range e.res.Consequences {
 		fmt.Fprintf(w, "      %s\n", visible.Line(c.String()))
+	}
+}
+
+// writeBreakdownsText writes each target's breakdown in full: what broke,
+// its reproduction and the encoder's stderr, indented.
+func (r rep) writeBreakdownsText(w io.Writer, names []string) {
+	heading := false
+	for i, enc := range r.Encoders {
+		info := r.Targets[enc]
+		if info.Breakdown == "" {
+			continue
+		}
+		if !heading {
+			fmt.Fprintf(w, "\nbreakdowns (each the target's one failure):\n")
+			heading = true
+		}
+		fmt.Fprintf(w, "  %s: breakdown\n", names[i])
+		writeIndented(w, "    ", info.Breakdown)
+		if info.BreakdownRepro != "" {
+			writeIndented(w, "    ", info.BreakdownRepro)
+		}
+		if info.BreakdownStderr != "" {
+			fmt.Fprintln(w, "    encoder stderr:")
+			writeIndented(w, "      ", info.BreakdownStderr)
+		}
 	}
 }

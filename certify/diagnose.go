@@ -21,8 +21,10 @@ import (
 //  1. the rules of the wire a decoder checks, in the order a decoder meets
 //     them: enc/6.3/1 (an update above the setting), enc/6.3/2 (an update
 //     after a field), enc/4.2/1, enc/4.2/2, enc/4.2/4 (the size update a
-//     lowered setting needs), enc/5.2/1 (Huffman padding), enc/5.2/4 (a
-//     Huffman code): the first whose rule finds fault with the block owns;
+//     lowered setting needs), enc/4.2/3 (the smallest update first, which
+//     the strict oracle requires), enc/5.2/1 (Huffman padding), enc/5.2/4
+//     (a Huffman code): the first whose rule finds fault with the block
+//     owns;
 //  2. the table rules, diagnosed: the story is decoded again, from its
 //     first block, by decoders that each depart from RFC 7541 in one way
 //     an encoder's table can (entries counted with 0, 31 or 33 octets of
@@ -45,7 +47,7 @@ import (
 // blocks every oracle decoded to the fields sent.
 
 // causeOrder is step 1's rules, in order.
-var causeOrder = []string{"enc/6.3/1", "enc/6.3/2", "enc/4.2/1", "enc/4.2/2", "enc/4.2/4", "enc/5.2/1", "enc/5.2/4"}
+var causeOrder = []string{"enc/6.3/1", "enc/6.3/2", "enc/4.2/1", "enc/4.2/2", "enc/4.2/4", "enc/4.2/3", "enc/5.2/1", "enc/5.2/4"}
 
 // model is a decoder of walked representations that departs from RFC 7541
 // in one way, for step 2.

@@ -28,7 +28,7 @@ import (
 //  2. the table rules, diagnosed: the story is decoded again, from its
 //     first block, by decoders that each depart from RFC 7541 in one way
 //     an encoder's table can (entries counted with 0, 31 or 33 octets of
-//     overhead: enc/4.1/1; a size update that evicts nothing: enc/4.3/1;
+//     overhead, or lengths counted in UTF-16 code units: enc/4.1/1; a size update that evicts nothing: enc/4.3/1;
 //     one entry evicted too few or too many for a new one, or none:
 //     enc/4.4/1; an entry larger than the table that does not empty it:
 //     enc/4.4/2). A model that decodes every block up to and including the
@@ -56,6 +56,9 @@ type model struct {
 	// departure.
 	caseID, what string
 	overhead     uint64
+	// utf16 counts a name's and a value's length in UTF-16 code units
+	// of their UTF-8 decoding, where RFC 7541 counts octets.
+	utf16 bool
 	// evictDelta is how many entries fewer (positive) or more (negative)
 	// than needed an insertion evicts; noInsertEviction evicts none.
 	evictDelta       int
@@ -86,6 +89,7 @@ func newModels() []*model {
 		{caseID: "enc/4.1/1", what: "entries counted with 31 octets of overhead, not 32", overhead: 31},
 		{caseID: "enc/4.1/1", what: "entries counted with 33 octets of overhead, not 32", overhead: 33},
 		{caseID: "enc/4.1/1", what: "entries counted as name and value only, without the 32 octets of overhead", overhead: 0},
+		{caseID: "enc/4.1/1", what: "names and values counted in UTF-16 code units (as a JavaScript string's length), not in octets", overhead: spec.EntryOverhead, utf16: true},
 		{caseID: "enc/4.3/1", what: "a smaller maximum size evicts nothing", overhead: spec.EntryOverhead, resizeKeeps: true},
 		{caseID: "enc/4.4/1", what: "a new entry evicts one entry fewer than it needs", overhead: spec.EntryOverhead, evictDelta: 1},
 		{caseID: "enc/4.4/1", what: "a new entry evicts one entry more than it needs", overhead: spec.EntryOverhead, evictDelta: -1},
@@ -99,7 +103,23 @@ func newModels() []*model {
 }
 
 func (m *model) entrySize(f spec.Field) uint64 {
+	if m.utf16 {
+		return utf16Len(f.Name) + utf16Len(f.Value) + m.overhead
+	}
 	return uint64(len(f.Name)) + uint64(len(f.Value)) + m.overhead
+}
+
+// utf16Len is the length of s in UTF-16 code units, an invalid octet
+// counting as one (the replacement character it decodes to).
+func utf16Len(s string) uint64 {
+	n := uint64(0)
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // evict drops the oldest entries until the table's size is at most n, or

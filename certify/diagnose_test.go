@@ -73,3 +73,17 @@ func TestDiagnoseModels(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF16Len checks the length a JavaScript string gives UTF-8 text: one
+// unit per character of the Basic Multilingual Plane, two beyond it, one
+// per invalid octet.
+func TestUTF16Len(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want uint64
+	}{{"abc", 3}, {"é", 1}, {"日本", 2}, {"😀", 2}, {"\xff\xfe", 2}, {"", 0}} {
+		if got := utf16Len(tt.s); got != tt.want {
+			t.Errorf("utf16Len(%q) = %d; want %d", tt.s, got, tt.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
@@ -170,7 +171,18 @@ func (j *judging) settleModels(played []*transcript) {
 				best = m
 			}
 		}
+		// Models of the same rule that explain as much name the other
+		// departures the same divergences fit.
+		var alike []string
+		for _, m := range root.explainers {
+			if m != best && m.caseID == best.caseID && count[m.what] == count[best.what] && m.after == best.after {
+				alike = append(alike, m.what)
+			}
+		}
 		root.owner, root.rootProblem, _ = j.owner(root, best)
+		if len(alike) > 0 && root.owner == best.caseID {
+			root.rootProblem += " (or if " + strings.Join(alike, ", or if ") + ")"
+		}
 	}
 }
 

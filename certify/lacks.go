@@ -1,0 +1,117 @@
+package certify
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Lacks is what an encoder's library cannot express, declared in advance
+// (hpack-stdio's hello answer, or Declare in process): the engine builds
+// every scenario from what the encoder can express, so that every other
+// case is graded on full-strength input, and reports each lack as
+// declared, never as the pass of a case it removes.
+type Lacks struct {
+	// NeverIndex: no never-index API. Fields are sent without the
+	// sensitive mark, and enc/7.1.3/1 judges nothing: declared.
+	NeverIndex bool
+	// PseudoFirst: the library writes pseudo-header fields first. Every
+	// block's pseudo-header fields are moved before its regular ones,
+	// keeping their order.
+	PseudoFirst bool
+	// OneSizeUpdate: one dynamic table size update per block. Of several
+	// settings acknowledged before a block, only the last is kept, and
+	// enc/4.2/2, the case of several settings, judges nothing: declared.
+	OneSizeUpdate bool
+	// EmptyBlock: a block without fields cannot be written. Such blocks
+	// are left out (their settings go to the next block), and enc/4.2/4
+	// judges nothing: declared.
+	EmptyBlock bool
+	// UppercaseNames: names are lowercased by the library (HTTP/2 names
+	// are lowercase, RFC 9113 §8.2.1): names are sent lowercase.
+	UppercaseNames bool
+	// Refuses lists octet values the library refuses in a name or value;
+	// they are left out of every field, and the octet cases (enc/5.2/3,
+	// enc/5.2/4) name them as not tested.
+	Refuses []OctetRange
+}
+
+// OctetRange is a range of octet values, Lo to Hi inclusive.
+type OctetRange struct{ Lo, Hi byte }
+
+// LackNames are the names of the lacks as hpack-stdio's hello spells
+// them ("lacks": [...]); the octets refused are its "refuses" member.
+var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names"}
+
+// ParseLacks returns the lacks of the given names and refused ranges, or
+// an error naming the first unknown name or bad range.
+func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
+	var l Lacks
+	for _, n := range names {
+		switch n {
+		case "never-index":
+			l.NeverIndex = true
+		case "pseudo-first":
+			l.PseudoFirst = true
+		case "one-size-update":
+			l.OneSizeUpdate = true
+		case "empty-block":
+			l.EmptyBlock = true
+		case "uppercase-names":
+			l.UppercaseNames = true
+		default:
+			return Lacks{}, fmt.Errorf("unknown lack %q (want %s)", n, strings.Join(LackNames, ", "))
+		}
+	}
+	for _, r := range refuses {
+		if r[0] < 0 || r[1] > 255 || r[0] > r[1] {
+			return Lacks{}, fmt.Errorf("refused octets [%d, %d]: want two octet values 0-255, the first at most the second", r[0], r[1])
+		}
+		l.Refuses = append(l.Refuses, OctetRange{byte(r[0]), byte(r[1])})
+	}
+	return l, nil
+}
+
+// String lists the lacks by name, with the refused ranges.
+func (l Lacks) String() string {
+	var parts []string
+	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames} {
+		if on {
+			parts = append(parts, LackNames[i])
+		}
+	}
+	for _, r := range l.Refuses {
+		parts = append(parts, fmt.Sprintf("refuses 0x%02x-0x%02x", r.Lo, r.Hi))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IsZero reports whether nothing is declared.
+func (l Lacks) IsZero() bool {
+	return !l.NeverIndex && !l.PseudoFirst && !l.OneSizeUpdate && !l.EmptyBlock && !l.UppercaseNames && len(l.Refuses) == 0
+}
+
+// refuses reports whether octet x is refused.
+func (l Lacks) refuses(x byte) bool {
+	return slices.ContainsFunc(l.Refuses, func(r OctetRange) bool { return r.Lo <= x && x <= r.Hi })
+}
+
+// Lacker is implemented by targets that declare what their library cannot
+// express: a stdio encoder whose hello declares lacks, an in-process one
+// wrapped by Declare.
+type Lacker interface{ Lacks() Lacks }
+
+// Declare returns t with its lacks declared, for an in-process encoder
+// (made by Func) whose library cannot express everything: the hello
+// declaration of hpack-stdio, in Go. A stdio target declares its own.
+func Declare(t Target, l Lacks) Target { return &declaredTarget{Target: t, lacks: l} }
+
+type declaredTarget struct {
+	Target
+	lacks Lacks
+}
+
+func (d *declaredTarget) Lacks() Lacks { return d.lacks }
+
+// InProcess marks the target as running in this process, as Func's are.
+func (d *declaredTarget) InProcess() {}

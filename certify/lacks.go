@@ -115,3 +115,88 @@ func (d *declaredTarget) Lacks() Lacks { return d.lacks }
 
 // InProcess marks the target as running in this process, as Func's are.
 func (d *declaredTarget) InProcess() {}
+
+// lacksOf returns what a target declares it cannot express.
+func lacksOf(t Target) Lacks {
+	if l, ok := t.(Lacker); ok {
+		return l.Lacks()
+	}
+	return Lacks{}
+}
+
+// strip returns v without the octets refused.
+func (l Lacks) strip(v string) string {
+	if len(l.Refuses) == 0 {
+		return v
+	}
+	return string(slices.DeleteFunc([]byte(v), l.refuses))
+}
+
+// expressed rewrites stories into what an encoder with these lacks can
+// express; the stories are the engine's own copies.
+func expressed(stories []story, l Lacks) []story {
+	if l.IsZero() {
+		return stories
+	}
+	for si := range stories {
+		st := &stories[si]
+		var out []block
+		var carried []uint32 // settings of a block left out, for the next
+		for _, b := range st.Cases {
+			if len(carried) > 0 {
+				b.TableSizes, b.HeaderTableSize = slices.Concat(carried, b.AckedSizes()), nil
+				carried = nil
+			}
+			if l.EmptyBlock && len(b.Headers) == 0 {
+				carried = b.AckedSizes()
+				continue
+			}
+			if acked := b.AckedSizes(); l.OneSizeUpdate && len(acked) > 1 {
+				b.TableSizes, b.HeaderTableSize = acked[len(acked)-1:], nil
+			}
+			fields := slices.Clone(b.Headers)
+			for i := range fields {
+				if l.NeverIndex {
+					fields[i].Sensitive = false
+				}
+				if l.UppercaseNames {
+					fields[i].Name = strings.ToLower(fields[i].Name)
+				}
+			}
+			if l.PseudoFirst {
+				slices.SortStableFunc(fields, func(a, b Field) int {
+					return pseudoRank(a) - pseudoRank(b)
+				})
+			}
+			b.Headers = fields
+			out = append(out, b)
+		}
+		st.Cases = out
+	}
+	// A story left without blocks (all of them empty) is no story.
+	return slices.DeleteFunc(stories, func(st story) bool { return len(st.Cases) == 0 })
+}
+
+func pseudoRank(f Field) int {
+	if strings.HasPrefix(f.Name, ":") {
+		return 0
+	}
+	return 1
+}
+
+// declares returns why the case is declared by the encoder's lacks, or
+// "": each lack takes its input from one case, which, left unsupported, is
+// reported as declared, never as a pass.
+func (l Lacks) declares(id string) string {
+	switch {
+	case l.NeverIndex && id == "enc/7.1.3/1":
+		return "declared by the encoder: no never-index API (never-index)"
+	case l.OneSizeUpdate && id == "enc/4.2/2":
+		return "declared by the encoder: one dynamic table size update per block (one-size-update)"
+	case l.EmptyBlock && id == "enc/4.2/4":
+		return "declared by the encoder: a block without fields cannot be written (empty-block)"
+	case len(l.Refuses) > 0 && (id == "enc/5.2/3" || id == "enc/5.2/4"):
+		return "declared by the encoder: it refuses octets " + l.String()
+	}
+	return ""
+}

@@ -52,6 +52,9 @@ type TargetInfo struct {
 	Reported string
 	// Binary is set for a stdio encoder that offered the binary form.
 	Binary bool
+	// Lacks lists what the encoder declared its library cannot express
+	// (Lacks.String), "" for nothing.
+	Lacks string
 	// Elapsed is how long its cases took.
 	Elapsed time.Duration
 	// Breakdown, when set, is the target's one failure as a whole: the

@@ -242,6 +242,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		info := describe(t)
 		info.Elapsed = time.Since(began)
 		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
+		info.Lacks = lacksOf(t).String()
 		rep.Targets[name] = info
 		rep.Results[name] = results
 		rep.Coverage[name] = measureCoverage(played)
@@ -400,7 +401,11 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			res.Detail += "; " + note
 		}
 		if res.Grade == Unsupported {
+			res.Declared = lacksOf(t).declares(c.ID)
 			for _, d := range r.opts.Declared {
+				if res.Declared != "" {
+					break
+				}
 				if d.covers(t.Name(), c.ID) {
 					res.Declared = d.Reason
 					break
@@ -531,7 +536,7 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 		}
 		return playRecorded(sc, stories, r.judging), nil
 	}
-	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t))
+	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +547,7 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 
 // replay plays a scenario again, for the determinism check.
 func (r *runner) replay(t Target, sc string) (*transcript, error) {
-	stories, _, err := r.scenarioStories(sc, isUTF8Only(t))
+	stories, _, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
 	if err != nil {
 		return nil, err
 	}

@@ -27,10 +27,11 @@ var (
 	allScenarios      = append([]string{scTraffic}, targetedScenarios...)
 )
 
-// scenarioStories builds the stories of a scenario. With utf8Only, the
-// octets that hpack-stdio/1 cannot carry in JSON strings are left out of
-// every field, and dropped lists the octet values that no longer occur.
-func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, dropped []byte, err error) {
+// scenarioStories builds the stories of a scenario for a target: from
+// what its library can express (lacks, expressed), and with utf8Only, the
+// octets that hpack-stdio/1 cannot carry in JSON strings left out of every
+// field; dropped lists the octet values that no longer occur.
+func (r *runner) scenarioStories(name string, utf8Only bool, lacks Lacks) (stories []story, dropped []byte, err error) {
 	switch {
 	case r.opts.Replay != nil:
 		stories = fromVectors(r.opts.Replay)
@@ -44,7 +45,12 @@ func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, d
 			return nil, nil, fmt.Errorf("certify: unknown scenario %q", name)
 		}
 	}
-	if !utf8Only {
+	if r.opts.Replay == nil {
+		// A replay is sent as it was written: its blocks were built for
+		// the encoder already.
+		stories = expressed(stories, lacks)
+	}
+	if !utf8Only && len(lacks.Refuses) == 0 {
 		return stories, nil, nil
 	}
 	var before, after octetSet
@@ -54,8 +60,11 @@ func (r *runner) scenarioStories(name string, utf8Only bool) (stories []story, d
 			for fi, f := range fields {
 				before.addString(f.Name)
 				before.addString(f.Value)
-				fields[fi].Name = strings.ToValidUTF8(f.Name, "")
-				fields[fi].Value = strings.ToValidUTF8(f.Value, "")
+				fields[fi].Name, fields[fi].Value = lacks.strip(f.Name), lacks.strip(f.Value)
+				if utf8Only {
+					fields[fi].Name = strings.ToValidUTF8(fields[fi].Name, "")
+					fields[fi].Value = strings.ToValidUTF8(fields[fi].Value, "")
+				}
 				after.addString(fields[fi].Name)
 				after.addString(fields[fi].Value)
 			}

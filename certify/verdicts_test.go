@@ -1,12 +1,14 @@
 package certify_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
@@ -126,5 +128,56 @@ func TestRootCauseOutsideTheSelection(t *testing.T) {
 		if res := rep.Results["x/net"][id]; res.Grade != certify.Pass {
 			t.Errorf("%s: %s %q; want pass", id, res.Grade, res.Detail)
 		}
+	}
+}
+
+// noSensitive is the broken encoder without a bug, whose library has no
+// never-index API: a sensitive field is an error.
+type noSensitive struct{ certify.Encoder }
+
+func (e noSensitive) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
+	for _, f := range fields {
+		if f.Sensitive {
+			return dst, errors.New("no never-index API")
+		}
+	}
+	return e.Encoder.EncodeBlock(dst, fields)
+}
+
+// TestDeclaredLackBuildsScenarios checks that a lack declared in advance
+// changes what the encoder is given, not what it is graded on: the
+// encoder that cannot express a sensitive field, declared with
+// Lacks.NeverIndex, gets no sensitive field, breaks down nowhere, passes
+// every other case on full-strength input, and enc/7.1.3/1 is declared by
+// the encoder; undeclared, the same encoder breaks down.
+func TestDeclaredLackBuildsScenarios(t *testing.T) {
+	newEnc := func() certify.Encoder { return noSensitive{broken.New(broken.None)} }
+	undeclared := certify.Func("no-sensitive", newEnc)
+	declared := certify.Declare(certify.Func("no-sensitive declared", newEnc), certify.Lacks{NeverIndex: true})
+	rep, err := certify.Run([]certify.Target{undeclared, declared}, certifytest.Quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := rep.Targets["no-sensitive"].Breakdown; !strings.Contains(b, "no never-index API") {
+		t.Errorf("undeclared: breakdown %q; want the encoder's error", b)
+	}
+	info := rep.Targets["no-sensitive declared"]
+	if info.Breakdown != "" || info.Lacks != "never-index" {
+		t.Errorf("declared: breakdown %q, lacks %q; want none and never-index", info.Breakdown, info.Lacks)
+	}
+	for _, c := range rep.Cases {
+		res := rep.Results["no-sensitive declared"][c.ID]
+		switch {
+		case c.ID == "enc/7.1.3/1":
+			if res.Grade != certify.Unsupported || !strings.Contains(res.Declared, "declared by the encoder") {
+				t.Errorf("%s: %s, declared %q; want unsupported, declared by the encoder", c.ID, res.Grade, res.Declared)
+			}
+		case c.Violation == certify.Info:
+		case res.Grade != certify.Pass:
+			t.Errorf("%s: %s %q; want pass on the scenarios built without sensitive fields", c.ID, res.Grade, res.Detail)
+		}
+	}
+	if u := rep.Ungraded("no-sensitive declared"); len(u) != 0 {
+		t.Errorf("declared: ungraded %v; want none", u)
 	}
 }

@@ -52,6 +52,7 @@ type jsonEncoder struct {
 	Kind            string                `json:"kind"`
 	Reported        string                `json:"reported"`
 	Binary          bool                  `json:"binary"`
+	Lacks           string                `json:"lacks,omitempty"`
 	Elapsed         float64               `json:"elapsed_seconds"`
 	Breakdown       string                `json:"breakdown,omitempty"`
 	BreakdownRepro  string                `json:"breakdown_repro,omitempty"`
@@ -106,7 +107,8 @@ type jsonRepro struct {
 // traffic stories came from; "strict"; and "encoders" maps each encoder's
 // name to its "kind" ("in-process", "stdio", "recorded" or "live"),
 // "reported" (the name it gave itself), "binary" (whether it offered
-// hpack-stdio's binary form), "elapsed_seconds", "breakdown" (the
+// hpack-stdio's binary form), "lacks" (what it declared its library
+// cannot express), "elapsed_seconds", "breakdown" (the
 // target's one failure as a whole, when it broke down), "ungraded" (the
 // MUST cases not graded for an encoder the certifier drives, each
 // {case, why}: they fail the run), "not_exercised" (for a recording, the
@@ -165,6 +167,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			Kind:            info.Kind,
 			Reported:        jsonText(info.Reported),
 			Binary:          info.Binary,
+			Lacks:           jsonText(info.Lacks),
 			Elapsed:         info.Elapsed.Seconds(),
 			Breakdown:       jsonText(info.Breakdown),
 			BreakdownRepro:  jsonText(info.BreakdownRepro),

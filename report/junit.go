@@ -109,6 +109,9 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 		if u := r.NotExercised(enc); len(u) > 0 {
 			s.Properties = append(slices.Clip(s.Properties), junitProperty{"hpackcert.not_exercised", caseIDs(u)})
 		}
+		if l := r.Targets[enc].Lacks; l != "" {
+			s.Properties = append(slices.Clip(s.Properties), junitProperty{"hpackcert.lacks", visible.Line(l)})
+		}
 		var total time.Duration
 		for _, c := range r.Cases {
 			res := r.Results[enc][c.ID]

@@ -45,6 +45,9 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 		if cov := r.Coverage[enc]; cov != nil {
 			fmt.Fprintf(w, "; coverage: %s", cov)
 		}
+		if l := r.Targets[enc].Lacks; l != "" {
+			fmt.Fprintf(w, "; declares it cannot express: %s", mdText(l))
+		}
 		fmt.Fprintln(w)
 		if b := r.Targets[enc].Breakdown; b != "" {
 			fmt.Fprintf(w, "- **%s**: breakdown: %s\n", names[i], mdText(b))

@@ -519,3 +519,27 @@ func TestLiveUngraded(t *testing.T) {
 		}
 	}
 }
+
+// TestLacksShown checks that what an encoder declares it cannot express
+// is named in the text, JSON, JUnit and Markdown reports.
+func TestLacksShown(t *testing.T) {
+	rep := &certify.Report{
+		Encoders: []string{"e"}, Cases: certify.Cases()[:1],
+		Results: map[string]map[string]*certify.Result{"e": {certify.Cases()[0].ID: {Grade: certify.Info}}},
+		Targets: map[string]certify.TargetInfo{"e": {Kind: "stdio", Lacks: "never-index, pseudo-first"}},
+	}
+	for _, f := range []struct{ format, want string }{
+		{"text", "declares it cannot express: never-index, pseudo-first"},
+		{"json", `"lacks": "never-index, pseudo-first"`},
+		{"junit", `name="hpackcert.lacks" value="never-index, pseudo-first"`},
+		{"md", `declares it cannot express: never\-index\, pseudo\-first`},
+	} {
+		var buf bytes.Buffer
+		if err := report.Write(&buf, f.format, rep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), f.want) {
+			t.Errorf("%s report lacks %q:\n%s", f.format, f.want, buf.String())
+		}
+	}
+}

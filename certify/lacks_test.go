@@ -9,7 +9,9 @@ import (
 // TestExpressedEachLack checks how every lack rewrites a story into what
 // the encoder can express.
 func TestExpressedEachLack(t *testing.T) {
-	f := func(name, value string, sensitive bool) Field { return Field{Name: name, Value: value, Sensitive: sensitive} }
+	f := func(name, value string, sensitive bool) Field {
+		return Field{Name: name, Value: value, Sensitive: sensitive}
+	}
 	src := func() []story {
 		return []story{{Path: "s", Cases: []block{
 			{Headers: []Field{f("x-a", "1", false), f(":path", "/", false), f("Authorization", "t", true)}},

@@ -9,11 +9,13 @@ import (
 // Lacks is what an encoder's library cannot express, declared in advance
 // (hpack-stdio's hello answer, or Declare in process): the engine builds
 // every scenario from what the encoder can express, so that every other
-// case is graded on full-strength input, and reports each lack as
-// declared, never as the pass of a case it removes.
+// case is graded on full-strength input, and names each lack in the
+// report and in the case it leaves nothing to judge, never as that case's
+// pass. The encoder's word is not the user's: a MUST case a lack leaves
+// ungraded fails the run until the user declares it (Options.Declared).
 type Lacks struct {
 	// NeverIndex: no never-index API. Fields are sent without the
-	// sensitive mark, and enc/7.1.3/1 judges nothing: declared.
+	// sensitive mark, and enc/7.1.3/1 judges nothing.
 	NeverIndex bool
 	// PseudoFirst: the library writes pseudo-header fields first. Every
 	// block's pseudo-header fields are moved before its regular ones,
@@ -21,11 +23,11 @@ type Lacks struct {
 	PseudoFirst bool
 	// OneSizeUpdate: one dynamic table size update per block. Of several
 	// settings acknowledged before a block, only the last is kept, and
-	// enc/4.2/2, the case of several settings, judges nothing: declared.
+	// enc/4.2/2, the case of several settings, judges nothing.
 	OneSizeUpdate bool
 	// EmptyBlock: a block without fields cannot be written. Such blocks
 	// are left out (their settings go to the next block), and enc/4.2/4
-	// judges nothing: declared.
+	// judges nothing.
 	EmptyBlock bool
 	// UppercaseNames: names are lowercased by the library (HTTP/2 names
 	// are lowercase, RFC 9113 §8.2.1): names are sent lowercase.
@@ -184,19 +186,21 @@ func pseudoRank(f Field) int {
 	return 1
 }
 
-// declares returns why the case is declared by the encoder's lacks, or
-// "": each lack takes its input from one case, which, left unsupported, is
-// reported as declared, never as a pass.
+// declares returns why the encoder's lacks leave the case nothing to
+// judge, or "": each lack takes its input from one case, which, left
+// unsupported, says so. The encoder's word is not the user's: a MUST
+// case it leaves ungraded fails the run until the user declares it
+// (Options.Declared), so that no encoder passes a gate by declaring.
 func (l Lacks) declares(id string) string {
 	switch {
 	case l.NeverIndex && id == "enc/7.1.3/1":
-		return "declared by the encoder: no never-index API (never-index)"
+		return "the encoder declares no never-index API (never-index)"
 	case l.OneSizeUpdate && id == "enc/4.2/2":
-		return "declared by the encoder: one dynamic table size update per block (one-size-update)"
+		return "the encoder declares one dynamic table size update per block (one-size-update)"
 	case l.EmptyBlock && id == "enc/4.2/4":
-		return "declared by the encoder: a block without fields cannot be written (empty-block)"
+		return "the encoder declares it cannot write a block without fields (empty-block)"
 	case len(l.Refuses) > 0 && (id == "enc/5.2/3" || id == "enc/5.2/4"):
-		return "declared by the encoder: it refuses octets " + l.String()
+		return "the encoder declares it refuses octets (" + l.String() + ")"
 	}
 	return ""
 }

@@ -401,11 +401,10 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			res.Detail += "; " + note
 		}
 		if res.Grade == Unsupported {
-			res.Declared = lacksOf(t).declares(c.ID)
+			if lack := lacksOf(t).declares(c.ID); lack != "" {
+				res.Detail = lack + "; " + res.Detail
+			}
 			for _, d := range r.opts.Declared {
-				if res.Declared != "" {
-					break
-				}
 				if d.covers(t.Name(), c.ID) {
 					res.Declared = d.Reason
 					break

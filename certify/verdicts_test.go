@@ -148,8 +148,9 @@ func (e noSensitive) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, er
 // changes what the encoder is given, not what it is graded on: the
 // encoder that cannot express a sensitive field, declared with
 // Lacks.NeverIndex, gets no sensitive field, breaks down nowhere, passes
-// every other case on full-strength input, and enc/7.1.3/1 is declared by
-// the encoder; undeclared, the same encoder breaks down.
+// every other case on full-strength input, and enc/7.1.3/1 says the
+// encoder declared the lack — and stays ungraded, failing the run, until
+// the user declares it too; undeclared, the same encoder breaks down.
 func TestDeclaredLackBuildsScenarios(t *testing.T) {
 	newEnc := func() certify.Encoder { return noSensitive{broken.New(broken.None)} }
 	undeclared := certify.Func("no-sensitive", newEnc)
@@ -169,15 +170,24 @@ func TestDeclaredLackBuildsScenarios(t *testing.T) {
 		res := rep.Results["no-sensitive declared"][c.ID]
 		switch {
 		case c.ID == "enc/7.1.3/1":
-			if res.Grade != certify.Unsupported || !strings.Contains(res.Declared, "declared by the encoder") {
-				t.Errorf("%s: %s, declared %q; want unsupported, declared by the encoder", c.ID, res.Grade, res.Declared)
+			if res.Grade != certify.Unsupported || res.Declared != "" || !strings.HasPrefix(res.Detail, "the encoder declares no never-index API") {
+				t.Errorf("%s: %s %q, declared %q; want unsupported, naming the encoder's lack, not declared by the user", c.ID, res.Grade, res.Detail, res.Declared)
 			}
 		case c.Violation == certify.Info:
 		case res.Grade != certify.Pass:
 			t.Errorf("%s: %s %q; want pass on the scenarios built without sensitive fields", c.ID, res.Grade, res.Detail)
 		}
 	}
-	if u := rep.Ungraded("no-sensitive declared"); len(u) != 0 {
-		t.Errorf("declared: ungraded %v; want none", u)
+	if u := rep.Ungraded("no-sensitive declared"); len(u) != 1 || u[0].Case != "enc/7.1.3/1" {
+		t.Errorf("declared by the encoder: ungraded %v; want enc/7.1.3/1 alone", u)
+	}
+	opts := certifytest.Quick()
+	opts.Declared = []certify.Declaration{{Case: "enc/7.1.3/1", Reason: "the library has no never-index API"}}
+	rep, err = certify.Run([]certify.Target{declared}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() || rep.Results["no-sensitive declared"]["enc/7.1.3/1"].Declared == "" {
+		t.Errorf("declared by the encoder and the user: failed %v, %+v; want the run passed, the case declared", rep.Failed(), rep.Results["no-sensitive declared"]["enc/7.1.3/1"])
 	}
 }

@@ -20,10 +20,11 @@ import (
 // not JSON, not a JSON object, not UTF-8, a member twice, of the wrong
 // type, of the answer to another request or unknown, a member missing or
 // two that exclude each other, a "wire" that is not hex or is over the
-// per-block limit, more than one line), an answer over its bound, no
-// answer in time, an exit, a closed pipe. The Client has killed the
-// program, and every later request fails. An error answer is not one: it
-// is an *AnswerError.
+// per-block limit, a lack the protocol does not define or named twice, a
+// refused range that is no range of octets, more than one line), an
+// answer over its bound, no answer in time, an exit, a closed pipe. The
+// Client has killed the program, and every later request fails. An error
+// answer is not one: it is an *AnswerError.
 type BreakdownError struct {
 	// Request counts the requests sent to the program since it started,
 	// up to the one it broke: its hello is request 1.

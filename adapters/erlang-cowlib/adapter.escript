@@ -7,8 +7,9 @@
 %% A fresh cow_hpack:init() per "new"; each acknowledged size through
 %% cow_hpack:set_max_size/2 in order, which cow_http2_machine calls for the
 %% peer's SETTINGS_HEADER_TABLE_SIZE; the fields through cow_hpack:encode/2.
-%% cow_hpack has no never-index API, so a block with a sensitive field is
-%% answered "unsupported". Names and values are binaries (binary form).
+%% cow_hpack has no never-index API, which the answer to hello declares (a
+%% sensitive field is encoded like any other). Names and values are binaries
+%% (binary form).
 -mode(compile).
 
 main([Ebin]) ->
@@ -27,7 +28,6 @@ loop(Name, State) ->
             {Answer, State2} =
                 try handle(Name, decode(Line), State)
                 catch
-                    throw:{unsupported, Why} -> {[{<<"unsupported">>, Why}], State};
                     Class:Reason -> {[{<<"error">>, iolist_to_binary(io_lib:format("~p:~0p", [Class, Reason]))}], State}
                 end,
             ok = file:write(standard_io, [encode(Answer), $\n]),
@@ -36,7 +36,7 @@ loop(Name, State) ->
 
 handle(Name, Req, State) ->
     case maps:get(<<"op">>, Req, undefined) of
-        <<"hello">> -> {[{<<"name">>, Name}, {<<"binary">>, true}], State};
+        <<"hello">> -> {[{<<"name">>, Name}, {<<"binary">>, true}, {<<"lacks">>, [<<"never-index">>]}], State};
         <<"new">> -> {[], cow_hpack:init()};
         <<"encode">> when State =:= undefined -> error(encode_before_new);
         <<"encode">> -> encode_block(Req, State);
@@ -44,8 +44,6 @@ handle(Name, Req, State) ->
     end.
 
 encode_block(Req, State0) ->
-    lists:member(true, maps:get(<<"sensitive">>, Req)) andalso
-        throw({unsupported, <<"cow_hpack has no never-index API">>}),
     State1 = lists:foldl(fun cow_hpack:set_max_size/2, State0, maps:get(<<"table_sizes">>, Req)),
     Octets = case maps:get(<<"binary">>, Req, false) of
         true -> fun binary:decode_hex/1;
@@ -113,6 +111,7 @@ encode(Members) ->
     ["{", lists:join(",", [[quote(K), ":", encode_value(V)] || {K, V} <- Members]), "}"].
 
 encode_value(true) -> "true";
+encode_value(L) when is_list(L) -> ["[", lists:join(",", [encode_value(V) || V <- L]), "]"];
 encode_value(B) when is_binary(B) -> quote(B).
 
 quote(B) ->

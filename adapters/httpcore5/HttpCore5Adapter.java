@@ -18,12 +18,12 @@ import org.apache.hc.core5.util.ByteArrayBuffer;
  * SETTINGS; each field as a BasicHeader whose sensitive flag is the request's
  * (HttpCore's never-index API), the block through
  * encodeHeaders(ByteArrayBuffer, List, true), the call its HTTP/2
- * multiplexer makes. encodeHeaders refuses an empty list, so a block
- * without fields is answered "unsupported".
+ * multiplexer makes. encodeHeaders refuses an empty list, so the answer to
+ * hello declares that a block without fields cannot be written.
  */
 public final class HttpCore5Adapter {
     public static void main(String[] args) throws Exception {
-        Stdio.serve("httpcore5-h2 " + args[0], true, () -> {
+        Stdio.serve("httpcore5-h2 " + args[0], true, new String[] {"empty-block"}, new int[0][], () -> {
             HPackEncoder enc = new HPackEncoder(StandardCharsets.US_ASCII);
             // The encoder's table starts unbounded; AbstractH2StreamMultiplexer
             // sets it to the initial SETTINGS_HEADER_TABLE_SIZE at once.
@@ -31,9 +31,6 @@ public final class HttpCore5Adapter {
             return block -> {
                 for (long size : block.tableSizes) {
                     enc.setMaxTableSize((int) size);
-                }
-                if (block.names.length == 0) {
-                    throw new Stdio.Unsupported("HttpCore's HPackEncoder.encodeHeaders refuses an empty header list");
                 }
                 List<Header> headers = new ArrayList<>();
                 for (int i = 0; i < block.names.length; i++) {

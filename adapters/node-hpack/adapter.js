@@ -3,8 +3,9 @@
 // object per "new"; each acknowledged size through setTableSize in order, its
 // API for it; the fields through encode([[name, value], ...]). The package
 // takes names and values as JavaScript strings, which it writes as UTF-8, so
-// the adapter does not offer the binary form; it has no never-index API, so
-// a block with a sensitive field is answered "unsupported".
+// the adapter does not offer the binary form; it has no never-index API,
+// which the answer to hello declares (a sensitive field is encoded like any
+// other).
 'use strict';
 const readline = require('readline');
 const HPACK = require('hpack');
@@ -14,7 +15,6 @@ let codec = null;
 
 function encode(req) {
   if (codec === null) throw new Error('encode before new');
-  if (req.sensitive.some((s) => s)) throw new Error('unsupported: the hpack package has no never-index API');
   for (const size of req.table_sizes) codec.setTableSize(size);
   return codec.encode(req.headers.map(([n, v]) => [n, v])).toString('hex');
 }
@@ -24,15 +24,14 @@ rl.on('line', (line) => {
   let ans;
   try {
     const req = JSON.parse(line);
-    if (req.op === 'hello') ans = { name: 'hpack (npm) ' + version + ' (no never-index API)' };
+    if (req.op === 'hello') ans = { name: 'hpack (npm) ' + version + ' (no never-index API)', lacks: ['never-index'] };
     else if (req.op === 'new') {
       codec = new HPACK();
       ans = {};
     } else if (req.op === 'encode') ans = { wire: encode(req) };
     else ans = { error: 'unknown op ' + JSON.stringify(req.op) };
   } catch (e) {
-    const text = String(e && e.message ? e.message : e);
-    ans = text.startsWith('unsupported: ') ? { unsupported: text.slice(13) } : { error: text };
+    ans = { error: String(e && e.message ? e.message : e) };
   }
   process.stdout.write(JSON.stringify(ans) + '\n');
 });

@@ -4,10 +4,10 @@
 # on the encode context of a fresh Protocol::HTTP2::Connection per "new".
 # Each acknowledged size goes, in order, through the connection's
 # enc_setting(SETTINGS_HEADER_TABLE_SIZE, n), which is what the library does
-# for each SETTINGS frame it receives. Protocol::HTTP2 has no never-index
-# API, so a block with a sensitive field is answered "unsupported", and so
-# is a block with an uppercase letter in a name, which headers_encode
-# lowercases. Names and values are octet strings (binary form).
+# for each SETTINGS frame it receives. The answer to hello declares what
+# Protocol::HTTP2 cannot express: no never-index API (a sensitive field is
+# encoded like any other), and names lowercased by headers_encode. Names and
+# values are octet strings (binary form).
 use strict;
 use warnings;
 use JSON::PP;
@@ -31,12 +31,6 @@ sub octets {
 sub encode_block {
     my ($req) = @_;
     die "encode before new\n" unless $conn;
-    for my $s ( @{ $req->{sensitive} } ) {
-        die "unsupported: Protocol::HTTP2 has no never-index API\n" if $s;
-    }
-    for my $h ( @{ $req->{headers} } ) {
-        die "unsupported: Protocol::HTTP2 lowercases header names\n" if octets( $h->[0], $req->{binary} ) =~ /[A-Z]/;
-    }
     for my $n ( @{ $req->{table_sizes} } ) {
         $conn->enc_setting( SETTINGS_HEADER_TABLE_SIZE, $n );
     }
@@ -49,7 +43,7 @@ while ( my $line = <STDIN> ) {
     my $ans = eval {
         my $op = $req->{op} // '';
         if ( $op eq 'hello' ) {
-            { name => $name, binary => JSON::PP::true };
+            { name => $name, binary => JSON::PP::true, lacks => [ 'never-index', 'uppercase-names' ] };
         }
         elsif ( $op eq 'new' ) {
             $conn = Protocol::HTTP2::Connection->new(CLIENT);
@@ -65,7 +59,7 @@ while ( my $line = <STDIN> ) {
     if ( !defined $ans ) {
         my $err = $@;
         chomp $err;
-        $ans = $err =~ /^unsupported: (.*)/s ? { unsupported => $1 } : { error => $err };
+        $ans = { error => $err };
     }
     print $json->encode($ans), "\n";
 }

@@ -3,10 +3,10 @@
 #
 # A fresh Protocol::HPACK::Context per "new"; each block is encoded the way
 # protocol-http2 does it, by a Compressor over that context whose
-# table_size_limit is the peer's current setting. That API takes one size per
-# block, so a block whose acknowledged sizes have a smallest value below the
-# final one (two size updates due) is answered "unsupported", and so is a
-# block with a sensitive field: protocol-hpack has no never-index API.
+# table_size_limit is the peer's current setting. The answer to hello
+# declares what protocol-hpack cannot express: that API takes one size per
+# block (the last one acknowledged), and there is no never-index API (a
+# sensitive field is encoded like any other).
 # Names and values are binary strings (binary form).
 require 'json'
 require 'protocol/hpack'
@@ -19,13 +19,6 @@ end
 
 def encode(context, req)
   sizes = req.fetch('table_sizes')
-  if req.fetch('sensitive').any?
-    raise ArgumentError, 'unsupported: protocol-hpack has no never-index API'
-  end
-  if !sizes.empty? && sizes.min != sizes.last
-    raise ArgumentError, 'unsupported: protocol-hpack signals one table size per block ' \
-      "(Compressor table_size_limit), not the smallest and then the final of #{sizes}"
-  end
   binary = req['binary'] == true
   headers = req.fetch('headers').map { |n, v| [octets(n, binary), octets(v, binary)] }
   buffer = String.new.b
@@ -40,7 +33,7 @@ $stdin.each_line do |line|
   ans =
     begin
       case req['op']
-      when 'hello' then { name: NAME, binary: true }
+      when 'hello' then { name: NAME, binary: true, lacks: %w[never-index one-size-update] }
       when 'new'
         context = Protocol::HPACK::Context.new
         {}
@@ -50,11 +43,7 @@ $stdin.each_line do |line|
       else { error: "unknown op #{req['op'].inspect}" }
       end
     rescue StandardError => e
-      if e.message.start_with?('unsupported: ')
-        { unsupported: e.message.delete_prefix('unsupported: ') }
-      else
-        { error: "#{e.class}: #{e.message}" }
-      end
+      { error: "#{e.class}: #{e.message}" }
     end
   $stdout.write(JSON.generate(ans), "\n")
 end

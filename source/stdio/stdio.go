@@ -61,6 +61,9 @@ type ExecOptions struct {
 // When its first answer to hello offers the binary-safe form, every octet
 // of every scenario is sent; when it does not, the certifier leaves out
 // the octets that valid UTF-8 never contains and says so in the report.
+// What that answer declares the encoder's library cannot express (its
+// "lacks" and "refuses") the Target returns as a certify.Lacker, and the
+// certifier builds every scenario from what is left.
 func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 	argv, err := shell.Split(command)
 	if err != nil {
@@ -76,7 +79,7 @@ func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
 	}
-	t.name, t.binary = t.client.Name(), t.client.Binary()
+	t.name, t.binary, t.lacks = t.client.Name(), t.client.Binary(), t.client.Lacks()
 	return t, nil
 }
 
@@ -88,12 +91,13 @@ func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 func KillPrograms() { hpackstdio.KillAll() }
 
 // execTarget is a program speaking hpack-stdio/1; it is a Restarter, a
-// StderrTail and a UTF8Only.
+// StderrTail, a UTF8Only and a certify.Lacker.
 type execTarget struct {
 	argv   []string
 	opts   ExecOptions
-	name   string // the first answer to hello
-	binary bool   // whether the first answer to hello offered the binary form
+	name   string        // the first answer to hello
+	binary bool          // whether the first answer to hello offered the binary form
+	lacks  certify.Lacks // what the first answer to hello declared
 	stderr *tail.Buffer
 	client *hpackstdio.Client // nil after Restart, until the next NewEncoder
 }
@@ -119,6 +123,10 @@ func (t *execTarget) start() error {
 // when the program did not offer the binary-safe form in its first
 // answer to hello.
 func (t *execTarget) UTF8Only() bool { return !t.binary }
+
+// Lacks returns what the program declared in its first answer to hello
+// that its library cannot express.
+func (t *execTarget) Lacks() certify.Lacks { return t.lacks }
 
 // Restart kills the program, to be started again with empty stderr by the
 // next NewEncoder, at the start of each scenario.
@@ -208,10 +216,14 @@ func (e timeoutError) Unwrap() []error { return []error{e.err, certify.ErrTimeou
 
 // A ServeOption configures the hpackstdio.Server that Serve runs, after
 // Serve has set its Name and NewEncoder. To offer the binary-safe form,
-// which lets the certifier send every octet value:
+// which lets the certifier send every octet value, and to declare a
+// library without a never-index API:
 //
 //	stdio.Serve(os.Stdin, os.Stdout, name, newEncoder,
-//		func(s *hpackstdio.Server) { s.Binary = true })
+//		func(s *hpackstdio.Server) {
+//			s.Binary = true
+//			s.Lacks = certify.Lacks{NeverIndex: true}
+//		})
 type ServeOption func(*hpackstdio.Server)
 
 // Serve speaks the encoder side of hpack-stdio/1 for a Go

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -428,6 +429,38 @@ func TestExecTimeoutIsErrTimeout(t *testing.T) {
 	}
 }
 
+// TestExecLacks checks that the Target of a program is a certify.Lacker
+// returning what its answer to hello declared, and that a program which
+// declares the lack of a never-index API encodes a sensitive field
+// instead of answering unsupported.
+func TestExecLacks(t *testing.T) {
+	dir := stdioBinaries(t)
+	tests := []struct {
+		flags string
+		want  certify.Lacks
+	}{
+		{"", certify.Lacks{}},
+		{"-declare-no-never-index", certify.Lacks{NeverIndex: true}},
+	}
+	for _, tt := range tests {
+		target := execTarget(t, filepath.Join(dir, "stdioenc")+" "+tt.flags, 10*time.Second)
+		l, ok := target.(certify.Lacker)
+		if !ok {
+			t.Fatalf("%q: the Target is no certify.Lacker", tt.flags)
+		}
+		if got := l.Lacks(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: Lacks() = %+v; want %+v", tt.flags, got, tt.want)
+		}
+		enc, err := target.NewEncoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wire, err := enc.EncodeBlock(nil, []certify.Field{{Name: "authorization", Value: "x", Sensitive: true}}); err != nil || len(wire) == 0 {
+			t.Errorf("%q: a sensitive field: %x, %v; want a block", tt.flags, wire, err)
+		}
+	}
+}
+
 // TestServeOffersBinary checks Serve's answer to hello with and without
 // the option that offers the binary form, and that it decodes hex.
 func TestServeOffersBinary(t *testing.T) {
@@ -440,6 +473,10 @@ func TestServeOffersBinary(t *testing.T) {
 	}{
 		{"default", nil, `{"name":"ref"}`},
 		{"binary", []stdio.ServeOption{func(s *hpackstdio.Server) { s.Binary = true }}, `{"name":"ref","binary":true}`},
+		{"lacks", []stdio.ServeOption{func(s *hpackstdio.Server) {
+			s.Binary = true
+			s.Lacks = certify.Lacks{NeverIndex: true, Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}}
+		}}, `{"name":"ref","binary":true,"lacks":["never-index"],"refuses":[[0,31]]}`},
 	}
 	for _, tt := range tests {
 		var out strings.Builder

@@ -61,7 +61,10 @@ public final class Stdio {
         Encoder create() throws Exception;
     }
 
-    /** Thrown for a request the library's API cannot express; answered as "unsupported: ...". */
+    /**
+     * Thrown for a request the library's API cannot express in a way that
+     * could not be declared in advance; answered as "unsupported: ...".
+     */
     public static final class Unsupported extends Exception {
         public Unsupported(String what) {
             super(what);
@@ -71,8 +74,19 @@ public final class Stdio {
     private Stdio() {
     }
 
-    /** Serves hpack-stdio on standard input and output until the input ends. */
+    /** Serves hpack-stdio on standard input and output until the input ends, declaring no lacks. */
     public static void serve(String name, boolean binary, Factory factory) throws IOException {
+        serve(name, binary, new String[0], new int[0][], factory);
+    }
+
+    /**
+     * Serves hpack-stdio on standard input and output until the input ends,
+     * declaring in the answer to hello what the library cannot express: the
+     * lacks by name ("never-index", "pseudo-first", ...) and the octet ranges
+     * {lo, hi} it refuses.
+     */
+    public static void serve(String name, boolean binary, String[] lacks, int[][] refuses, Factory factory) throws IOException {
+        String hello = hello(name, binary, lacks, refuses);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(System.out, false, "UTF-8");
         Encoder enc = null;
@@ -83,7 +97,7 @@ public final class Stdio {
                 Map<String, Object> req = Json.object(line);
                 Object op = req.get("op");
                 if ("hello".equals(op)) {
-                    answer = "{\"name\":" + Json.quote(name) + (binary ? ",\"binary\":true" : "") + "}";
+                    answer = hello;
                 } else if ("new".equals(op)) {
                     enc = factory.create();
                     answer = "{}";
@@ -104,6 +118,28 @@ public final class Stdio {
             out.print('\n');
             out.flush();
         }
+    }
+
+    private static String hello(String name, boolean binary, String[] lacks, int[][] refuses) {
+        StringBuilder sb = new StringBuilder("{\"name\":").append(Json.quote(name));
+        if (binary) {
+            sb.append(",\"binary\":true");
+        }
+        if (lacks.length > 0) {
+            sb.append(",\"lacks\":[");
+            for (int i = 0; i < lacks.length; i++) {
+                sb.append(i > 0 ? "," : "").append(Json.quote(lacks[i]));
+            }
+            sb.append(']');
+        }
+        if (refuses.length > 0) {
+            sb.append(",\"refuses\":[");
+            for (int i = 0; i < refuses.length; i++) {
+                sb.append(i > 0 ? "," : "").append('[').append(refuses[i][0]).append(',').append(refuses[i][1]).append(']');
+            }
+            sb.append(']');
+        }
+        return sb.append('}').toString();
     }
 
     private static String error(String text) {

@@ -9,6 +9,11 @@
 // tests prove the certifier's requests complete. -log FILE writes every
 // request ("> " line) and answer ("< " line) to FILE.
 //
+// A library without a never-index API is played two ways: -no-never-index
+// answers {"unsupported": ...} to every block with a sensitive field, and
+// -declare-no-never-index declares the lack in the answer to hello and
+// sends such fields without the mark.
+//
 // -fork N starts N copies of itself in -sleeper mode that inherit its
 // standard input, output and error and outlive it unless killed with its
 // process group; -pids FILE appends their pids to FILE, one a line. A
@@ -42,6 +47,7 @@ var (
 	noisy      = flag.Bool("noisy", false, "write 100 KiB to stderr on every request")
 	garbage    = flag.Bool("garbage", false, "answer encode requests with a line that is not JSON")
 	noNever    = flag.Bool("no-never-index", false, `answer {"unsupported": ...} to a block with a sensitive field, as an adapter around a library without a never-index API does`)
+	declNever  = flag.Bool("declare-no-never-index", false, `declare "lacks":["never-index"] in the answer to hello, and encode sensitive fields as if they were not`)
 	lie        = flag.Bool("lie", false, "encode other values than the ones asked for")
 	noHello    = flag.Bool("no-hello", false, "never answer anything")
 	utf8Only   = flag.Bool("utf8-only", false, "do not offer the binary-safe form in the answer to hello")
@@ -90,6 +96,13 @@ func (m *misbehaving) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 	if *noNever && slices.ContainsFunc(fields, func(f certify.Field) bool { return f.Sensitive }) {
 		return dst, &hpackstdio.UnsupportedError{Reason: "the library has no never-index API"}
 	}
+	if *declNever {
+		unmarked := make([]certify.Field, len(fields))
+		for i, f := range fields {
+			unmarked[i] = certify.Field{Name: f.Name, Value: f.Value}
+		}
+		fields = unmarked
+	}
 	if *lie {
 		lied := make([]certify.Field, len(fields))
 		for i, f := range fields {
@@ -132,6 +145,7 @@ func main() {
 	}, func(s *hpackstdio.Server) {
 		s.Binary = !*utf8Only
 		s.Complete = *validate
+		s.Lacks.NeverIndex = *declNever
 		if log != nil {
 			s.Log = log
 		}

@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hpackcert/hpackcert/certify"
 )
 
 // BreakdownError is the error of an encoder program that broke
@@ -16,10 +20,11 @@ import (
 // not JSON, not a JSON object, not UTF-8, a member twice, of the wrong
 // type, of the answer to another request or unknown, a member missing or
 // two that exclude each other, a "wire" that is not hex or is over the
-// per-block limit, more than one line), an answer over its bound, no
-// answer in time, an exit, a closed pipe. The Client has killed the
-// program, and every later request fails. An error answer is not one: it
-// is an *AnswerError.
+// per-block limit, a lack the protocol does not define or named twice, a
+// refused range that is no range of octets, more than one line), an
+// answer over its bound, no answer in time, an exit, a closed pipe. The
+// Client has killed the program, and every later request fails. An error
+// answer is not one: it is an *AnswerError.
 type BreakdownError struct {
 	// Request counts the requests sent to the program since it started,
 	// up to the one it broke: its hello is request 1.
@@ -99,6 +104,7 @@ func groupDigits(n int) string {
 type answer struct {
 	name        string
 	binary      bool
+	lacks       certify.Lacks
 	wire        []byte
 	errorText   *string // set for an error answer
 	unsupported *string // set for {"unsupported": reason}
@@ -113,10 +119,16 @@ type lineError struct {
 
 // memberOf names the answer that defines each member; "error" answers any
 // request.
-var memberOf = map[string]string{"name": OpHello, "binary": OpHello, "wire": OpEncode, "unsupported": OpEncode}
+var memberOf = map[string]string{"name": OpHello, "binary": OpHello, "lacks": OpHello, "refuses": OpHello,
+	"wire": OpEncode, "unsupported": OpEncode}
+
+// memberKind is the first octet (jsonKind) of each member's type, a
+// string unless said here; a boolean is 't' or 'f'.
+var memberKind = map[string]byte{"binary": 't', "lacks": '[', "refuses": '['}
 
 // exclusive lists the members no answer may hold two of.
-var exclusive = [][2]string{{"name", "error"}, {"binary", "error"}, {"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}}
+var exclusive = [][2]string{{"name", "error"}, {"binary", "error"}, {"lacks", "error"}, {"refuses", "error"},
+	{"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}}
 
 // parseAnswer decodes and checks line, the answer to op, as the protocol
 // defines it: one JSON object in UTF-8, with each member once, of its
@@ -177,9 +189,9 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		default:
 			return fail("has %s, a member hpack-stdio/1 does not define", quoteName(name))
 		}
-		want := byte('"')
-		if name == "binary" {
-			want = 't'
+		want, ok := memberKind[name]
+		if !ok {
+			want = '"'
 		}
 		if kind := jsonKind(raw); kind != want && !(want == 't' && kind == 'f') {
 			return a, &lineError{what: fmt.Sprintf("the %q of the answer to %s is %s, not %s", name, op, valueKind(kind, false), valueKind(want, false))}
@@ -220,6 +232,11 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		}
 		a.name = *name
 		a.binary = jsonKind(members["binary"]) == 't'
+		lacks, what := parseLacks(members["lacks"], members["refuses"])
+		if what != "" {
+			return a, &lineError{what: what}
+		}
+		a.lacks = lacks
 	case OpEncode:
 		if reason, ok := str("unsupported"); ok {
 			if *reason == "" {
@@ -245,6 +262,87 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		a.wire, _ = hex.DecodeString(*wire) // hex, as checked above
 	}
 	return a, nil
+}
+
+// parseLacks returns the lacks an answer to hello declares in its
+// "lacks" and "refuses" members, JSON arrays or nil, or what is wrong
+// with them.
+func parseLacks(lacksJSON, refusesJSON json.RawMessage) (certify.Lacks, string) {
+	var lacks, refuses []json.RawMessage
+	json.Unmarshal(lacksJSON, &lacks) // an array or nothing, as checked before
+	json.Unmarshal(refusesJSON, &refuses)
+	var names []string
+	for i, raw := range lacks {
+		var name string
+		if kind := jsonKind(raw); kind != '"' {
+			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %s at index %d, not a string`, valueKind(kind, false), i)
+		}
+		json.Unmarshal(raw, &name)
+		switch {
+		case !slices.Contains(certify.LackNames, name):
+			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %s at index %d, not a lack hpack-stdio/1 defines (%s)`,
+				quoteName(name), i, strings.Join(certify.LackNames, ", "))
+		case slices.Contains(names, name):
+			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %q twice`, name)
+		}
+		names = append(names, name)
+	}
+	var ranges [][2]int
+	for i, raw := range refuses {
+		r, what, why := octetRange(raw)
+		if what != "" {
+			return certify.Lacks{}, fmt.Sprintf(`the "refuses" of the answer to hello has %s at index %d, %s`, what, i, why)
+		}
+		ranges = append(ranges, r)
+	}
+	l, err := certify.ParseLacks(names, ranges)
+	if err != nil { // not after the checks above; a guard should they differ
+		return certify.Lacks{}, `the answer to hello declares lacks the certifier refuses: ` + err.Error()
+	}
+	return l, ""
+}
+
+// octetRange returns the range raw, an item of "refuses", is, or what it
+// is instead and why that is no range.
+func octetRange(raw json.RawMessage) (r [2]int, what, why string) {
+	const notRange = "not a range [LO, HI] of two integers"
+	var items []json.RawMessage
+	if kind := jsonKind(raw); kind != '[' {
+		return r, valueKind(kind, false), notRange
+	}
+	json.Unmarshal(raw, &items)
+	if len(items) != 2 {
+		return r, fmt.Sprintf("an array of %d values", len(items)), notRange
+	}
+	var texts [2]string
+	integers := true
+	for j, item := range items {
+		if kind := jsonKind(item); kind != '-' && (kind < '0' || kind > '9') {
+			return r, "an array with " + valueKind(kind, false), notRange
+		}
+		texts[j] = string(bytes.TrimSpace(item))
+		// Only whether it is an octet matters, so a number past the
+		// range of float64 counts as one past 255.
+		f, _ := strconv.ParseFloat(texts[j], 64)
+		switch {
+		case f != math.Trunc(f):
+			integers = false
+		case f < -1:
+			r[j] = -1
+		case f > 256:
+			r[j] = 256
+		default:
+			r[j] = int(f)
+		}
+	}
+	shown := "[" + texts[0] + ", " + texts[1] + "]"
+	switch {
+	case !integers:
+		return r, shown, notRange
+	case r[0] < 0 || r[1] > 255 || r[0] > r[1]:
+		return r, shown, "not two octet values 0-255, the first at most the second"
+	}
+	return r, "", ""
 }
 
 // quoteName quotes a member name for a message, cut if it is long.

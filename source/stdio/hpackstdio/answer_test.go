@@ -2,8 +2,10 @@ package hpackstdio
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 
+	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/stdioschema"
 )
 
@@ -22,7 +24,7 @@ func TestParseAnswer(t *testing.T) {
 		{OpHello, `{"name":"enc 1.2"}`, "enc 1.2", false, nil, "", "", "a name"},
 		{OpHello, ` {"binary":true, "name":"é"} `, "é", true, nil, "", "", "the offer, members in any order, spaces around"},
 		{OpHello, `{"name":"x","binary":false}`, "x", false, nil, "", "", "binary false is no offer"},
-		{OpHello, `{"name":"x","lacks":["never-index"]}`, "x", false, nil, "", "", "an extension this client does not know"},
+		{OpHello, `{"name":"x","speed":["fast"]}`, "x", false, nil, "", "", "an extension this client does not know"},
 		{OpNew, `{}`, "", false, nil, "", "", "the answer to new"},
 		{OpEncode, `{"wire":""}`, "", false, []byte{}, "", "", "the empty block"},
 		{OpEncode, `{"wire":"82aBcD"}`, "", false, []byte{0x82, 0xab, 0xcd}, "", "", "either case"},
@@ -49,6 +51,37 @@ func TestParseAnswer(t *testing.T) {
 	}
 }
 
+// TestParseAnswerLacks checks the lacks parseAnswer takes from answers
+// to hello that declare some.
+func TestParseAnswerLacks(t *testing.T) {
+	tests := []struct {
+		line   string
+		want   certify.Lacks
+		reason string
+	}{
+		{`{"name":"x"}`, certify.Lacks{}, "nothing declared"},
+		{`{"name":"x","lacks":[],"refuses":[]}`, certify.Lacks{}, "empty lists declare nothing"},
+		{`{"name":"x","lacks":["never-index"]}`, certify.Lacks{NeverIndex: true}, "one lack"},
+		{`{"name":"x","lacks":["uppercase-names","empty-block","one-size-update","pseudo-first","never-index"]}`,
+			certify.Lacks{NeverIndex: true, PseudoFirst: true, OneSizeUpdate: true, EmptyBlock: true, UppercaseNames: true}, "every lack, in any order"},
+		{`{"name":"x","refuses":[[0, 31],[127,127], [128,255]]}`,
+			certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}, {Lo: 127, Hi: 127}, {Lo: 128, Hi: 255}}}, "ranges, one of a single octet"},
+		{`{"refuses":[[0,0]],"binary":true,"lacks":["empty-block"],"name":"x"}`,
+			certify.Lacks{EmptyBlock: true, Refuses: []certify.OctetRange{{Lo: 0, Hi: 0}}}, "members in any order"},
+		{`{"name":"x","refuses":[[0,1e2]]}`, certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 100}}}, "an integer written with an exponent"},
+	}
+	for _, tt := range tests {
+		a, err := parseAnswer(OpHello, []byte(tt.line), DefaultMaxWire)
+		if err != nil {
+			t.Errorf("%s: the answer %s to hello: %v", tt.reason, tt.line, err)
+			continue
+		}
+		if !reflect.DeepEqual(a.lacks, tt.want) {
+			t.Errorf("%s: the answer %s to hello declares %+v; want %+v", tt.reason, tt.line, a.lacks, tt.want)
+		}
+	}
+}
+
 // TestParseAnswerAgreesWithSchema checks that parseAnswer accepts the
 // answers the schema accepts for their request and refuses the others,
 // but for the members an answer to hello may have beyond the protocol,
@@ -62,6 +95,13 @@ func TestParseAnswerAgreesWithSchema(t *testing.T) {
 		{OpHello, `{"name":1}`}, {OpHello, `{"binary":true}`}, {OpHello, `{"name":"x","binary":1}`},
 		{OpHello, `{"name":"x","wire":""}`}, {OpHello, `{"error":"x"}`}, {OpHello, `{"error":"x","name":"y"}`},
 		{OpHello, `{}`}, {OpHello, `[]`}, {OpHello, `"x"`}, {OpHello, `null`},
+		{OpHello, `{"name":"x","lacks":[]}`}, {OpHello, `{"name":"x","lacks":["never-index","pseudo-first","one-size-update","empty-block","uppercase-names"]}`},
+		{OpHello, `{"name":"x","lacks":["never-index","never-index"]}`}, {OpHello, `{"name":"x","lacks":["sensitive"]}`},
+		{OpHello, `{"name":"x","lacks":"never-index"}`}, {OpHello, `{"name":"x","lacks":[1]}`}, {OpHello, `{"error":"x","lacks":[]}`},
+		{OpHello, `{"name":"x","refuses":[]}`}, {OpHello, `{"name":"x","refuses":[[0,31],[127,127],[128,255]]}`},
+		{OpHello, `{"name":"x","refuses":[0,31]}`}, {OpHello, `{"name":"x","refuses":[[0]]}`}, {OpHello, `{"name":"x","refuses":[[0,31,1]]}`},
+		{OpHello, `{"name":"x","refuses":[[0,256]]}`}, {OpHello, `{"name":"x","refuses":[[-1,3]]}`}, {OpHello, `{"name":"x","refuses":[[0,1.5]]}`},
+		{OpHello, `{"name":"x","refuses":[["0","1"]]}`}, {OpHello, `{"name":"x","refuses":{}}`},
 		{OpNew, `{}`}, {OpNew, `{"error":"x"}`}, {OpNew, `{"error":""}`}, {OpNew, `{"error":null}`},
 		{OpNew, `{"name":"x"}`}, {OpNew, `{"x":1}`}, {OpNew, `[{}]`}, {OpNew, `{"error":"x","wire":""}`},
 		{OpEncode, `{"wire":""}`}, {OpEncode, `{"wire":"82"}`}, {OpEncode, `{"wire":"8"}`}, {OpEncode, `{"wire":"8x"}`},
@@ -78,7 +118,7 @@ func TestParseAnswerAgreesWithSchema(t *testing.T) {
 		}
 	}
 	// The one disagreement, on purpose.
-	line := `{"name":"x","lacks":[]}`
+	line := `{"name":"x","speed":[]}`
 	if _, err := parseAnswer(OpHello, []byte(line), DefaultMaxWire); err != nil || sch.Validate("helloAnswer", line) == nil {
 		t.Errorf("the answer %s to hello: parseAnswer error %v; want it accepted, and refused by the schema", line, err)
 	}

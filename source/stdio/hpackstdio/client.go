@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
 )
 
 // Options configures Start.
@@ -76,6 +78,7 @@ type Client struct {
 	maxWire int
 	name    string
 	binary  bool
+	lacks   certify.Lacks
 	proc    *process
 	// requests counts the requests sent to the program, and lastOp is the
 	// operation of the last one.
@@ -115,7 +118,7 @@ func Start(argv []string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hpackstdio: %s: %w", argv[0], err)
 	}
-	c.name, c.binary = a.name, a.binary
+	c.name, c.binary, c.lacks = a.name, a.binary, a.lacks
 	return c, nil
 }
 
@@ -127,6 +130,12 @@ func (c *Client) Name() string { return c.name }
 // and carries any octets; when it did not, names and values must be valid
 // UTF-8.
 func (c *Client) Binary() bool { return c.binary }
+
+// Lacks returns what the encoder declared in its answer to hello that its
+// library cannot express: the lacks named in its "lacks" member and the
+// octets of its "refuses" ranges. A name the protocol does not define, or
+// a range that is not one, is a breakdown of hello, so Start fails.
+func (c *Client) Lacks() certify.Lacks { return c.lacks }
 
 // Err returns why the program was stopped, or nil while it runs.
 func (c *Client) Err() error { return c.err }

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hpackcert/hpackcert/certify"
 )
 
 // helperEnv, set to 1, makes the test binary an encoder program for the
@@ -54,6 +57,13 @@ func runHelper(mode string) int {
 		return runWire(os.Args[2])
 	case "echo", "echo-binary":
 		s := &Server{Name: "echo", NewEncoder: newEcho, Binary: mode == "echo-binary", Complete: true}
+		if err := s.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	case "echo-lacks":
+		s := &Server{Name: "echo", NewEncoder: newEcho, Binary: true, Complete: true, Lacks: everyLack}
 		if err := s.Serve(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -234,6 +244,23 @@ func TestClientIgnoresUnknownMembers(t *testing.T) {
 	}
 	if got, err := c.Encode(nil, nil, nil); err != nil || !bytes.Equal(got, []byte{0x82}) {
 		t.Errorf("Encode = %x, %v; want 82", got, err)
+	}
+}
+
+// everyLack declares every lack there is, and octets at both ends.
+var everyLack = certify.Lacks{NeverIndex: true, PseudoFirst: true, OneSizeUpdate: true, EmptyBlock: true, UppercaseNames: true,
+	Refuses: []certify.OctetRange{{Lo: 0, Hi: 8}, {Lo: 127, Hi: 127}, {Lo: 255, Hi: 255}}}
+
+// TestClientLacks checks that what a Server declares is what the Client
+// of its program reports, and that a program declaring nothing lacks
+// nothing.
+func TestClientLacks(t *testing.T) {
+	c := start(t, "echo-lacks", Options{})
+	if got := c.Lacks(); !reflect.DeepEqual(got, everyLack) {
+		t.Errorf("Lacks() = %+v; want %+v", got, everyLack)
+	}
+	if got := start(t, "echo", Options{}).Lacks(); !got.IsZero() {
+		t.Errorf("Lacks() of a program declaring nothing = %+v; want none", got)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/hpackcert/hpackcert/certify"
 )
 
 // Server is the encoder side of hpack-stdio/1, for a Go Encoder: what a
@@ -19,6 +21,12 @@ type Server struct {
 	// Binary offers the binary-safe form in the answer to hello. Serve
 	// accepts encode requests in both forms whatever it offered.
 	Binary bool
+	// Lacks declares in the answer to hello what the encoder's library
+	// cannot express (its "lacks" and "refuses" members), so that the
+	// certifier builds every scenario from what it can. Serve still
+	// encodes whatever it is asked: the encoder must cope with a request
+	// the declaration rules out, from a certifier that does not know it.
+	Lacks certify.Lacks
 	// Complete makes Serve reject any request that is not exactly what
 	// the protocol defines, with an error answer: the checks of
 	// ParseRequest with complete set, an encode request in the form that
@@ -101,10 +109,13 @@ func (sess *session) answer(line []byte) ([]byte, error) {
 	switch req.Op {
 	case OpHello:
 		sess.helloed = true
+		lacks, refuses := helloLacks(sess.s.Lacks)
 		return marshalLine(struct {
-			Name   string `json:"name"`
-			Binary bool   `json:"binary,omitempty"`
-		}{sess.s.Name, sess.s.Binary})
+			Name    string   `json:"name"`
+			Binary  bool     `json:"binary,omitempty"`
+			Lacks   []string `json:"lacks,omitempty"`
+			Refuses [][2]int `json:"refuses,omitempty"`
+		}{sess.s.Name, sess.s.Binary, lacks, refuses})
 	case OpNew:
 		sess.enc = sess.s.NewEncoder()
 		return []byte("{}"), nil
@@ -149,6 +160,22 @@ func (sess *session) encode(req *Request) ([]byte, error) {
 		}
 	}
 	return sess.enc.EncodeBlock(sess.wire[:0], req.Fields)
+}
+
+// helloLacks returns l as the "lacks" and "refuses" members of the answer
+// to hello spell it, nil for none.
+func helloLacks(l certify.Lacks) ([]string, [][2]int) {
+	var names []string
+	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames} {
+		if on {
+			names = append(names, certify.LackNames[i])
+		}
+	}
+	var refuses [][2]int
+	for _, r := range l.Refuses {
+		refuses = append(refuses, [2]int{int(r.Lo), int(r.Hi)})
+	}
+	return names, refuses
 }
 
 // errorAnswer returns the error answer saying err, never an empty one,

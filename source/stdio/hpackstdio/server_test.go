@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hpackcert/hpackcert/certify"
 )
 
 // echoEncoder is an Encoder whose block spells out what it was given, so
@@ -121,6 +124,52 @@ func TestServe(t *testing.T) {
 
 // TestServeComplete checks what Complete adds: the order of hello, new
 // and encode, and the form hello negotiated.
+// TestServeLacks checks the answer to hello of a Server that declares
+// lacks, each on its own and all at once: its members, in the schema,
+// and read back by parseAnswer as they were declared.
+func TestServeLacks(t *testing.T) {
+	sch := schemas(t)
+	tests := []struct {
+		lacks certify.Lacks
+		want  string
+	}{
+		{certify.Lacks{}, `{"name":"echo"}`},
+		{certify.Lacks{NeverIndex: true}, `{"name":"echo","lacks":["never-index"]}`},
+		{certify.Lacks{PseudoFirst: true}, `{"name":"echo","lacks":["pseudo-first"]}`},
+		{certify.Lacks{OneSizeUpdate: true}, `{"name":"echo","lacks":["one-size-update"]}`},
+		{certify.Lacks{EmptyBlock: true}, `{"name":"echo","lacks":["empty-block"]}`},
+		{certify.Lacks{UppercaseNames: true}, `{"name":"echo","lacks":["uppercase-names"]}`},
+		{certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}}, `{"name":"echo","refuses":[[0,31]]}`},
+		{everyLack, `{"name":"echo","lacks":["never-index","pseudo-first","one-size-update","empty-block","uppercase-names"],"refuses":[[0,8],[127,127],[255,255]]}`},
+	}
+	for _, tt := range tests {
+		got := serve(t, &Server{Name: "echo", NewEncoder: newEcho, Lacks: tt.lacks}, `{"op":"hello"}`)[0]
+		if got != tt.want {
+			t.Errorf("Lacks %+v: hello answered %s; want %s", tt.lacks, got, tt.want)
+		}
+		if err := sch.Validate("helloAnswer", got); err != nil {
+			t.Errorf("Lacks %+v: the answer %s does not match helloAnswer: %v", tt.lacks, got, err)
+		}
+		a, le := parseAnswer(OpHello, []byte(got), DefaultMaxWire)
+		if le != nil || !reflect.DeepEqual(a.lacks, tt.lacks) {
+			t.Errorf("Lacks %+v: the answer %s read back as %+v, %v", tt.lacks, got, a.lacks, le)
+		}
+	}
+	// Every name of certify.LackNames, which the Server spells, is one
+	// parseAnswer takes.
+	for _, name := range certify.LackNames {
+		line := `{"name":"x","lacks":["` + name + `"]}`
+		want, err := certify.ParseLacks([]string{name}, nil)
+		a, le := parseAnswer(OpHello, []byte(line), DefaultMaxWire)
+		if err != nil || le != nil || !reflect.DeepEqual(a.lacks, want) {
+			t.Errorf("the lack %q: parseAnswer %+v, %v; ParseLacks %+v, %v", name, a.lacks, le, want, err)
+		}
+		if got, _ := helloLacks(want); len(got) != 1 || got[0] != name {
+			t.Errorf("the lack %q is spelt %q in the answer to hello", name, got)
+		}
+	}
+}
+
 func TestServeComplete(t *testing.T) {
 	const (
 		hello  = `{"op":"hello"}`

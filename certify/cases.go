@@ -184,11 +184,28 @@ func (c *caseRun) judge(f blockRule) (verdict, Evidence) {
 // notExercised is the verdict of a case that judged no instance of its
 // rule.
 func (c *caseRun) notExercised(ev Evidence) verdict {
-	if note := c.causesNote(ev); note != "" && ev.Instances == 0 {
+	// The case is a consequence only when the blocks it could not judge
+	// held instances of its rule: a case with nothing to judge in them
+	// either would have judged nothing anyway.
+	if note := c.causesNote(ev); note != "" && ev.Instances == 0 && c.unjudgedInstances() > 0 {
 		ids, _ := c.causes()
 		return verdict{grade: Unsupported, detail: fmt.Sprintf("%s (%s)", note, ev), evidence: &ev, causedBy: ids}
 	}
 	return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: %s (%s)", instanceNames[c.c.instance].notExercised, ev), evidence: &ev}
+}
+
+// unjudgedInstances counts the instances of the case's rule in the blocks
+// of its scenarios that it did not judge (those after a divergence).
+func (c *caseRun) unjudgedInstances() int {
+	n := 0
+	for _, tr := range c.transcripts {
+		for _, b := range tr.blocks {
+			if b.encErr == nil && !c.judges(b) {
+				n += b.ev.instances(c.c.instance, b)
+			}
+		}
+	}
+	return n
 }
 
 // leniencyNote says which oracles rejected blocks that the strict oracle

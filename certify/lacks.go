@@ -30,8 +30,12 @@ type Lacks struct {
 	// judges nothing.
 	EmptyBlock bool
 	// UppercaseNames: names are lowercased by the library (HTTP/2 names
-	// are lowercase, RFC 9113 §8.2.1): names are sent lowercase.
+	// are lowercase, RFC 9113 §8.2.1): names are sent with their ASCII
+	// letters lowercase, as HTTP/2 asks.
 	UppercaseNames bool
+	// EmptyName: a field with an empty name cannot be written: such
+	// fields are left out (HTTP/2 forbids them, RFC 9113 §8.2.1).
+	EmptyName bool
 	// Refuses lists octet values the library refuses in a name or value;
 	// they are left out of every field, and the octet cases (enc/5.2/3,
 	// enc/5.2/4) name them as not tested.
@@ -43,7 +47,7 @@ type OctetRange struct{ Lo, Hi byte }
 
 // LackNames are the names of the lacks as hpack-stdio's hello spells
 // them ("lacks": [...]); the octets refused are its "refuses" member.
-var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names"}
+var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names", "empty-name"}
 
 // ParseLacks returns the lacks of the given names and refused ranges, or
 // an error naming the first unknown name or bad range.
@@ -61,6 +65,8 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 			l.EmptyBlock = true
 		case "uppercase-names":
 			l.UppercaseNames = true
+		case "empty-name":
+			l.EmptyName = true
 		default:
 			return Lacks{}, fmt.Errorf("unknown lack %q (want %s)", n, strings.Join(LackNames, ", "))
 		}
@@ -74,14 +80,21 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 	return l, nil
 }
 
-// String lists the lacks by name, with the refused ranges.
-func (l Lacks) String() string {
-	var parts []string
-	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames} {
+// Names returns the names of the lacks declared, in LackNames' order
+// (the refused octets aside), nil for none.
+func (l Lacks) Names() []string {
+	var names []string
+	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames, l.EmptyName} {
 		if on {
-			parts = append(parts, LackNames[i])
+			names = append(names, LackNames[i])
 		}
 	}
+	return names
+}
+
+// String lists the lacks by name, with the refused ranges.
+func (l Lacks) String() string {
+	parts := l.Names()
 	for _, r := range l.Refuses {
 		parts = append(parts, fmt.Sprintf("refuses 0x%02x-0x%02x", r.Lo, r.Hi))
 	}
@@ -90,7 +103,7 @@ func (l Lacks) String() string {
 
 // IsZero reports whether nothing is declared.
 func (l Lacks) IsZero() bool {
-	return !l.NeverIndex && !l.PseudoFirst && !l.OneSizeUpdate && !l.EmptyBlock && !l.UppercaseNames && len(l.Refuses) == 0
+	return !l.NeverIndex && !l.PseudoFirst && !l.OneSizeUpdate && !l.EmptyBlock && !l.UppercaseNames && !l.EmptyName && len(l.Refuses) == 0
 }
 
 // refuses reports whether octet x is refused.
@@ -157,12 +170,15 @@ func expressed(stories []story, l Lacks) []story {
 				b.TableSizes, b.HeaderTableSize = acked[len(acked)-1:], nil
 			}
 			fields := slices.Clone(b.Headers)
+			if l.EmptyName {
+				fields = slices.DeleteFunc(fields, func(f Field) bool { return f.Name == "" })
+			}
 			for i := range fields {
 				if l.NeverIndex {
 					fields[i].Sensitive = false
 				}
 				if l.UppercaseNames {
-					fields[i].Name = strings.ToLower(fields[i].Name)
+					fields[i].Name = asciiLower(fields[i].Name)
 				}
 			}
 			if l.PseudoFirst {
@@ -177,6 +193,18 @@ func expressed(stories []story, l Lacks) []story {
 	}
 	// A story left without blocks (all of them empty) is no story.
 	return slices.DeleteFunc(stories, func(st story) bool { return len(st.Cases) == 0 })
+}
+
+// asciiLower lowercases the ASCII letters of s, as HTTP/2 asks of names
+// (RFC 9113 §8.2.1), leaving every other octet as it is.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func pseudoRank(f Field) int {

@@ -16,7 +16,7 @@ func TestExpressedEachLack(t *testing.T) {
 		return []story{{Path: "s", Cases: []block{
 			{Headers: []Field{f("x-a", "1", false), f(":path", "/", false), f("Authorization", "t", true)}},
 			{TableSizes: []uint32{100, 4096}},
-			{TableSizes: []uint32{0, 1024}, Headers: []Field{f(":method", "GET", false), f("x-b", "2", false), f(":scheme", "http", false)}},
+			{TableSizes: []uint32{0, 1024}, Headers: []Field{f(":method", "GET", false), f("", "empty", false), f("x-b", "2", false), f(":scheme", "http", false)}},
 		}}}
 	}
 	names := func(b block) string {
@@ -43,7 +43,7 @@ func TestExpressedEachLack(t *testing.T) {
 			if got := names(st.Cases[0]); got != ":path,x-a,Authorization" {
 				t.Errorf("pseudo-first: block 0 %s", got)
 			}
-			if got := names(st.Cases[2]); got != ":method,:scheme,x-b" {
+			if got := names(st.Cases[2]); got != ":method,:scheme,,x-b" {
 				t.Errorf("pseudo-first: block 2 %s", got)
 			}
 		}},
@@ -66,6 +66,14 @@ func TestExpressedEachLack(t *testing.T) {
 		{Lacks{UppercaseNames: true}, func(t *testing.T, st story) {
 			if got := names(st.Cases[0]); got != "x-a,:path,authorization" {
 				t.Errorf("uppercase-names: block 0 %s", got)
+			}
+			if got := asciiLower("X-\xc3\x81\xffZ"); got != "x-\xc3\x81\xffz" {
+				t.Errorf("uppercase-names: %q; want ASCII letters alone lowercased", got)
+			}
+		}},
+		{Lacks{EmptyName: true}, func(t *testing.T, st story) {
+			if got := names(st.Cases[2]); got != ":method,x-b,:scheme" {
+				t.Errorf("empty-name: block 2 %s", got)
 			}
 		}},
 		{Lacks{EmptyBlock: true, OneSizeUpdate: true}, func(t *testing.T, st story) {

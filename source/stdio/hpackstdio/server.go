@@ -165,12 +165,7 @@ func (sess *session) encode(req *Request) ([]byte, error) {
 // helloLacks returns l as the "lacks" and "refuses" members of the answer
 // to hello spell it, nil for none.
 func helloLacks(l certify.Lacks) ([]string, [][2]int) {
-	var names []string
-	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames} {
-		if on {
-			names = append(names, certify.LackNames[i])
-		}
-	}
+	names := l.Names()
 	var refuses [][2]int
 	for _, r := range l.Refuses {
 		refuses = append(refuses, [2]int{int(r.Lo), int(r.Hi)})

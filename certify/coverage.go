@@ -91,6 +91,9 @@ var intUses = [...]struct {
 	useStringLength:    {"string length (§5.2)", 7},
 }
 
+// indexWord names what an index of each use refers to.
+var indexWord = map[intUse]string{useIndex: "index", useIncrementalName: "name index", useLiteralName: "name index"}
+
 // integerBoundaries lists every continuation-octet transition of every
 // prefix the representations use, with what reaching it takes. An index
 // v refers to dynamic entry v-61, so it needs v-61 entries of at least 32
@@ -121,7 +124,7 @@ func integerBoundaries() []IntegerBoundary {
 					b.table = (v - spec.StaticTableLen) * spec.EntryOverhead
 				}
 				if st.past >= 1<<21 {
-					b.limit = fmt.Sprintf("index %d needs %d dynamic entries, a table of %d octets or more: more than a run holds", v, v-spec.StaticTableLen, b.table)
+					b.limit = fmt.Sprintf("%s %d needs %d dynamic entries, a table of %d octets or more: more than a run holds", indexWord[intUse(use)], v, v-spec.StaticTableLen, b.table)
 				}
 			}
 			out = append(out, b)

@@ -72,32 +72,42 @@ func TestWrongHuffmanCodeCaught(t *testing.T) {
 
 // TestReferenceCoverage checks that the scenarios exercise, through the
 // reference encoder, every static entry and name, every Huffman code and
-// every integer boundary the coverage section lists.
+// every integer boundary the coverage section lists within reach: with
+// the built-in's 4,096-octet capacity, those its table reaches; with a
+// capacity past 2^5-1+2^21, every one but those past the run's limits.
 func TestReferenceCoverage(t *testing.T) {
 	ref, err := inprocess.Builtin("ref")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := certify.Run([]certify.Target{ref}, certifytest.Quick())
+	large := certify.Func("ref-4MiB", func() certify.Encoder { return certify.NewReference(encoder.Config{Capacity: 4 << 20}) })
+	rep, err := certify.Run([]certify.Target{ref, large}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov := rep.Coverage["ref"]
-	if cov == nil {
-		t.Fatal("no coverage for ref")
-	}
-	if !cov.Complete() {
-		var missing []string
-		for _, b := range cov.Integers {
-			if !b.Covered {
-				missing = append(missing, fmt.Sprintf("%s = %s", b.Use, b.Value))
-			}
+	for _, tt := range []struct {
+		name, ints string
+	}{
+		{"ref", "integer boundaries 13/13 (of 30: 13 need a larger table, 4 past the run's limits)"},
+		{"ref-4MiB", "integer boundaries 26/26 (of 30: 4 past the run's limits)"},
+	} {
+		cov := rep.Coverage[tt.name]
+		if cov == nil {
+			t.Fatalf("no coverage for %s", tt.name)
 		}
-		t.Errorf("coverage of ref incomplete: %s\nstatic entries missing: %q\nstatic names missing: %q\nHuffman octets missing: %q\nintegers missing: %q",
-			cov, cov.StaticEntries.Missing, cov.StaticNames.Missing, cov.HuffmanOctets.Missing, missing)
-	}
-	if cov.StaticEntries.Total != 61 || cov.HuffmanOctets.Total != 256 || cov.StaticNames.Total != 52 {
-		t.Errorf("coverage totals %s; want 61 static entries, 52 static names, 256 Huffman codes", cov)
+		if !cov.Complete() || !strings.HasSuffix(cov.String(), tt.ints) {
+			var missing []string
+			for _, b := range cov.Integers {
+				if !b.Covered {
+					missing = append(missing, fmt.Sprintf("%s = %s (%s)", b.Use, b.Value, b.Unreachable))
+				}
+			}
+			t.Errorf("coverage of %s: %s; want %s\nstatic entries missing: %q\nstatic names missing: %q\nHuffman octets missing: %q\nintegers missing: %q",
+				tt.name, cov, tt.ints, cov.StaticEntries.Missing, cov.StaticNames.Missing, cov.HuffmanOctets.Missing, missing)
+		}
+		if cov.StaticEntries.Total != 61 || cov.HuffmanOctets.Total != 256 || cov.StaticNames.Total != 52 {
+			t.Errorf("coverage totals of %s %s; want 61 static entries, 52 static names, 256 Huffman codes", tt.name, cov)
+		}
 	}
 }
 

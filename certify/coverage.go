@@ -3,6 +3,7 @@ package certify
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/wire"
 
@@ -37,21 +38,35 @@ type CoverageSet struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
-// IntegerBoundary is one value (or range) of a §5.1 integer with an N-bit
-// prefix that the scenarios aim at: 2^N-2 fits the prefix, 2^N-1 fills it
-// and needs one continuation octet, 2^N needs one too, and values past
-// those take more continuation octets.
+// IntegerBoundary is one value of a §5.1 integer with an N-bit prefix at
+// which the number of continuation octets changes: 2^N-1 fills the prefix
+// and takes one continuation octet (0), 2^N-1+127 is the last with one,
+// 2^N-1+128 the first with two, 2^N-1+2^14-1 the last with two, 2^N-1+2^14
+// the first with three and 2^N-1+2^21 the first with four.
 type IntegerBoundary struct {
 	// Use is the representation field the integer encodes.
 	Use string `json:"use"`
 	// PrefixBits is N.
 	PrefixBits int `json:"prefix_bits"`
-	// Value is the value, or a range such as ">= 143".
-	Value   string `json:"value"`
-	Covered bool   `json:"covered"`
+	// Value is the value, in decimal.
+	Value string `json:"value"`
+	// Continuations is the number of continuation octets Value takes.
+	Continuations int  `json:"continuation_octets"`
+	Covered       bool `json:"covered"`
+	// Unreachable, when set, says why the run could not reach the value:
+	// an index past the table the encoder used, or past what a run holds.
+	// Such a boundary counts in neither side of the coverage line.
+	Unreachable string `json:"unreachable,omitempty"`
+	// PastLimits says the value is out of every run's reach, not only of
+	// the table the encoder used.
+	PastLimits bool `json:"past_limits,omitempty"`
 
-	kind     intUse
-	min, max uint64
+	kind  intUse
+	value uint64
+	// table is the smallest maximum table size that reaches the value,
+	// and limit, when set, why the run's bounds cannot.
+	table uint64
+	limit string
 }
 
 // intUse is what an integer of a block encodes, with its prefix size.
@@ -76,35 +91,43 @@ var intUses = [...]struct {
 	useStringLength:    {"string length (§5.2)", 7},
 }
 
-// twoContinuations is the smallest value an N-bit prefix encodes with two
-// continuation octets: 2^N-1 in the prefix, then 128 in seven bits.
-func twoContinuations(n int) uint64 { return 1<<n - 1 + 128 }
+// indexWord names what an index of each use refers to.
+var indexWord = map[intUse]string{useIndex: "index", useIncrementalName: "name index", useLiteralName: "name index"}
 
-// integerBoundaries lists the boundaries the scenarios aim at. Each prefix
-// gets 2^N-2, 2^N-1 and 2^N, and a value with two continuation octets where
-// a 4,096-octet table can reach one; indices with a 7-bit prefix cannot
-// (at most 124 entries of 33 octets, index 185), nor name indices with a
-// 6-bit one, so they get "past 2^N", a dynamic index past 127 and 63.
+// integerBoundaries lists every continuation-octet transition of every
+// prefix the representations use, with what reaching it takes. An index
+// v refers to dynamic entry v-61, so it needs v-61 entries of at least 32
+// octets (§4.1) in the table; a size update v needs a table of v. Values
+// past 2^21 need a table of 2^21 entries (64 MiB and more, inserted
+// through blocks of at most MaxBlockSize), or a string over the largest
+// block: no run reaches them.
 func integerBoundaries() []IntegerBoundary {
+	steps := []struct {
+		past uint64
+		octs int
+	}{{0, 1}, {127, 1}, {128, 2}, {1<<14 - 1, 2}, {1 << 14, 3}, {1 << 21, 4}}
 	var out []IntegerBoundary
-	add := func(use intUse, min, max uint64, value string) {
-		out = append(out, IntegerBoundary{Use: intUses[use].name, PrefixBits: intUses[use].prefix, Value: value, kind: use, min: min, max: max})
-	}
 	for use := range intUses {
 		n := intUses[use].prefix
-		for _, v := range []uint64{1<<n - 2, 1<<n - 1, 1 << n} {
-			add(intUse(use), v, v, strconv.FormatUint(v, 10))
-		}
-		switch intUse(use) {
-		case useIndex, useIncrementalName:
-			add(intUse(use), 1<<n+1, 1<<64-1, fmt.Sprintf("> %d", 1<<n))
-		case useLiteralName, useSizeUpdate:
-			v := twoContinuations(n)
-			add(intUse(use), v, 1<<64-1, fmt.Sprintf(">= %d (two continuation octets)", v))
-		case useStringLength:
-			for _, v := range []uint64{1<<14 - 1, 1 << 14, 1<<14 + 1} {
-				add(intUse(use), v, v, strconv.FormatUint(v, 10))
+		for _, st := range steps {
+			v := 1<<n - 1 + st.past
+			b := IntegerBoundary{Use: intUses[use].name, PrefixBits: n, Value: strconv.FormatUint(v, 10), Continuations: st.octs, kind: intUse(use), value: v}
+			switch intUse(use) {
+			case useSizeUpdate:
+				b.table = v
+			case useStringLength:
+				if v > DefaultMaxBlockSize {
+					b.limit = fmt.Sprintf("a string of %d octets is larger than the largest block a run allows (MaxBlockSize, %d octets by default)", v, DefaultMaxBlockSize)
+				}
+			default:
+				if v > spec.StaticTableLen {
+					b.table = (v - spec.StaticTableLen) * spec.EntryOverhead
+				}
+				if st.past >= 1<<21 {
+					b.limit = fmt.Sprintf("%s %d needs %d dynamic entries, a table of %d octets or more: more than a run holds", indexWord[intUse(use)], v, v-spec.StaticTableLen, b.table)
+				}
 			}
+			out = append(out, b)
 		}
 	}
 	return out
@@ -116,9 +139,11 @@ type coverageCounts struct {
 	entries [spec.StaticTableLen + 1]bool
 	names   map[string]bool
 	huffman octetSet
-	// ints[use] holds the values seen that some boundary of the use
-	// counts, as a set of boundary positions in integerBoundaries().
+	// ints holds the boundaries seen, as positions in boundaries.
 	ints map[int]bool
+	// table is the largest maximum table size the encoder signalled
+	// (§6.3), or the 4,096 octets every connection starts with.
+	table uint64
 }
 
 // boundaries are the integer boundaries, computed once.
@@ -134,7 +159,7 @@ func (cc *coverageCounts) add(b *playedBlock) {
 	}
 	mark := func(use intUse, v uint64) {
 		for i, bd := range boundaries {
-			if bd.kind == use && v >= bd.min && v <= bd.max {
+			if bd.kind == use && v == bd.value {
 				cc.ints[i] = true
 			}
 		}
@@ -149,6 +174,7 @@ func (cc *coverageCounts) add(b *playedBlock) {
 			}
 		case wire.SizeUpdate:
 			mark(useSizeUpdate, r.Index.Value)
+			cc.table = max(cc.table, r.Index.Value)
 		case wire.Incremental:
 			mark(useIncrementalName, r.Index.Value)
 		default:
@@ -175,6 +201,7 @@ func measureCoverage(trs []*transcript) *Coverage {
 	names := map[string]bool{}
 	var huffman octetSet
 	ints := integerBoundaries()
+	table := uint64(spec.DefaultTableSize)
 	for _, tr := range trs {
 		cc := &tr.coverage
 		for i, ok := range cc.entries {
@@ -188,6 +215,17 @@ func measureCoverage(trs []*transcript) *Coverage {
 		}
 		for i := range cc.ints {
 			ints[i].Covered = true
+		}
+		table = max(table, cc.table)
+	}
+	for i := range ints {
+		b := &ints[i]
+		switch {
+		case b.Covered:
+		case b.limit != "":
+			b.Unreachable, b.PastLimits = b.limit, true
+		case b.table > table:
+			b.Unreachable = fmt.Sprintf("needs a table of at least %d octets; the encoder's was never larger than %d", b.table, table)
 		}
 	}
 	cov := &Coverage{Integers: ints}
@@ -221,7 +259,7 @@ func measureCoverage(trs []*transcript) *Coverage {
 // Complete reports whether the run exercised everything Coverage lists.
 func (c *Coverage) Complete() bool {
 	for _, b := range c.Integers {
-		if !b.Covered {
+		if !b.Covered && b.Unreachable == "" {
 			return false
 		}
 	}
@@ -230,15 +268,36 @@ func (c *Coverage) Complete() bool {
 
 // String sums the coverage up in one line, such as "static entries
 // 61/61, static names 52/52, Huffman codes 256/256, integer boundaries
-// 24/24".
+// 13/13 (of 30: 13 need a larger table, 4 past the run's limits)": the
+// integer boundaries count those within reach, and say how many of all
+// those listed are out of it, and why.
 func (c *Coverage) String() string {
-	covered := 0
+	covered, reachable, table, limits := 0, 0, 0, 0
 	for _, b := range c.Integers {
-		if b.Covered {
+		switch {
+		case b.Covered:
 			covered++
+			reachable++
+		case b.Unreachable == "":
+			reachable++
+		case b.PastLimits:
+			limits++
+		default:
+			table++
 		}
 	}
-	return fmt.Sprintf("static entries %d/%d, static names %d/%d, Huffman codes %d/%d, integer boundaries %d/%d",
+	var out []string
+	if table > 0 {
+		out = append(out, fmt.Sprintf("%d need a larger table", table))
+	}
+	if limits > 0 {
+		out = append(out, fmt.Sprintf("%d past the run's limits", limits))
+	}
+	ints := fmt.Sprintf("%d/%d", covered, reachable)
+	if len(out) > 0 {
+		ints += fmt.Sprintf(" (of %d: %s)", len(c.Integers), strings.Join(out, ", "))
+	}
+	return fmt.Sprintf("static entries %d/%d, static names %d/%d, Huffman codes %d/%d, integer boundaries %s",
 		c.StaticEntries.Covered, c.StaticEntries.Total, c.StaticNames.Covered, c.StaticNames.Total,
-		c.HuffmanOctets.Covered, c.HuffmanOctets.Total, covered, len(c.Integers))
+		c.HuffmanOctets.Covered, c.HuffmanOctets.Total, ints)
 }

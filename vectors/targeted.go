@@ -107,17 +107,55 @@ func evictResizeStories() []Story {
 }
 
 // evictInsertStories fill a 256-octet table with three 80-octet entries,
-// then add one of 150 octets: exactly two entries must go.
+// then add one of 150 octets: exactly two entries must go. The own-name
+// stories add entries whose name is that of an entry their own insertion
+// evicts (§4.4: the decoder reads the name before it evicts), the oldest
+// alone, the oldest with the next and the newest after the oldest, then
+// send every field an encoder could wrongly refer to afterwards, evicted
+// ones and the new one, in both orders: each of those evicts its name's
+// entry again.
 func evictInsertStories() []Story {
 	three := fields("x-e1", filler("e", 44), "x-e2", filler("f", 44), "x-e3", filler("g", 44))
 	big := fields("x-big", filler("h", 113))
 	all := append(append([]Field(nil), three...), big...)
-	return []Story{{Path: "evict-insert", Cases: []Case{
-		{TableSizes: []uint32{256}, Headers: three},
-		{Headers: big},
-		{Headers: all},
-		{Headers: all},
-	}}}
+	// 67-octet entries in a table of 100: each evicts the other.
+	a, b, c := filler("a", 30), filler("b", 30), filler("c", 30)
+	// 65-octet entries, two in a table of 200; one of 140 evicts both,
+	// one of 75 the oldest alone.
+	pair := fields("x-a", a, "x-b", b)
+	n, m, p := filler("n", 105), filler("m", 105), filler("p", 40)
+	return []Story{
+		{Path: "evict-insert", Cases: []Case{
+			{TableSizes: []uint32{256}, Headers: three},
+			{Headers: big},
+			{Headers: all},
+			{Headers: all},
+		}},
+		{Path: "evict-insert/own-name", Cases: []Case{
+			{TableSizes: []uint32{100}, Headers: fields("x-own", a)},
+			{Headers: fields("x-own", b)},
+			{Headers: fields("x-own", a, "x-own", b, "x-own", c)},
+			{Headers: fields("x-own", c, "x-own", b, "x-own", a)},
+		}},
+		{Path: "evict-insert/own-name-oldest-of-two", Cases: []Case{
+			{TableSizes: []uint32{200}, Headers: pair},
+			{Headers: fields("x-a", n)},
+			{Headers: fields("x-a", a, "x-b", b, "x-a", n)},
+			{Headers: fields("x-a", n, "x-b", b, "x-a", a)},
+		}},
+		{Path: "evict-insert/own-name-newest-of-two", Cases: []Case{
+			{TableSizes: []uint32{200}, Headers: pair},
+			{Headers: fields("x-b", m)},
+			{Headers: fields("x-b", b, "x-a", a, "x-b", m)},
+			{Headers: fields("x-b", m, "x-a", a, "x-b", b)},
+		}},
+		{Path: "evict-insert/own-name-oldest-alone", Cases: []Case{
+			{TableSizes: []uint32{200}, Headers: pair},
+			{Headers: fields("x-a", p)},
+			{Headers: fields("x-a", a, "x-b", b, "x-a", p)},
+			{Headers: fields("x-a", p, "x-b", b, "x-a", a)},
+		}},
+	}
 }
 
 // giantStories send fields larger than the whole table, in values and in
@@ -293,12 +331,16 @@ func utf8Holding(x byte) string {
 // specCoverageStories exercise, for any conforming encoder, the parts of
 // RFC 7541 that traffic reaches only by luck: every static entry as an
 // exact match and every static name with another value (Appendix A), and
-// each integer prefix at its boundaries 2^N-2, 2^N-1, 2^N and past them
-// (§5.1): indices 126-128 and past 128 (dynamic indices past 127), name
-// indices 62-64 with incremental indexing and 14-16 and past 143 without,
-// size updates 30-32 and 4096, string lengths 126-128 and 16,383-16,385.
-// The coverage section of the report says which of them an encoder's
-// wire actually used.
+// each integer prefix at every value where its number of continuation
+// octets changes (§5.1): 2^N-1, 2^N-1+127, 2^N-1+128, 2^N-1+2^14-1 and
+// 2^N-1+2^14, for indices (7 bits), name indices (6 bits with
+// incremental indexing, 4 bits without), size updates (5 bits, and
+// 2^5-1+2^21 too) and string lengths (7 bits). Indices past 2^N-1+127
+// take more entries than a 4,096-octet table holds, so their stories
+// acknowledge larger tables: an encoder whose capacity is smaller stays
+// at its own, and the coverage section says which boundaries its table
+// put out of reach. Each value is followed by a block that refers to what
+// it inserted, so that a wrong one shows in the decoded fields.
 func specCoverageStories() []Story {
 	var exact, names []Field
 	seen := map[string]bool{}
@@ -309,7 +351,8 @@ func specCoverageStories() []Story {
 			names = append(names, Field{Name: f.Name, Value: "hpackcert-value"})
 		}
 	}
-	// 90 entries of 38 octets fill 3,420 of the 4,096: indices 62-151.
+	// 90 entries of 38 octets fill 3,420 of the 4,096: entry i at index
+	// 151-i.
 	var fill []Field
 	for i := 0; i < 90; i++ {
 		fill = append(fill, Field{Name: fmt.Sprintf("x-i%02d", i), Value: "v"})
@@ -323,31 +366,85 @@ func specCoverageStories() []Story {
 		}},
 		{Path: "spec-coverage/indices", Cases: []Case{
 			{Headers: fill},
-			// Every entry again: indexed fields 62-151.
+			// Every entry again: indexed fields 62-151, 127 among them.
 			{Headers: fill},
-			// The oldest entry's name, never indexed: name index 151,
-			// two continuation octets after a 4-bit prefix.
-			{Headers: []Field{sensitive("x-i00", "secret")}},
-			// New values for the newest names: name indices 62, then 64
-			// (x-i88's entry moved down by one), then 63.
-			{Headers: fields("x-i89", "w")},
+			// Names of entries 8 and 9, never indexed: 4-bit name indices
+			// 143 and 142.
+			{Headers: []Field{sensitive("x-i08", "secret"), sensitive("x-i09", "secret")}},
+			// A new value for the second newest name: 6-bit name index 63,
+			// then the entry it made, by index.
 			{Headers: fields("x-i88", "w")},
-			{Headers: fields("x-i89", "z")},
-			{Headers: fields("x-i50", "w")},
-			// Sensitive fields equal to static entries 14 and 16, and
-			// one named by entry 15: 4-bit name indices 14-16.
+			{Headers: fields("x-i88", "w", "x-i08", "v")},
+			// Sensitive fields equal to static entry 14 and named by
+			// entries 15 and 16: 4-bit name indices 14-16.
 			{Headers: []Field{sensitive(":status", "500"), sensitive("accept-charset", "utf-8"), sensitive("accept-encoding", "gzip, deflate")}},
 		}},
+		largeTableStory(),
 		{Path: "spec-coverage/size-updates", Cases: []Case{
 			{Headers: indexable},
-			{TableSizes: []uint32{30}, Headers: indexable},
 			{TableSizes: []uint32{31}, Headers: indexable},
-			{TableSizes: []uint32{32}, Headers: indexable},
+			{Headers: indexable},
+			{TableSizes: []uint32{158}, Headers: indexable},
+			{Headers: indexable},
+			{TableSizes: []uint32{159}, Headers: indexable},
+			{Headers: indexable},
 			{TableSizes: []uint32{4096}, Headers: indexable},
+			{Headers: indexable},
+		}},
+		{Path: "spec-coverage/large-size-updates", Cases: []Case{
+			{Headers: indexable},
+			{TableSizes: []uint32{1<<5 - 1 + 1<<14 - 1}, Headers: fields("x-size", "16414")},
+			{Headers: fields("x-size", "16414")},
+			{TableSizes: []uint32{1<<5 - 1 + 1<<14}, Headers: fields("x-size", "16415")},
+			{Headers: fields("x-size", "16415", "x-size", "16414")},
+			{TableSizes: []uint32{1<<5 - 1 + 1<<21}, Headers: fields("x-size", "2097183")},
+			{Headers: fields("x-size", "2097183", "x-size", "16415")},
+			{TableSizes: []uint32{4096}, Headers: indexable},
+			{Headers: indexable},
 		}},
 		{Path: "spec-coverage/string-lengths", Cases: []Case{
-			{Headers: fields("x-len", rawRun(126), "x-len", rawRun(127), "x-len", rawRun(128))},
-			{Headers: fields("x-len", rawRun(16383), "x-len", rawRun(16384), "x-len", rawRun(16385))},
+			{Headers: fields("x-len", rawRun(127), "x-len", rawRun(254), "x-len", rawRun(255))},
+			{Headers: fields("x-len", rawRun(255), "x-len", rawRun(254), "x-len", rawRun(127))},
+			// Room for both in a table that acknowledges it.
+			{TableSizes: []uint32{64 << 10}, Headers: fields("x-len", rawRun(1<<7-1+1<<14-1), "x-len", rawRun(1<<7-1+1<<14))},
+			{Headers: fields("x-len", rawRun(1<<7-1+1<<14), "x-len", rawRun(1<<7-1+1<<14-1))},
 		}},
 	}
+}
+
+// largeEntries is the number of entries of largeTableStory: the oldest is
+// at index 61+16,450 = 16,511, 2^7-1+2^14.
+const largeEntries = 1<<7 - 1 + 1<<14 - spec.StaticTableLen
+
+// largeTableStory acknowledges a table of 1 MiB and fills it with
+// largeEntries entries of 37 octets (608,650 in all), entry i at index
+// 61+largeEntries-i, then refers to them at the index and name index
+// boundaries past a 4,096-octet table: indexed fields 16,511, 16,510, 255
+// and 254, never-indexed names 16,399 and 16,398, and names with
+// incremental indexing 16,447, 16,446, 191 and 190 (each insertion moves
+// the next index up by one), then the entries those made.
+func largeTableStory() Story {
+	const n = largeEntries
+	name := func(i int) string { return fmt.Sprintf("%04x", i) }
+	fill := make([]Field, n)
+	for i := range fill {
+		fill[i] = Field{Name: name(i), Value: "v"}
+	}
+	entry := func(i int) Field { return Field{Name: name(i), Value: "v"} }
+	named := func(i int) Field { return Field{Name: name(i), Value: "w"} }
+	sensitive := func(i int) Field { return Field{Name: name(i), Value: "secret", Sensitive: true} }
+	// The fill goes in blocks of 1,024 fields, so that what the certifier
+	// keeps of a block while it is judged stays small.
+	st := Story{Path: "spec-coverage/large-table"}
+	for i := 0; i < n; i += 1024 {
+		st.Cases = append(st.Cases, Case{Headers: fill[i:min(i+1024, n)]})
+	}
+	st.Cases[0].TableSizes = []uint32{1 << 20}
+	st.Cases = append(st.Cases, []Case{
+		{Headers: []Field{entry(0), entry(1), entry(n - 194), entry(n - 193)}},
+		{Headers: []Field{sensitive(n - 16338), sensitive(n - 16337)}},
+		{Headers: []Field{named(n - 16386), named(n - 16384), named(n - 128), named(n - 126)}},
+		{Headers: []Field{named(n - 126), named(n - 128), named(n - 16384), named(n - 16386), entry(0)}},
+	}...)
+	return st
 }

@@ -30,8 +30,10 @@ type Lacks struct {
 	// judges nothing.
 	EmptyBlock bool
 	// UppercaseNames: names are lowercased by the library (HTTP/2 names
-	// are lowercase, RFC 9113 §8.2.1): names are sent with their ASCII
-	// letters lowercase, as HTTP/2 asks.
+	// are lowercase, RFC 9113 §8.2.1): names are sent without an
+	// uppercase letter, ASCII or Latin-1 (the libraries that lowercase
+	// read a name's octets as Latin-1), so that no lowercasing changes
+	// them.
 	UppercaseNames bool
 	// EmptyName: a field with an empty name cannot be written: such
 	// fields are left out (HTTP/2 forbids them, RFC 9113 §8.2.1).
@@ -178,7 +180,7 @@ func expressed(stories []story, l Lacks) []story {
 					fields[i].Sensitive = false
 				}
 				if l.UppercaseNames {
-					fields[i].Name = asciiLower(fields[i].Name)
+					fields[i].Name = lowerName(fields[i].Name)
 				}
 			}
 			if l.PseudoFirst {
@@ -195,13 +197,16 @@ func expressed(stories []story, l Lacks) []story {
 	return slices.DeleteFunc(stories, func(st story) bool { return len(st.Cases) == 0 })
 }
 
-// asciiLower lowercases the ASCII letters of s, as HTTP/2 asks of names
-// (RFC 9113 §8.2.1), leaving every other octet as it is.
-func asciiLower(s string) string {
+// lowerName lowercases the uppercase letters of s read as Latin-1: A-Z
+// and À-Þ but ×, which every lowercasing a library applies to a name (of
+// ASCII, as HTTP/2 asks, RFC 9113 §8.2.1, or of Latin-1, as Java's
+// String.toLowerCase of the octets does) maps the same way; every other
+// octet is kept.
+func lowerName(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+		if 'A' <= c && c <= 'Z' || 0xc0 <= c && c <= 0xde && c != 0xd7 {
+			b[i] = c + 0x20
 		}
 	}
 	return string(b)

@@ -31,7 +31,10 @@ import (
 //     overhead, or lengths counted in UTF-16 code units: enc/4.1/1; a size update that evicts nothing: enc/4.3/1;
 //     one entry evicted too few or too many for a new one, or none:
 //     enc/4.4/1; an entry larger than the table that does not empty it:
-//     enc/4.4/2). A model that decodes every block up to and including the
+//     enc/4.4/2; a table whose maximum follows the acknowledged setting
+//     without a size update to say so: enc/4.2/1, whose rule, a change
+//     signalled in the next block, the wire alone shows only for a
+//     lowered setting). A model that decodes every block up to and including the
 //     diverging one to the fields sent explains the divergence; of several,
 //     the one that goes on decoding the story furthest, then the first in
 //     that order;
@@ -64,8 +67,10 @@ type model struct {
 	evictDelta       int
 	noInsertEviction bool
 	// resizeKeeps: a size update evicts nothing; oversizedKeeps: an entry
-	// larger than the table leaves it as it was.
-	resizeKeeps, oversizedKeeps bool
+	// larger than the table leaves it as it was; followsSetting: the
+	// table's maximum size is the last setting acknowledged, signalled or
+	// not (an encoder that changes its table without a size update).
+	resizeKeeps, oversizedKeeps, followsSetting bool
 
 	table   []spec.Field // newest last
 	size    uint64
@@ -80,7 +85,7 @@ type model struct {
 
 // maxModelEntries bounds a model's table: a model whose entries cost
 // nothing (overhead 0, empty fields) could otherwise grow without end.
-const maxModelEntries = 1 << 14
+const maxModelEntries = 1 << 16
 
 // newModels returns the models of step 2, in order, each in a fresh
 // context.
@@ -95,6 +100,7 @@ func newModels() []*model {
 		{caseID: "enc/4.4/1", what: "a new entry evicts one entry more than it needs", overhead: spec.EntryOverhead, evictDelta: -1},
 		{caseID: "enc/4.4/1", what: "a new entry evicts nothing", overhead: spec.EntryOverhead, noInsertEviction: true},
 		{caseID: "enc/4.4/2", what: "an entry larger than the table leaves the table as it was", overhead: spec.EntryOverhead, oversizedKeeps: true},
+		{caseID: "enc/4.2/1", what: "the encoder's table takes each acknowledged setting as its maximum size without signalling it in a dynamic table size update", overhead: spec.EntryOverhead, followsSetting: true},
 	}
 	for _, m := range ms {
 		m.alive, m.maxSize = true, spec.DefaultTableSize
@@ -277,6 +283,10 @@ func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.F
 	for _, m := range dg.models {
 		if !m.alive {
 			continue
+		}
+		if acked := pb.in().AckedSizes(); m.followsSetting && len(acked) > 0 {
+			m.maxSize = uint64(acked[len(acked)-1])
+			m.evict(m.maxSize, -1)
 		}
 		ok := pb.walkErr == nil && m.decode(pb.reps, pb.in().Headers)
 		switch {

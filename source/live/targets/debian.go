@@ -14,6 +14,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/source/live"
 )
 
@@ -175,16 +176,27 @@ var debianTargets = []TargetSpec{
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		NoH2C: "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
 		client: commandClient(
-			"curl --silent --show-error --http2-prior-knowledge -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
-			"curl --silent --show-error --http2 --insecure -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}"),
+			"curl --silent --show-error --http2-prior-knowledge "+headerOptions("curl")+" {urls}",
+			"curl --silent --show-error --http2 --insecure "+headerOptions("curl")+" {urls}"),
 	},
 	{
 		Name: "nghttp", Role: live.RoleClient, Package: "nghttp2-client", Binary: "nghttp",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		client: commandClient(
-			"nghttp --null-out --peer-max-concurrent-streams=1 -H 'x-hpackcert: nghttp' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
+			"nghttp --null-out --peer-max-concurrent-streams=1 "+headerOptions("nghttp")+" {urls}",
 			""),
 	},
+}
+
+// headerOptions returns the -H options of a client command line, one per
+// field of live.ClientHeaders (strings of 16 KiB left out: the command
+// line is reported).
+func headerOptions(name string) string {
+	var words []string
+	for _, f := range live.ClientHeaders(name, false) {
+		words = append(words, "-H", f.Name+": "+f.Value)
+	}
+	return shell.Join(words)
 }
 
 // commandClient returns the client function of a client run from a

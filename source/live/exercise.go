@@ -168,6 +168,7 @@ func exerciseResponses() []labelled {
 		{"not found", fields(":status", "404", "content-type", "text/plain")},
 		{"server error", fields(":status", "500", "content-type", "text/plain")},
 		{"string lengths at 126-128", boundaryLengths(126, 127, 128)},
+		{"a field over 4096 octets", fields(":status", "200", "x-giant-e", filler("e", 4100))},
 		{"60 fields evicting by insertion", churn("a", 60)},
 		{"60 other fields evicting by insertion", churn("b", 60)},
 		{"the first 60 again", churn("a", 60)},

@@ -188,6 +188,24 @@ func sizeResponses() []labelled {
 	return out
 }
 
+// startAtZeroResponses are the lists of the connection that starts at a
+// SETTINGS_HEADER_TABLE_SIZE of 0: its first block must start with a size
+// update to 0 (RFC 7541 §4.2) and nothing may be indexed until the
+// setting rises again.
+func startAtZeroResponses() []labelled {
+	zero := fields(":status", "200", "x-hpackcert", "zero", "cache-control", "private")
+	return []labelled{
+		{"at size 0", zero},
+		{"still at size 0", zero},
+		{"after the rise to 4096", churn("z", 50)},
+		{"the same again", churn("z", 50)},
+	}
+}
+
+// startAtZeroSettings are the settings before each step of
+// startAtZeroResponses, after the first SETTINGS frame's 0.
+var startAtZeroSettings = [][]uint32{nil, nil, {4096}, nil}
+
 // ClientHeaders returns the fields a client target is told to add to
 // every request (a client command line's -H options, the Go client's
 // header): besides name's own field, credentials and a cookie, every

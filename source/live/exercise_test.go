@@ -81,6 +81,9 @@ func TestExerciseConnection(t *testing.T) {
 			got = append(got, s.Settings)
 		}
 	}
+	if last := sc.Conns[len(sc.Conns)-1]; !last.StartsAtZero || last.Steps[0].Settings != nil {
+		t.Errorf("the last connection %s: starts at zero %v, settings %v before its first request; want it to start at 0 with none", last.Name, last.StartsAtZero, last.Steps[0].Settings)
+	}
 	if len(got) != len(sizeChanges) || sizes.Steps[0].Settings != nil {
 		t.Errorf("sizes connection sends %v; want %v from its second request", got, sizeChanges)
 	}

@@ -30,6 +30,11 @@ type Step struct {
 type ScriptConn struct {
 	Name  string
 	Steps []Step
+	// StartsAtZero puts SETTINGS_HEADER_TABLE_SIZE = 0 in the connection's
+	// first SETTINGS frame, so that its first block already follows a
+	// setting of 0 (a new connection that goes on after a graceful GOAWAY
+	// starts at the default).
+	StartsAtZero bool
 }
 
 // Script is what one certification asks of a target: connections, one
@@ -152,8 +157,9 @@ func ScheduleText() string {
 // cut to at most blocks requests, all following Schedule; then the
 // exercise connection (exerciseResponses: every field octet
 // Huffman-coded, the static table, integer boundaries, eviction by
-// insertion), which changes no setting, and the sizes connection, one of
-// sizeChanges before each request from the second.
+// insertion), which changes no setting, the sizes connection, one of
+// sizeChanges before each request from the second, and one that starts at
+// a SETTINGS_HEADER_TABLE_SIZE of 0 (StartsAtZero).
 func DefaultScript(stories, blocks int) (*Script, error) {
 	raw, err := vectors.RawData()
 	if err != nil {
@@ -184,6 +190,8 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 		settings[i] = sizeChanges[i-1]
 	}
 	sc.addSettings("sizes", sizes, settings)
+	sc.addSettings("start-at-zero", startAtZeroResponses(), startAtZeroSettings)
+	sc.Conns[len(sc.Conns)-1].StartsAtZero = true
 	return sc, nil
 }
 

@@ -208,29 +208,58 @@ var startAtZeroSettings = [][]uint32{nil, nil, {4096}, nil}
 
 // ClientHeaders returns the fields a client target is told to add to
 // every request (a client command line's -H options, the Go client's
-// header): besides name's own field, credentials and a cookie, every
-// field octet spread to be Huffman-coded, the static names a request may
-// carry, strings at 126 to 128 octets on the wire, and 50 distinct fields
-// of about 100 octets, so that the client's first request fills its
-// table and evicts by insertion, and every later one evicts again.
-// large adds strings of 16383 to 16385 octets on the wire, for a client
-// that takes them other than on a command line.
+// header). Since a client sends them all on every request, in the same
+// order, fields of more than a table's 4096 octets would evict each other
+// before each is referenced again; so the fields an encoder indexes fit
+// in 4096 octets, and a lower setting (2048 in Schedule) makes the next
+// request evict by insertion. Besides name's own field, credentials and a
+// cookie, they are: the static names a request may carry, raw strings of
+// 126 to 128 octets, names reused at dynamic indices 62 to 64,
+// and enough small fields that over 66 entries are in the table (indices
+// past 128), with one field of every field octet, Huffman-coded, larger
+// than the table, which no encoder indexes. large adds strings of 16383
+// to 16385 octets on the wire, for a client that takes them other than on
+// a command line.
 func ClientHeaders(name string, large bool) []vectors.Field {
 	out := fields("x-hpackcert", name, "authorization", "Basic aHBhY2s6Y2VydA==", "cookie", "sid=31d4")
 	out = append(out, fields(
-		"accept-charset", "utf-8", "accept-language", "en", "cache-control", "no-cache",
+		"accept-charset", "utf-8", "accept-encoding", "gzip, deflate", "accept-language", "en", "cache-control", "no-cache",
 		"if-match", `"a"`, "if-none-match", `"b"`, "if-modified-since", "Tue, 01 Dec 2026 00:00:00 GMT",
 		"if-unmodified-since", "Tue, 01 Dec 2026 00:00:00 GMT", "if-range", `"c"`, "range", "bytes=0-",
 		"referer", "https://example.com/", "from", "hpackcert@example.com", "max-forwards", "10",
 		"proxy-authorization", "Basic cHJveHk6cGFzcw==", "via", "1.1 hpackcert", "date", "Wed, 02 Dec 2026 02:00:00 GMT",
 		"content-type", "text/plain", "link", "</a>; rel=preload", "forwarded", "for=127.0.0.1")...)
-	out = append(out, spreadOctets("x-octet")...)
-	lengths := []int{126, 127, 128}
-	if large {
-		lengths = append(lengths, 16383, 16384, 16385)
+	// Raw strings only: the Huffman-coded ones would take room in the
+	// table that the small fields need.
+	for _, n := range []int{126, 127, 128} {
+		out = append(out, vectors.Field{Name: fmt.Sprintf("x-len-raw-%d", n), Value: obsText(n, n)})
 	}
-	out = append(out, boundaryLengths(lengths...)[1:]...)
 	out = append(out, nameReuse()[1:]...)
-	out = append(out, churn("q", 50)[1:]...)
+	indexed := 0
+	for _, f := range out {
+		indexed += len(f.Name) + len(f.Value) + 32
+	}
+	for i := 0; indexed+len("x-c000")+1+32 <= clientIndexed; i++ {
+		f := vectors.Field{Name: fmt.Sprintf("x-c%03d", i), Value: "1"}
+		out = append(out, f)
+		indexed += len(f.Name) + len(f.Value) + 32
+	}
+	var octets strings.Builder
+	for _, f := range spreadOctets("x") {
+		octets.WriteString(f.Value)
+	}
+	for octets.Len() < 4200 {
+		octets.WriteString("aeiotsc0")
+	}
+	out = append(out, vectors.Field{Name: "x-octets", Value: octets.String()})
+	if large {
+		out = append(out, boundaryLengths(16383, 16384, 16385)[1:]...)
+	}
 	return out
 }
+
+// clientIndexed bounds the octets of the fields of ClientHeaders that an
+// encoder indexes: above the 2048 of Schedule, and under the table's 4096
+// with room for the fields a client adds (:authority, user-agent,
+// accept).
+const clientIndexed = 3800

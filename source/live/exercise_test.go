@@ -96,16 +96,20 @@ func TestExerciseConnection(t *testing.T) {
 
 func TestClientHeaders(t *testing.T) {
 	small, large := ClientHeaders("c", false), ClientHeaders("c", true)
-	size := 0
+	indexed, entries := 0, 0
 	for _, f := range small {
-		if !isToken(f.Name) || !isFieldValue(f.Value) || len(f.Value) > 1000 {
+		if !isToken(f.Name) || !isFieldValue(f.Value) || len(f.Value) > 5000 {
 			t.Errorf("%s: %q is no field a command line should carry", f.Name, f.Value)
 		}
-		size += len(f.Name) + len(f.Value) + 32
+		if n := len(f.Name) + len(f.Value) + 32; n <= 4096 {
+			indexed += n
+			entries++
+		}
 	}
-	// Past 4096 octets the client's first request evicts by insertion.
-	if size <= 4096 {
-		t.Errorf("client fields of %d octets in all; want more than the table", size)
+	// Every indexed field fits in the table, not in 2048 octets, and the
+	// oldest is referenced past index 128.
+	if indexed > clientIndexed || indexed <= 2048 || entries < 68 {
+		t.Errorf("client fields of %d octets, %d entries; want 2049 to %d octets and 68 entries at least", indexed, entries, clientIndexed)
 	}
 	if len(large) != len(small)+6 {
 		t.Errorf("%d fields with the large ones; want %d", len(large), len(small)+6)

@@ -188,6 +188,17 @@ func sizeResponses() []labelled {
 	return out
 }
 
+// WithLarge returns a copy of sc with one more connection, last: a
+// response whose strings are of 16383 to 16385 octets on the wire, raw
+// and Huffman-coded (the 7-bit prefix's transitions past two
+// continuation octets). It is last because a proxy that refuses it stops
+// the target; the targets that do are certified without it.
+func (sc *Script) WithLarge() *Script {
+	out := &Script{Conns: sc.Conns[:len(sc.Conns):len(sc.Conns)]}
+	out.addSettings("large", []labelled{{"string lengths at 16383-16385", boundaryLengths(16383, 16384, 16385)}}, nil)
+	return out
+}
+
 // startAtZeroResponses are the lists of the connection that starts at a
 // SETTINGS_HEADER_TABLE_SIZE of 0: its first block must start with a size
 // update to 0 (RFC 7541 §4.2) and nothing may be indexed until the

@@ -115,3 +115,29 @@ func TestClientHeaders(t *testing.T) {
 		t.Errorf("%d fields with the large ones; want %d", len(large), len(small)+6)
 	}
 }
+
+func TestWithLarge(t *testing.T) {
+	sc, err := DefaultScript(1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(sc.Conns)
+	large := sc.WithLarge()
+	if len(sc.Conns) != n || len(large.Conns) != n+1 {
+		t.Fatalf("WithLarge: %d connections, the script's %d; want %d, the script's unchanged %d", len(large.Conns), len(sc.Conns), n+1, n)
+	}
+	last := large.Conns[n]
+	if len(last.Steps) != 1 {
+		t.Fatalf("%s: %d steps; want one", last.Name, len(last.Steps))
+	}
+	want := map[int]bool{16383: true, 16384: true, 16385: true}
+	for _, f := range last.Steps[0].Response[1:] {
+		delete(want, len(f.Value))
+	}
+	if len(want) != 0 {
+		t.Errorf("%s: no raw value of %v octets", last.Name, want)
+	}
+	if step, ok := large.Lookup(Path(n, 0)); !ok || step != &large.Conns[n].Steps[0] {
+		t.Errorf("Lookup(%q) finds no large step", Path(n, 0))
+	}
+}

@@ -145,7 +145,8 @@ func ScheduleText() string {
 		return strings.Join(parts, ", ")
 	}
 	return "SETTINGS_HEADER_TABLE_SIZE changes, each acknowledged before the next request, spread over each connection: " + text(scheduleChanges[:]) +
-		"; then, on a connection of their own for servers and proxies and after those for clients: " + text(sizeChanges[:])
+		"; then, on a connection of their own for servers and proxies and after those for clients: " + text(sizeChanges[:]) +
+		"; and, for servers and proxies, a connection whose first SETTINGS frame sets 0, later [4096]"
 }
 
 // DefaultScript returns the script hpackcert live plays against servers

@@ -218,10 +218,14 @@ func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 	if _, err := io.WriteString(nc, http2.ClientPreface); err != nil {
 		return failed(from, 0, err, func() string { return w.why(err) })
 	}
-	err = w.sendSettings(
-		http2.Setting{ID: http2.SettingEnablePush, Val: 0},
-		http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30},
-	)
+	initial := []http2.Setting{
+		{ID: http2.SettingEnablePush, Val: 0},
+		{ID: http2.SettingInitialWindowSize, Val: 1 << 30},
+	}
+	if sc.StartsAtZero && from == 0 {
+		initial = append(initial, http2.Setting{ID: http2.SettingHeaderTableSize, Val: 0})
+	}
+	err = w.sendSettings(initial...)
 	if err == nil {
 		err = w.fr.WriteWindowUpdate(0, 1<<30-initialWindowSize)
 	}

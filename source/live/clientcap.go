@@ -16,8 +16,9 @@ import (
 )
 
 // DefaultRequests is the number of requests asked of a client: one more
-// than the changes of Schedule, so that each comes between two requests.
-var DefaultRequests = len(scheduleChanges) + 1
+// than the changes of ClientSchedule, so that each comes between two
+// requests.
+var DefaultRequests = len(clientChanges) + 1
 
 // DefaultClientTimeout bounds one client capture.
 const DefaultClientTimeout = 60 * time.Second
@@ -53,7 +54,7 @@ const maxClientConns = 64
 // CaptureClient runs an HTTP/2 client against hpackcert's own server on
 // a free loopback port and returns the header blocks of each connection
 // the client opened. After each request the server sends the settings of
-// Schedule for the next one, then answers; so a client that makes its
+// ClientSchedule for the next one, then answers; so a client that makes its
 // requests one after the other on one connection writes each block under
 // a new SETTINGS_HEADER_TABLE_SIZE history. An error means the server
 // could not start; a client that fails is a note, and what it wrote is

@@ -30,6 +30,11 @@ type Step struct {
 type ScriptConn struct {
 	Name  string
 	Steps []Step
+	// StartsAtZero puts SETTINGS_HEADER_TABLE_SIZE = 0 in the connection's
+	// first SETTINGS frame, so that its first block already follows a
+	// setting of 0 (a new connection that goes on after a graceful GOAWAY
+	// starts at the default).
+	StartsAtZero bool
 }
 
 // Script is what one certification asks of a target: connections, one
@@ -84,24 +89,47 @@ var scheduleChanges = [...][]uint32{
 	{0, 1024, 4096},  // three changes, the smallest first: two updates suffice
 }
 
+// sizeChanges are the settings changes of the sizes connection, one per
+// request from the second, and of a client's requests after
+// scheduleChanges: the values at the 5-bit prefix of a size update (30,
+// 31, 32), and one equal to the current size.
+var sizeChanges = [...][]uint32{
+	{4096},     // equal to the current size: an update is allowed, not needed
+	{31},       // below the smallest entry: a 5-bit prefix's largest value
+	{32},       // the first value past a 5-bit prefix
+	{30, 4096}, // down and up before one block
+}
+
+// clientChanges are the settings changes of ClientSchedule.
+var clientChanges = append(scheduleChanges[:len(scheduleChanges):len(scheduleChanges)], sizeChanges[:]...)
+
 // Schedule returns the SETTINGS_HEADER_TABLE_SIZE values sent before
 // request i of n on one connection: none before the first, then each
 // change of the schedule once, spread evenly over the requests (every
 // request from the second carries one when n is 9 or less).
-func Schedule(i, n int) []uint32 {
+func Schedule(i, n int) []uint32 { return spread(scheduleChanges[:], i, n) }
+
+// ClientSchedule is Schedule for a client's requests, which also go
+// through the changes of the sizes connection: every request from the
+// second carries one when n is DefaultRequests or less.
+func ClientSchedule(i, n int) []uint32 { return spread(clientChanges, i, n) }
+
+// spread returns the changes sent before request i of n: none before the
+// first, then each of changes once, spread evenly over the requests.
+func spread(changes [][]uint32, i, n int) []uint32 {
 	if i <= 0 || i >= n {
 		return nil
 	}
-	k := len(scheduleChanges)
+	k := len(changes)
 	if n <= k+1 {
 		if i <= k {
-			return scheduleChanges[i-1]
+			return changes[i-1]
 		}
 		return nil
 	}
 	for j := 1; j <= k; j++ {
 		if i == j*n/(k+1) {
-			return scheduleChanges[j-1]
+			return changes[j-1]
 		}
 	}
 	return nil
@@ -109,20 +137,30 @@ func Schedule(i, n int) []uint32 {
 
 // ScheduleText describes the schedule, for reports.
 func ScheduleText() string {
-	parts := make([]string, len(scheduleChanges))
-	for i, c := range scheduleChanges {
-		parts[i] = fmt.Sprint(c)
+	text := func(changes [][]uint32) string {
+		parts := make([]string, len(changes))
+		for i, c := range changes {
+			parts[i] = fmt.Sprint(c)
+		}
+		return strings.Join(parts, ", ")
 	}
-	return "SETTINGS_HEADER_TABLE_SIZE changes, each acknowledged before the next request, spread over each connection: " + strings.Join(parts, ", ")
+	return "SETTINGS_HEADER_TABLE_SIZE changes, each acknowledged before the next request, spread over each connection: " + text(scheduleChanges[:]) +
+		"; then, on a connection of their own for servers and proxies and after those for clients: " + text(sizeChanges[:]) +
+		"; and, for servers and proxies, a connection whose first SETTINGS frame sets 0, later [4096]"
 }
 
 // DefaultScript returns the script hpackcert live plays against servers
 // and proxies: one connection of targeted lists (repeated fields,
 // credentials and cookies, fields too large for the table, every octet an
-// HTTP/1.1 field value can carry, many fields that evict each other), then
-// one connection per response story of the embedded traffic
-// (vectors.RawData, context "response"), at most stories of them, each cut
-// to at most blocks requests. Every connection follows Schedule.
+// HTTP/1.1 field value can carry, many fields that evict each other),
+// then one connection per response story of the embedded traffic
+// (vectors.RawData, context "response"), at most stories of them, each
+// cut to at most blocks requests, all following Schedule; then the
+// exercise connection (exerciseResponses: every field octet
+// Huffman-coded, the static table, integer boundaries, eviction by
+// insertion), which changes no setting, the sizes connection, one of
+// sizeChanges before each request from the second, and one that starts at
+// a SETTINGS_HEADER_TABLE_SIZE of 0 (StartsAtZero).
 func DefaultScript(stories, blocks int) (*Script, error) {
 	raw, err := vectors.RawData()
 	if err != nil {
@@ -146,6 +184,15 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 		}
 		sc.add(name, lists)
 	}
+	sc.addSettings("exercise", exerciseResponses(), nil)
+	sizes := sizeResponses()
+	settings := make([][]uint32, len(sizes))
+	for i := 1; i < len(sizes); i++ {
+		settings[i] = sizeChanges[i-1]
+	}
+	sc.addSettings("sizes", sizes, settings)
+	sc.addSettings("start-at-zero", startAtZeroResponses(), startAtZeroSettings)
+	sc.Conns[len(sc.Conns)-1].StartsAtZero = true
 	return sc, nil
 }
 
@@ -155,9 +202,23 @@ type labelled struct {
 }
 
 func (sc *Script) add(name string, lists []labelled) {
+	settings := make([][]uint32, len(lists))
+	for i := range lists {
+		settings[i] = Schedule(i, len(lists))
+	}
+	sc.addSettings(name, lists, settings)
+}
+
+// addSettings adds a connection of lists, settings[i] sent before list
+// i (none when settings is nil).
+func (sc *Script) addSettings(name string, lists []labelled, settings [][]uint32) {
 	c := ScriptConn{Name: fmt.Sprintf("c%02d-%s", len(sc.Conns), name)}
 	for i, l := range lists {
-		c.Steps = append(c.Steps, Step{Label: l.label, Settings: Schedule(i, len(lists)), Response: l.fields})
+		var s []uint32
+		if settings != nil {
+			s = settings[i]
+		}
+		c.Steps = append(c.Steps, Step{Label: l.label, Settings: s, Response: l.fields})
 	}
 	sc.Conns = append(sc.Conns, c)
 }

@@ -59,8 +59,8 @@ func TestScriptLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.Conns) != 3 {
-		t.Fatalf("%d connections; want the targeted one and 2 stories", len(sc.Conns))
+	if len(sc.Conns) != 6 {
+		t.Fatalf("%d connections; want the targeted one, 2 stories, the exercise, sizes and start-at-zero ones", len(sc.Conns))
 	}
 	if n := len(sc.Conns[1].Steps); n != 5 {
 		t.Errorf("story connection has %d steps; want 5", n)
@@ -69,7 +69,7 @@ func TestScriptLookup(t *testing.T) {
 	if !ok || step != &sc.Conns[1].Steps[4] {
 		t.Errorf("Lookup(%q) = %v, %v; want step 4 of connection 1", Path(1, 4), step, ok)
 	}
-	for _, bad := range []string{"/hpackcert/1/5", "/hpackcert/3/0", "/hpackcert/x/0", "/other/0/0", "/hpackcert/1"} {
+	for _, bad := range []string{"/hpackcert/1/5", "/hpackcert/6/0", "/hpackcert/x/0", "/other/0/0", "/hpackcert/1"} {
 		if _, ok := sc.Lookup(bad); ok {
 			t.Errorf("Lookup(%q) found a step", bad)
 		}

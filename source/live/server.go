@@ -47,7 +47,7 @@ type Server struct {
 	TLSConfig *tls.Config
 
 	// capture, when set, keeps the blocks of every connection (the
-	// client's requests) and sends Schedule's settings between requests.
+	// client's requests) and sends ClientSchedule's settings between requests.
 	capture *clientCapture
 	// served, when set, is called for every request answered.
 	served func()
@@ -227,7 +227,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		return
 	}
 	// Requests are answered in the order they end. When capturing, the
-	// settings of Schedule for the next request go first, one SETTINGS
+	// settings of ClientSchedule for the next request go first, one SETTINGS
 	// frame at a time, each acknowledged before the next and before the
 	// answer, so that the client's acknowledgements are tracked exactly.
 	var current *serverRequest
@@ -260,7 +260,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 				current.answered = true
 				started++
 				if s.capture != nil {
-					toSend = Schedule(started, s.capture.requests)
+					toSend = ClientSchedule(started, s.capture.requests)
 					w.before = current.number + 1
 				}
 			}

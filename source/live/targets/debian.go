@@ -14,6 +14,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/source/live"
 )
 
@@ -141,23 +142,27 @@ var debianTargets = []TargetSpec{
 	},
 	{
 		Name: "haproxy", Role: live.RoleProxy, H2COrigin: true, Package: "haproxy", Binary: "haproxy",
-		Encoder: "HAProxy's own (src/hpack-enc.c)",
+		NoLargeH2COrigin: "HAProxy refuses the stream (RST_STREAM REFUSED_STREAM) of a response from an h2c origin whose fields do not fit its 16 KiB buffer",
+		Encoder:          "HAProxy's own (src/hpack-enc.c)",
 		start: debianProxy("haproxy.cfg", func(d confData, path string) []string {
 			return []string{"haproxy", "-db", "-f", path}
 		}),
 	},
 	{
 		Name: "nghttpx", Role: live.RoleProxy, H2COrigin: true, Package: "nghttp2-proxy", Binary: "nghttpx",
-		Encoder:   "libnghttp2's deflater",
-		Transform: live.Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
+		NoLargeH2COrigin: "nghttpx resets the stream (RST_STREAM INTERNAL_ERROR) of a response from an h2c origin with fields of 16 KiB",
+		Encoder:          "libnghttp2's deflater",
+		Transform:        live.Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
 		start: debianProxy("nghttpx.conf", func(d confData, path string) []string {
 			return []string{"nghttpx", "--conf=" + path}
 		}),
 	},
 	{
 		Name: "apache2", Role: live.RoleProxy, H2COrigin: true, Package: "apache2", Binary: "apache2",
-		Encoder:   "libnghttp2's deflater (mod_http2)",
-		Transform: live.Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
+		NoLarge:          "httpd resets the stream (RST_STREAM PROTOCOL_ERROR) of a response with a field of 16 KiB",
+		NoLargeH2COrigin: "httpd resets the stream (RST_STREAM PROTOCOL_ERROR) of a response with a field of 16 KiB",
+		Encoder:          "libnghttp2's deflater (mod_http2)",
+		Transform:        live.Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
 		start: debianProxy("apache2.conf", func(d confData, path string) []string {
 			return []string{"apache2", "-f", path, "-DFOREGROUND"}
 		}),
@@ -175,16 +180,27 @@ var debianTargets = []TargetSpec{
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		NoH2C: "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
 		client: commandClient(
-			"curl --silent --show-error --http2-prior-knowledge -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
-			"curl --silent --show-error --http2 --insecure -H 'x-hpackcert: curl' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}"),
+			"curl --silent --show-error --http2-prior-knowledge "+headerOptions("curl")+" {urls}",
+			"curl --silent --show-error --http2 --insecure "+headerOptions("curl")+" {urls}"),
 	},
 	{
 		Name: "nghttp", Role: live.RoleClient, Package: "nghttp2-client", Binary: "nghttp",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform,
 		client: commandClient(
-			"nghttp --null-out --peer-max-concurrent-streams=1 -H 'x-hpackcert: nghttp' -H 'authorization: Basic aHBhY2s6Y2VydA==' -H 'cookie: sid=31d4' {urls}",
+			"nghttp --null-out --peer-max-concurrent-streams=1 "+headerOptions("nghttp")+" {urls}",
 			""),
 	},
+}
+
+// headerOptions returns the -H options of a client command line, one per
+// field of live.ClientHeaders (strings of 16 KiB left out: the command
+// line is reported).
+func headerOptions(name string) string {
+	var words []string
+	for _, f := range live.ClientHeaders(name, false) {
+		words = append(words, "-H", f.Name+": "+f.Value)
+	}
+	return shell.Join(words)
 }
 
 // commandClient returns the client function of a client run from a

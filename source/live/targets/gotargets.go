@@ -15,7 +15,6 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/hpackcert/hpackcert/source/live"
-	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // goServerTransform is what Go's net/http server does to the header map
@@ -126,14 +125,9 @@ func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
 	}
 }
 
-// goClientHeaders are the fields the Go client adds to each request: a
-// plain one, credentials and a short cookie, which an encoder should not
-// index (RFC 7541 §7.1.3).
-var goClientHeaders = []vectors.Field{
-	{Name: "x-hpackcert", Value: "go-client"},
-	{Name: "authorization", Value: "Basic aHBhY2s6Y2VydA=="},
-	{Name: "cookie", Value: "sid=31d4"},
-}
+// goClientHeaders are the fields the Go client adds to each request:
+// live.ClientHeaders, strings of 16 KiB included.
+var goClientHeaders = live.ClientHeaders("go-client", true)
 
 // ClientTransform returns the transformation hpackcert declares for a
 // client run from a command line: it adds its own user-agent, accept and

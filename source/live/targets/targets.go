@@ -37,6 +37,11 @@ type TargetSpec struct {
 	// NoH2C, when set, says why the target is certified over TLS even
 	// when h2c is asked for.
 	NoH2C string
+	// NoLarge and NoLargeH2COrigin, when set, say why a server or proxy
+	// (over HTTP/1.1 or h2c to the origin) is certified without the
+	// script's response of 16 KiB strings (live.Script.WithLarge): it
+	// refuses to relay it.
+	NoLarge, NoLargeH2COrigin string
 
 	// start starts a server or proxy; client runs a client.
 	start   func(env *startEnv) (*running, error)
@@ -216,6 +221,11 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 			return nil, err
 		}
 	}
+	if noLarge := t.noLarge(o.OriginH2C); noLarge == "" {
+		script = script.WithLarge()
+	} else {
+		c.Notes = append(c.Notes, "without the response of 16 KiB strings: "+noLarge)
+	}
 	dir, err := os.MkdirTemp("", "hpackcert-live-")
 	if err != nil {
 		return nil, err
@@ -260,6 +270,15 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
 	}
 	return c, nil
+}
+
+// noLarge returns why the target is certified without the response of
+// 16 KiB strings, over HTTP/1.1 or h2c to the origin, or "".
+func (t *TargetSpec) noLarge(originH2C bool) string {
+	if originH2C {
+		return t.NoLargeH2COrigin
+	}
+	return t.NoLarge
 }
 
 // h2cOriginTargets names the proxies that can reach the origin over h2c.

@@ -74,7 +74,7 @@ func TestGoTargets(t *testing.T) {
 			if c.Role != tc.role || c.Transport != transport(tc.tls) {
 				t.Errorf("role %s over %s; want %s over %s", c.Role, c.Transport, tc.role, transport(tc.tls))
 			}
-			wantBlocks := script(t).Steps()
+			wantBlocks := script(t).WithLarge().Steps()
 			if tc.role == live.RoleClient {
 				wantBlocks = live.DefaultRequests
 			}
@@ -97,7 +97,7 @@ func TestGoTargets(t *testing.T) {
 func TestGoProxyReachesTheOriginOverH2C(t *testing.T) {
 	c, rep := certifyWith(t, "go-proxy", Options{OriginH2C: true})
 	certifytest.WantGrades(t, rep, map[string]certify.Grade{"enc/7.1.3/2": certify.NonStrict})
-	want := fmt.Sprintf("the origin answered 0 requests over HTTP/1.1 and %d over h2c", script(t).Steps())
+	want := fmt.Sprintf("the origin answered 0 requests over HTTP/1.1 and %d over h2c", script(t).WithLarge().Steps())
 	if !strings.Contains(strings.Join(c.Notes, "\n"), want) {
 		t.Errorf("notes %q; want %q", c.Notes, want)
 	}

@@ -1,0 +1,143 @@
+package live
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+)
+
+func TestBoundaryLengthsOnTheWire(t *testing.T) {
+	for _, n := range []int{126, 127, 128, 16383, 16384, 16385} {
+		if got := encoder.HuffmanLen([]byte(huffmanText(n))); got != n {
+			t.Errorf("huffmanText(%d) codes to %d octets", n, got)
+		}
+		raw := obsText(n, n)
+		if len(raw) != n || encoder.HuffmanLen([]byte(raw)) <= n {
+			t.Errorf("obsText(%d, %d): %d octets, %d Huffman-coded; want %d, and more coded", n, n, len(raw), encoder.HuffmanLen([]byte(raw)), n)
+		}
+	}
+}
+
+func TestSpreadOctetsHuffmanCodesEveryFieldOctet(t *testing.T) {
+	seen := map[byte]bool{}
+	for _, f := range spreadOctets("x") {
+		v := []byte(f.Value)
+		if h := encoder.HuffmanLen(v); h >= len(v) {
+			t.Errorf("%s: %d octets Huffman-coded, %d raw: a coder that saves octets writes it raw", f.Name, h, len(v))
+		}
+		if !isFieldValue(f.Value) || strings.Trim(f.Value, " \t") != f.Value {
+			t.Errorf("%s: %q is no field value HTTP/1.1 carries as it is", f.Name, f.Value)
+		}
+		for _, b := range v {
+			seen[b] = true
+		}
+	}
+	for b := 0; b < 256; b++ {
+		legal := b == '\t' || (b >= 0x20 && b != 0x7f)
+		if legal != seen[byte(b)] {
+			t.Errorf("octet %#02x: carried %v; want %v", b, seen[byte(b)], legal)
+		}
+	}
+}
+
+func TestExerciseConnection(t *testing.T) {
+	sc, err := DefaultScript(1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exercise, sizes *ScriptConn
+	for i := range sc.Conns {
+		switch {
+		case strings.HasSuffix(sc.Conns[i].Name, "-exercise"):
+			exercise = &sc.Conns[i]
+		case strings.HasSuffix(sc.Conns[i].Name, "-sizes"):
+			sizes = &sc.Conns[i]
+		}
+	}
+	if exercise == nil || sizes == nil {
+		t.Fatalf("connections %v; want an exercise and a sizes one", sc.Conns)
+	}
+	statuses := map[string]bool{}
+	for _, s := range exercise.Steps {
+		// h2o, which mishandles a lower setting, is graded on it.
+		if s.Settings != nil {
+			t.Errorf("exercise step %q changes settings %v", s.Label, s.Settings)
+		}
+		// HAProxy refuses more than 101 fields.
+		if len(s.Response) > 100 {
+			t.Errorf("exercise step %q has %d fields", s.Label, len(s.Response))
+		}
+		statuses[s.Response[0].Value] = true
+	}
+	for _, want := range []string{"200", "204", "206", "304", "400", "404", "500"} {
+		if !statuses[want] {
+			t.Errorf("no exercise step answers %s (a static entry)", want)
+		}
+	}
+	var got [][]uint32
+	for _, s := range sizes.Steps {
+		if s.Settings != nil {
+			got = append(got, s.Settings)
+		}
+	}
+	if last := sc.Conns[len(sc.Conns)-1]; !last.StartsAtZero || last.Steps[0].Settings != nil {
+		t.Errorf("the last connection %s: starts at zero %v, settings %v before its first request; want it to start at 0 with none", last.Name, last.StartsAtZero, last.Steps[0].Settings)
+	}
+	if len(got) != len(sizeChanges) || sizes.Steps[0].Settings != nil {
+		t.Errorf("sizes connection sends %v; want %v from its second request", got, sizeChanges)
+	}
+	for i := 1; i < DefaultRequests; i++ {
+		if ClientSchedule(i, DefaultRequests) == nil {
+			t.Errorf("a client's request %d of %d follows no change", i, DefaultRequests)
+		}
+	}
+}
+
+func TestClientHeaders(t *testing.T) {
+	small, large := ClientHeaders("c", false), ClientHeaders("c", true)
+	indexed, entries := 0, 0
+	for _, f := range small {
+		if !isToken(f.Name) || !isFieldValue(f.Value) || len(f.Value) > 5000 {
+			t.Errorf("%s: %q is no field a command line should carry", f.Name, f.Value)
+		}
+		if n := len(f.Name) + len(f.Value) + 32; n <= 4096 {
+			indexed += n
+			entries++
+		}
+	}
+	// Every indexed field fits in the table, not in 2048 octets, and the
+	// oldest is referenced past index 128.
+	if indexed > clientIndexed || indexed <= 2048 || entries < 68 {
+		t.Errorf("client fields of %d octets, %d entries; want 2049 to %d octets and 68 entries at least", indexed, entries, clientIndexed)
+	}
+	if len(large) != len(small)+6 {
+		t.Errorf("%d fields with the large ones; want %d", len(large), len(small)+6)
+	}
+}
+
+func TestWithLarge(t *testing.T) {
+	sc, err := DefaultScript(1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(sc.Conns)
+	large := sc.WithLarge()
+	if len(sc.Conns) != n || len(large.Conns) != n+1 {
+		t.Fatalf("WithLarge: %d connections, the script's %d; want %d, the script's unchanged %d", len(large.Conns), len(sc.Conns), n+1, n)
+	}
+	last := large.Conns[n]
+	if len(last.Steps) != 1 {
+		t.Fatalf("%s: %d steps; want one", last.Name, len(last.Steps))
+	}
+	want := map[int]bool{16383: true, 16384: true, 16385: true}
+	for _, f := range last.Steps[0].Response[1:] {
+		delete(want, len(f.Value))
+	}
+	if len(want) != 0 {
+		t.Errorf("%s: no raw value of %v octets", last.Name, want)
+	}
+	if step, ok := large.Lookup(Path(n, 0)); !ok || step != &large.Conns[n].Steps[0] {
+		t.Errorf("Lookup(%q) finds no large step", Path(n, 0))
+	}
+}

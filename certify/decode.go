@@ -136,6 +136,9 @@ func (sd *storyDecoders) settle(j *judging) {
 		return
 	}
 	for _, m := range sd.dg.models {
+		// What settleModels reads of a model is its rule and its reach:
+		// its table goes with the story.
+		m.out()
 		if m.explained {
 			root.explainers = append(root.explainers, m)
 		}

@@ -74,6 +74,7 @@ type model struct {
 
 	table   []spec.Field // newest last
 	size    uint64
+	octets  uint64 // the names' and values' octets the table holds
 	maxSize uint64
 	alive   bool
 	// explained is set when the model decoded the diverging block right.
@@ -83,9 +84,15 @@ type model struct {
 	after int
 }
 
-// maxModelEntries bounds a model's table: a model whose entries cost
-// nothing (overhead 0, empty fields) could otherwise grow without end.
-const maxModelEntries = 1 << 16
+// maxModelEntries and maxModelOctets bound a model's table, whatever the
+// encoder sends: a model whose entries cost nothing (overhead 0, empty
+// fields) or that never evicts could otherwise grow without end. A model
+// past either bound goes out (it explains nothing) and lets its table go.
+// The largest table a story of the scenarios acknowledges is 1 MiB.
+const (
+	maxModelEntries = 1 << 16
+	maxModelOctets  = 8 << 20
+)
 
 // newModels returns the models of step 2, in order, each in a fresh
 // context.
@@ -134,8 +141,11 @@ func (m *model) evict(n uint64, count int) {
 	i := 0
 	for m.size > n && i < len(m.table) && (count < 0 || i < count) {
 		m.size -= m.entrySize(m.table[i])
+		m.octets -= uint64(len(m.table[i].Name) + len(m.table[i].Value))
 		i++
 	}
+	// The evicted fields' strings are let go, not kept by the array.
+	clear(m.table[:i])
 	m.table = m.table[i:]
 }
 
@@ -143,7 +153,7 @@ func (m *model) add(f spec.Field) {
 	size := m.entrySize(f)
 	if size > m.maxSize {
 		if !m.oversizedKeeps {
-			m.table, m.size = nil, 0
+			m.table, m.size, m.octets = nil, 0, 0
 		}
 		return
 	}
@@ -163,9 +173,15 @@ func (m *model) add(f spec.Field) {
 	}
 	m.table = append(m.table, f)
 	m.size += size
-	if len(m.table) > maxModelEntries {
-		m.alive = false
+	m.octets += uint64(len(f.Name) + len(f.Value))
+	if len(m.table) > maxModelEntries || m.octets > maxModelOctets {
+		m.out()
 	}
+}
+
+// out takes the model out of the diagnosis and lets its table go.
+func (m *model) out() {
+	m.alive, m.table, m.size, m.octets = false, nil, 0, 0
 }
 
 // holds reports whether the model's table is t (newest first).
@@ -270,12 +286,14 @@ func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.F
 	tableOnly := atRoot && pb.tableDiff != "" && pb.roundTripError() == ""
 	if dg.rfc.alive && (dg.root == nil || atRoot) {
 		rfcRight := pb.walkErr == nil && dg.rfc.decode(pb.reps, pb.in().Headers)
-		dg.rfc.alive = rfcRight
+		if !rfcRight {
+			dg.rfc.out()
+		}
 		if atRoot && rfcRight && !tableOnly {
 			// The fields decode right with an RFC 7541 table: the
 			// divergence is a rule of the wire's, no table model's.
 			for _, m := range dg.models {
-				m.alive = false
+				m.out()
 			}
 			return
 		}
@@ -291,10 +309,11 @@ func (dg *diagnosis) observe(pb *playedBlock, diverged bool, encTable []oracle.F
 		ok := pb.walkErr == nil && m.decode(pb.reps, pb.in().Headers)
 		switch {
 		case !ok:
-			m.alive = false
+			m.out()
 		case tableOnly:
-			m.explained = m.holds(encTable)
-			m.alive = m.explained
+			if m.explained = m.holds(encTable); !m.explained {
+				m.out()
+			}
 		case atRoot:
 			m.explained = true
 		case dg.root != nil:

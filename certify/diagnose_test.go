@@ -87,3 +87,24 @@ func TestUTF16Len(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseModelsBounded checks that a model that never evicts, fed
+// more than maxModelOctets of entries, goes out and lets its table go,
+// whatever the table's maximum size: memory is bounded whatever the
+// encoder sends.
+func TestDiagnoseModelsBounded(t *testing.T) {
+	var m *model
+	for _, mm := range newModels() {
+		if mm.noInsertEviction {
+			m = mm
+		}
+	}
+	m.maxSize = 1 << 40
+	value := string(make([]byte, 1<<20))
+	for i := 0; i < maxModelOctets>>20+1 && m.alive; i++ {
+		m.add(spec.Field{Name: "a", Value: value})
+	}
+	if m.alive || m.table != nil || m.octets != 0 {
+		t.Errorf("after %d MiB of entries: alive %v, %d entries, %d octets held; want out, nothing held", maxModelOctets>>20+1, m.alive, len(m.table), m.octets)
+	}
+}

@@ -41,7 +41,11 @@ func (j *judging) owner(root *playedBlock, m *model) (string, string, bool) {
 		if root.tableDiff == "" {
 			problem += "; the field comes from a reference to the dynamic table: the encoder's table and the decoders' disagree"
 		}
-		order = append(order, map[bool]string{true: "enc/2.3.2/1", false: "enc/2.3.2/2"}[scenario == scTraffic])
+		if scenario == scTraffic {
+			order = append(order, "enc/2.3.2/1")
+		} else {
+			order = append(order, "enc/2.3.2/2")
+		}
 	}
 	switch scenario {
 	case scTraffic:

@@ -12,5 +12,8 @@ if [ "$(id -u)" != 0 ]; then
 	exit 2
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq || true
-apt-get install -y -qq "$@"
+# Several installs may run at once (a helper script, a user's terminal):
+# wait for the dpkg lock rather than failing on it.
+lock=(-o DPkg::Lock::Timeout=900)
+apt-get "${lock[@]}" update -qq || true
+apt-get "${lock[@]}" install -y -qq "$@"

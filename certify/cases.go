@@ -63,6 +63,9 @@ type verdict struct {
 	evidence *Evidence
 	// causedBy lists the root causes that left the case nothing to judge.
 	causedBy []string
+	// notApplicable marks an unsupported verdict on a case that does not
+	// apply to the kind of target (Result.NotApplicable).
+	notApplicable bool
 }
 
 func pass(format string, args ...any) verdict {

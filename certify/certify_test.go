@@ -50,6 +50,19 @@ func TestBrokenEncodersCaught(t *testing.T) {
 	if !rep.Failed() {
 		t.Error("report with failing encoders: Failed() = false; want true")
 	}
+	// An encoder that writes no size update leaves the rules about size
+	// updates nothing to judge: consequences of its failure, not
+	// ungraded cases.
+	enc := "broken " + broken.NoSizeUpdates.String()
+	for _, id := range []string{"enc/4.3/1", "enc/6.3/1", "enc/6.3/2"} {
+		res := rep.Results[enc][id]
+		if res.Grade != certify.Unsupported || len(res.CausedBy) != 1 || res.CausedBy[0] != "enc/4.2/1" {
+			t.Errorf("%s: %s %v caused by %q (%s); want unsupported, caused by enc/4.2/1", enc, id, res.Grade, res.CausedBy, res.Detail)
+		}
+	}
+	if u := rep.Ungraded(enc); len(u) > 0 {
+		t.Errorf("%s: ungraded %v; want none (the cases it leaves are consequences)", enc, u)
+	}
 }
 
 // TestWrongHuffmanCodeCaught flips one bit of the Huffman code of one

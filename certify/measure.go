@@ -1,8 +1,12 @@
 package certify
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -46,7 +50,7 @@ func compressionRatio(c *caseRun) verdict {
 func determinism(c *caseRun) verdict {
 	first := c.transcripts[0]
 	if c.recorded {
-		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again"}
+		return recordedDeterminism(c)
 	}
 	second, err := c.replayed, c.replayErr
 	if err != nil {
@@ -68,6 +72,50 @@ func determinism(c *caseRun) verdict {
 		detail += "; " + note
 	}
 	return verdict{grade: Info, detail: detail}
+}
+
+// recordedDeterminism compares the stories a recording holds twice
+// (WithReplay), block by block, up to the first block whose input
+// differs.
+func recordedDeterminism(c *caseRun) verdict {
+	rt, _ := c.target.(*recordedTarget)
+	if rt == nil || len(rt.replays) == 0 {
+		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again, and the recording holds no story twice"}
+	}
+	compared, pairs := 0, 0
+	var cut []string
+	for _, again := range slices.Sorted(maps.Keys(rt.replays)) {
+		a, b := rt.story(rt.replays[again]), rt.story(again)
+		pairs++
+		n := min(len(a.Cases), len(b.Cases))
+		for i := range n {
+			x, y := &a.Cases[i], &b.Cases[i]
+			if !slices.Equal(x.AckedSizes(), y.AckedSizes()) || !slices.Equal(x.Headers, y.Headers) {
+				cut = append(cut, fmt.Sprintf("story %s from block %d on, whose input differs from story %s's", b.Path, i, a.Path))
+				break
+			}
+			if !bytes.Equal(x.Wire, y.Wire) {
+				return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: story %s, block %d differs from story %s, block %d, recorded with the same input from a fresh context (%s, then %s)", b.Path, i, a.Path, i, hexShort(x.Wire), hexShort(y.Wire))}
+			}
+			compared++
+		}
+	}
+	if compared == 0 {
+		return verdict{grade: Unsupported, detail: "not exercised: no block of a story recorded twice had the same input both times (" + strings.Join(cut, "; ") + ")"}
+	}
+	detail := fmt.Sprintf("deterministic: %d blocks of %s recorded again from a fresh context are identical", compared, plural(pairs, "story", "stories"))
+	if len(cut) > 0 {
+		detail += " (not compared: " + strings.Join(cut, "; ") + ")"
+	}
+	return verdict{grade: Info, detail: detail}
+}
+
+// hexShort writes up to 32 octets as hex, and how many there are.
+func hexShort(b []byte) string {
+	if len(b) <= 32 {
+		return fmt.Sprintf("%x", b)
+	}
+	return fmt.Sprintf("%x... (%d octets)", b[:32], len(b))
 }
 
 // resetDeterminism encodes the first traffic story, resets the encoder
@@ -135,7 +183,7 @@ func amplification(c *caseRun) verdict {
 // running in this process.
 func allocations(c *caseRun) verdict {
 	if _, ok := c.target.(InProcess); !ok {
-		return verdict{grade: Unsupported, detail: "allocations are measured only for Go encoders running in this process"}
+		return verdict{grade: Unsupported, notApplicable: true, detail: "not applicable: allocations are measured only for Go encoders running in this process"}
 	}
 	st := longestStory(c.transcripts[0])
 	if st == nil {

@@ -51,7 +51,61 @@ func octetList(octets []byte) string {
 // octetsRoundTrip checks that values carrying every octet round-trip.
 func octetsRoundTrip(c *caseRun) verdict {
 	v := everyBlock("every octet value round-trips through every oracle")(c)
+	if c.recorded {
+		return recordedOctets(c, v)
+	}
 	return untested(v, c.droppedOctets())
+}
+
+// fieldOctets are the octets an HTTP field value may carry (RFC 9110
+// §5.5: HTAB, SP, VCHAR and obs-text), all a peer on the wire can be
+// driven to encode.
+func fieldOctets() (set octetSet) {
+	set['\t'] = true
+	for b := 0x20; b <= 0xff; b++ {
+		set[b] = b != 0x7f
+	}
+	return set
+}
+
+// recordedOctets judges a recording's generated stories on the octets
+// they carry: a pass needs every octet a field value may carry, since a
+// recording (a live capture) cannot hold the others.
+func recordedOctets(c *caseRun, v verdict) verdict {
+	if v.grade != Pass {
+		return v
+	}
+	var present octetSet
+	for _, tr := range c.transcripts {
+		for _, b := range tr.blocks {
+			for _, f := range b.story.Cases[b.index].Headers {
+				for _, s := range []string{f.Name, f.Value} {
+					for i := 0; i < len(s); i++ {
+						present[s[i]] = true
+					}
+				}
+			}
+		}
+	}
+	legal := fieldOctets()
+	var missing []byte
+	others := 0
+	for x := range 256 {
+		switch {
+		case legal[x] && !present[x]:
+			missing = append(missing, byte(x))
+		case !legal[x] && present[x]:
+			others++
+		}
+	}
+	if len(missing) > 0 {
+		return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: the recording's values carry %d of the 224 octet values an HTTP field value may carry; missing %s", 224-len(missing), octetList(missing)), evidence: v.evidence}
+	}
+	v.detail += "; the recording carries all 224 octet values an HTTP field value may carry (HTAB, 0x20-0x7e, 0x80-0xff; RFC 9110 §5.5 keeps the other 32 off the wire of HTTP)"
+	if others > 0 {
+		v.detail += fmt.Sprintf(", and %d of the others", others)
+	}
+	return v
 }
 
 // eachHuffmanString calls visit for every Huffman-coded name and value of

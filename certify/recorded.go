@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -56,6 +57,115 @@ type recordedTarget struct {
 	// breakdown is why the source stopped before it had recorded all it
 	// was to record (WithBreakdown).
 	breakdown error
+	// generated holds the paths of the stories a generated schedule
+	// drove (WithGenerated).
+	generated map[string]bool
+	// replays maps the path of a story recorded again on a fresh context
+	// to the path of its first recording (WithReplay).
+	replays map[string]string
+}
+
+// WithReplay marks the story of a target made by RecordedStories at path
+// again as the same input as the story at first, recorded again from a
+// fresh context (a live target's second connection playing the same
+// schedule): enc/2.2/1 compares their blocks, as it compares a driven
+// encoder's two runs. Blocks are compared up to the first whose input
+// (the list expected and the settings acknowledged) differs: a target
+// that writes its own date may be given a new one. t must come from
+// RecordedStories; a path that names no story is an error.
+func WithReplay(t Target, again, first string) (Target, error) {
+	rt, ok := t.(*recordedTarget)
+	if !ok {
+		return nil, fmt.Errorf("certify: WithReplay needs a target made by RecordedStories, not %T", t)
+	}
+	for _, p := range []string{again, first} {
+		if rt.story(p) == nil {
+			return nil, fmt.Errorf("certify: WithReplay: no recorded story %q in %s", p, rt.name)
+		}
+	}
+	if rt.replays == nil {
+		rt.replays = map[string]string{}
+	}
+	rt.replays[filepath.Base(again)] = filepath.Base(first)
+	return t, nil
+}
+
+// story returns the recorded story at path, or nil.
+func (t *recordedTarget) story(path string) *story {
+	for i := range t.stories {
+		if t.stories[i].Path == filepath.Base(path) {
+			return &t.stories[i]
+		}
+	}
+	return nil
+}
+
+// scGenerated is the scenario under which a recording's generated stories
+// play (WithGenerated): every case that judges the generated and targeted
+// scenarios judges them there.
+const scGenerated = "generated"
+
+// WithGenerated marks the stories of a target made by RecordedStories at
+// the given paths (as the stories' Path) as driven by a generated
+// schedule rather than taken from real traffic: a live target made to
+// encode lists built for the cases (every octet, the static table,
+// integer boundaries, churn, fields larger than the table). They are
+// graded by the cases of the generated and targeted scenarios (enc/3.2/2,
+// enc/2.3.2/2, enc/5.2/3, ...) and the other stories by those of the
+// traffic (enc/3.2/1, enc/2.3.2/1, ...); a case of both judges both, each
+// story once. t must come from RecordedStories; a path that names no
+// story is an error.
+func WithGenerated(t Target, paths ...string) (Target, error) {
+	rt, ok := t.(*recordedTarget)
+	if !ok {
+		return nil, fmt.Errorf("certify: WithGenerated needs a target made by RecordedStories, not %T", t)
+	}
+	have := map[string]bool{}
+	for _, st := range rt.stories {
+		have[st.Path] = true
+	}
+	for _, p := range paths {
+		if !have[filepath.Base(p)] {
+			return nil, fmt.Errorf("certify: WithGenerated: no recorded story %q in %s", p, rt.name)
+		}
+		if rt.generated == nil {
+			rt.generated = map[string]bool{}
+		}
+		rt.generated[filepath.Base(p)] = true
+	}
+	return t, nil
+}
+
+// storiesOf returns the recorded stories a scenario plays: the generated
+// ones for scGenerated, the others for the traffic.
+func (t *recordedTarget) storiesOf(sc string) []story {
+	var out []story
+	for _, st := range t.stories {
+		if t.generated[st.Path] == (sc == scGenerated) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// scenariosOf returns the scenarios a case plays on a target: on a
+// recording with generated stories, the generated and targeted scenarios
+// of the case are the one scenario of those stories.
+func scenariosOf(t Target, c *Case) []string {
+	rt, ok := t.(*recordedTarget)
+	if !ok || len(rt.generated) == 0 {
+		return c.scenarios
+	}
+	var out []string
+	for _, sc := range c.scenarios {
+		if sc != scTraffic {
+			sc = scGenerated
+		}
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // WithBreakdown marks a target made by RecordedStories as broken down:

@@ -132,6 +132,11 @@ type Result struct {
 	// for this encoder (Options.Declared), on an unsupported case; a
 	// declared case is neither a pass nor ungraded.
 	Declared string `json:"declared,omitempty"`
+	// NotApplicable, on an unsupported case, says the case does not apply
+	// to this kind of target: it measures what only another kind has
+	// (enc/7.3/2 counts the heap allocations of a Go encoder in this
+	// process). The matrices show it "n/a"; it is not a lack.
+	NotApplicable bool `json:"not_applicable,omitempty"`
 	// Replay is the story of the first block at fault, cut after it, for
 	// a case graded fail or non-strict: written with vectors.WriteStory
 	// and passed back as Options.Replay (hpackcert repro), it replays
@@ -356,7 +361,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	playTime := make([]time.Duration, len(cases))
 	for ci := range cases {
 		start := time.Now()
-		for _, sc := range cases[ci].scenarios {
+		for _, sc := range scenariosOf(t, &cases[ci]) {
 			if _, ok := played[sc]; ok {
 				continue
 			}
@@ -378,7 +383,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			run.ruleIndex = i
 		}
 		var unsupported []string
-		for _, sc := range c.scenarios {
+		for _, sc := range scenariosOf(t, c) {
 			tr := played[sc]
 			if tr.unsupported != "" {
 				if !contains(unsupported, tr.unsupported) {
@@ -397,6 +402,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		res.Consequences = run.consequences(r.ruleIndex)
 		res.CausedBy = v.causedBy
+		res.NotApplicable = v.notApplicable
 		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
 			res.Detail += "; " + note
 		}
@@ -435,7 +441,39 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		}
 		results[c.ID] = res
 	}
+	blockedByMissingUpdates(results)
 	return results, order, nil
+}
+
+// updateInstances are the instance kinds of the cases that judge the
+// size updates an encoder writes.
+var updateInstances = map[instanceKind]bool{instUpdateBlocks: true, instSizeUpdates: true, instResizeEvictions: true}
+
+// blockedByMissingUpdates files, as consequences, the cases that judge
+// size updates and judged none while the encoder failed to signal a
+// lowered setting (enc/4.2/1 or enc/4.2/2): an encoder that writes no
+// size update where one is required leaves the rules about size updates
+// nothing to judge, and that defect is counted once, under the rule it
+// breaks. A case its user declared keeps the declaration.
+func blockedByMissingUpdates(results map[string]*Result) {
+	var cause string
+	for _, id := range []string{"enc/4.2/1", "enc/4.2/2"} {
+		if res := results[id]; res != nil && res.Grade == Fail {
+			cause = id
+			break
+		}
+	}
+	if cause == "" {
+		return
+	}
+	for _, c := range allCases {
+		res := results[c.ID]
+		if res == nil || !updateInstances[c.instance] || res.Grade != Unsupported || res.Declared != "" || len(res.CausedBy) > 0 || res.Evidence.Instances > 0 {
+			continue
+		}
+		res.CausedBy = []string{cause}
+		res.Detail += fmt.Sprintf("; the encoder signals no lowered table size where %s requires one (its failure), so no size update was written for this rule to judge", cause)
+	}
 }
 
 // targetBreakdown describes the target's failure as a whole: its source's
@@ -525,6 +563,17 @@ func (r *runner) provide(run *caseRun) {
 // playScenario plays a scenario through the target, or explains why it
 // cannot run.
 func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
+	if rt, ok := t.(*recordedTarget); ok && len(rt.generated) > 0 {
+		stories := rt.storiesOf(sc)
+		if len(stories) == 0 {
+			what := "stories of real traffic"
+			if sc == scGenerated {
+				what = "stories of a generated schedule"
+			}
+			return &transcript{scenario: sc, unsupported: "the recording holds no " + what}, nil
+		}
+		return playRecorded(sc, stories, r.judging), nil
+	}
 	if rec, ok := t.(recordings); ok {
 		if sc != scTraffic {
 			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; scenario " + sc + " needs a live encoder"}, nil

@@ -19,7 +19,7 @@ body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 th,td.k{white-space:nowrap}td.n{text-align:right}td.g a{display:block;text-decoration:none;color:#000}
 .pass{background:#cfc}.non-strict{background:#ffc}.fail{background:#f99}.info{background:#def}.unsupported{background:#eee}.expected{background:#fdb}
-.ungraded{background:#fbb}.declared{background:#ddf}.consequence{background:#f4e4e4}
+.ungraded{background:#fbb}.declared{background:#ddf}.consequence{background:#f4e4e4}.na{background:#f8f8f8;color:#777}
 h1 span{padding:0 .3em}p.verdict{font-size:1.2em}
 section{border-left:.4em solid #ccc;padding-left:.8em;margin:1em 0}
 section.fail,section.pass,section.non-strict,section.info,section.unsupported,section.expected,section.ungraded,section.declared,section.consequence{background:none}
@@ -188,6 +188,8 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 				hc.Class = "consequence"
 				hc.CausedBy = visible.Line(causedByLine(res))
 				tooltip = append(tooltip, hc.CausedBy)
+			case res.Grade == certify.Unsupported && res.NotApplicable:
+				hc.Class = "na"
 			case r.ungraded[enc][c.ID]:
 				hc.Class = "ungraded"
 				tooltip = append(tooltip, "not graded, which fails the run: "+cut(hc.Detail))

@@ -153,6 +153,9 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 			case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 				tc.Skipped = &junitMessage{Message: visible.Line(causedByLine(res)), Text: text}
 				s.Skipped++
+			case res.Grade == certify.Unsupported && res.NotApplicable:
+				tc.Skipped = &junitMessage{Message: detail}
+				s.Skipped++
 			case res.Grade == certify.Unsupported:
 				tc.Skipped = &junitMessage{Message: "unsupported: " + detail}
 				s.Skipped++

@@ -69,7 +69,7 @@ func (r rep) names(escape func(string) string) []string {
 // graded, the cases declared and those left to a root cause.
 func (r rep) summary(encoder string) string {
 	n := r.Counts(encoder)
-	var expected, declared, caused int
+	var expected, declared, caused, inapplicable int
 	for _, res := range r.Results[encoder] {
 		switch {
 		case res.Expected:
@@ -78,6 +78,8 @@ func (r rep) summary(encoder string) string {
 			declared++
 		case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 			caused++
+		case res.Grade == certify.Unsupported && res.NotApplicable:
+			inapplicable++
 		}
 	}
 	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[certify.Pass], n[certify.NonStrict], n[certify.Fail], n[certify.Info], n[certify.Unsupported])
@@ -90,6 +92,7 @@ func (r rep) summary(encoder string) string {
 		{len(r.ungraded[encoder]), "MUST case not graded", "MUST cases not graded"},
 		{declared, "declared", "declared"},
 		{caused, "consequence of a failure", "consequences of failures"},
+		{inapplicable, "not applicable", "not applicable"},
 	} {
 		if k.n > 0 {
 			also = append(also, counted(k.n, k.one, k.many))
@@ -114,6 +117,8 @@ func (r rep) cell(encoder, id string, res *certify.Result) string {
 		return "declared"
 	case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 		return "consequence"
+	case res.Grade == certify.Unsupported && res.NotApplicable:
+		return "n/a"
 	case r.ungraded[encoder][id]:
 		return "not graded"
 	}
@@ -234,13 +239,15 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	if len(fails) > 0 {
 		text = strings.Join(fails, "; ")
 	}
-	var declared, caused int
+	var declared, caused, inapplicable int
 	for _, e := range ranked[rankUnsupported] {
 		switch {
 		case e.res.Declared != "":
 			declared++
 		case len(e.res.CausedBy) > 0:
 			caused++
+		case e.res.NotApplicable:
+			inapplicable++
 		}
 	}
 	var also []string
@@ -250,9 +257,10 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	}{
 		{len(ranked[rankExpected]), "expected failure", "expected failures"},
 		{len(ranked[rankNonStrict]), "non-strict", "non-strict"},
-		{len(ranked[rankUnsupported]) - declared - caused, "unsupported", "unsupported"},
+		{len(ranked[rankUnsupported]) - declared - caused - inapplicable, "unsupported", "unsupported"},
 		{declared, "declared", "declared"},
 		{caused, "consequence of a failure", "consequences of failures"},
+		{inapplicable, "not applicable", "not applicable"},
 	} {
 		if k.n > 0 {
 			also = append(also, counted(k.n, k.one, k.many))

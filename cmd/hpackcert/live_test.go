@@ -53,8 +53,14 @@ func TestLiveHelp(t *testing.T) {
 
 func TestLiveGoTargets(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "live.md")
+	// Go's reverse proxy loses the never-indexed mark of the fields an
+	// h2c origin sends (docs/FINDINGS-live.md): a known failure.
+	expect := filepath.Join(t.TempDir(), "expect-fail.txt")
+	if err := os.WriteFile(expect, []byte("go-proxy-h2c-origin enc/7.1.3/1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-proxy:h2c-origin", "--target", "go-client:tls", "--stories", "1", "--blocks", "12", "--md", md,
+	status, err := liveCmd([]string{"--target", "go-proxy", "--target", "go-proxy:h2c-origin", "--target", "go-client:tls", "--stories", "1", "--blocks", "12", "--md", md, "--expect-fail", expect,
 		"--declare-unsupported", "enc/4.4/1 for go-client-tls: twelve blocks of a client's requests do not fill its dynamic table"}, &out)
 	if status != 0 || err != nil {
 		t.Fatalf("live: status %d, error %v; want 0\n%s", status, err, out.String())

@@ -34,6 +34,7 @@ const (
 	SensitiveIndexed         // ignores the sensitive mark
 	Overhead31               // counts 31 octets of entry overhead, not 32
 	EvictOneTooFew           // evicts one entry fewer than a new entry needs
+	NoSizeUpdates            // writes no size update at all, its table kept at its first size (HttpCore 5.2.1's defect)
 
 	// The bombs are not bugs of a rule but hostile output, for the
 	// certifier's memory bounds: each block is what the name says, after
@@ -74,6 +75,7 @@ var bugNames = map[string]Bug{
 	"sensitive-indexed":       SensitiveIndexed,
 	"overhead-31":             Overhead31,
 	"evict-one-too-few":       EvictOneTooFew,
+	"no-size-updates":         NoSizeUpdates,
 	"bomb-indexed":            BombIndexed,
 	"bomb-wire":               BombWire,
 	"bomb-per-block":          BombPerBlock,
@@ -182,6 +184,9 @@ func (e *Encoder) appendUpdates(dst []byte) []byte {
 	acked := e.acked
 	e.acked = nil
 	final := min(acked[len(acked)-1], capacity)
+	if e.bug == NoSizeUpdates {
+		return dst
+	}
 	if e.bug == UpdateAboveSetting {
 		e.setMaxSize(capacity)
 		return appendInt(dst, 0x20, 5, capacity)

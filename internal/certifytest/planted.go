@@ -31,6 +31,11 @@ var PlantedBugs = []Planted{
 	{broken.SensitiveIndexed, map[string]certify.Grade{"enc/7.1.3/1": certify.Fail}},
 	{broken.Overhead31, map[string]certify.Grade{"enc/4.1/1": certify.Fail}},
 	{broken.EvictOneTooFew, map[string]certify.Grade{"enc/4.4/1": certify.Fail}},
+	// No size update at all: the lowered settings are its failures
+	// (4.2/1 and, for several settings before a block, 4.2/2); the rules
+	// about the updates it never writes (4.3/1, 6.3/1, 6.3/2) are their
+	// consequences, neither failed nor left ungraded.
+	{broken.NoSizeUpdates, map[string]certify.Grade{"enc/4.2/1": certify.Fail, "enc/4.2/2": certify.Fail, "enc/4.2/4": certify.NonStrict}},
 	{broken.WrongHuffmanCode('a'), map[string]certify.Grade{"enc/5.2/4": certify.Fail}},
 }
 

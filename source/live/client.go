@@ -152,7 +152,7 @@ func dial(ctx context.Context, u *url.URL, timeout time.Duration) (net.Conn, err
 // err is a PeerError or the end of ctx.
 func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 	sc := &p.o.Script.Conns[ci]
-	out.Name = sc.Name
+	out.Name, out.Traffic, out.ReplayOf = sc.Name, sc.Traffic, sc.ReplayOf
 	stop := func(si int, what string) (Conn, int, error) {
 		out.Stop = &Stop{Request: p.first + si + 1, Requests: p.requests, What: what}
 		out.Notes = append(out.Notes, out.Stop.String())

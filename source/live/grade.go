@@ -25,7 +25,14 @@ type Capture struct {
 	Transport string
 	// Transform is what the target was declared to do to the lists.
 	Transform Transform
-	Conns     []Conn
+	// SensitiveRelayed is set on a proxy's capture when hpackcert's origin
+	// answered it over h2c only: the origin sent the script's sensitive
+	// fields never-indexed, and the proxy must relay them so (RFC 7541
+	// §6.2.3, "Intermediaries MUST use the same representation"). Over
+	// HTTP/1.1 the mark cannot reach the proxy, and the fields are
+	// expected as any others.
+	SensitiveRelayed bool
+	Conns            []Conn
 	// Notes says what went wrong or was left out, one line each.
 	Notes   []string
 	Elapsed time.Duration
@@ -59,13 +66,24 @@ func (c *Capture) Breakdown() error {
 
 // Target returns the capture as a target of recorded wire, graded by
 // certify.Run like recorded stories: the traffic cases run on the
-// captured blocks, the others are unsupported. A capture that broke
+// connections that played real traffic, the cases of the generated and
+// targeted scenarios on the others (certify.WithGenerated); a client's
+// connections are its traffic. A capture that broke
 // down (Breakdown) is marked so (certify.WithBreakdown): the blocks
 // captured before are graded, and the breakdown is the target's one
 // failure. Its notes are those of Stories, added to the capture's.
 func (c *Capture) Target() (certify.Target, error) {
 	stories, notes := Stories(c.Conns, c.Transform)
 	c.Notes = append(c.Notes, notes...)
+	if !c.SensitiveRelayed {
+		for _, st := range stories {
+			for ci := range st.Cases {
+				for fi := range st.Cases[ci].Headers {
+					st.Cases[ci].Headers[fi].Sensitive = false
+				}
+			}
+		}
+	}
 	if len(stories) == 0 {
 		if err := c.Breakdown(); err != nil {
 			return nil, fmt.Errorf("%w from %s (%s): %v", ErrNoBlocks, c.Name, c.Where, err)
@@ -75,6 +93,33 @@ func (c *Capture) Target() (certify.Target, error) {
 	t, err := certify.RecordedStories(c.Name, c.Where, stories)
 	if err != nil {
 		return nil, err
+	}
+	if c.Role != RoleClient {
+		// A server's or proxy's connections play either a story of real
+		// traffic or lists built for the cases; a client's are the
+		// requests it makes, its traffic.
+		var generated []string
+		for _, cn := range c.Conns {
+			if !cn.Traffic && len(cn.Blocks) > 0 {
+				generated = append(generated, cn.Name)
+			}
+		}
+		if t, err = certify.WithGenerated(t, generated...); err != nil {
+			return nil, err
+		}
+		have := map[string]bool{}
+		for _, cn := range c.Conns {
+			have[cn.Name] = len(cn.Blocks) > 0
+		}
+		for _, cn := range c.Conns {
+			// A connection split by a graceful GOAWAY is not the same
+			// input from one fresh context: not compared.
+			if cn.ReplayOf != "" && have[cn.Name] && have[cn.ReplayOf] {
+				if t, err = certify.WithReplay(t, cn.Name, cn.ReplayOf); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
@@ -98,8 +143,11 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 		// ask it to mark one sensitive, so the never-indexed rule has
 		// nothing to judge unless the target marks one itself. It is the
 		// source's lack, declared for every live target (a case it does
-		// judge is graded all the same).
-		opts.Declared = append(slices.Clip(opts.Declared), certify.Declaration{Case: "enc/7.1.3/1", Encoder: t.Name(), Reason: sensitiveLack})
+		// judge is graded all the same) but a proxy that got the fields
+		// never-indexed from an h2c origin, which must relay them so.
+		if !c.SensitiveRelayed {
+			opts.Declared = append(slices.Clip(opts.Declared), certify.Declaration{Case: "enc/7.1.3/1", Encoder: t.Name(), Reason: sensitiveLack})
+		}
 	}
 	rep, err := certify.Run(targets, opts)
 	if err != nil {

@@ -100,6 +100,11 @@ type Conn struct {
 	// Stop, when set, is how the target stopped on the connection before
 	// its schedule ended: the capture's breakdown.
 	Stop *Stop
+	// Traffic is the script connection's (ScriptConn.Traffic): its
+	// blocks encode a story of real traffic.
+	Traffic bool
+	// ReplayOf is the script connection's (ScriptConn.ReplayOf).
+	ReplayOf string
 }
 
 // Transform declares what a target does to the header lists that pass

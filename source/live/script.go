@@ -35,6 +35,14 @@ type ScriptConn struct {
 	// setting of 0 (a new connection that goes on after a graceful GOAWAY
 	// starts at the default).
 	StartsAtZero bool
+	// Traffic is set on a connection that plays a story of real traffic
+	// (the embedded raw-data); the others play lists built for the cases,
+	// graded as generated stories (certify.WithGenerated).
+	Traffic bool
+	// ReplayOf names the connection this one plays again, step for step
+	// with the same settings and responses, from a fresh context: the
+	// target's two recordings of the same input (certify.WithReplay).
+	ReplayOf string
 }
 
 // Script is what one certification asks of a target: connections, one
@@ -183,6 +191,7 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 			lists = append(lists, labelled{fmt.Sprintf("%s block %d", name, i), c.Headers})
 		}
 		sc.add(name, lists)
+		sc.Conns[len(sc.Conns)-1].Traffic = true
 	}
 	sc.addSettings("exercise", exerciseResponses(), nil)
 	sizes := sizeResponses()
@@ -193,6 +202,16 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 	sc.addSettings("sizes", sizes, settings)
 	sc.addSettings("start-at-zero", startAtZeroResponses(), startAtZeroSettings)
 	sc.Conns[len(sc.Conns)-1].StartsAtZero = true
+	if n > 0 {
+		// The first story of traffic again, on a fresh connection: the
+		// same input in a fresh context (enc/2.2/1).
+		first := sc.Conns[1]
+		again := ScriptConn{Name: fmt.Sprintf("c%02d-again-%s", len(sc.Conns), first.Name[4:]), Traffic: true, ReplayOf: first.Name}
+		for _, st := range first.Steps {
+			again.Steps = append(again.Steps, Step{Label: st.Label + " again", Settings: st.Settings, Response: st.Response})
+		}
+		sc.Conns = append(sc.Conns, again)
+	}
 	return sc, nil
 }
 
@@ -244,7 +263,17 @@ func targetedResponses() []labelled {
 		"vary", "accept-encoding", "vary", "origin", "x-dup", "same", "x-dup", "same")
 	credentials := fields(":status", "200",
 		"authorization", "Basic aHBhY2s6Y2VydA==", "cookie", "sid=31d4",
-		"set-cookie", "session=38afes7a8; HttpOnly; Secure", "www-authenticate", `Basic realm="hpackcert"`)
+		"set-cookie", "session=38afes7a8; HttpOnly; Secure", "www-authenticate", `Basic realm="hpackcert"`,
+		"x-api-key", "k-31d4-38afes7a8")
+	// Sensitive: an origin reached over h2c sends them never-indexed, and
+	// a proxy must relay them so (RFC 7541 §6.2.3); over HTTP/1.1 the mark
+	// cannot reach the proxy, and it is dropped (Capture.Target).
+	for i := range credentials {
+		switch credentials[i].Name {
+		case "authorization", "x-api-key":
+			credentials[i].Sensitive = true
+		}
+	}
 	var visible, obsText strings.Builder
 	for b := 0x21; b <= 0x7e; b++ {
 		visible.WriteByte(byte(b))
@@ -324,7 +353,7 @@ func OriginResponse(list []vectors.Field) ([]vectors.Field, []byte) {
 		case name == "content-encoding":
 			encoding = strings.ToLower(value)
 		}
-		out = append(out, vectors.Field{Name: name, Value: value})
+		out = append(out, vectors.Field{Name: name, Value: value, Sensitive: f.Sensitive})
 	}
 	if noBody {
 		return out, nil

@@ -59,8 +59,11 @@ func TestScriptLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.Conns) != 6 {
-		t.Fatalf("%d connections; want the targeted one, 2 stories, the exercise, sizes and start-at-zero ones", len(sc.Conns))
+	if len(sc.Conns) != 7 {
+		t.Fatalf("%d connections; want the targeted one, 2 stories, the exercise, sizes and start-at-zero ones, and the first story again", len(sc.Conns))
+	}
+	if again := sc.Conns[6]; again.ReplayOf != sc.Conns[1].Name || !again.Traffic || len(again.Steps) != len(sc.Conns[1].Steps) {
+		t.Errorf("last connection %s replays %q (traffic %v, %d steps); want %s again, traffic, %d steps", again.Name, again.ReplayOf, again.Traffic, len(again.Steps), sc.Conns[1].Name, len(sc.Conns[1].Steps))
 	}
 	if n := len(sc.Conns[1].Steps); n != 5 {
 		t.Errorf("story connection has %d steps; want 5", n)

@@ -85,6 +85,11 @@ func TestPlantedBugsStdio(t *testing.T) {
 	}
 	for i, p := range certifytest.PlantedBugs {
 		certifytest.CheckPlanted(t, rep, rep.Encoders[i], p)
+		// Allocations are a Go encoder's in this process: not applicable
+		// over stdio, shown n/a, not a lack.
+		if res := rep.Results[rep.Encoders[i]]["enc/7.3/2"]; res.Grade != certify.Unsupported || !res.NotApplicable {
+			t.Errorf("%s: enc/7.3/2 %v, not applicable %v; want unsupported and not applicable", rep.Encoders[i], res.Grade, res.NotApplicable)
+		}
 	}
 }
 

@@ -1,0 +1,143 @@
+package certify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/vectors"
+)
+
+// recordedKinds returns recorded stories encoded by the reference
+// encoder: a story of traffic (the first of raw-data, cut to 12 blocks),
+// the same story again, and a generated one whose values carry the octets
+// given.
+func recordedKinds(t *testing.T, octets string) []*vectors.Story {
+	t.Helper()
+	raw, err := vectors.RawData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var traffic vectors.Story
+	for _, s := range raw {
+		if len(s.Cases) >= 12 {
+			traffic = *s
+			break
+		}
+	}
+	traffic.Path = "traffic-a"
+	traffic.Cases = traffic.Cases[:12]
+	again := traffic
+	again.Path = "traffic-a-again"
+	gen := vectors.Story{Path: "generated-b", Cases: []vectors.Case{
+		{Headers: []vectors.Field{{Name: ":status", Value: "200"}, {Name: "x-octets", Value: octets}}},
+		{Headers: []vectors.Field{{Name: ":status", Value: "200"}, {Name: "x-octets", Value: octets}, {Name: "x-more", Value: "v"}}},
+	}}
+	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
+	var out []*vectors.Story
+	for _, s := range []*vectors.Story{&traffic, &again, &gen} {
+		enc, err := EncodeStory(ref, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, enc)
+	}
+	return out
+}
+
+// fieldValueOctets returns every octet an HTTP field value may carry.
+func fieldValueOctets() string {
+	var b strings.Builder
+	b.WriteString("a\tb")
+	for x := 0x20; x <= 0xff; x++ {
+		if x != 0x7f {
+			b.WriteByte(byte(x))
+		}
+	}
+	return b.String()
+}
+
+func runKinds(t *testing.T, stories []*vectors.Story, generated []string, replay bool) map[string]*Result {
+	t.Helper()
+	target, err := RecordedStories("kinds", "test", stories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target, err = WithGenerated(target, generated...); err != nil {
+		t.Fatal(err)
+	}
+	if replay {
+		if target, err = WithReplay(target, "traffic-a-again", "traffic-a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := Run([]Target{target}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Results["kinds"]
+}
+
+func TestRecordedGeneratedStories(t *testing.T) {
+	stories := recordedKinds(t, fieldValueOctets())
+	// Unmarked, every story is traffic: the generated cases go unsupported.
+	res := runKinds(t, stories, nil, false)
+	for _, id := range []string{"enc/3.2/2", "enc/2.3.2/2", "enc/5.2/3"} {
+		if res[id].Grade != Unsupported {
+			t.Errorf("unmarked: %s %v (%s); want unsupported", id, res[id].Grade, res[id].Detail)
+		}
+	}
+	if res["enc/3.2/1"].Grade != Pass || res["enc/3.2/1"].Evidence.Blocks != 26 {
+		t.Errorf("unmarked: enc/3.2/1 %v on %d blocks; want pass on all 26", res["enc/3.2/1"].Grade, res["enc/3.2/1"].Evidence.Blocks)
+	}
+	// Marked, the generated story is judged by the generated cases and
+	// only by them; the traffic by the traffic cases.
+	res = runKinds(t, stories, []string{"generated-b"}, false)
+	for id, blocks := range map[string]int{"enc/3.2/1": 24, "enc/3.2/2": 2, "enc/5.2/3": 2, "enc/5.2/1": 26} {
+		if res[id].Grade != Pass || res[id].Evidence.Blocks != blocks {
+			t.Errorf("marked: %s %v on %d blocks (%s); want pass on %d", id, res[id].Grade, res[id].Evidence.Blocks, res[id].Detail, blocks)
+		}
+	}
+	if !strings.Contains(res["enc/5.2/3"].Detail, "all 224 octet values") {
+		t.Errorf("enc/5.2/3 detail %q; want it to say all 224 field octets were carried", res["enc/5.2/3"].Detail)
+	}
+	// A generated story short of some field octets does not pass 5.2/3.
+	res = runKinds(t, recordedKinds(t, "abc\x80"), []string{"generated-b"}, false)
+	if r := res["enc/5.2/3"]; r.Grade != Unsupported || !strings.Contains(r.Detail, "missing 0x09, 0x20-") {
+		t.Errorf("few octets: enc/5.2/3 %v (%s); want unsupported, naming HTAB and SP missing", r.Grade, r.Detail)
+	}
+	if _, err := WithGenerated(mustRecorded(t, stories), "no-such"); err == nil {
+		t.Error("WithGenerated(no-such): no error")
+	}
+}
+
+func mustRecorded(t *testing.T, stories []*vectors.Story) Target {
+	t.Helper()
+	target, err := RecordedStories("kinds", "test", stories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target
+}
+
+func TestRecordedReplayDeterminism(t *testing.T) {
+	stories := recordedKinds(t, fieldValueOctets())
+	if r := runKinds(t, stories, nil, false)["enc/2.2/1"]; r.Grade != Unsupported {
+		t.Errorf("no replay: enc/2.2/1 %v (%s); want unsupported", r.Grade, r.Detail)
+	}
+	if r := runKinds(t, stories, nil, true)["enc/2.2/1"]; r.Grade != Info || !strings.Contains(r.Detail, "deterministic: 12 blocks") {
+		t.Errorf("replay: enc/2.2/1 %v (%s); want info, 12 blocks identical", r.Grade, r.Detail)
+	}
+	// A different input from block 5 on: compared up to there.
+	changed := recordedKinds(t, fieldValueOctets())
+	changed[1].Cases[5].Headers = append(changed[1].Cases[5].Headers, vectors.Field{Name: "date", Value: "later"})
+	if r := runKinds(t, changed, nil, true)["enc/2.2/1"]; r.Grade != Info || !strings.Contains(r.Detail, "deterministic: 5 blocks") || !strings.Contains(r.Detail, "from block 5 on") {
+		t.Errorf("changed input: enc/2.2/1 %v (%s); want info, 5 blocks compared", r.Grade, r.Detail)
+	}
+	// The same input, another output: not deterministic.
+	other := recordedKinds(t, fieldValueOctets())
+	other[1].Cases[3].Wire = append([]byte{0x20}, other[1].Cases[3].Wire...)
+	if r := runKinds(t, other, nil, true)["enc/2.2/1"]; r.Grade != Info || !strings.Contains(r.Detail, "not deterministic: story traffic-a-again, block 3") {
+		t.Errorf("other output: enc/2.2/1 %v (%s); want info, not deterministic at block 3", r.Grade, r.Detail)
+	}
+}

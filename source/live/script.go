@@ -163,7 +163,8 @@ func ScheduleText() string {
 // HTTP/1.1 field value can carry, many fields that evict each other),
 // then one connection per response story of the embedded traffic
 // (vectors.RawData, context "response"), at most stories of them, each
-// cut to at most blocks requests, all following Schedule; then the
+// cut to at most blocks requests, all following Schedule, the first
+// played twice (ScriptConn.ReplayOf); then the
 // exercise connection (exerciseResponses: every field octet
 // Huffman-coded, the static table, integer boundaries, eviction by
 // insertion), which changes no setting, the sizes connection, one of
@@ -192,6 +193,18 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 		}
 		sc.add(name, lists)
 		sc.Conns[len(sc.Conns)-1].Traffic = true
+		if n == 1 {
+			// The first story of traffic again, at once, on a fresh
+			// connection: the same input in a fresh context (enc/2.2/1),
+			// close enough in time that a target's own date is likely
+			// the same.
+			first := sc.Conns[len(sc.Conns)-1]
+			again := ScriptConn{Name: fmt.Sprintf("c%02d-again-%s", len(sc.Conns), name), Traffic: true, ReplayOf: first.Name}
+			for _, st := range first.Steps {
+				again.Steps = append(again.Steps, Step{Label: st.Label + " again", Settings: st.Settings, Response: st.Response})
+			}
+			sc.Conns = append(sc.Conns, again)
+		}
 	}
 	sc.addSettings("exercise", exerciseResponses(), nil)
 	sizes := sizeResponses()
@@ -202,16 +215,6 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 	sc.addSettings("sizes", sizes, settings)
 	sc.addSettings("start-at-zero", startAtZeroResponses(), startAtZeroSettings)
 	sc.Conns[len(sc.Conns)-1].StartsAtZero = true
-	if n > 0 {
-		// The first story of traffic again, on a fresh connection: the
-		// same input in a fresh context (enc/2.2/1).
-		first := sc.Conns[1]
-		again := ScriptConn{Name: fmt.Sprintf("c%02d-again-%s", len(sc.Conns), first.Name[4:]), Traffic: true, ReplayOf: first.Name}
-		for _, st := range first.Steps {
-			again.Steps = append(again.Steps, Step{Label: st.Label + " again", Settings: st.Settings, Response: st.Response})
-		}
-		sc.Conns = append(sc.Conns, again)
-	}
 	return sc, nil
 }
 

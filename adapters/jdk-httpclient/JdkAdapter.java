@@ -19,11 +19,16 @@ import jdk.internal.net.http.hpack.Encoder;
  * 0-255, the form the encoder writes back one octet each. The answer to
  * hello declares what the API cannot express: a block without fields
  * (encode throws IllegalStateException unless a header was set up first).
+ * Its name carries the JDK's feature release (17); the update release is in
+ * the matrix's version column.
  */
 public final class JdkAdapter {
     public static void main(String[] args) throws Exception {
         String[] lacks = {"empty-block"};
-        String name = "openjdk java.net.http hpack " + System.getProperty("java.version");
+        // The feature release only: the JDK a machine has preinstalled, not
+        // the project, decides its update release, and adapters/declared.txt
+        // names this encoder.
+        String name = "openjdk java.net.http hpack " + Runtime.version().feature();
         Stdio.serve(name, true, lacks, new int[0][], () -> {
             Encoder enc = new Encoder(4096);
             return block -> {

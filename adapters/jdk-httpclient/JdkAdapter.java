@@ -13,9 +13,9 @@ import jdk.internal.net.http.hpack.Encoder;
  * Encoder(4096), the peer's SETTINGS_HEADER_TABLE_SIZE before its SETTINGS
  * arrive. Each acknowledged size through setMaxCapacity, in order; each field
  * through header(name, value, sensitive), the sensitive flag being the
- * encoder's own never-index API; then encode(ByteBuffer) until it reports
- * the field written, as Http2Connection.encodeHeadersImpl does, into a
- * buffer large enough that it never stops half-way. Octets travel as chars
+ * encoder's own never-index API; then encode(ByteBuffer), as
+ * Http2Connection.encodeHeadersImpl does, into a buffer large enough that
+ * it writes each field in one call. Octets travel as chars
  * 0-255, the form the encoder writes back one octet each. The answer to
  * hello declares what the API cannot express: a block without fields
  * (encode throws IllegalStateException unless a header was set up first).
@@ -32,6 +32,9 @@ public final class JdkAdapter {
         Stdio.serve(name, true, lacks, new int[0][], () -> {
             Encoder enc = new Encoder(4096);
             return block -> {
+                if (block.names.length == 0) {
+                    throw new Stdio.Unsupported("a block without fields (encode needs a field set up: empty-block)");
+                }
                 for (long size : block.tableSizes) {
                     if (size > Integer.MAX_VALUE) {
                         throw new Stdio.Unsupported("a table size above 2^31-1 (setMaxCapacity takes an int)");

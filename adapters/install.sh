@@ -6,7 +6,7 @@
 #   adapters/install.sh
 #
 # Debian packages: the libraries (python3-hpack, libnetty-java,
-# libjetty9-java, libokhttp-java, libhttpcore5-java, libtomcat9-java,
+# libjetty9-java, libokhttp-java, libhttpcore5-java, libtomcat9-java, libtomcat10-java,
 # ruby-protocol-hpack, libprotocol-http2-perl, libnghttp2-dev), their
 # runtimes and compilers (default-jdk-headless, ruby, erlang-base, nodejs,
 # npm, gcc, pkg-config). cowlib's cow_hpack comes from rabbitmq-server's
@@ -20,6 +20,7 @@ build=.build
 mkdir -p "$build"
 
 packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
+	libtomcat10-java
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
 	libnghttp2-dev pkg-config gcc nodejs npm)
 missing=()
@@ -89,12 +90,13 @@ if stale java-common/hpackstdio/*.java "$build"/common/hpackstdio/Stdio.class; t
 	rm -rf "$build"/common
 	javac -Xlint:-deprecation -d "$build"/common java-common/hpackstdio/*.java
 fi
-javac_adapter() { # DIR CLASSPATH SOURCE
+javac_adapter() { # DIR CLASSPATH SOURCE [JAVAC-OPTION...]
 	local dir=$1 cp=$2 src=$3
+	shift 3
 	if stale "$src" "$build"/common/hpackstdio/Stdio.class "$build/$dir/.built"; then
 		printf '\n== javac adapters/%s\n' "$dir"
 		rm -rf "${build:?}/$dir"
-		javac -nowarn -Xlint:-deprecation -d "$build/$dir" -cp "$build/common:$cp" "$src"
+		javac -nowarn -Xlint:-deprecation "$@" -d "$build/$dir" -cp "$build/common:$cp" "$src"
 		touch "$build/$dir/.built"
 	fi
 }
@@ -103,4 +105,8 @@ javac_adapter jetty9 "$J/jetty9-http2-hpack.jar:$J/jetty9-http.jar:$J/jetty9-uti
 javac_adapter okhttp "$J/okhttp.jar:$J/okio.jar" okhttp/okhttp3/internal/http2/OkHttpAdapter.java
 javac_adapter httpcore5 "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCore5Adapter.java
 javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatAdapter.java
+# OpenJDK's own encoder (module java.net.http, package not exported) and
+# Tomcat 10.1's.
+javac_adapter jdk-httpclient "" jdk-httpclient/JdkAdapter.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
+javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat10/org/apache/coyote/http2/Tomcat10Adapter.java
 echo "adapters: installed and built"

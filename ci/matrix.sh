@@ -43,6 +43,8 @@ adapters=(
 	"npm:hpack.js|node adapters/hpack-js/adapter.js"
 	"npm:hpack|node adapters/node-hpack/adapter.js"
 	"rabbitmq-server|adapters/erlang-cowlib/run"
+	"openjdk-17-jre-headless|adapters/jdk-httpclient/run"
+	"libtomcat10-java|adapters/tomcat10/run"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

@@ -1,0 +1,100 @@
+package targets
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"text/template"
+
+	"github.com/hpackcert/hpackcert/source/live"
+)
+
+// proxies2 are more Debian reverse proxies whose HPACK encoder is neither
+// libnghttp2's nor Go's: lighttpd (ls-hpack), Varnish and Apache Traffic
+// Server (each its own).
+var proxies2 = []TargetSpec{
+	{
+		Name: "lighttpd", Role: live.RoleProxy, Package: "lighttpd", Binary: "lighttpd",
+		NoLarge: "lighttpd answers 502 (\"response headers too large\") when a backend's response header exceeds its fixed 65535 octets (MAX_HTTP_RESPONSE_FIELD_SIZE); the response of 16 KiB strings has 128 KB",
+		Encoder: "ls-hpack (LiteSpeed's, bundled in lighttpd's h2.c)",
+		Transform: live.Transform{
+			Add: []string{"accept-ranges", "date", "server"}, Replace: []string{"content-type"}, DropEmpty: true,
+			Why: "lighttpd drops every field with an empty value, adds accept-ranges, date and server after the origin's fields when they are missing, and rewrites a content-type of application/javascript as text/javascript",
+		},
+		start: configuredProxy([]string{"lighttpd.conf"}, func(d confData) ([]string, []string) {
+			return []string{"lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, nil
+		}),
+	},
+}
+
+// configuredProxy returns the start function of a Debian proxy configured
+// by the templates conf/NAME of names, each filled in with confData and
+// written to the target's directory under NAME; command gives the
+// program, its arguments and what it adds to the environment.
+func configuredProxy(names []string, command func(d confData) (argv, env []string)) func(env *startEnv) (*running, error) {
+	return func(env *startEnv) (*running, error) {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		_, originPort, _ := net.SplitHostPort(env.origin.Addr())
+		d := confData{
+			Dir: env.dir, Port: port, Addr: fmt.Sprintf("127.0.0.1:%d", port),
+			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.originH2C, Root: os.Geteuid() == 0,
+		}
+		d.OriginPort, _ = strconv.Atoi(originPort)
+		if env.tls {
+			d.Cert, d.Key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
+			if err := os.WriteFile(d.Cert, env.cert.CertPEM, 0o644); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(d.Key, env.cert.KeyPEM, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		for _, name := range names {
+			text, err := conf.ReadFile("conf/" + name)
+			if err != nil {
+				return nil, err
+			}
+			tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
+			if err != nil {
+				return nil, fmt.Errorf("conf/%s: %w", name, err)
+			}
+			var b bytes.Buffer
+			if err := tmpl.Execute(&b, d); err != nil {
+				return nil, fmt.Errorf("conf/%s: %w", name, err)
+			}
+			if err := os.WriteFile(filepath.Join(env.dir, name), b.Bytes(), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		argv, extraEnv := command(d)
+		extraEnv = append([]string{"HOME=" + env.dir}, extraEnv...)
+		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
+		if err != nil {
+			return nil, err
+		}
+		run.url = "http://" + d.Addr
+		if env.tls {
+			run.url = "https://" + d.Addr
+		}
+		run.version = programVersion(env.spec)
+		return run, nil
+	}
+}
+
+func init() {
+	versionCommands["lighttpd"] = []string{"-v"}
+	versionCommands["varnishd"] = []string{"-V"}
+	versionCommands["traffic_server"] = []string{"-V"}
+	first := len(targets)
+	targets = append(targets, proxies2...)
+	for i := first; i < len(targets); i++ {
+		t := &targets[i]
+		t.version = func() string { return programVersion(t) }
+	}
+}

@@ -28,6 +28,26 @@ var proxies2 = []TargetSpec{
 			return []string{"lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, nil
 		}),
 	},
+	{
+		Name: "varnish", Role: live.RoleProxy, Package: "varnish", Binary: "varnishd",
+		Encoder: "Varnish's own (bin/varnishd/http2/cache_http2_hpack.c)",
+		Transform: live.Transform{
+			Add: []string{"date"}, Replace: []string{"x-varnish", "age", "via", "cache-control", "vary"},
+			Why: "Varnish adds date when the origin gives none, appends x-varnish, age and its via, and joins repeated cache-control and vary fields into one",
+		},
+		start: configuredProxy([]string{"varnish.vcl"}, func(d confData) ([]string, []string) {
+			return []string{"varnishd", "-F", "-n", filepath.Join(d.Dir, "varnish"),
+				"-a", d.Addr, "-f", filepath.Join(d.Dir, "varnish.vcl"), "-T", "none", "-s", "malloc,64m",
+				"-p", "feature=+http2",
+				// No 503 for a content-range on a 200 (the script has one).
+				"-p", "http_range_support=off",
+				// Room for the script's fields of 30,000 octets and its
+				// blocks of many fields.
+				"-p", "http_resp_hdr_len=65536", "-p", "http_resp_size=262144",
+				"-p", "workspace_backend=1m", "-p", "workspace_client=1m", "-p", "http_max_hdr=256",
+			}, nil
+		}),
+	},
 }
 
 // configuredProxy returns the start function of a Debian proxy configured

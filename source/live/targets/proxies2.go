@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"text/template"
@@ -24,8 +25,8 @@ var proxies2 = []TargetSpec{
 			Add: []string{"accept-ranges", "date", "server"}, Replace: []string{"content-type"}, DropEmpty: true,
 			Why: "lighttpd drops every field with an empty value, adds accept-ranges, date and server after the origin's fields when they are missing, and rewrites a content-type of application/javascript as text/javascript",
 		},
-		start: configuredProxy([]string{"lighttpd.conf"}, func(d confData) ([]string, []string) {
-			return []string{"lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, nil
+		start: configuredProxy([]string{"lighttpd.conf"}, func(d confData) ([]string, []string, error) {
+			return []string{"lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, nil, nil
 		}),
 	},
 	{
@@ -35,7 +36,7 @@ var proxies2 = []TargetSpec{
 			Add: []string{"date"}, Replace: []string{"x-varnish", "age", "via", "cache-control", "vary"},
 			Why: "Varnish adds date when the origin gives none, appends x-varnish, age and its via, and joins repeated cache-control and vary fields into one",
 		},
-		start: configuredProxy([]string{"varnish.vcl"}, func(d confData) ([]string, []string) {
+		start: configuredProxy([]string{"varnish.vcl"}, func(d confData) ([]string, []string, error) {
 			return []string{"varnishd", "-F", "-n", filepath.Join(d.Dir, "varnish"),
 				"-a", d.Addr, "-f", filepath.Join(d.Dir, "varnish.vcl"), "-T", "none", "-s", "malloc,64m",
 				"-p", "feature=+http2",
@@ -45,16 +46,39 @@ var proxies2 = []TargetSpec{
 				// blocks of many fields.
 				"-p", "http_resp_hdr_len=65536", "-p", "http_resp_size=262144",
 				"-p", "workspace_backend=1m", "-p", "workspace_client=1m", "-p", "http_max_hdr=256",
-			}, nil
+			}, nil, nil
+		}),
+	},
+	{
+		Name: "trafficserver", Role: live.RoleProxy, Package: "trafficserver", Binary: "traffic_server",
+		NoH2C:   "Traffic Server 9.2 serves HTTP/2 over TLS only",
+		Encoder: "Traffic Server's own (proxy/http2/HPACK.cc)",
+		Transform: live.Transform{
+			Replace: []string{"date", "age", "server"},
+			Why: "Traffic Server keeps the origin's date but sets one when it is missing or empty, sets age to the age it computes from the origin's date and age, and puts its own name in server",
+		},
+		start: configuredProxy(trafficserverConf, func(d confData) ([]string, []string, error) {
+			if err := os.MkdirAll(filepath.Join(d.Dir, "cache"), 0o755); err != nil {
+				return nil, nil, err
+			}
+			return []string{"traffic_server"}, []string{"TS_RUNROOT=" + filepath.Join(d.Dir, "runroot.yaml")}, nil
 		}),
 	},
 }
 
+// trafficserverConf is Traffic Server's configuration directory, with
+// the runroot.yaml that points it there.
+var trafficserverConf = []string{
+	"trafficserver/runroot.yaml", "trafficserver/records.config", "trafficserver/remap.config",
+	"trafficserver/ssl_multicert.config", "trafficserver/ip_allow.yaml", "trafficserver/storage.config",
+}
+
 // configuredProxy returns the start function of a Debian proxy configured
 // by the templates conf/NAME of names, each filled in with confData and
-// written to the target's directory under NAME; command gives the
-// program, its arguments and what it adds to the environment.
-func configuredProxy(names []string, command func(d confData) (argv, env []string)) func(env *startEnv) (*running, error) {
+// written to the target's directory under the last element of NAME;
+// command gives the program, its arguments and what it adds to the
+// environment, or why it cannot start.
+func configuredProxy(names []string, command func(d confData) (argv, env []string, err error)) func(env *startEnv) (*running, error) {
 	return func(env *startEnv) (*running, error) {
 		port, err := freePort()
 		if err != nil {
@@ -88,11 +112,14 @@ func configuredProxy(names []string, command func(d confData) (argv, env []strin
 			if err := tmpl.Execute(&b, d); err != nil {
 				return nil, fmt.Errorf("conf/%s: %w", name, err)
 			}
-			if err := os.WriteFile(filepath.Join(env.dir, name), b.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(env.dir, path.Base(name)), b.Bytes(), 0o644); err != nil {
 				return nil, err
 			}
 		}
-		argv, extraEnv := command(d)
+		argv, extraEnv, err := command(d)
+		if err != nil {
+			return nil, err
+		}
 		extraEnv = append([]string{"HOME=" + env.dir}, extraEnv...)
 		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
 		if err != nil {

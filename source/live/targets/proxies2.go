@@ -55,7 +55,7 @@ var proxies2 = []TargetSpec{
 		Encoder: "Traffic Server's own (proxy/http2/HPACK.cc)",
 		Transform: live.Transform{
 			Replace: []string{"date", "age", "server"},
-			Why: "Traffic Server keeps the origin's date but sets one when it is missing or empty, sets age to the age it computes from the origin's date and age, and puts its own name in server",
+			Why:     "Traffic Server keeps the origin's date but sets one when it is missing or empty, sets age to the age it computes from the origin's date and age, and puts its own name in server",
 		},
 		start: configuredProxy(trafficserverConf, func(d confData) ([]string, []string, error) {
 			if err := os.MkdirAll(filepath.Join(d.Dir, "cache"), 0o755); err != nil {

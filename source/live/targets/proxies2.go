@@ -20,7 +20,7 @@ var proxies2 = []TargetSpec{
 	{
 		Name: "lighttpd", Role: live.RoleProxy, Package: "lighttpd", Binary: "lighttpd",
 		NoLarge: "lighttpd answers 502 (\"response headers too large\") when a backend's response header exceeds its fixed 65535 octets (MAX_HTTP_RESPONSE_FIELD_SIZE); the response of 16 KiB strings has 128 KB",
-		Encoder: "ls-hpack (LiteSpeed's, bundled in lighttpd's h2.c)",
+		Encoder: "ls-hpack (LiteSpeed's, bundled in lighttpd's src/ls-hpack)",
 		Transform: live.Transform{
 			Add: []string{"accept-ranges", "date", "server"}, Replace: []string{"content-type"}, DropEmpty: true,
 			Why: "lighttpd drops every field with an empty value, adds accept-ranges, date and server after the origin's fields when they are missing, and rewrites a content-type of application/javascript as text/javascript",
@@ -31,7 +31,7 @@ var proxies2 = []TargetSpec{
 	},
 	{
 		Name: "varnish", Role: live.RoleProxy, Package: "varnish", Binary: "varnishd",
-		Encoder: "Varnish's own (bin/varnishd/http2/cache_http2_hpack.c)",
+		Encoder: "Varnish's own (h2_build_headers in bin/varnishd/http2/cache_http2_deliver.c)",
 		Transform: live.Transform{
 			Add: []string{"date"}, Replace: []string{"x-varnish", "age", "via", "cache-control", "vary"},
 			Why: "Varnish adds date when the origin gives none, appends x-varnish, age and its via, and joins repeated cache-control and vary fields into one",

@@ -51,6 +51,10 @@ targets=(
 	caddy caddy
 	curl curl
 	nghttp2-client nghttp
+	lighttpd lighttpd
+	lighttpd-mod-openssl lighttpd
+	varnish varnishd
+	trafficserver traffic_server
 )
 missing=()
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
@@ -87,6 +91,7 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target haproxy:h2c-origin --target apache2 --target apache2:h2c-origin --target caddy \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
+	--target lighttpd --target lighttpd:tls --target varnish --target trafficserver \
 	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

@@ -135,12 +135,13 @@ func status(list []vectors.Field) string {
 //     field sent whose name the block lacks, or not at all: the comparison
 //     then shows it.
 //
-// Fields sent that nothing matched, less those tr drops or replaces, come
-// last: the comparison shows them missing.
+// Fields sent that nothing matched, less those tr drops (by name, or for
+// their empty value) or replaces, come last: the comparison shows them
+// missing.
 func expectList(sent []vectors.Field, decoded []oracle.Field, tr Transform) []vectors.Field {
 	var rest []vectors.Field
 	for _, f := range sent {
-		if !tr.has(tr.Drop, f.Name) && !tr.has(tr.Replace, f.Name) {
+		if !tr.has(tr.Drop, f.Name) && !tr.has(tr.Replace, f.Name) && !(tr.DropEmpty && f.Value == "") {
 			rest = append(rest, f)
 		}
 	}

@@ -135,3 +135,24 @@ func (e *testEncoder) block(t testing.TB, list string, acked ...uint32) []byte {
 	}
 	return wire
 }
+
+// TestExpectListDropEmpty checks Transform.DropEmpty: a field sent with
+// an empty value is not expected, and one sent with a value still is.
+func TestExpectListDropEmpty(t *testing.T) {
+	tr := Transform{DropEmpty: true}
+	sent := ":status: 200|etag: |a: 1|b: "
+	got := expectList(listFrom(sent), decodedFrom(":status: 200|a: 1"), tr)
+	if want := listFrom(":status: 200|a: 1"); !reflect.DeepEqual(got, want) {
+		t.Errorf("empty fields dropped:\n got  %v\n want %v", got, want)
+	}
+	got = expectList(listFrom(sent), decodedFrom(":status: 200"), tr)
+	if want := listFrom(":status: 200|a: 1"); !reflect.DeepEqual(got, want) {
+		t.Errorf("a field with a value is still expected:\n got  %v\n want %v", got, want)
+	}
+	if got := expectList(listFrom(sent), decodedFrom(":status: 200|a: 1"), Transform{}); len(got) != 4 {
+		t.Errorf("without DropEmpty the empty fields are expected: got %v", got)
+	}
+	if s := tr.String(); !strings.Contains(s, "drops fields with empty values") {
+		t.Errorf("String() = %q, want it to say empty fields are dropped", s)
+	}
+}

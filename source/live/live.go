@@ -124,6 +124,9 @@ type Transform struct {
 	Replace []string
 	// Why says in a few words why, for the report.
 	Why string
+	// DropEmpty says the target removes every field whose value is empty
+	// (lighttpd does), whatever its name.
+	DropEmpty bool
 }
 
 func (t Transform) has(list []string, name string) bool {
@@ -145,6 +148,9 @@ func (t Transform) String() string {
 		if len(p.names) > 0 {
 			parts = append(parts, p.verb+" "+strings.Join(p.names, ", "))
 		}
+	}
+	if t.DropEmpty {
+		parts = append(parts, "drops fields with empty values")
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "relays header lists unchanged")

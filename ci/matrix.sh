@@ -45,6 +45,7 @@ adapters=(
 	"rabbitmq-server|adapters/erlang-cowlib/run"
 	"openjdk-17-jre-headless|adapters/jdk-httpclient/run"
 	"libtomcat10-java|adapters/tomcat10/run"
+	"librust-h2-dev|adapters/rust-h2/run"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

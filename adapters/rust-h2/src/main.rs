@@ -304,7 +304,7 @@ fn request(req: &Value) -> Result<(Vec<usize>, Vec<(Vec<u8>, Vec<u8>, bool)>), S
 }
 
 fn main() {
-    let name = format!("h2 {} (Rust) hpack", env!("H2_VERSION"));
+    let name = format!("h2 {} (Rust)", env!("H2_VERSION"));
     let stdin = io::stdin();
     let mut stdout = io::stdout();
     let mut codec: Option<H2Codec> = None;

@@ -65,6 +65,9 @@ version() { # PACKAGE -> its version, from dpkg or the adapter's npm lock
 	rabbitmq-server) # not installed: adapters/install.sh unpacks cowlib from its .deb
 		printf '%s (%s, unpacked from the .deb)' "$(basename adapters/.build/cowlib-*)" "$(cat adapters/.build/rabbitmq-server.version)"
 		;;
+	librust-*) # a crate of Debian's cargo registry, built with Debian's rustc
+		printf '%s (rustc %s)' "$(dpkg-query -W -f='${Version}' "$1")" "$(dpkg-query -W -f='${Version}' rustc)"
+		;;
 	*) dpkg-query -W -f='${Version}' "$1" ;;
 	esac
 }

@@ -22,7 +22,8 @@ mkdir -p "$build"
 packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
 	libtomcat10-java
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
-	libnghttp2-dev pkg-config gcc nodejs npm)
+	libnghttp2-dev pkg-config gcc nodejs npm
+	cargo rustc librust-h2-dev librust-serde-json-dev)
 missing=()
 for p in "${packages[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
@@ -109,4 +110,28 @@ javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli
 # Tomcat 10.1's.
 javac_adapter jdk-httpclient "" jdk-httpclient/JdkAdapter.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
 javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat10/org/apache/coyote/http2/Tomcat10Adapter.java
+
+# Rust crates' encoders, built offline from Debian's cargo registry
+# (/usr/share/cargo/registry, the librust-*-dev packages) with Debian's
+# cargo and rustc: the folder's sources are copied into adapters/.build/DIR,
+# where cargo writes its Cargo.lock, and the program is
+# adapters/.build/DIR/adapter. Rebuilt when a source changes or when the
+# crate's package brings a new version (REGISTRY_GLOB).
+cargo_adapter() { # DIR REGISTRY_GLOB
+	local dir=$1 crate out=$build/$1
+	# shellcheck disable=SC2206 # the glob is meant to expand
+	crate=($2)
+	if stale "$dir"/Cargo.toml "$dir"/build.rs "$dir"/src/*.rs "${crate[@]}" "$out/adapter"; then
+		printf '\n== cargo build adapters/%s (offline, Debian registry)\n' "$dir"
+		rm -rf "${out:?}"/src "$out"/adapter
+		mkdir -p "$out"/src "$out"/cargo-home
+		cp -r "$dir"/Cargo.toml "$dir"/build.rs "$dir"/src "$out"/src/
+		printf '%s\n' '[source.crates-io]' 'replace-with = "debian"' '[source.debian]' \
+			'directory = "/usr/share/cargo/registry"' '[net]' 'offline = true' >"$out"/cargo-home/config.toml
+		CARGO_HOME=$PWD/$out/cargo-home RUSTC=/usr/bin/rustc /usr/bin/cargo build --release --quiet \
+			--manifest-path "$out"/src/Cargo.toml --target-dir "$out"/target
+		cp "$out"/target/release/adapter "$out"/adapter
+	fi
+}
+cargo_adapter rust-h2 '/usr/share/cargo/registry/h2-*/Cargo.toml'
 echo "adapters: installed and built"

@@ -45,6 +45,7 @@ adapters=(
 	"rabbitmq-server|adapters/erlang-cowlib/run"
 	"openjdk-17-jre-headless|adapters/jdk-httpclient/run"
 	"libtomcat10-java|adapters/tomcat10/run"
+	"librust-h2-dev|adapters/rust-h2/run"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.
@@ -63,6 +64,9 @@ version() { # PACKAGE -> its version, from dpkg or the adapter's npm lock
 		;;
 	rabbitmq-server) # not installed: adapters/install.sh unpacks cowlib from its .deb
 		printf '%s (%s, unpacked from the .deb)' "$(basename adapters/.build/cowlib-*)" "$(cat adapters/.build/rabbitmq-server.version)"
+		;;
+	librust-*) # a crate of Debian's cargo registry, built with Debian's rustc
+		printf '%s (rustc %s)' "$(dpkg-query -W -f='${Version}' "$1")" "$(dpkg-query -W -f='${Version}' rustc)"
 		;;
 	*) dpkg-query -W -f='${Version}' "$1" ;;
 	esac

@@ -22,6 +22,8 @@ mkdir -p "$build"
 packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
 	libnghttp2-dev pkg-config gcc nodejs npm)
+# Haskell's http2 (Network.HPACK) with ghc and aeson; lua-http with Lua 5.3 and cjson.
+packages+=(ghc libghc-http2-dev libghc-aeson-dev lua5.3 lua-http lua-cjson)
 missing=()
 for p in "${packages[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
@@ -103,4 +105,14 @@ javac_adapter jetty9 "$J/jetty9-http2-hpack.jar:$J/jetty9-http.jar:$J/jetty9-uti
 javac_adapter okhttp "$J/okhttp.jar:$J/okio.jar" okhttp/okhttp3/internal/http2/OkHttpAdapter.java
 javac_adapter httpcore5 "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCore5Adapter.java
 javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatAdapter.java
+
+# The Haskell program around http2's Network.HPACK, rebuilt when its source
+# or the installed http2 changes (the program names its version).
+http2_version=$(ghc-pkg field http2 version --simple-output)
+if stale haskell-http2/Adapter.hs "$(ghc --print-libdir)/package.conf.d/http2-$http2_version.conf" "$build"/haskell-http2/adapter; then
+	printf '\n== ghc adapters/haskell-http2\n'
+	mkdir -p "$build"/haskell-http2
+	ghc -O1 -Wall -Werror -DHTTP2_VERSION="\"$http2_version\"" \
+		-outputdir "$build"/haskell-http2/obj -o "$build"/haskell-http2/adapter haskell-http2/Adapter.hs
+fi
 echo "adapters: installed and built"

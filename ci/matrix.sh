@@ -43,6 +43,13 @@ adapters=(
 	"npm:hpack.js|node adapters/hpack-js/adapter.js"
 	"npm:hpack|node adapters/node-hpack/adapter.js"
 	"rabbitmq-server|adapters/erlang-cowlib/run"
+	"libghc-http2-dev|adapters/haskell-http2/run naive"
+	"libghc-http2-dev|adapters/haskell-http2/run naive-huffman"
+	"libghc-http2-dev|adapters/haskell-http2/run static"
+	"libghc-http2-dev|adapters/haskell-http2/run static-huffman"
+	"libghc-http2-dev|adapters/haskell-http2/run linear"
+	"libghc-http2-dev|adapters/haskell-http2/run linear-huffman"
+	"lua-http|lua5.3 adapters/lua-http/adapter.lua"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

@@ -107,12 +107,15 @@ javac_adapter httpcore5 "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCor
 javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatAdapter.java
 
 # The Haskell program around http2's Network.HPACK, rebuilt when its source
-# or the installed http2 changes (the program names its version).
-http2_version=$(ghc-pkg field http2 version --simple-output)
-if stale haskell-http2/Adapter.hs "$(ghc --print-libdir)/package.conf.d/http2-$http2_version.conf" "$build"/haskell-http2/adapter; then
+# changes or another http2 is installed (the program names its version;
+# the package's files keep their build dates, so the id is compared).
+http2_id=$(ghc-pkg field http2 id --simple-output)
+if stale haskell-http2/Adapter.hs "$build"/haskell-http2/adapter ||
+	[ "$(cat "$build"/haskell-http2/http2.id 2>/dev/null)" != "$http2_id" ]; then
 	printf '\n== ghc adapters/haskell-http2\n'
 	mkdir -p "$build"/haskell-http2
-	ghc -O1 -Wall -Werror -DHTTP2_VERSION="\"$http2_version\"" \
+	ghc -O1 -Wall -Werror -DHTTP2_VERSION="\"$(ghc-pkg field http2 version --simple-output)\"" \
 		-outputdir "$build"/haskell-http2/obj -o "$build"/haskell-http2/adapter haskell-http2/Adapter.hs
+	echo "$http2_id" >"$build"/haskell-http2/http2.id
 fi
 echo "adapters: installed and built"

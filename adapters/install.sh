@@ -24,6 +24,8 @@ packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
 	libnghttp2-dev pkg-config gcc nodejs npm
 	cargo rustc librust-h2-dev librust-serde-json-dev)
+# Haskell's http2 (Network.HPACK) with ghc and aeson; lua-http with Lua 5.3 and cjson.
+packages+=(ghc libghc-http2-dev libghc-aeson-dev lua5.3 lua-http lua-cjson)
 missing=()
 for p in "${packages[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
@@ -134,4 +136,17 @@ cargo_adapter() { # DIR REGISTRY_GLOB
 	fi
 }
 cargo_adapter rust-h2 '/usr/share/cargo/registry/h2-*/Cargo.toml'
+
+# The Haskell program around http2's Network.HPACK, rebuilt when its source
+# changes or another http2 is installed (the program names its version;
+# the package's files keep their build dates, so the id is compared).
+http2_id=$(ghc-pkg field http2 id --simple-output)
+if stale haskell-http2/Adapter.hs "$build"/haskell-http2/adapter ||
+	[ "$(cat "$build"/haskell-http2/http2.id 2>/dev/null)" != "$http2_id" ]; then
+	printf '\n== ghc adapters/haskell-http2\n'
+	mkdir -p "$build"/haskell-http2
+	ghc -O1 -Wall -Werror -DHTTP2_VERSION="\"$(ghc-pkg field http2 version --simple-output)\"" \
+		-outputdir "$build"/haskell-http2/obj -o "$build"/haskell-http2/adapter haskell-http2/Adapter.hs
+	echo "$http2_id" >"$build"/haskell-http2/http2.id
+fi
 echo "adapters: installed and built"

@@ -46,6 +46,13 @@ adapters=(
 	"openjdk-17-jre-headless|adapters/jdk-httpclient/run"
 	"libtomcat10-java|adapters/tomcat10/run"
 	"librust-h2-dev|adapters/rust-h2/run"
+	"libghc-http2-dev|adapters/haskell-http2/run naive"
+	"libghc-http2-dev|adapters/haskell-http2/run naive-huffman"
+	"libghc-http2-dev|adapters/haskell-http2/run static"
+	"libghc-http2-dev|adapters/haskell-http2/run static-huffman"
+	"libghc-http2-dev|adapters/haskell-http2/run linear"
+	"libghc-http2-dev|adapters/haskell-http2/run linear-huffman"
+	"lua-http|lua5.3 adapters/lua-http/adapter.lua"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

@@ -1,0 +1,142 @@
+{-# LANGUAGE CPP #-}
+{-# LANGUAGE OverloadedStrings #-}
+
+-- | hpack-stdio adapter for the HPACK encoder of Haskell's http2 package
+-- (Debian libghc-http2-dev), module Network.HPACK.
+--
+-- The one argument names the 'EncodeStrategy': naive, static or linear
+-- (its 'compressionAlgo'), with -huffman for 'useHuffman' = True; linear
+-- is what Network.HTTP2 uses, without Huffman. A fresh
+-- 'newDynamicTableForEncoding' 4096 per "new"; each acknowledged table
+-- size goes, in order, to 'setLimitForEncoding', the API Network.HTTP2
+-- calls once per SETTINGS frame; 'encodeHeader' writes the block.
+--
+-- The answer to hello declares what Network.HPACK cannot express: no
+-- never-index API (its encoder never writes a never-indexed literal), one
+-- size update per block (setLimitForEncoding keeps only the last value),
+-- and lowercased names (a name becomes a case-folded Token).
+-- Names and values are ByteStrings (binary form).
+module Main (main) where
+
+import Control.Exception (SomeException, displayException, evaluate, try)
+import Data.Aeson ((.:), (.:?), (.=))
+import qualified Data.Aeson as J
+import qualified Data.ByteString as B
+import qualified Data.ByteString.Builder as BB
+import qualified Data.ByteString.Lazy as BL
+import Data.Char (digitToInt, isHexDigit)
+import Data.IORef
+import Data.Maybe (fromMaybe)
+import qualified Data.Text as T
+import qualified Data.Text.Encoding as TE
+import Network.HPACK
+import System.Environment (getArgs)
+import System.Exit (exitFailure)
+import System.IO
+
+#ifndef HTTP2_VERSION
+#define HTTP2_VERSION "unknown"
+#endif
+
+-- | One request of hpack-stdio/1.
+data Request
+  = Hello
+  | New
+  | Encode Bool [Int] [(T.Text, T.Text)]
+  | Unknown T.Text
+
+instance J.FromJSON Request where
+  parseJSON = J.withObject "request" $ \o -> do
+    op <- o .: "op"
+    case op :: T.Text of
+      "hello" -> pure Hello
+      "new" -> pure New
+      "encode" ->
+        Encode
+          <$> (fromMaybe False <$> o .:? "binary")
+          <*> o .: "table_sizes"
+          <*> o .: "headers"
+      _ -> pure (Unknown op)
+
+strategies :: [(String, EncodeStrategy)]
+strategies =
+  [ (name ++ huff, EncodeStrategy algo h)
+    | (name, algo) <- [("naive", Naive), ("static", Static), ("linear", Linear)],
+      (huff, h) <- [("", False), ("-huffman", True)]
+  ]
+
+main :: IO ()
+main = do
+  args <- getArgs
+  (label, stgy) <- case args of
+    [a] | Just s <- lookup a strategies -> pure (a, s)
+    _ -> do
+      hPutStrLn stderr $ "usage: adapter STRATEGY, one of " ++ unwords (map fst strategies)
+      exitFailure
+  hSetBinaryMode stdin True
+  hSetBinaryMode stdout True
+  hSetBuffering stdout (BlockBuffering Nothing)
+  table <- newIORef Nothing
+  let name = T.pack ("http2 " ++ HTTP2_VERSION ++ " Network.HPACK " ++ label)
+      loop = do
+        eof <- hIsEOF stdin
+        if eof
+          then pure ()
+          else do
+            line <- B.hGetLine stdin
+            ans <- answer name stgy table line
+            BL.hPut stdout (J.encode ans <> "\n")
+            hFlush stdout
+            loop
+  loop
+
+answer :: T.Text -> EncodeStrategy -> IORef (Maybe DynamicTable) -> B.ByteString -> IO J.Value
+answer name stgy table line = case J.eitherDecodeStrict line of
+  Left err -> pure (failure ("request is not hpack-stdio: " ++ err))
+  Right req -> do
+    r <- try (serve req)
+    pure (either (failure . displayException :: SomeException -> J.Value) id r)
+  where
+    serve Hello =
+      pure $
+        J.object
+          [ "name" .= name,
+            "binary" .= True,
+            "lacks" .= (["never-index", "one-size-update", "uppercase-names"] :: [T.Text])
+          ]
+    serve New = do
+      newDynamicTableForEncoding defaultDynamicTableSize >>= writeIORef table . Just
+      pure (J.object [])
+    serve (Encode binary sizes headers) = do
+      mt <- readIORef table
+      case mt of
+        Nothing -> pure (failure "encode before new")
+        Just dyntbl -> case traverse (both (octets binary)) headers of
+          Left err -> pure (failure err)
+          Right hs -> do
+            mapM_ (`setLimitForEncoding` dyntbl) sizes
+            wire <- encodeHeader stgy (bufferSize hs) dyntbl hs >>= evaluate
+            pure (J.object ["wire" .= hex wire])
+    serve (Unknown op) = pure (failure ("unknown op " ++ show op))
+    both f (a, b) = (,) <$> f a <*> f b
+
+-- | bufferSize is room for the whole block: every octet Huffman-coded at
+-- its longest code (30 bits), with the integers and the size update.
+bufferSize :: HeaderList -> Int
+bufferSize hs = 64 + sum [4 * (B.length n + B.length v) + 16 | (n, v) <- hs]
+
+failure :: String -> J.Value
+failure msg = J.object ["error" .= msg]
+
+octets :: Bool -> T.Text -> Either String B.ByteString
+octets False s = Right (TE.encodeUtf8 s)
+octets True s
+  | odd (T.length s) = Left ("odd number of hex digits in " ++ show s)
+  | T.all isHexDigit s = Right (B.pack (pairs (T.unpack s)))
+  | otherwise = Left ("not hex: " ++ show s)
+  where
+    pairs (a : b : rest) = fromIntegral (digitToInt a * 16 + digitToInt b) : pairs rest
+    pairs _ = []
+
+hex :: B.ByteString -> T.Text
+hex = TE.decodeLatin1 . BL.toStrict . BB.toLazyByteString . BB.byteStringHex

@@ -22,7 +22,8 @@ mkdir -p "$build"
 packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
 	libtomcat10-java
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
-	libnghttp2-dev pkg-config gcc nodejs npm)
+	libnghttp2-dev pkg-config gcc nodejs npm
+	libh2o-evloop-dev libssl-dev ruby-http-2)
 missing=()
 for p in "${packages[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
@@ -109,4 +110,15 @@ javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli
 # Tomcat 10.1's.
 javac_adapter jdk-httpclient "" jdk-httpclient/JdkAdapter.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
 javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat10/org/apache/coyote/http2/Tomcat10Adapter.java
+
+# The C program around libh2o's HPACK encoder (h2o 2.2.5). Debian's
+# libh2o-dev ships no khash.h, which h2o/http2_internal.h includes: the
+# adapter's include/ has a stand-in; h2o.h needs OpenSSL's headers.
+if stale h2o-c/adapter.c h2o-c/include/khash.h c-common/hpackstdio-json.h "$build"/h2o-c/adapter; then
+	printf '\n== gcc adapters/h2o-c\n'
+	mkdir -p "$build"/h2o-c
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -DH2O_USE_LIBUV=0 -Ih2o-c/include \
+		-o "$build"/h2o-c/adapter h2o-c/adapter.c $(pkg-config --cflags --libs libh2o-evloop)
+fi
 echo "adapters: installed and built"

@@ -45,6 +45,8 @@ adapters=(
 	"rabbitmq-server|adapters/erlang-cowlib/run"
 	"openjdk-17-jre-headless|adapters/jdk-httpclient/run"
 	"libtomcat10-java|adapters/tomcat10/run"
+	"libh2o-evloop0.13|adapters/h2o-c/run"
+	"ruby-http-2|ruby adapters/ruby-http-2/adapter.rb"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

@@ -8,7 +8,9 @@
 # Compressor#table_size=, in order; each block through Compressor#encode.
 # The answer to hello declares what the Compressor cannot express: it has no
 # never-index API (EncodingContext makes indexed or incremental commands
-# only), it puts pseudo-header fields first, and it lowercases names.
+# only; its index: :never option makes every field of the context a literal
+# without indexing, which is not never-indexed), it puts pseudo-header
+# fields first, and it lowercases names.
 # Names and values are binary strings (binary form).
 require 'json'
 require 'http/2'

@@ -26,6 +26,8 @@ packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5
 	cargo rustc librust-h2-dev librust-serde-json-dev)
 # Haskell's http2 (Network.HPACK) with ghc and aeson; lua-http with Lua 5.3 and cjson.
 packages+=(ghc libghc-http2-dev libghc-aeson-dev lua5.3 lua-http lua-cjson)
+# libh2o's encoder (with the OpenSSL headers h2o.h includes) and Ruby's http-2.
+packages+=(libh2o-evloop-dev libssl-dev ruby-http-2)
 missing=()
 for p in "${packages[@]}"; do
 	if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then
@@ -148,5 +150,16 @@ if stale haskell-http2/Adapter.hs "$build"/haskell-http2/adapter ||
 	ghc -O1 -Wall -Werror -DHTTP2_VERSION="\"$(ghc-pkg field http2 version --simple-output)\"" \
 		-outputdir "$build"/haskell-http2/obj -o "$build"/haskell-http2/adapter haskell-http2/Adapter.hs
 	echo "$http2_id" >"$build"/haskell-http2/http2.id
+fi
+
+# The C program around libh2o's HPACK encoder (h2o 2.2.5). Debian's
+# libh2o-dev ships no khash.h, which h2o/http2_internal.h includes: the
+# adapter's include/ has a stand-in; h2o.h needs OpenSSL's headers.
+if stale h2o-c/adapter.c h2o-c/include/khash.h c-common/hpackstdio-json.h "$build"/h2o-c/adapter; then
+	printf '\n== gcc adapters/h2o-c\n'
+	mkdir -p "$build"/h2o-c
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -DH2O_USE_LIBUV=0 -Ih2o-c/include \
+		-o "$build"/h2o-c/adapter h2o-c/adapter.c $(pkg-config --cflags --libs libh2o-evloop)
 fi
 echo "adapters: installed and built"

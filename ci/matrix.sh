@@ -53,6 +53,8 @@ adapters=(
 	"libghc-http2-dev|adapters/haskell-http2/run linear"
 	"libghc-http2-dev|adapters/haskell-http2/run linear-huffman"
 	"lua-http|lua5.3 adapters/lua-http/adapter.lua"
+	"libh2o-evloop0.13|adapters/h2o-c/run"
+	"ruby-http-2|ruby adapters/ruby-http-2/adapter.rb"
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.

@@ -1,0 +1,243 @@
+/*
+ * hpack-stdio adapter for h2o's HPACK encoder (libh2o-evloop, Debian
+ * libh2o-evloop-dev 2.2.5, lib/http2/hpack.c), in C.
+ *
+ * libh2o 2.2.5 encodes whole messages, not header lists: its two public
+ * encoders (include/h2o/http2_internal.h) are h2o_hpack_flatten_request,
+ * which writes a PUSH_PROMISE whose block starts with :method, :scheme,
+ * :authority and :path from an h2o_req_t, and h2o_hpack_flatten_response,
+ * which writes a HEADERS frame whose block starts with :status, a server
+ * field when a server name is given, and a date field (29 octets, from the
+ * h2o_timestamp_t), each from an h2o_res_t. The rest of the block is the
+ * message's header list (h2o_headers_t), encoded field by field. So a block
+ * that starts with :method, :scheme, :authority, :path goes through the
+ * first, one that starts with :status (100 to 999), an optional non-empty
+ * server and a 29-octet date through the second, and any other block is
+ * answered {"unsupported":...}: libh2o cannot write it.
+ *
+ * A fresh h2o_hpack_header_table_t per "new", with the capacity h2o's
+ * connection gives its output table (H2O_HTTP2_SETTINGS_HOST, 4096). The
+ * fields are added to the message with h2o_add_header_by_str, as h2o does,
+ * so that names h2o knows become its tokens (static-table name indices,
+ * never-indexed short cookies). The frames h2o writes are taken apart
+ * again: the block is the fragments of the PUSH_PROMISE or HEADERS frame
+ * and of its CONTINUATION frames.
+ *
+ * Acknowledged table sizes: libh2o 2.2.5 has no API that takes one (its
+ * connection reads SETTINGS_HEADER_TABLE_SIZE and leaves the output table
+ * as it is, "FIXME handle SETTINGS_HEADER_TABLE_SIZE" in
+ * lib/http2/connection.c; h2o pull request 2916 added one after 2.2.5), so
+ * they are read and, as h2o 2.2.5 does, not applied.
+ *
+ * The answer to hello declares what libh2o cannot express: a field marked
+ * sensitive (it never-indexes by name only) and a block without fields.
+ * Names and values are octets (binary form).
+ */
+#include <h2o.h>
+#include <h2o/http2.h>
+#include <h2o/http2_internal.h>
+#include <h2o/version.h>
+#include <stdint.h>
+
+#include "../c-common/hpackstdio-json.h"
+
+/* The largest HTTP/2 frame payload (RFC 9113 §4.2): one frame per block. */
+#define MAX_FRAME_SIZE 16777215
+#define DATE_LEN H2O_TIMESTR_RFC1123_LEN
+
+/* Buffers of at least 4 KiB, as h2o's own prototypes start; no recycling. */
+static h2o_buffer_prototype_t buffer_prototype = {.allocator = {.max = 0}, ._initial_buf = {.capacity = 4096}};
+
+static int named(const struct json *field, const char *name)
+{
+	const struct json *n = &field->items[0];
+	return n->len == strlen(name) && memcmp(n->str, name, n->len) == 0;
+}
+
+/* The status code of a :status value h2o can write (100 to 999), or 0. */
+static int status_code(const struct json *value)
+{
+	const char *s = value->str;
+	if (value->len != 3 || s[0] < '1' || s[0] > '9' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9')
+		return 0;
+	return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+static h2o_iovec_t iov(const struct json *s)
+{
+	return h2o_iovec_init(s->str, s->len);
+}
+
+/*
+ * Writes the answer for the header block h2o wrote as frames in buf: a
+ * PUSH_PROMISE, whose payload starts with the promised stream id, or a
+ * HEADERS frame, then CONTINUATION frames. The frames are checked first,
+ * then the block is written as hex; returns an error text (and writes
+ * nothing) when the frames are not what libh2o writes.
+ */
+static const char *write_block(const h2o_buffer_t *buf, uint8_t first_type)
+{
+	const uint8_t *start = (const uint8_t *)buf->bytes, *end = start + buf->size, *p;
+	int pass;
+	for (pass = 0; pass < 2; pass++) {
+		int first = 1;
+		if (pass == 1)
+			fputs("{\"wire\":\"", stdout);
+		for (p = start; p < end; first = 0) {
+			size_t len, at = 0;
+			if (end - p < H2O_HTTP2_FRAME_HEADER_SIZE)
+				return "libh2o wrote a truncated frame header";
+			len = (size_t)p[0] << 16 | (size_t)p[1] << 8 | p[2];
+			if (p[3] != (first ? first_type : H2O_HTTP2_FRAME_TYPE_CONTINUATION))
+				return "libh2o wrote an unexpected frame type";
+			p += H2O_HTTP2_FRAME_HEADER_SIZE;
+			if ((size_t)(end - p) < len)
+				return "libh2o wrote a frame longer than its buffer";
+			if (first && first_type == H2O_HTTP2_FRAME_TYPE_PUSH_PROMISE)
+				at = 4; /* the promised stream id */
+			if (len < at)
+				return "libh2o wrote a PUSH_PROMISE without a stream id";
+			if (pass == 1)
+				for (; at < len; at++)
+					printf("%02x", p[at]);
+			p += len;
+		}
+	}
+	fputs("\"}\n", stdout);
+	return NULL;
+}
+
+static void encode(h2o_hpack_header_table_t *table, struct json *req)
+{
+	const struct json *sizes = member(req, "table_sizes"), *sens = member(req, "sensitive"), *bin = member(req, "binary");
+	struct json *headers = (struct json *)member(req, "headers");
+	int binary = bin && bin->kind == J_BOOL && bin->boolean, code = 0;
+	size_t i, first_header;
+	const char *err = NULL;
+	h2o_mem_pool_t pool;
+	h2o_buffer_t *buf;
+	static h2o_req_t message;
+	static h2o_res_t response;
+	h2o_headers_t *list;
+	h2o_url_scheme_t scheme;
+	h2o_timestamp_string_t date;
+	h2o_timestamp_t ts;
+	h2o_iovec_t server = {NULL, 0};
+
+	if (!table)
+		return answer_error("encode before new");
+	if (!sizes || sizes->kind != J_ARR || !headers || headers->kind != J_ARR || !sens || sens->kind != J_ARR ||
+	    sens->n != headers->n)
+		return answer_error("encode needs table_sizes, headers and sensitive");
+	for (i = 0; i < sizes->n; i++)
+		if (sizes->items[i].kind != J_NUM)
+			return answer_error("a table size is not a number");
+	for (i = 0; i < headers->n; i++) {
+		struct json *f = &headers->items[i];
+		if (f->kind != J_ARR || f->n != 2 || octets(&f->items[0], binary) || octets(&f->items[1], binary))
+			return answer_error("a header is not a [name, value] pair of strings");
+		if (sens->items[i].kind == J_BOOL && sens->items[i].boolean)
+			return (void)puts("{\"unsupported\":\"libh2o 2.2.5 has no never-index API\"}");
+	}
+
+	/* Which of libh2o's two messages this block is, if any. */
+	if (headers->n >= 4 && named(&headers->items[0], ":method") && named(&headers->items[1], ":scheme") &&
+	    named(&headers->items[2], ":authority") && named(&headers->items[3], ":path")) {
+		first_header = 4;
+	} else if (headers->n >= 2 && named(&headers->items[0], ":status") &&
+		   (code = status_code(&headers->items[0].items[1])) != 0) {
+		first_header = 1;
+		if (named(&headers->items[1], "server") && headers->items[1].items[1].len != 0) {
+			server = iov(&headers->items[1].items[1]);
+			first_header = 2;
+		}
+		if (first_header >= headers->n || !named(&headers->items[first_header], "date") ||
+		    headers->items[first_header].items[1].len != DATE_LEN)
+			return (void)puts("{\"unsupported\":\"libh2o 2.2.5 writes a response block as :status, an optional "
+					  "server, then a date of 29 octets; this block has no such date there\"}");
+		first_header++;
+	} else {
+		return (void)puts("{\"unsupported\":\"libh2o 2.2.5 encodes messages only: a block that starts with :method, "
+				  ":scheme, :authority, :path (h2o_hpack_flatten_request) or with :status "
+				  "(h2o_hpack_flatten_response)\"}");
+	}
+
+	h2o_mem_init_pool(&pool);
+	memset(&message, 0, sizeof message);
+	memset(&response, 0, sizeof response);
+	list = code ? &response.headers : &message.headers;
+	for (i = first_header; i < headers->n; i++) {
+		const struct json *n = &headers->items[i].items[0], *v = &headers->items[i].items[1];
+		h2o_add_header_by_str(&pool, list, n->str, n->len, 1, NULL, v->str, v->len);
+	}
+	h2o_buffer_init(&buf, &buffer_prototype);
+	if (code) {
+		response.status = code;
+		memcpy(date.rfc1123, headers->items[first_header - 1].items[1].str, DATE_LEN);
+		date.rfc1123[DATE_LEN] = 0;
+		ts.str = &date;
+		h2o_hpack_flatten_response(&buf, table, 1, MAX_FRAME_SIZE, &response, &ts, &server, SIZE_MAX);
+		err = write_block(buf, H2O_HTTP2_FRAME_TYPE_HEADERS);
+	} else {
+		const struct json *s = &headers->items[1].items[1];
+		message.input.method = iov(&headers->items[0].items[1]);
+		if (h2o_memis(s->str, s->len, H2O_STRLIT("https"))) {
+			message.input.scheme = &H2O_URL_SCHEME_HTTPS;
+		} else if (h2o_memis(s->str, s->len, H2O_STRLIT("http"))) {
+			message.input.scheme = &H2O_URL_SCHEME_HTTP;
+		} else {
+			scheme.name = iov(s);
+			scheme.default_port = 0;
+			message.input.scheme = &scheme;
+		}
+		message.input.authority = iov(&headers->items[2].items[1]);
+		message.input.path = iov(&headers->items[3].items[1]);
+		h2o_hpack_flatten_request(&buf, table, 2, MAX_FRAME_SIZE, &message, 1);
+		err = write_block(buf, H2O_HTTP2_FRAME_TYPE_PUSH_PROMISE);
+	}
+	h2o_buffer_dispose(&buf);
+	h2o_mem_clear_pool(&pool);
+	if (err)
+		answer_error(err);
+}
+
+int main(void)
+{
+	static h2o_hpack_header_table_t table;
+	int open = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, stdin)) > 0) {
+		struct parser ps = {line, line + len, NULL};
+		struct json req = {0};
+		const struct json *op;
+		if (parse_value(&ps, &req, 0) != 0 || req.kind != J_OBJ) {
+			answer_error(ps.err ? ps.err : "not a JSON object");
+		} else if (!(op = member(&req, "op")) || op->kind != J_STR) {
+			answer_error("no op");
+		} else if (strcmp(op->str, "hello") == 0) {
+			printf("{\"name\":\"libh2o %s (C; messages only, table sizes not applied)\",\"binary\":true,"
+			       "\"lacks\":[\"never-index\",\"empty-block\"]}\n",
+			       H2O_VERSION);
+		} else if (strcmp(op->str, "new") == 0) {
+			if (open)
+				h2o_hpack_dispose_header_table(&table);
+			memset(&table, 0, sizeof table);
+			table.hpack_capacity = H2O_HTTP2_SETTINGS_HOST.header_table_size;
+			open = 1;
+			puts("{}");
+		} else if (strcmp(op->str, "encode") == 0) {
+			encode(open ? &table : NULL, &req);
+		} else {
+			answer_error("unknown op");
+		}
+		json_free(&req);
+		fflush(stdout);
+	}
+	free(line);
+	if (open)
+		h2o_hpack_dispose_header_table(&table);
+	return 0;
+}

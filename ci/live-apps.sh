@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(openjdk-17-jdk-headless libjetty9-java libtomcat10-embed-java ghc libghc-warp-dev libghc-warp-tls-dev libwebsockets-test-server)
+packages=(openjdk-17-jdk-headless libjetty9-java libtomcat10-embed-java libtomcat10-java ghc libghc-warp-dev libghc-warp-tls-dev libwebsockets-test-server)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -76,7 +76,7 @@ build_java() {
 
 common=("$java_src/Origin.java" "$java_src/Tls.java" "$java_src/Args.java")
 jetty_cp=$(jars jetty9-server jetty9-http jetty9-util jetty9-io jetty9-http2-server jetty9-http2-common jetty9-http2-hpack jetty9-alpn-server jetty9-alpn-java-server servlet-api)
-tomcat_cp=$(jars tomcat10-embed-core)
+tomcat_cp=$(jars tomcat10-embed-core tomcat10-annotations-api)
 build_java jetty9 "$jetty_cp" "${common[@]}" "$java_src/JettyServer.java"
 build_java tomcat10 "$tomcat_cp" "${common[@]}" "$java_src/TomcatServer.java"
 build_java jdk-client "" "$java_src/JdkClient.java"

@@ -175,8 +175,8 @@ var (
 		Why: "Tomcat adds date",
 	}
 	warpTransform = live.Transform{
-		Add: []string{"date", "server"},
-		Why: "warp adds date and server (Warp/3.3.N)",
+		Replace: []string{"date", "server"},
+		Why:     "warp puts its own date and server (Warp/3.3.N) first in every response, even one that has them, so the app leaves the origin's out",
 	}
 )
 

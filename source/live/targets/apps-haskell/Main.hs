@@ -58,11 +58,14 @@ main = do
     (Nothing, Nothing) -> runSettings settings (relay origin)
     _ -> die usage
 
--- | Answers each request with the origin's response for its path.
+-- | Answers each request with the origin's response for its path. warp
+-- puts its own date and server in every response, even one that has
+-- them, so the origin's are left out rather than sent twice.
 relay :: (String, String) -> Application
 relay origin req respond = do
   (status, fields, body) <- fetch origin (rawPathInfo req <> rawQueryString req)
-  respond (responseLBS (mkStatus status "") [(CI.mk n, v) | (n, v) <- fields] (L.fromStrict body))
+  let kept = [(CI.mk n, v) | (n, v) <- fields, n /= "date", n /= "server"]
+  respond (responseLBS (mkStatus status "") kept (L.fromStrict body))
 
 -- | Fetches path from the origin on a connection of its own and returns
 -- its status, fields (names in lower case) and body.

@@ -74,7 +74,13 @@ public final class TomcatServer {
         tomcat.setConnector(connector);
         Context ctx = tomcat.addContext("", null);
         Tomcat.addServlet(ctx, "relay", new Relay(a.origin)).addMapping("/*");
-        tomcat.start();
+        try {
+            tomcat.start();
+        } catch (Exception e) {
+            e.printStackTrace();
+            // Its connector's threads would keep the JVM running.
+            System.exit(1);
+        }
         tomcat.getServer().await();
     }
 }

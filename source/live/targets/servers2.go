@@ -219,11 +219,20 @@ var servers2Targets = []TargetSpec{
 	},
 	{
 		Name: "jdk-client", Role: live.RoleClient, Package: "openjdk-17-jdk-headless", Binary: "java",
-		Encoder: "OpenJDK's java.net.http (jdk.internal.net.http.hpack.Encoder)", Transform: clientTransform,
+		Encoder: "OpenJDK's java.net.http (jdk.internal.net.http.hpack.Encoder)", Transform: jdkClientTransform,
 		NoH2C:   "java.net.http.HttpClient has no HTTP/2 with prior knowledge: on an http URL it sends an HTTP/1.1 request with Upgrade: h2c, which hpackcert's server does not take",
 		client:  jdkClient,
 		version: debianVersion("openjdk-17-jre-headless"),
 	},
+}
+
+// jdkClientTransform is what HttpClient does to the requests it is told
+// to make: a client's additions, less proxy-authorization, which it keeps
+// for a proxy and leaves out of a direct request.
+var jdkClientTransform = live.Transform{
+	Drop: []string{"proxy-authorization"},
+	Add:  clientTransform.Add,
+	Why:  "HttpClient adds its own user-agent, and leaves a proxy-authorization set on the request out of a request that goes to no proxy",
 }
 
 // appOf names the app ci/live-apps.sh builds for each target of this

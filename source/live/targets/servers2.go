@@ -214,6 +214,11 @@ var servers2Targets = []TargetSpec{
 	{
 		Name: "lws-server", Role: live.RoleServer, Package: "libwebsockets-test-server", Binary: "libwebsockets-test-server",
 		Encoder: "libwebsockets' own (lib/roles/h2/hpack.c)",
+		NoH2C:   "libwebsockets-test-server takes no HTTP/2 with prior knowledge on a cleartext port: it answers the preface with an HTTP/1.0 403",
+		Transform: live.Transform{
+			Drop: []string{"x-hpackcert"}, Replace: []string{"content-type", "content-length"},
+			Why: "it serves its own files, so every answer is its own 404 page (content-type text/html, its content-length): the script's one 404 step is compared as it wrote it",
+		},
 		start:   startLWS,
 		version: debianVersion("libwebsockets-test-server"),
 	},

@@ -55,6 +55,8 @@ targets=(
 	lighttpd-mod-openssl lighttpd
 	varnish varnishd
 	trafficserver traffic_server
+	libwebsockets-test-server libwebsockets-test-server
+	openjdk-17-jdk-headless javac
 )
 missing=()
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
@@ -77,6 +79,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	[ $status -eq 0 ] || exit $status
 fi
+# The apps of the targets that need one (Jetty, Tomcat, warp, the JDK
+# client), and their packages.
+ci/live-apps.sh
 $install_only && exit 0
 
 bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
@@ -92,6 +97,7 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
 	--target lighttpd --target lighttpd:tls --target varnish --target trafficserver \
+	--target lws-server --target jdk-client \
 	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

@@ -10,7 +10,9 @@
 # at the end: nginx (h2c and TLS), h2o, HAProxy, nghttpx, Apache httpd
 # with mod_http2 and Caddy as reverse proxies of hpackcert's origin (over
 # HTTP/1.1, and over h2c for HAProxy and httpd), the clients curl and
-# nghttp, and Go's server, reverse proxy and client in process. Known failures are listed in live/expect-fail.txt. The
+# nghttp, the libwebsockets test server and OpenJDK's HttpClient (jdk-client,
+# its app built by ci/live-apps.sh), and Go's server, reverse proxy and
+# client in process. Known failures are listed in live/expect-fail.txt. The
 # certification is bounded to 5 minutes once the packages are installed.
 #
 # Usage: ci/live.sh [--install-only | --out FILE]

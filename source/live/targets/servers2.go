@@ -203,7 +203,7 @@ var servers2Targets = []TargetSpec{
 		version:   debianVersion("libtomcat10-embed-java"),
 	},
 	{
-		Name: "warp-server", Role: live.RoleServer, Package: "libghc-warp-dev", Binary: "ghc",
+		Name: "warp-server", Role: live.RoleServer, Package: "libghc-warp-dev",
 		Encoder:   "Haskell http2's (Network.HPACK)",
 		Transform: warpTransform,
 		start: appServer("warp", func(dir string) ([]string, error) {

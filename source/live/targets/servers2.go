@@ -199,6 +199,7 @@ var servers2Targets = []TargetSpec{
 		Name: "tomcat10-server", Role: live.RoleServer, Package: "libtomcat10-embed-java", Binary: "java",
 		Encoder:   "Tomcat's own (org.apache.coyote.http2.HpackEncoder)",
 		Transform: tomcatTransform,
+		NoLarge:   "Tomcat sends a field of 16 KiB in one CONTINUATION frame over the peer's SETTINGS_MAX_FRAME_SIZE (docs/FINDINGS-live.md)",
 		start:     appServer("tomcat10", javaApp("tomcat10", "hpackcertlive.TomcatServer"), debianVersion("libtomcat10-embed-java")),
 		version:   debianVersion("libtomcat10-embed-java"),
 	},

@@ -8,6 +8,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
+	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // needApp stops the test, through testenv.Missing, when the target's
@@ -115,5 +116,66 @@ func TestServers2Catalogue(t *testing.T) {
 	t.Setenv("HPACKCERT_LIVE_APPS", t.TempDir())
 	if _, err := builtApp("jetty9"); err == nil || !strings.Contains(err.Error(), "ci/live-apps.sh") {
 		t.Errorf("builtApp in an empty directory: %v; want an error naming ci/live-apps.sh", err)
+	}
+}
+
+// withoutOversized returns a copy of sc without the steps whose response
+// fields (name, value and 32 octets each) exceed limit octets.
+func withoutOversized(sc *live.Script, limit int) *live.Script {
+	out := &live.Script{}
+	for _, c := range sc.Conns {
+		kept := c
+		kept.Steps = nil
+		for _, st := range c.Steps {
+			size := 0
+			for _, f := range st.Response {
+				size += len(f.Name) + len(f.Value) + 32
+			}
+			if size <= limit {
+				kept.Steps = append(kept.Steps, st)
+			}
+		}
+		out.Conns = append(out.Conns, kept)
+	}
+	return out
+}
+
+// TestServers2WithoutOversizedBlocks grades Jetty and Tomcat on the
+// script less its responses over one frame, which they cannot send
+// (docs/FINDINGS-live.md): what their encoders do with the rest.
+func TestServers2WithoutOversizedBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		want   map[string]certify.Grade
+	}{
+		{target: "jetty9-server", want: map[string]certify.Grade{
+			"enc/4.2/2": certify.Fail, "enc/5.2/2": certify.NonStrict, "enc/7.1.3/2": certify.NonStrict,
+		}},
+		// Tomcat signals the last of several sizes, not the smallest, and
+		// indexes authorization.
+		{target: "tomcat10-server", want: map[string]certify.Grade{
+			"enc/4.2/2": certify.Fail, "enc/7.1.3/2": certify.NonStrict,
+		}},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			needApp(t, tc.target)
+			spec, err := LookupTarget(tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Capture(context.Background(), spec, Options{Script: withoutOversized(script(t), 12<<10)})
+			if err != nil {
+				t.Fatalf("Capture: %v", err)
+			}
+			rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Breakdown(); err != nil {
+				t.Errorf("breakdown: %v (notes %q)", err, c.Notes)
+			}
+			t.Logf("%d blocks on %d connections; notes %q", c.Blocks(), len(c.Conns), c.Notes)
+			certifytest.WantGrades(t, rep, tc.want)
+		})
 	}
 }

@@ -4,7 +4,8 @@
 # apps-haskell) into the directory hpackcert live looks in:
 # $HPACKCERT_LIVE_APPS, else hpackcert/live-apps in the user's cache
 # directory ($XDG_CACHE_HOME, else ~/.cache). It installs the Debian
-# packages they need when missing (through ci/apt-install.sh) and rebuilds
+# packages they need, and libwebsockets-test-server for lws-server, when
+# missing (through ci/apt-install.sh), and rebuilds
 # an app only when its sources, its class path or its compiler changed
 # (a stamp of their SHA-256 beside it). ci/live.sh runs it.
 #

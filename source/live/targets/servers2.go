@@ -88,7 +88,7 @@ func javaClasspath(app string) (string, error) {
 // appServer returns the start function of a server app: the command
 // argv, given the app's directory, is run with --listen, --origin and, for
 // TLS, --cert and --key (a PKCS#8 key, which Java and Haskell's tls read).
-func appServer(app string, argv func(dir string) ([]string, error), version func() string) func(env *startEnv) (*running, error) {
+func appServer(app string, argv func(dir string) ([]string, error)) func(env *startEnv) (*running, error) {
 	return func(env *startEnv) (*running, error) {
 		dir, err := builtApp(app)
 		if err != nil {
@@ -118,7 +118,7 @@ func appServer(app string, argv func(dir string) ([]string, error), version func
 			return nil, err
 		}
 		run.url = scheme + addr
-		run.version = version()
+		run.version = env.spec.version()
 		return run, nil
 	}
 }
@@ -162,8 +162,8 @@ func debianVersion(pkg string) func() string {
 	}
 }
 
-// appServerTransform is what the server apps' frameworks do to the fields
-// the app sets.
+// The transformations of the server apps: what each framework does to
+// the fields the app sets, and what the app leaves out for it.
 var (
 	jettyTransform = live.Transform{
 		Add:     []string{"content-length"},
@@ -192,7 +192,7 @@ var servers2Targets = []TargetSpec{
 		Encoder:   "Jetty's own (jetty-http2-hpack, HpackEncoder)",
 		Transform: jettyTransform,
 		NoLarge:   "Jetty 9.4 encodes a header block into one buffer of the peer's SETTINGS_MAX_FRAME_SIZE (16 KiB) and fails the connection (BufferOverflowException) on a larger one",
-		start:     appServer("jetty9", javaApp("jetty9", "hpackcertlive.JettyServer"), debianVersion("libjetty9-java")),
+		start:     appServer("jetty9", javaApp("jetty9", "hpackcertlive.JettyServer")),
 		version:   debianVersion("libjetty9-java"),
 	},
 	{
@@ -200,7 +200,7 @@ var servers2Targets = []TargetSpec{
 		Encoder:   "Tomcat's own (org.apache.coyote.http2.HpackEncoder)",
 		Transform: tomcatTransform,
 		NoLarge:   "Tomcat sends a field of 16 KiB in one CONTINUATION frame over the peer's SETTINGS_MAX_FRAME_SIZE (docs/FINDINGS-live.md)",
-		start:     appServer("tomcat10", javaApp("tomcat10", "hpackcertlive.TomcatServer"), debianVersion("libtomcat10-embed-java")),
+		start:     appServer("tomcat10", javaApp("tomcat10", "hpackcertlive.TomcatServer")),
 		version:   debianVersion("libtomcat10-embed-java"),
 	},
 	{
@@ -209,7 +209,7 @@ var servers2Targets = []TargetSpec{
 		Transform: warpTransform,
 		start: appServer("warp", func(dir string) ([]string, error) {
 			return []string{filepath.Join(dir, "hpackcert-warp")}, nil
-		}, debianVersion("libghc-warp-dev")),
+		}),
 		version: debianVersion("libghc-warp-dev"),
 	},
 	{
@@ -277,7 +277,7 @@ func startLWS(env *startEnv) (*running, error) {
 		return nil, err
 	}
 	run.url = scheme + addr
-	run.version = debianVersion("libwebsockets-test-server")()
+	run.version = env.spec.version()
 	return run, nil
 }
 

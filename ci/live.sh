@@ -10,7 +10,9 @@
 # at the end: nginx (h2c and TLS), h2o, HAProxy, nghttpx, Apache httpd
 # with mod_http2 and Caddy as reverse proxies of hpackcert's origin (over
 # HTTP/1.1, and over h2c for HAProxy and httpd), the clients curl and
-# nghttp, and Go's server, reverse proxy and client in process. Known failures are listed in live/expect-fail.txt. The
+# nghttp, the libwebsockets test server and OpenJDK's HttpClient (jdk-client,
+# its app built by ci/live-apps.sh), and Go's server, reverse proxy and
+# client in process. Known failures are listed in live/expect-fail.txt. The
 # certification is bounded to 5 minutes once the packages are installed.
 #
 # Usage: ci/live.sh [--install-only | --out FILE]
@@ -55,6 +57,8 @@ targets=(
 	lighttpd-mod-openssl lighttpd
 	varnish varnishd
 	trafficserver traffic_server
+	libwebsockets-test-server libwebsockets-test-server
+	openjdk-17-jdk-headless javac
 )
 missing=()
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
@@ -77,6 +81,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	[ $status -eq 0 ] || exit $status
 fi
+# The apps of the targets that need one (Jetty, Tomcat, warp, the JDK
+# client), and their packages.
+ci/live-apps.sh
 $install_only && exit 0
 
 bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
@@ -92,6 +99,7 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
 	--target lighttpd --target lighttpd:tls --target varnish --target trafficserver \
+	--target lws-server --target jdk-client \
 	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

@@ -306,9 +306,9 @@ var appTargets = []TargetSpec{
 		Name: "bun-serve", Role: live.RoleServer, Package: "bun from npm (" + bunDir + "/install.sh)",
 		Encoder: "ls-hpack (Bun.serve with http2: true)",
 		Transform: live.Transform{
-			Add:     []string{"date", "content-type"},
-			Replace: []string{"vary", "x-dup"},
-			Why:     "Bun.serve adds date and a content-type for the body, and a Fetch API Headers joins the values of a repeated field with \", \" (set-cookie excepted): the script repeats vary and x-dup",
+			Add:     []string{"date", "content-type", "content-length"},
+			Replace: []string{"cache-control", "content-type", "vary", "x-dup", "x-name-a", "x-name-b", "x-name-d"},
+			Why:     "Bun.serve adds date, a content-type for the body and content-length (0 on a 204 too), and a Fetch API Headers joins the values of a repeated field into one, with \", \" (set-cookie excepted): the fields the default script repeats are replaced",
 		},
 		start: appServer([]string{"bun-serve.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{bunBinary(), "bun-serve.js"}, a.flags()...), nil

@@ -21,7 +21,7 @@ for (const [name, value] of pairs) {
   headers[name] = name in headers ? [].concat(headers[name], value) : value;
 }
 
-const session = http2.connect(urls[0].origin, { rejectUnauthorized: false, maxHeaderListPairs: 4096 });
+const session = http2.connect(urls[0].origin, { rejectUnauthorized: false, maxHeaderListPairs: 4096, maxSendHeaderBlockLength: 1 << 20 });
 session.on('error', (err) => {
   console.error(`node-client: session: ${err.message}`);
   process.exitCode = 1;

@@ -290,8 +290,8 @@ var appTargets = []TargetSpec{
 	},
 	{
 		Name: "node-client", Role: live.RoleClient, Package: "nodejs", Binary: "node",
-		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)",
-		client:  appClient(func() string { return "node" }, "node-client.js", nil, live.ClientHeaders("node-client", true)),
+		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)", Transform: clientTransform,
+		client: appClient(func() string { return "node" }, "node-client.js", nil, live.ClientHeaders("node-client", true)),
 	},
 	{
 		Name: "bun-node-http2", Role: live.RoleServer, Package: "bun from npm (" + bunDir + "/install.sh)",

@@ -351,12 +351,12 @@ var appTargets = []TargetSpec{
 	},
 }
 
-// grpcClientHeaders are the fields of live.ClientHeaders that gRPC can
-// send as metadata: printable ASCII values, names it does not keep for
-// itself.
+// grpcClientHeaders are the fields of live.ClientHeaders (strings of 16
+// KiB included) that gRPC can send as metadata: printable ASCII values,
+// names it does not keep for itself.
 var grpcClientHeaders = func() []vectors.Field {
 	var out []vectors.Field
-	for _, f := range live.ClientHeaders("grpc-client", false) {
+	for _, f := range live.ClientHeaders("grpc-client", true) {
 		switch f.Name {
 		case "content-type", "te", "user-agent":
 			continue

@@ -59,11 +59,17 @@ targets=(
 	trafficserver traffic_server
 	libwebsockets-test-server libwebsockets-test-server
 	openjdk-17-jdk-headless javac
+	nodejs node
+	npm npm
+	python3-hypercorn hypercorn
 )
 missing=()
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
 	command -v "${targets[i + 1]}" >/dev/null 2>&1 || missing+=("${targets[i]}")
 done
+# gRPC C-core for Debian's Python (grpc-server, grpc-client): a module,
+# no program.
+/usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing+=(python3-grpcio)
 if [ ${#missing[@]} -gt 0 ]; then
 	# A package's maintainer script would start its service on port 80
 	# and more; policy-rc.d (101: action forbidden) keeps them stopped.
@@ -84,6 +90,9 @@ fi
 # The apps of the targets that need one (Jetty, Tomcat, warp, the JDK
 # client), and their packages.
 ci/live-apps.sh
+# Bun from npm, at the version its package-lock.json pins (bun-node-http2,
+# bun-serve).
+source/live/targets/apps/bun/install.sh
 $install_only && exit 0
 
 bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
@@ -100,6 +109,8 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target go-server --target go-proxy --target go-client \
 	--target lighttpd --target lighttpd:tls --target varnish --target trafficserver \
 	--target lws-server --target jdk-client \
+	--target node-server --target node-proxy --target node-client --target bun-node-http2 --target bun-serve \
+	--target hypercorn --target grpc-server --target grpc-client \
 	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?
 echo "ci/live.sh: hpackcert live took $(($(date +%s) - start))s, exit status $status"
 exit $status

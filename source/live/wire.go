@@ -284,12 +284,17 @@ func (w *wireConn) readFrame(deadline time.Time) (http2.Frame, error) {
 			}
 		}
 	case *http2.RSTStreamFrame:
-		if ended, ok := w.ended[f.StreamID]; ok && !ended {
+		ended, ok := w.ended[f.StreamID]
+		if ok && !ended {
 			w.reset[f.StreamID] = f.ErrCode
 		}
 		w.end(f.StreamID)
 		w.drop(f.StreamID)
-		w.note(fmt.Sprintf("stream %d reset by the peer: %v", f.StreamID, f.ErrCode))
+		// A server may end a stream whose response is complete with
+		// RST_STREAM NO_ERROR (RFC 9113 §8.1), as gRPC does: no note.
+		if !(ok && ended && f.ErrCode == http2.ErrCodeNo) {
+			w.note(fmt.Sprintf("stream %d reset by the peer: %v", f.StreamID, f.ErrCode))
+		}
 	case *http2.GoAwayFrame:
 		// A peer may announce a shutdown with a GOAWAY naming the largest
 		// stream, then name the last one it took in a second (RFC 9113

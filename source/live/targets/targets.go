@@ -42,6 +42,10 @@ type TargetSpec struct {
 	// script's response of 16 KiB strings (live.Script.WithLarge): it
 	// refuses to relay it.
 	NoLarge, NoLargeH2COrigin string
+	// Unscripted, when set, says why a server answers every request with
+	// a header list of its own rather than the script's: each block is
+	// then graded on its own decoded list (live.ServerOptions.Known false).
+	Unscripted string
 
 	// start starts a server or proxy; client runs a client.
 	start   func(env *startEnv) (*running, error)
@@ -251,7 +255,10 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	}
 	c.Name, c.Version = t.Name, run.version
 	c.Where = run.url
-	c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: run.url, Script: script, Known: true, StepTimeout: o.StepTimeout})
+	if t.Unscripted != "" {
+		c.Notes = append(c.Notes, "its lists are its own, not the script's: "+t.Unscripted)
+	}
+	c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: run.url, Script: script, Known: t.Unscripted == "", StepTimeout: o.StepTimeout})
 	stopErr := run.stop()
 	c.Elapsed = time.Since(began)
 	if err != nil {

@@ -1,0 +1,79 @@
+'use strict';
+// The node:http2 server of hpackcert live (node-server, node-proxy and,
+// under Bun, bun-node-http2). It listens on 127.0.0.1:PORT, h2c with prior
+// knowledge or, given --cert and --key, TLS with ALPN h2, and answers each
+// request with the status, fields and body that hpackcert's origin gives
+// for its path over HTTP/1.1.
+//
+// --mode server answers on the core API (stream.respond); --mode proxy
+// relays on the compatibility API (res.writeHead), as a node reverse
+// proxy does.
+//
+// Usage: node node-server.js --port PORT --origin HOST:PORT [--cert F --key F] [--mode server|proxy]
+
+const fs = require('node:fs');
+const http2 = require('node:http2');
+const { fetchOrigin, headerObject, options } = require('./origin.js');
+
+const o = options(process.argv.slice(2));
+const mode = o.mode || 'server';
+if (mode !== 'server' && mode !== 'proxy') throw new Error(`--mode ${mode}: want server or proxy`);
+
+// Room for the script's response of 16 KiB strings.
+const limits = { settings: { maxHeaderListSize: 1 << 20 }, maxSendHeaderBlockLength: 1 << 20, maxSessionMemory: 64 };
+const server = o.cert
+  ? http2.createSecureServer({ cert: fs.readFileSync(o.cert), key: fs.readFileSync(o.key), ...limits })
+  : http2.createServer(limits);
+
+function failed(err) {
+  return { ':status': 502, 'content-type': 'text/plain', 'x-origin-error': String(err && err.code || err) };
+}
+
+if (mode === 'server') {
+  server.on('stream', (stream, headers) => {
+    fetchOrigin(o.origin, headers[':path'], (err, status, raw, body) => {
+      if (stream.destroyed) return;
+      if (err) {
+        stream.respond(failed(err), { endStream: true });
+        return;
+      }
+      try {
+        stream.respond(headerObject(status, raw), { endStream: body.length === 0 });
+      } catch (e) {
+        // node:http2 refuses the fields: say so, in the log and the answer.
+        console.error(`node-server.js: ${headers[':path']}: ${e.code}: ${e.message}`);
+        stream.respond(failed(e), { endStream: true });
+        return;
+      }
+      if (body.length > 0) stream.end(body);
+    });
+  });
+} else {
+  server.on('request', (req, res) => {
+    fetchOrigin(o.origin, req.url, (err, status, raw, body) => {
+      if (res.destroyed) return;
+      if (err) {
+        const h = failed(err);
+        delete h[':status'];
+        res.writeHead(502, h);
+        res.end();
+        return;
+      }
+      const h = headerObject(status, raw);
+      delete h[':status'];
+      try {
+        res.writeHead(status, h);
+      } catch (e) {
+        console.error(`node-server.js: ${req.url}: ${e.code}: ${e.message}`);
+        const f = failed(e);
+        delete f[':status'];
+        res.writeHead(502, f);
+        res.end();
+        return;
+      }
+      res.end(body);
+    });
+  });
+}
+server.on('sessionError', () => {});
+server.listen(Number(o.port), '127.0.0.1');

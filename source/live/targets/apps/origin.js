@@ -1,0 +1,75 @@
+'use strict';
+// Shared by the Node and Bun apps of hpackcert live: fetches the origin's
+// scripted answer for a path over HTTP/1.1 with node's http module, and
+// turns its raw header lines into the header object of node:http2.
+
+const http = require('node:http');
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+// Fields HTTP/2 forbids (RFC 9113 §8.2.2); node:http2 throws on them.
+const connectionSpecific = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+// Fields node:http2 takes one value of (its kSingleValueHeaders; it throws
+// ERR_HTTP2_HEADER_SINGLE_VALUE on an array): the first is kept.
+const singleValue = new Set(['access-control-allow-credentials', 'access-control-max-age', 'access-control-request-method',
+  'age', 'authorization', 'content-encoding', 'content-language', 'content-length', 'content-location', 'content-md5',
+  'content-range', 'content-type', 'date', 'dnt', 'etag', 'expires', 'from', 'host', 'if-match', 'if-modified-since',
+  'if-none-match', 'if-range', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization',
+  'range', 'referer', 'retry-after', 'tk', 'upgrade-insecure-requests', 'user-agent', 'x-content-type-options']);
+
+// fetchOrigin asks origin (HOST:PORT) for path and calls done(err, status,
+// rawHeaders, body), rawHeaders as node:http gives them: name, value,
+// name, value, ... in the order and with the repeats of the response.
+function fetchOrigin(origin, path, done) {
+  const [host, port] = splitHostPort(origin);
+  const req = http.request({ host, port, path, method: 'GET', agent, maxHeaderSize: 1 << 20 }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => done(null, res.statusCode, res.rawHeaders, Buffer.concat(chunks)));
+    res.on('error', (err) => done(err));
+  });
+  req.on('error', (err) => done(err));
+  req.end();
+}
+
+// headerObject returns the fields of rawHeaders as node:http2 takes them:
+// names in lower case, a repeated name as an array of its values in
+// order (the first only of a field node:http2 takes once), the
+// connection-specific fields left out.
+function headerObject(status, rawHeaders) {
+  const h = { ':status': status };
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    const value = rawHeaders[i + 1];
+    if (connectionSpecific.has(name)) continue;
+    if (name in h) {
+      if (singleValue.has(name)) continue;
+      h[name] = [].concat(h[name], value);
+    } else {
+      h[name] = value;
+    }
+  }
+  return h;
+}
+
+function splitHostPort(addr) {
+  const i = addr.lastIndexOf(':');
+  return [addr.slice(0, i), Number(addr.slice(i + 1))];
+}
+
+// options reads --port, --origin, --cert and --key from argv.
+function options(argv) {
+  const o = {};
+  for (let i = 0; i + 1 < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '');
+    if (!['port', 'origin', 'cert', 'key', 'mode'].includes(key)) {
+      throw new Error(`unknown option ${argv[i]} (want --port, --origin, --cert, --key, --mode)`);
+    }
+    o[key] = argv[i + 1];
+  }
+  if (!o.port || !o.origin) throw new Error('want --port PORT --origin HOST:PORT');
+  return o;
+}
+
+module.exports = { fetchOrigin, headerObject, options };

@@ -1,0 +1,39 @@
+"""Shared by the Python apps of hpackcert live: asks hpackcert's origin
+for the scripted answer of a path over HTTP/1.1 (http.client), keeping its
+fields in order, repeats included, as octets."""
+
+import http.client
+
+
+class Origin:
+    """One kept-alive HTTP/1.1 connection to the origin at HOST:PORT,
+    opened again when the origin closed it."""
+
+    def __init__(self, addr):
+        host, _, port = addr.rpartition(":")
+        self.host, self.port = host, int(port)
+        self.conn = None
+
+    def fetch(self, path):
+        """Returns (status, [(name, value)], body), names in lower case and
+        names and values as bytes (http.client reads them as Latin-1)."""
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+            try:
+                self.conn.request("GET", path)
+                resp = self.conn.getresponse()
+                body = resp.read()
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            fields = [(n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in resp.getheaders()]
+            return resp.status, fields, body
+        raise AssertionError("unreachable")
+
+
+# Fields HTTP/2 forbids (RFC 9113 §8.2.2).
+CONNECTION_SPECIFIC = {b"connection", b"keep-alive", b"proxy-connection", b"transfer-encoding", b"upgrade"}

@@ -85,10 +85,10 @@ func javaClasspath(app string) (string, error) {
 	return cp, nil
 }
 
-// appServer returns the start function of a server app: the command
+// builtAppServer returns the start function of a server app: the command
 // argv, given the app's directory, is run with --listen, --origin and, for
 // TLS, --cert and --key (a PKCS#8 key, which Java and Haskell's tls read).
-func appServer(app string, argv func(dir string) ([]string, error)) func(env *startEnv) (*running, error) {
+func builtAppServer(app string, argv func(dir string) ([]string, error)) func(env *startEnv) (*running, error) {
 	return func(env *startEnv) (*running, error) {
 		dir, err := builtApp(app)
 		if err != nil {
@@ -192,7 +192,7 @@ var servers2Targets = []TargetSpec{
 		Encoder:   "Jetty's own (jetty-http2-hpack, HpackEncoder)",
 		Transform: jettyTransform,
 		NoLarge:   "Jetty 9.4 encodes a header block into one buffer of the peer's SETTINGS_MAX_FRAME_SIZE (16 KiB) and fails the connection (BufferOverflowException) on a larger one",
-		start:     appServer("jetty9", javaApp("jetty9", "hpackcertlive.JettyServer")),
+		start:     builtAppServer("jetty9", javaApp("jetty9", "hpackcertlive.JettyServer")),
 		version:   debianVersion("libjetty9-java"),
 	},
 	{
@@ -200,14 +200,14 @@ var servers2Targets = []TargetSpec{
 		Encoder:   "Tomcat's own (org.apache.coyote.http2.HpackEncoder)",
 		Transform: tomcatTransform,
 		NoLarge:   "Tomcat sends a field of 16 KiB in one CONTINUATION frame over the peer's SETTINGS_MAX_FRAME_SIZE (docs/FINDINGS-live.md)",
-		start:     appServer("tomcat10", javaApp("tomcat10", "hpackcertlive.TomcatServer")),
+		start:     builtAppServer("tomcat10", javaApp("tomcat10", "hpackcertlive.TomcatServer")),
 		version:   debianVersion("libtomcat10-embed-java"),
 	},
 	{
 		Name: "warp-server", Role: live.RoleServer, Package: "libghc-warp-dev",
 		Encoder:   "Haskell http2's (Network.HPACK)",
 		Transform: warpTransform,
-		start: appServer("warp", func(dir string) ([]string, error) {
+		start: builtAppServer("warp", func(dir string) ([]string, error) {
 			return []string{filepath.Join(dir, "hpackcert-warp")}, nil
 		}),
 		version: debianVersion("libghc-warp-dev"),

@@ -22,6 +22,9 @@ type jsonResult struct {
 	CausedBy     []string          `json:"caused_by,omitempty"`
 	Declared     string            `json:"declared,omitempty"`
 	NotGraded    bool              `json:"not_graded,omitempty"`
+	// NotApplicable marks a case that does not apply to the kind of
+	// target (certify.Result.NotApplicable), shown "n/a".
+	NotApplicable bool `json:"not_applicable,omitempty"`
 }
 
 // jsonConsequence is certify.Consequence as the JSON report spells it:
@@ -117,7 +120,7 @@ type jsonRepro struct {
 // certify.Coverage) and "cases", each case id mapped to {grade, detail,
 // duration in seconds, repro, at (where the first violation is),
 // expected_failure, stderr, evidence, consequences, caused_by, declared,
-// not_graded}. "evidence" counts what the case judged, as certify.Evidence
+// not_graded, not_applicable}. "evidence" counts what the case judged, as certify.Evidence
 // names it: "blocks", "representations", "insertions", "evictions",
 // "size_updates", "huffman_strings", "sensitive_fields", "instances" of
 // the rule and what they are ("of"), and "not_judged" blocks.
@@ -125,7 +128,8 @@ type jsonRepro struct {
 // followed from it, each {case ("" for the blocks no case judged),
 // blocks, stories, first, detail}; "caused_by" names the root causes that
 // left a case nothing to judge; "declared" is the reason the user gave
-// for a case declared ungradable; "not_graded" marks the case as one of
+// for a case declared ungradable; "not_applicable" marks a case that does
+// not apply to the kind of target (shown n/a); "not_graded" marks the case as one of
 // "ungraded".
 // A target captured live (hpackcert live) also has "live": its
 // "version", "role", "hpack_encoder", "where", "transport",
@@ -195,7 +199,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			jr := jsonResult{
 				Grade: res.Grade, Detail: jsonText(res.Detail), Duration: res.Duration.Seconds(), Repro: jsonText(res.Repro),
 				At: jsonText(res.At), Expected: res.Expected, Stderr: jsonText(res.Stderr), Evidence: res.Evidence,
-				Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id],
+				Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id], NotApplicable: res.NotApplicable,
 			}
 			jr.Evidence.Of = jsonText(jr.Evidence.Of)
 			for _, id := range res.CausedBy {

@@ -153,7 +153,16 @@ func (t *recordedTarget) storiesOf(sc string) []story {
 // of the case are the one scenario of those stories.
 func scenariosOf(t Target, c *Case) []string {
 	rt, ok := t.(*recordedTarget)
-	if !ok || len(rt.generated) == 0 {
+	if !ok {
+		return c.scenarios
+	}
+	if len(rt.generated) == 0 {
+		if slices.Equal(c.scenarios, []string{vectors.ScenarioOctets}) {
+			// The octet case judges the octets a recording carries,
+			// whatever its stories are (recordedOctets): a client's
+			// requests, a recording of traffic.
+			return []string{scTraffic}
+		}
 		return c.scenarios
 	}
 	var out []string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Lacks is what an encoder's library cannot express, declared in advance
@@ -38,6 +39,28 @@ type Lacks struct {
 	// EmptyName: a field with an empty name cannot be written: such
 	// fields are left out (HTTP/2 forbids them, RFC 9113 §8.2.1).
 	EmptyName bool
+	// GroupedNames: the library keeps the fields of a name together (as
+	// a map from names to their values does), at the place of the name's
+	// first field. Each block's fields of one name are moved up to follow
+	// its first field, keeping their order.
+	GroupedNames bool
+	// PseudoOrder: the library writes only the pseudo-header fields of
+	// RFC 9113 (:method, :scheme, :authority, :path, :protocol,
+	// :status), each at most once, in that order, never sensitive, with
+	// a value it can parse: :method a token, :status three digits (100
+	// to 999), the others UTF-8. Every other pseudo-header field (of
+	// another name, a repeat, a sensitive one, or a value out of these
+	// rules) is sent as a regular field, its name's ':' made '-' (the
+	// same length, so that the story's entry sizes and evictions stay),
+	// and the pseudo-header fields left are put in that order, in the
+	// places they hold.
+	PseudoOrder bool
+	// TokenNames: every regular name is an HTTP token (RFC 9110 §5.6.2,
+	// as RFC 9113 §8.2.1 asks). Every octet of a regular name that is
+	// not a token character (nor refused, for Refuses strips those) is
+	// sent as '-', keeping the name's length; an empty name is
+	// EmptyName's.
+	TokenNames bool
 	// Refuses lists octet values the library refuses in a name or value;
 	// they are left out of every field, and the octet cases (enc/5.2/3,
 	// enc/5.2/4) name them as not tested.
@@ -49,7 +72,7 @@ type OctetRange struct{ Lo, Hi byte }
 
 // LackNames are the names of the lacks as hpack-stdio's hello spells
 // them ("lacks": [...]); the octets refused are its "refuses" member.
-var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names", "empty-name"}
+var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names", "empty-name", "grouped-names", "pseudo-order", "token-names"}
 
 // ParseLacks returns the lacks of the given names and refused ranges, or
 // an error naming the first unknown name or bad range.
@@ -69,6 +92,12 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 			l.UppercaseNames = true
 		case "empty-name":
 			l.EmptyName = true
+		case "grouped-names":
+			l.GroupedNames = true
+		case "pseudo-order":
+			l.PseudoOrder = true
+		case "token-names":
+			l.TokenNames = true
 		default:
 			return Lacks{}, fmt.Errorf("unknown lack %q (want %s)", n, strings.Join(LackNames, ", "))
 		}
@@ -86,7 +115,7 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 // (the refused octets aside), nil for none.
 func (l Lacks) Names() []string {
 	var names []string
-	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames, l.EmptyName} {
+	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames, l.EmptyName, l.GroupedNames, l.PseudoOrder, l.TokenNames} {
 		if on {
 			names = append(names, LackNames[i])
 		}
@@ -105,7 +134,7 @@ func (l Lacks) String() string {
 
 // IsZero reports whether nothing is declared.
 func (l Lacks) IsZero() bool {
-	return !l.NeverIndex && !l.PseudoFirst && !l.OneSizeUpdate && !l.EmptyBlock && !l.UppercaseNames && !l.EmptyName && len(l.Refuses) == 0
+	return len(l.Names()) == 0 && len(l.Refuses) == 0
 }
 
 // refuses reports whether octet x is refused.
@@ -173,7 +202,8 @@ func expressed(stories []story, l Lacks) []story {
 			}
 			fields := slices.Clone(b.Headers)
 			if l.EmptyName {
-				fields = slices.DeleteFunc(fields, func(f Field) bool { return f.Name == "" })
+				// Empty as sent: a name of refused octets only is too.
+				fields = slices.DeleteFunc(fields, func(f Field) bool { return l.strip(f.Name) == "" })
 			}
 			for i := range fields {
 				if l.NeverIndex {
@@ -182,6 +212,19 @@ func expressed(stories []story, l Lacks) []story {
 				if l.UppercaseNames {
 					fields[i].Name = lowerName(fields[i].Name)
 				}
+			}
+			if l.PseudoOrder {
+				fields = l.pseudoOrdered(fields)
+			}
+			if l.TokenNames {
+				for i, f := range fields {
+					if !isPseudo(f) {
+						fields[i].Name = l.tokenName(f.Name)
+					}
+				}
+			}
+			if l.GroupedNames {
+				fields = l.grouped(fields)
 			}
 			if l.PseudoFirst {
 				slices.SortStableFunc(fields, func(a, b Field) int {
@@ -213,10 +256,100 @@ func lowerName(s string) string {
 }
 
 func pseudoRank(f Field) int {
-	if strings.HasPrefix(f.Name, ":") {
+	if isPseudo(f) {
 		return 0
 	}
 	return 1
+}
+
+func isPseudo(f Field) bool { return strings.HasPrefix(f.Name, ":") }
+
+// pseudoNames are the pseudo-header fields of RFC 9113 (§8.3.1, §8.3.2,
+// and RFC 8441's :protocol), in the order a PseudoOrder library writes
+// them.
+var pseudoNames = []string{":method", ":scheme", ":authority", ":path", ":protocol", ":status"}
+
+// pseudoOrdered returns the fields with the pseudo-header fields a
+// PseudoOrder library cannot write sent as regular ones, and those left
+// in pseudoNames' order, in the places they hold. Names and values are
+// judged as sent, without the refused octets.
+func (l Lacks) pseudoOrdered(fields []Field) []Field {
+	var seen [6]bool
+	var places []int // of the pseudo-header fields kept
+	for i, f := range fields {
+		if !isPseudo(f) {
+			continue
+		}
+		r := slices.Index(pseudoNames, l.strip(f.Name))
+		if r < 0 || seen[r] || f.Sensitive || !pseudoValue(r, l.strip(f.Value)) {
+			fields[i].Name = "-" + f.Name[1:]
+			continue
+		}
+		seen[r] = true
+		places = append(places, i)
+	}
+	kept := make([]Field, len(places))
+	for k, i := range places {
+		kept[k] = fields[i]
+	}
+	slices.SortStableFunc(kept, func(a, b Field) int {
+		return slices.Index(pseudoNames, l.strip(a.Name)) - slices.Index(pseudoNames, l.strip(b.Name))
+	})
+	for k, i := range places {
+		fields[i] = kept[k]
+	}
+	return fields
+}
+
+// pseudoValue reports whether v is a value a PseudoOrder library parses
+// for pseudoNames[rank]: :method a token, :status three digits from 100
+// to 999, the others UTF-8.
+func pseudoValue(rank int, v string) bool {
+	switch pseudoNames[rank] {
+	case ":method":
+		return v != "" && !strings.ContainsFunc(v, func(c rune) bool { return c >= 0x80 || !isTchar(byte(c)) })
+	case ":status":
+		return len(v) == 3 && '1' <= v[0] && v[0] <= '9' && isDigit(v[1]) && isDigit(v[2])
+	}
+	return utf8.ValidString(v)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isTchar reports whether c is a token character (RFC 9110 §5.6.2).
+func isTchar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// tokenName returns name with every octet that is neither a token
+// character nor refused (stripped later) made '-'.
+func (l Lacks) tokenName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !isTchar(c) && !l.refuses(c) {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// grouped returns the fields with those of each name (as sent, without
+// the refused octets) moved up to follow the name's first field.
+func (l Lacks) grouped(fields []Field) []Field {
+	var order []string
+	byName := map[string][]Field{}
+	for _, f := range fields {
+		n := l.strip(f.Name)
+		if _, ok := byName[n]; !ok {
+			order = append(order, n)
+		}
+		byName[n] = append(byName[n], f)
+	}
+	out := fields[:0:0]
+	for _, n := range order {
+		out = append(out, byName[n]...)
+	}
+	return out
 }
 
 // declares returns why the encoder's lacks leave the case nothing to

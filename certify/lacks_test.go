@@ -1,9 +1,12 @@
 package certify
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // TestExpressedEachLack checks how every lack rewrites a story into what
@@ -122,6 +125,148 @@ func TestLacksRefusedOctets(t *testing.T) {
 	} {
 		if _, err := ParseLacks(bad.names, bad.refuses); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("ParseLacks(%q, %v) = %v; want an error with %q", bad.names, bad.refuses, err, bad.want)
+		}
+	}
+}
+
+// TestExpressedShapeLacks checks how grouped-names, pseudo-order and
+// token-names rewrite a block, alone, and that the refused octets, which
+// are stripped later, are judged as sent.
+func TestExpressedShapeLacks(t *testing.T) {
+	type want struct{ name, value string }
+	f := func(name, value string) Field { return Field{Name: name, Value: value} }
+	tests := []struct {
+		what   string
+		lack   Lacks
+		fields []Field
+		want   []want
+	}{
+		{"grouped-names", Lacks{GroupedNames: true},
+			[]Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f(":path", "/"), f("a", "4"), f("c", "5")},
+			[]want{{"c", "1"}, {"c", "5"}, {"a", "2"}, {"a", "4"}, {"c\x01", "3"}, {":path", "/"}}},
+		{"grouped-names, names as sent", Lacks{GroupedNames: true, Refuses: []OctetRange{{1, 1}}},
+			[]Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f("a", "4")},
+			[]want{{"c", "1"}, {"c\x01", "3"}, {"a", "2"}, {"a", "4"}}},
+		{"pseudo-order", Lacks{PseudoOrder: true},
+			[]Field{f("x", "0"), f(":path", "/"), f(":method", "G T"), f(":method", "GET"), f(":foo", "bar"), f(":path", "/2"),
+				{Name: ":authority", Value: "h", Sensitive: true}, f(":status", "099"), f(":scheme", "\xff"), f(":status", "204"), f(":Path", "/3")},
+			[]want{{"x", "0"}, {":method", "GET"}, {"-method", "G T"}, {":path", "/"}, {"-foo", "bar"}, {"-path", "/2"},
+				{"-authority", "h"}, {"-status", "099"}, {"-scheme", "\xff"}, {":status", "204"}, {"-Path", "/3"}}},
+		{"pseudo-order, values as sent", Lacks{PseudoOrder: true, Refuses: []OctetRange{{1, 1}}},
+			[]Field{f(":status", "2\x0104"), f(":pa\x01th", "/"), f(":method", "GET")},
+			[]want{{":method", "GET"}, {":pa\x01th", "/"}, {":status", "2\x0104"}}},
+		{"pseudo-order after uppercase-names", Lacks{PseudoOrder: true, UppercaseNames: true},
+			[]Field{f(":Path", "/"), f(":METHOD", "GET")},
+			[]want{{":method", "GET"}, {":path", "/"}}},
+		{"token-names", Lacks{TokenNames: true, Refuses: []OctetRange{{1, 1}}},
+			[]Field{f("a b", "1"), f("x\xc0y", "2"), f("c\x01d", "3"), f(":path", "/"), f("", "4"), f("Ok-Name", "5"), f("a:b\"c", "6")},
+			[]want{{"a-b", "1"}, {"x-y", "2"}, {"c\x01d", "3"}, {":path", "/"}, {"", "4"}, {"Ok-Name", "5"}, {"a-b-c", "6"}}},
+		{"pseudo-order and token-names", Lacks{PseudoOrder: true, TokenNames: true},
+			[]Field{f(":a b", "1"), f(":status", "200")},
+			[]want{{"-a-b", "1"}, {":status", "200"}}},
+	}
+	for _, tt := range tests {
+		src := []story{{Path: "s", Cases: []block{{Headers: slices.Clone(tt.fields)}}}}
+		out := expressed(src, tt.lack)
+		if len(out) != 1 || len(out[0].Cases) != 1 {
+			t.Fatalf("%s: %d stories", tt.what, len(out))
+		}
+		var got []want
+		for _, h := range out[0].Cases[0].Headers {
+			got = append(got, want{h.Name, h.Value})
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.what, got, tt.want)
+		}
+		for _, h := range out[0].Cases[0].Headers {
+			if tt.lack.PseudoOrder && h.Sensitive != (h.Name == "-authority") {
+				t.Errorf("%s: %s sensitive %v; a demoted field keeps its mark, no pseudo-header field has one", tt.what, h.Name, h.Sensitive)
+			}
+		}
+	}
+	// An empty name is empty as sent, too.
+	out := expressed([]story{{Path: "e", Cases: []block{{Headers: []Field{f("\x01", "1"), f("a", "2")}}}}}, Lacks{EmptyName: true, Refuses: []OctetRange{{1, 1}}})
+	if got := out[0].Cases[0].Headers; len(got) != 1 || got[0].Name != "a" {
+		t.Errorf("empty-name with refused octets: %v; want the name of refused octets only left out", got)
+	}
+}
+
+// TestExpressedH2 checks that with the lacks h2 (Rust) declares, every
+// block of every scenario is one h2 can take: its pseudo-header fields
+// first, h2's six, each once, in its order, none sensitive, with values
+// it parses; then lowercase token names, each name's fields together.
+// No story loses a block, and, since no field is left out, the fields'
+// entry sizes stay those of the story.
+func TestExpressedH2(t *testing.T) {
+	l, err := ParseLacks([]string{"pseudo-first", "uppercase-names", "empty-name", "grouped-names", "pseudo-order", "token-names"},
+		[][2]int{{0, 8}, {10, 31}, {127, 127}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(l.Names(), ","); got != "pseudo-first,uppercase-names,empty-name,grouped-names,pseudo-order,token-names" {
+		t.Errorf("Names: %s", got)
+	}
+	raw, err := vectors.RawData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string][]story{scTraffic: fromVectors(raw)}
+	for _, sc := range targetedScenarios {
+		all[sc], _ = vectors.Scenario(sc, 1, 16, false)
+	}
+	h2Rank := func(name string) int { return slices.Index(pseudoNames, name) }
+	for sc, stories := range all {
+		src := cloneStories(stories)
+		out := expressed(stories, l)
+		if len(out) != len(src) {
+			t.Errorf("%s: %d stories of %d", sc, len(out), len(src))
+			continue
+		}
+		for si, st := range out {
+			if len(st.Cases) != len(src[si].Cases) {
+				t.Errorf("%s %s: %d blocks of %d", sc, st.Path, len(st.Cases), len(src[si].Cases))
+				continue
+			}
+			for bi, b := range st.Cases {
+				where := fmt.Sprintf("%s %s block %d", sc, st.Path, bi)
+				size, srcSize := 0, 0
+				for _, h := range src[si].Cases[bi].Headers {
+					if l.strip(h.Name) != "" {
+						srcSize += len(h.Name) + len(h.Value)
+					}
+				}
+				lastRank, regular := -1, false
+				seen := map[string]bool{}
+				prev := ""
+				for fi, h := range b.Headers {
+					size += len(h.Name) + len(h.Value)
+					name, value := l.strip(h.Name), l.strip(h.Value)
+					if strings.HasPrefix(name, ":") {
+						r := h2Rank(name)
+						switch {
+						case regular:
+							t.Errorf("%s field %d: %s after a regular field", where, fi, name)
+						case r <= lastRank:
+							t.Errorf("%s field %d: %s not in h2's order, or not one of its six", where, fi, name)
+						case h.Sensitive || !pseudoValue(r, value):
+							t.Errorf("%s field %d: %s sensitive or of a value h2 refuses: %q", where, fi, name, value)
+						}
+						lastRank = r
+						continue
+					}
+					regular = true
+					if name == "" || l.tokenName(name) != name || lowerName(name) != name {
+						t.Errorf("%s field %d: name %q is no lowercase token", where, fi, name)
+					}
+					if name != prev && seen[name] {
+						t.Errorf("%s field %d: %s again after %s", where, fi, name, prev)
+					}
+					seen[name], prev = true, name
+				}
+				if size != srcSize {
+					t.Errorf("%s: fields of %d octets; the story's are %d", where, size, srcSize)
+				}
+			}
 		}
 	}
 }

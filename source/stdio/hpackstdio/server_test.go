@@ -139,6 +139,9 @@ func TestServeLacks(t *testing.T) {
 		{certify.Lacks{OneSizeUpdate: true}, `{"name":"echo","lacks":["one-size-update"]}`},
 		{certify.Lacks{EmptyBlock: true}, `{"name":"echo","lacks":["empty-block"]}`},
 		{certify.Lacks{UppercaseNames: true}, `{"name":"echo","lacks":["uppercase-names"]}`},
+		{certify.Lacks{GroupedNames: true}, `{"name":"echo","lacks":["grouped-names"]}`},
+		{certify.Lacks{PseudoOrder: true}, `{"name":"echo","lacks":["pseudo-order"]}`},
+		{certify.Lacks{TokenNames: true}, `{"name":"echo","lacks":["token-names"]}`},
 		{certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}}, `{"name":"echo","refuses":[[0,31]]}`},
 		{everyLack, `{"name":"echo","lacks":["never-index","pseudo-first","one-size-update","empty-block","uppercase-names"],"refuses":[[0,8],[127,127],[255,255]]}`},
 	}

@@ -36,6 +36,22 @@ type CoverageSet struct {
 	Covered int      `json:"covered"`
 	Total   int      `json:"total"`
 	Missing []string `json:"missing,omitempty"`
+	// Reach, when set, is how many of Total the source can carry at all
+	// (a live target's role: a response holds no request pseudo-header
+	// field, a field value no control octet), and Beyond says why the
+	// others are out of reach. Set by WithFieldRole.
+	Reach  int    `json:"reach,omitempty"`
+	Beyond string `json:"beyond_reach,omitempty"`
+}
+
+// String writes the set as "covered/total", and the reach when set:
+// "7/61 (54 within a response's reach: ...)".
+func (s CoverageSet) String() string {
+	out := fmt.Sprintf("%d/%d", s.Covered, s.Total)
+	if s.Reach > 0 {
+		out += fmt.Sprintf(" (%d within reach: %s)", s.Reach, s.Beyond)
+	}
+	return out
 }
 
 // IntegerBoundary is one value of a §5.1 integer with an N-bit prefix at
@@ -297,7 +313,35 @@ func (c *Coverage) String() string {
 	if len(out) > 0 {
 		ints += fmt.Sprintf(" (of %d: %s)", len(c.Integers), strings.Join(out, ", "))
 	}
-	return fmt.Sprintf("static entries %d/%d, static names %d/%d, Huffman codes %d/%d, integer boundaries %s",
-		c.StaticEntries.Covered, c.StaticEntries.Total, c.StaticNames.Covered, c.StaticNames.Total,
-		c.HuffmanOctets.Covered, c.HuffmanOctets.Total, ints)
+	return fmt.Sprintf("static entries %s, static names %s, Huffman codes %s, integer boundaries %s",
+		c.StaticEntries, c.StaticNames, c.HuffmanOctets, ints)
+}
+
+// applyReach sets what a recording of one role's field sections can
+// carry at all (WithFieldRole): "request" or "response".
+func (c *Coverage) applyReach(role string) {
+	other := map[string]bool{}
+	var otherNames []string
+	for _, f := range spec.StaticTable {
+		isStatus := f.Name == ":status"
+		if strings.HasPrefix(f.Name, ":") && isStatus == (role == "request") {
+			if !other[f.Name] {
+				otherNames = append(otherNames, f.Name)
+			}
+			other[f.Name] = true
+		}
+	}
+	entries, names := 0, 0
+	for i, f := range spec.StaticTable {
+		if other[f.Name] {
+			entries++
+			if i == 0 || spec.StaticTable[i-1].Name != f.Name {
+				names++
+			}
+		}
+	}
+	not := "a " + role + " carries no " + strings.Join(otherNames, ", ")
+	c.StaticEntries.Reach, c.StaticEntries.Beyond = c.StaticEntries.Total-entries, fmt.Sprintf("%s (%d entries)", not, entries)
+	c.StaticNames.Reach, c.StaticNames.Beyond = c.StaticNames.Total-names, not
+	c.HuffmanOctets.Reach, c.HuffmanOctets.Beyond = 224, "an HTTP field value carries HTAB, 0x20-0x7e and 0x80-0xff only (RFC 9110 §5.5)"
 }

@@ -60,6 +60,9 @@ type recordedTarget struct {
 	// generated holds the paths of the stories a generated schedule
 	// drove (WithGenerated).
 	generated map[string]bool
+	// role is "request" or "response" for a recording of one role's
+	// field sections sent through HTTP (WithFieldRole).
+	role string
 	// replays maps the path of a story recorded again on a fresh context
 	// to the path of its first recording (WithReplay).
 	replays map[string]string
@@ -87,6 +90,23 @@ func WithReplay(t Target, again, first string) (Target, error) {
 		rt.replays = map[string]string{}
 	}
 	rt.replays[filepath.Base(again)] = filepath.Base(first)
+	return t, nil
+}
+
+// WithFieldRole marks a target made by RecordedStories as a recording of
+// HTTP field sections of one role, "request" or "response" (a live
+// target's: a server's or proxy's responses, a client's requests): its
+// coverage then says how much of each set that role can carry at all
+// (CoverageSet.Reach), and why the rest is out of its reach.
+func WithFieldRole(t Target, role string) (Target, error) {
+	rt, ok := t.(*recordedTarget)
+	if !ok {
+		return nil, fmt.Errorf("certify: WithFieldRole needs a target made by RecordedStories, not %T", t)
+	}
+	if role != "request" && role != "response" {
+		return nil, fmt.Errorf("certify: WithFieldRole: role %q; want \"request\" or \"response\"", role)
+	}
+	rt.role = role
 	return t, nil
 }
 

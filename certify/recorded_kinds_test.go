@@ -146,3 +146,42 @@ func TestRecordedReplayDeterminism(t *testing.T) {
 		t.Errorf("other output: enc/2.2/1 %v (%s); want info, not deterministic at block 3", r.Grade, r.Detail)
 	}
 }
+
+func TestRecordedFieldRole(t *testing.T) {
+	stories := recordedKinds(t, fieldValueOctets())
+	for _, tc := range []struct {
+		role                   string
+		entries, names, absent int
+		without                string
+	}{
+		{"response", 54, 48, 7, ":method"},
+		{"request", 54, 51, 7, ":status"},
+	} {
+		target, err := WithFieldRole(mustRecorded(t, stories), tc.role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run([]Target{target}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cov := rep.Coverage["kinds"]
+		if cov.StaticEntries.Reach != tc.entries || cov.StaticNames.Reach != tc.names || cov.HuffmanOctets.Reach != 224 {
+			t.Errorf("%s: reach %d entries, %d names, %d octets; want %d, %d, 224", tc.role, cov.StaticEntries.Reach, cov.StaticNames.Reach, cov.HuffmanOctets.Reach, tc.entries, tc.names)
+		}
+		if !strings.Contains(cov.StaticEntries.Beyond, tc.without) || !strings.Contains(cov.String(), "within reach") {
+			t.Errorf("%s: coverage %q; want the entries a %s cannot carry (%s) named", tc.role, cov.String(), tc.role, tc.without)
+		}
+	}
+	if _, err := WithFieldRole(mustRecorded(t, stories), "push"); err == nil {
+		t.Error(`WithFieldRole("push"): no error`)
+	}
+	// Without a role, the coverage says nothing of reach.
+	rep, err := Run([]Target{mustRecorded(t, stories)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := rep.Coverage["kinds"].String(); strings.Contains(s, "within reach") {
+		t.Errorf("no role: coverage %q; want no reach", s)
+	}
+}

@@ -251,6 +251,9 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		rep.Targets[name] = info
 		rep.Results[name] = results
 		rep.Coverage[name] = measureCoverage(played)
+		if rt, ok := t.(*recordedTarget); ok && rt.role != "" {
+			rep.Coverage[name].applyReach(rt.role)
+		}
 	}
 	for _, e := range opts.ExpectFail {
 		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {
@@ -576,7 +579,9 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 	}
 	if rec, ok := t.(recordings); ok {
 		if sc != scTraffic {
-			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; scenario " + sc + " needs a live encoder"}, nil
+			// One reason for every scenario, so that a case of several
+			// says it once.
+			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; the generated and targeted scenarios need an encoder to drive"}, nil
 		}
 		stories := rec.recordedStories()
 		if len(stories) == 0 {

@@ -121,6 +121,13 @@ func (c *Capture) Target() (certify.Target, error) {
 			}
 		}
 	}
+	role := "response"
+	if c.Role == RoleClient {
+		role = "request"
+	}
+	if t, err = certify.WithFieldRole(t, role); err != nil {
+		return nil, err
+	}
 	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
 

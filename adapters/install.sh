@@ -80,7 +80,7 @@ for dir in hpack-js node-hpack; do
 done
 
 # The C program around libnghttp2's deflater.
-if stale nghttp2-c/adapter.c "$build"/nghttp2-c/adapter; then
+if stale nghttp2-c/adapter.c c-common/hpackstdio-json.h "$build"/nghttp2-c/adapter; then
 	printf '\n== gcc adapters/nghttp2-c\n'
 	mkdir -p "$build"/nghttp2-c
 	# shellcheck disable=SC2046 # pkg-config prints several words

@@ -1,17 +1,12 @@
 package targets
 
 import (
-	"bytes"
 	"context"
 	"embed"
-	"fmt"
-	"net"
-	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
-	"text/template"
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/shell"
@@ -41,58 +36,9 @@ type confData struct {
 // as a reverse proxy by the template conf/name; command gives the program
 // and its arguments for the written configuration file.
 func debianProxy(name string, command func(d confData, confPath string) []string) func(env *startEnv) (*running, error) {
-	return func(env *startEnv) (*running, error) {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		_, originPort, _ := net.SplitHostPort(env.origin.Addr())
-		d := confData{
-			Dir: env.dir, Port: port, Addr: fmt.Sprintf("127.0.0.1:%d", port),
-			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.originH2C, Root: os.Geteuid() == 0,
-		}
-		d.OriginPort, _ = strconv.Atoi(originPort)
-		if env.tls {
-			d.Cert, d.Key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
-			for path, data := range map[string][]byte{
-				d.Cert:                               env.cert.CertPEM,
-				d.Key:                                env.cert.KeyPEM,
-				filepath.Join(env.dir, "bundle.pem"): append(append([]byte(nil), env.cert.CertPEM...), env.cert.KeyPEM...),
-			} {
-				if err := os.WriteFile(path, data, 0o644); err != nil {
-					return nil, err
-				}
-			}
-		}
-		text, err := conf.ReadFile("conf/" + name)
-		if err != nil {
-			return nil, err
-		}
-		tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
-		if err != nil {
-			return nil, err
-		}
-		var b bytes.Buffer
-		if err := tmpl.Execute(&b, d); err != nil {
-			return nil, err
-		}
-		confPath := filepath.Join(env.dir, name)
-		if err := os.WriteFile(confPath, b.Bytes(), 0o644); err != nil {
-			return nil, err
-		}
-		argv := command(d, confPath)
-		extraEnv := []string{"HOME=" + env.dir, "XDG_DATA_HOME=" + env.dir, "XDG_CONFIG_HOME=" + env.dir}
-		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
-		if err != nil {
-			return nil, err
-		}
-		run.url = "http://" + d.Addr
-		if env.tls {
-			run.url = "https://" + d.Addr
-		}
-		run.version = programVersion(env.spec)
-		return run, nil
-	}
+	return configuredProxy([]string{name}, func(d confData) ([]string, []string, error) {
+		return command(d, filepath.Join(d.Dir, path.Base(name))), nil, nil
+	})
 }
 
 // versionCommands are the arguments that make each program print its

@@ -92,11 +92,15 @@ func configuredProxy(names []string, command func(d confData) (argv, env []strin
 		d.OriginPort, _ = strconv.Atoi(originPort)
 		if env.tls {
 			d.Cert, d.Key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
-			if err := os.WriteFile(d.Cert, env.cert.CertPEM, 0o644); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(d.Key, env.cert.KeyPEM, 0o644); err != nil {
-				return nil, err
+			// Some programs take the key and the certificate in one file.
+			for path, data := range map[string][]byte{
+				d.Cert:                               env.cert.CertPEM,
+				d.Key:                                env.cert.KeyPEM,
+				filepath.Join(env.dir, "bundle.pem"): append(append([]byte(nil), env.cert.CertPEM...), env.cert.KeyPEM...),
+			} {
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for _, name := range names {
@@ -120,7 +124,7 @@ func configuredProxy(names []string, command func(d confData) (argv, env []strin
 		if err != nil {
 			return nil, err
 		}
-		extraEnv = append([]string{"HOME=" + env.dir}, extraEnv...)
+		extraEnv = append([]string{"HOME=" + env.dir, "XDG_DATA_HOME=" + env.dir, "XDG_CONFIG_HOME=" + env.dir}, extraEnv...)
 		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,9 @@
 package certify
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -183,5 +186,51 @@ func TestRecordedFieldRole(t *testing.T) {
 	}
 	if s := rep.Coverage["kinds"].String(); strings.Contains(s, "within reach") {
 		t.Errorf("no role: coverage %q; want no reach", s)
+	}
+}
+
+// TestExpectedBreakdown: "NAME breakdown" in an expect file makes a
+// target's breakdown a known finding that fails no run; one that does not
+// happen is stale.
+func TestExpectedBreakdown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "expect.txt")
+	if err := os.WriteFile(path, []byte("kinds breakdown\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failures, _, err := ReadExpectations(path)
+	if err != nil || len(failures) != 1 || failures[0] != "kinds breakdown" {
+		t.Fatalf("ReadExpectations = %q, %v; want [kinds breakdown]", failures, err)
+	}
+	if err := os.WriteFile(path, []byte("breakdown\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadExpectations(path); err == nil {
+		t.Error(`ReadExpectations("breakdown" alone): no error; want one (a breakdown names its target)`)
+	}
+	stories := recordedKinds(t, fieldValueOctets())
+	for _, tc := range []struct {
+		expect              []string
+		failed, expectedSet bool
+		stale               int
+	}{
+		{nil, true, false, 0},
+		{[]string{"kinds breakdown"}, false, true, 0},
+	} {
+		target := WithBreakdown(mustRecorded(t, stories), errors.New("target stopped at request 3 of 9"))
+		rep, err := Run([]Target{target}, Options{ExpectFail: tc.expect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Failed() != tc.failed || rep.Targets["kinds"].BreakdownExpected != tc.expectedSet || len(rep.StaleExpectations) != tc.stale {
+			t.Errorf("expect %q: failed %v, expected %v, stale %q; want %v, %v, %d", tc.expect, rep.Failed(), rep.Targets["kinds"].BreakdownExpected, rep.StaleExpectations, tc.failed, tc.expectedSet, tc.stale)
+		}
+	}
+	// Expected but not broken down: stale.
+	rep, err := Run([]Target{mustRecorded(t, stories)}, Options{ExpectFail: []string{"kinds breakdown"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.StaleExpectations) != 1 {
+		t.Errorf("no breakdown: stale %q; want the expectation", rep.StaleExpectations)
 	}
 }

@@ -19,7 +19,9 @@ type Options struct {
 	// Strict turns non-strict grades into failures.
 	Strict bool
 	// ExpectFail lists known failures that do not fail the run: each entry
-	// is a case id, or "ENCODER CASE" for one encoder (see ReadExpectations).
+	// is a case id, or "ENCODER CASE" for one encoder, or "ENCODER
+	// breakdown" for a known breakdown (TargetInfo.BreakdownExpected; see
+	// ReadExpectations).
 	ExpectFail []string
 	// Declared lists the cases the user declares an encoder cannot be
 	// graded on (its library cannot express them): a MUST case left
@@ -247,6 +249,10 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		info := describe(t)
 		info.Elapsed = time.Since(began)
 		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
+		if key := t.Name() + " breakdown"; info.Breakdown != "" && r.expect[key] {
+			info.BreakdownExpected = true
+			r.expectMet[key] = true
+		}
 		info.Lacks = lacksOf(t).String()
 		rep.Targets[name] = info
 		rep.Results[name] = results

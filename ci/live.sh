@@ -108,7 +108,7 @@ timeout --kill-after=10s 300s "$bin/hpackcert" live \
 	--target curl --target nghttp \
 	--target go-server --target go-proxy --target go-client \
 	--target lighttpd --target lighttpd:tls --target varnish --target trafficserver \
-	--target lws-server --target jdk-client \
+	--target lws-server --target jdk-client --target jetty9-server --target tomcat10-server --target warp-server \
 	--target node-server --target node-proxy --target node-client --target bun-node-http2 --target bun-serve \
 	--target hypercorn --target grpc-server --target grpc-client \
 	--expect-fail live/expect-fail.txt --md "$out" ${LIVE_JSON:+--json "$LIVE_JSON"} || status=$?

@@ -245,7 +245,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 			Elapsed:     info.Elapsed.Round(time.Millisecond),
 		}
 		if info.Breakdown != "" {
-			s.Breakdown = breakdownLine(s.Encoder, visible.Line(info.Breakdown))
+			s.Breakdown = breakdownLine(s.Encoder, visible.Line(info.Breakdown), info.BreakdownExpected)
 			s.BreakdownFull = visible.Text(breakdownText(info))
 		}
 		for id, res := range r.Results[enc] {

@@ -77,7 +77,7 @@ func (r rep) writeLiveMarkdown(w io.Writer) {
 			mdText(enc), mdText(l.Version), mdText(l.Role), mdText(l.Encoder), mdText(l.Transport), l.Blocks,
 			counts[certify.Pass], counts[certify.NonStrict], counts[certify.Fail], mdText(l.Transform))
 		if b := r.Targets[enc].Breakdown; b != "" {
-			notes = append(notes, fmt.Sprintf("- **%s**: breakdown: %s", mdText(enc), mdText(oneLine(b))))
+			notes = append(notes, fmt.Sprintf("- **%s**: %s: %s", mdText(enc), breakdownWord(r.Targets[enc].BreakdownExpected), mdText(oneLine(b))))
 		}
 		for _, n := range l.Notes {
 			notes = append(notes, fmt.Sprintf("- **%s**: %s", mdText(enc), mdText(oneLine(n))))

@@ -50,7 +50,7 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 		}
 		fmt.Fprintln(w)
 		if b := r.Targets[enc].Breakdown; b != "" {
-			fmt.Fprintf(w, "- **%s**: breakdown: %s\n", names[i], mdText(b))
+			fmt.Fprintf(w, "- **%s**: %s: %s\n", names[i], breakdownWord(r.Targets[enc].BreakdownExpected), mdText(b))
 		}
 	}
 	strict := ""
@@ -193,7 +193,7 @@ func (r rep) writeMarkdownBreakdowns(w io.Writer) {
 		if info.Breakdown == "" {
 			continue
 		}
-		fmt.Fprintf(w, "\n<details open><summary>%s breakdown: %s</summary>\n\n", htmlLine(enc), htmlLine(info.Breakdown))
+		fmt.Fprintf(w, "\n<details open><summary>%s %s: %s</summary>\n\n", htmlLine(enc), breakdownWord(info.BreakdownExpected), htmlLine(info.Breakdown))
 		writeMarkdownCode(w, breakdownText(info))
 		fmt.Fprintln(w, "</details>")
 	}

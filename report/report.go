@@ -222,8 +222,12 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 		fails = append(fails, fmt.Sprintf("%s in %d of %d encoders", counted(n, "failure", "failures"), len(failing), len(r.Encoders)))
 	}
 	var broke []string
+	expectedBreakdowns := 0
 	for i, enc := range r.Encoders {
-		if r.Targets[enc].Breakdown != "" {
+		switch info := r.Targets[enc]; {
+		case info.Breakdown != "" && info.BreakdownExpected:
+			expectedBreakdowns++
+		case info.Breakdown != "":
 			broke = append(broke, names[i])
 		}
 	}
@@ -256,6 +260,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 		one, many string
 	}{
 		{len(ranked[rankExpected]), "expected failure", "expected failures"},
+		{expectedBreakdowns, "expected breakdown", "expected breakdowns"},
 		{len(ranked[rankNonStrict]), "non-strict", "non-strict"},
 		{len(ranked[rankUnsupported]) - declared - caused - inapplicable, "unsupported", "unsupported"},
 		{declared, "declared", "declared"},
@@ -307,8 +312,16 @@ func cut(s string) string {
 
 // breakdownLine is how every format states a target's breakdown, the
 // name and the breakdown escaped for it.
-func breakdownLine(name, breakdown string) string {
-	return name + ": breakdown: " + breakdown
+func breakdownLine(name, breakdown string, expected bool) string {
+	return name + ": " + breakdownWord(expected) + ": " + breakdown
+}
+
+// breakdownWord names a breakdown, and an expected one as such.
+func breakdownWord(expected bool) string {
+	if expected {
+		return "breakdown (expected)"
+	}
+	return "breakdown"
 }
 
 // causedByLine says which root causes left a case with nothing to judge.

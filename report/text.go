@@ -37,7 +37,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	fmt.Fprintf(w, "verdict: %s: %s\n", word, text)
 	for i, enc := range r.Encoders {
 		if b := r.Targets[enc].Breakdown; b != "" {
-			fmt.Fprintln(w, breakdownLine(names[i], visible.Line(b)))
+			fmt.Fprintln(w, breakdownLine(names[i], visible.Line(b), r.Targets[enc].BreakdownExpected))
 		}
 	}
 	if e, ok := firstFailure(&ranked); ok {

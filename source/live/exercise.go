@@ -188,6 +188,33 @@ func sizeResponses() []labelled {
 	return out
 }
 
+// WithoutOver returns a copy of sc without the steps whose response list
+// is larger than limit octets (names and values, and 32 octets a field),
+// and how many it left out: for a target that cannot send a block that
+// large (its finding), graded on the rest. Connections keep their names,
+// so that they are compared with the same connections elsewhere.
+func (sc *Script) WithoutOver(limit int) (*Script, int) {
+	out := &Script{}
+	dropped := 0
+	for _, c := range sc.Conns {
+		kept := c
+		kept.Steps = nil
+		for _, st := range c.Steps {
+			size := 0
+			for _, f := range st.Response {
+				size += len(f.Name) + len(f.Value) + 32
+			}
+			if size <= limit {
+				kept.Steps = append(kept.Steps, st)
+			} else {
+				dropped++
+			}
+		}
+		out.Conns = append(out.Conns, kept)
+	}
+	return out, dropped
+}
+
 // WithLarge returns a copy of sc with one more connection, last: a
 // response whose strings are of 16383 to 16385 octets on the wire, raw
 // and Huffman-coded (the 7-bit prefix's transitions past two

@@ -42,6 +42,12 @@ type TargetSpec struct {
 	// script's response of 16 KiB strings (live.Script.WithLarge): it
 	// refuses to relay it.
 	NoLarge, NoLargeH2COrigin string
+	// MaxList and MaxListWhy, when set, leave out of the script every
+	// response list larger than MaxList octets (live.Script.WithoutOver),
+	// and say why: a server that fails its connection on a block over one
+	// frame, which is its finding, is graded on the rest.
+	MaxList    int
+	MaxListWhy string
 	// Unscripted, when set, says why a server answers every request with
 	// a header list of its own rather than the script's: each block is
 	// then graded on its own decoded list (live.ServerOptions.Known false).
@@ -223,6 +229,12 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		var err error
 		if script, err = live.DefaultScript(DefaultStories, DefaultBlocks); err != nil {
 			return nil, err
+		}
+	}
+	if t.MaxList > 0 {
+		var dropped int
+		if script, dropped = script.WithoutOver(t.MaxList); dropped > 0 {
+			c.Notes = append(c.Notes, fmt.Sprintf("without the %d responses over %d octets: %s", dropped, t.MaxList, t.MaxListWhy))
 		}
 	}
 	if noLarge := t.noLarge(o.OriginH2C); noLarge == "" {

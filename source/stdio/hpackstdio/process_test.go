@@ -168,6 +168,11 @@ func startFork(t *testing.T, onEncode string, opts Options) (*Client, int) {
 	if err != nil {
 		t.Fatalf("hello named %q; want fork and the sleeper's pid", c.Name())
 	}
+	// Between its fork and its exec the sleeper still has the parent's
+	// command line: wait for the exec.
+	for deadline := time.Now().Add(5 * time.Second); !procAlive(pid, "sleeper") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if !procAlive(pid, "sleeper") {
 		t.Fatalf("the sleeper %d is not running", pid)
 	}

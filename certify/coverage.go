@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -320,28 +321,20 @@ func (c *Coverage) String() string {
 // applyReach sets what a recording of one role's field sections can
 // carry at all (WithFieldRole): "request" or "response".
 func (c *Coverage) applyReach(role string) {
-	other := map[string]bool{}
+	// The other role's pseudo-header fields: :status for a request, the
+	// request's for a response.
 	var otherNames []string
+	entries := 0
 	for _, f := range spec.StaticTable {
-		isStatus := f.Name == ":status"
-		if strings.HasPrefix(f.Name, ":") && isStatus == (role == "request") {
-			if !other[f.Name] {
-				otherNames = append(otherNames, f.Name)
-			}
-			other[f.Name] = true
-		}
-	}
-	entries, names := 0, 0
-	for i, f := range spec.StaticTable {
-		if other[f.Name] {
+		if strings.HasPrefix(f.Name, ":") && (f.Name == ":status") == (role == "request") {
 			entries++
-			if i == 0 || spec.StaticTable[i-1].Name != f.Name {
-				names++
+			if !slices.Contains(otherNames, f.Name) {
+				otherNames = append(otherNames, f.Name)
 			}
 		}
 	}
 	not := "a " + role + " carries no " + strings.Join(otherNames, ", ")
 	c.StaticEntries.Reach, c.StaticEntries.Beyond = c.StaticEntries.Total-entries, fmt.Sprintf("%s (%d entries)", not, entries)
-	c.StaticNames.Reach, c.StaticNames.Beyond = c.StaticNames.Total-names, not
+	c.StaticNames.Reach, c.StaticNames.Beyond = c.StaticNames.Total-len(otherNames), not
 	c.HuffmanOctets.Reach, c.HuffmanOctets.Beyond = 224, "an HTTP field value carries HTAB, 0x20-0x7e and 0x80-0xff only (RFC 9110 §5.5)"
 }

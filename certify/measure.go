@@ -82,11 +82,10 @@ func recordedDeterminism(c *caseRun) verdict {
 	if rt == nil || len(rt.replays) == 0 {
 		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again, and the recording holds no story twice"}
 	}
-	compared, pairs := 0, 0
+	compared := 0
 	var cut []string
 	for _, again := range slices.Sorted(maps.Keys(rt.replays)) {
 		a, b := rt.story(rt.replays[again]), rt.story(again)
-		pairs++
 		n := min(len(a.Cases), len(b.Cases))
 		for i := range n {
 			x, y := &a.Cases[i], &b.Cases[i]
@@ -103,7 +102,7 @@ func recordedDeterminism(c *caseRun) verdict {
 	if compared == 0 {
 		return verdict{grade: Unsupported, detail: "not exercised: no block of a story recorded twice had the same input both times (" + strings.Join(cut, "; ") + ")"}
 	}
-	detail := fmt.Sprintf("deterministic: %d blocks of %s recorded again from a fresh context are identical", compared, plural(pairs, "story", "stories"))
+	detail := fmt.Sprintf("deterministic: %d blocks of %s recorded again from a fresh context are identical", compared, plural(len(rt.replays), "story", "stories"))
 	if len(cut) > 0 {
 		detail += " (not compared: " + strings.Join(cut, "; ") + ")"
 	}

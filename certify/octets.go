@@ -99,7 +99,7 @@ func recordedOctets(c *caseRun, v verdict) verdict {
 		}
 	}
 	if len(missing) > 0 {
-		return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: the recording's values carry %d of the 224 octet values an HTTP field value may carry; missing %s", 224-len(missing), octetList(missing)), evidence: v.evidence}
+		return verdict{grade: Unsupported, detail: fmt.Sprintf("not exercised: the recording's names and values carry %d of the 224 octet values an HTTP field value may carry; missing %s", 224-len(missing), octetList(missing)), evidence: v.evidence}
 	}
 	v.detail += "; the recording carries all 224 octet values an HTTP field value may carry (HTAB, 0x20-0x7e, 0x80-0xff; RFC 9110 §5.5 keeps the other 32 off the wire of HTTP)"
 	if others > 0 {

@@ -140,12 +140,8 @@ func WithGenerated(t Target, paths ...string) (Target, error) {
 	if !ok {
 		return nil, fmt.Errorf("certify: WithGenerated needs a target made by RecordedStories, not %T", t)
 	}
-	have := map[string]bool{}
-	for _, st := range rt.stories {
-		have[st.Path] = true
-	}
 	for _, p := range paths {
-		if !have[filepath.Base(p)] {
+		if rt.story(p) == nil {
 			return nil, fmt.Errorf("certify: WithGenerated: no recorded story %q in %s", p, rt.name)
 		}
 		if rt.generated == nil {

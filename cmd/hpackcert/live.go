@@ -289,15 +289,22 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 			c.Transport = "TLS"
 		}
 		known := scripted
+		var o *live.Origin
 		if s.kind == "proxy" {
-			o, oerr := live.StartOrigin(origin, lo.Script)
-			if oerr != nil {
+			var oerr error
+			if o, oerr = live.StartOrigin(origin, lo.Script); oerr != nil {
 				return nil, oerr
 			}
 			defer o.Close()
 			known = true
 		}
 		c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: s.value, Script: lo.Script, Known: known, StepTimeout: lo.StepTimeout})
+		if o != nil && err == nil {
+			// A proxy of yours, as a catalogued one: the origin says what
+			// it served, and never-indexed fields it sent over h2c are
+			// graded as relayed.
+			o.Relayed(c)
+		}
 	}
 	c.Elapsed = time.Since(began)
 	if err != nil {

@@ -202,7 +202,7 @@ func (sc *Script) WithoutOver(limit int) (*Script, int) {
 		for _, st := range c.Steps {
 			size := 0
 			for _, f := range st.Response {
-				size += len(f.Name) + len(f.Value) + 32
+				size += int(f.Size())
 			}
 			if size <= limit {
 				kept.Steps = append(kept.Steps, st)

@@ -112,8 +112,8 @@ func (c *Capture) Target() (certify.Target, error) {
 			have[cn.Name] = len(cn.Blocks) > 0
 		}
 		for _, cn := range c.Conns {
-			// A connection split by a graceful GOAWAY is not the same
-			// input from one fresh context: not compared.
+			// Both connections must have recorded blocks: a target that
+			// stopped may leave either without a story.
 			if cn.ReplayOf != "" && have[cn.Name] && have[cn.ReplayOf] {
 				if t, err = certify.WithReplay(t, cn.Name, cn.ReplayOf); err != nil {
 					return nil, err

@@ -67,6 +67,16 @@ func (o *Origin) Served() (h1, h2c int) {
 	return o.served["h1"], o.served["h2c"]
 }
 
+// Relayed records on a proxy's capture what the origin behind it served:
+// a note of the requests it answered over each protocol, and
+// SensitiveRelayed when it answered over h2c only, so that the
+// never-indexed fields it sent are graded as the proxy relayed them.
+func (o *Origin) Relayed(c *Capture) {
+	h1, h2c := o.Served()
+	c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
+	c.SensitiveRelayed = h1 == 0 && h2c > 0
+}
+
 // Close stops the origin and waits for its connections to end.
 func (o *Origin) Close() error {
 	err := o.ln.Close()

@@ -50,13 +50,7 @@ func TestAppTargets(t *testing.T) {
 		{target: "grpc-client", want: map[string]certify.Grade{"enc/4.2/2": certify.Fail}},
 	} {
 		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
-			spec, err := LookupTarget(tc.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := spec.Installed(); err != nil {
-				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
-			}
+			spec := installedTarget(t, tc.target)
 			c, err := Capture(context.Background(), spec, Options{TLS: tc.tls, Script: script(t)})
 			if errors.Is(err, ErrNotInstalled) {
 				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")

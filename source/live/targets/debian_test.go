@@ -5,7 +5,6 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
-	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
 // TestDebianTargets certifies every Debian target installed (ci/live.sh
@@ -57,13 +56,7 @@ func TestDebianTargets(t *testing.T) {
 			name += "/h2c-origin"
 		}
 		t.Run(name, func(t *testing.T) {
-			spec, err := LookupTarget(tc.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := spec.Installed(); err != nil {
-				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
-			}
+			installedTarget(t, tc.target)
 			c, rep := certifyWith(t, tc.target, Options{TLS: tc.tls, OriginH2C: tc.originH2C})
 			if c.Blocks() == 0 {
 				t.Fatalf("no block captured (notes %q)", c.Notes)

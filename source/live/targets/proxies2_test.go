@@ -5,7 +5,6 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
-	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
 // TestProxies2Targets certifies lighttpd, Varnish and Traffic Server when
@@ -32,13 +31,7 @@ func TestProxies2Targets(t *testing.T) {
 		{target: "trafficserver", tls: true, want: map[string]certify.Grade{"enc/4.2/2": certify.Fail, "enc/5.2/2": certify.NonStrict}},
 	} {
 		t.Run(tc.target+"/"+transport(tc.tls), func(t *testing.T) {
-			spec, err := LookupTarget(tc.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := spec.Installed(); err != nil {
-				testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
-			}
+			spec := installedTarget(t, tc.target)
 			if spec.version == nil || spec.version() == "" {
 				t.Errorf("%s: no version from %s", tc.target, spec.Binary)
 			}

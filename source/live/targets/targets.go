@@ -285,9 +285,7 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		c.Notes = append(c.Notes, "stopping it: "+stopErr.Error())
 	}
 	if t.Role == live.RoleProxy {
-		h1, h2c := origin.Served()
-		c.Notes = append(c.Notes, fmt.Sprintf("the origin answered %d requests over HTTP/1.1 and %d over h2c", h1, h2c))
-		c.SensitiveRelayed = h1 == 0 && h2c > 0
+		origin.Relayed(c)
 	}
 	return c, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
+	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
 )
 
@@ -27,6 +28,20 @@ func script(t testing.TB) *live.Script {
 
 // certifyTarget certifies a named target with the test script and grades
 // it alone.
+// installedTarget returns the catalogue's target name, skipping the test
+// (failing it under CI=true) when its program is not installed.
+func installedTarget(t *testing.T, name string) *TargetSpec {
+	t.Helper()
+	spec, err := LookupTarget(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Installed(); err != nil {
+		testenv.Missing(t, err.Error()+" (ci/live.sh installs it)")
+	}
+	return spec
+}
+
 func certifyTarget(t *testing.T, name string, tlsOn bool) (*live.Capture, *certify.Report) {
 	t.Helper()
 	return certifyWith(t, name, Options{TLS: tlsOn})

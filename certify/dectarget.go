@@ -1,0 +1,112 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+)
+
+// DecoderTarget is a decoder implementation under certification (the
+// dec/ cases): a name for the reports and a way to open fresh decoding
+// contexts. It is the decoder's counterpart of Target; sources make one
+// (source/inprocess for Go decoders, source/stdio for a program speaking
+// the decoder side of hpack-stdio/1, source/live for a server or proxy).
+type DecoderTarget interface {
+	// Name identifies the implementation in reports.
+	Name() string
+	// NewDecoder returns a fresh decoding context: an empty dynamic
+	// table, SETTINGS_HEADER_TABLE_SIZE 4096 and no header-list limit
+	// until told otherwise.
+	NewDecoder() (Decoder, error)
+	// Close releases what the target holds (a child process, C memory).
+	Close() error
+}
+
+// Decoder is one HPACK decoding context, as one HTTP/2 connection reader
+// holds it.
+type Decoder interface {
+	// SetMaxDynamicTableSize records the SETTINGS_HEADER_TABLE_SIZE this
+	// side advertised and the peer acknowledged; it bounds the size
+	// updates of the blocks that follow (RFC 7541 §4.2, §6.3).
+	SetMaxDynamicTableSize(n uint32) error
+	// SetMaxHeaderListSize records the SETTINGS_MAX_HEADER_LIST_SIZE
+	// this side advertised, 0 meaning none; a block whose header list is
+	// larger may be refused (RFC 9113 §6.5.2).
+	SetMaxHeaderListSize(n uint32) error
+	// DecodeBlock decodes one complete header block. It returns the
+	// fields in order, Sensitive set on each field that came as a
+	// never-indexed literal (RFC 7541 §6.2.3). An error wrapping a
+	// *Rejection is the decoder refusing the block, a decoding error (the
+	// context is then dead, as an HTTP/2 connection is after
+	// COMPRESSION_ERROR); any other error is a breakdown (a crash, a
+	// timeout, a protocol violation of the source), the target's one
+	// failure.
+	DecodeBlock(block []byte) ([]Field, error)
+}
+
+// DecoderTableReader is implemented by a Decoder that can show its
+// dynamic table: the entries, newest first, after the last block decoded
+// (the "table" of a hpack-stdio decode answer). The dec/ cases then check
+// the table as well as the fields.
+type DecoderTableReader interface {
+	DecoderTable() ([]Field, error)
+}
+
+// Rejection is a decoder's refusal of a header block: a decoding error
+// (RFC 7541 §2.4, §4.2, §5, §6) or a header list over the advertised
+// limit, in the decoder's own words.
+type Rejection struct {
+	// Reason is what the decoder said.
+	Reason string
+	// Err is the decoder's own error, when there is one.
+	Err error
+}
+
+func (r *Rejection) Error() string { return "the decoder refused the block: " + r.Reason }
+func (r *Rejection) Unwrap() error { return r.Err }
+
+// Reject returns err as a *Rejection, for a source whose decoder reports
+// decoding errors as plain errors (x/net's, the strict decoder's, a cgo
+// return code); nil stays nil.
+func Reject(err error) error {
+	if err == nil {
+		return nil
+	}
+	var r *Rejection
+	if errors.As(err, &r) {
+		return err
+	}
+	return &Rejection{Reason: err.Error(), Err: err}
+}
+
+// Rejected reports whether err is a decoder's refusal of the block and
+// not a breakdown.
+func Rejected(err error) bool {
+	var r *Rejection
+	return errors.As(err, &r)
+}
+
+// DecoderFunc adapts a constructor of decoding contexts to a
+// DecoderTarget, for a Go decoder in this process.
+func DecoderFunc(name string, newDecoder func() Decoder) DecoderTarget {
+	return &funcDecoderTarget{name: name, newDecoder: newDecoder}
+}
+
+type funcDecoderTarget struct {
+	name       string
+	newDecoder func() Decoder
+}
+
+func (t *funcDecoderTarget) Name() string { return t.name }
+func (t *funcDecoderTarget) Close() error { return nil }
+func (t *funcDecoderTarget) NewDecoder() (d Decoder, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the decoder's constructor panicked: %v", r)
+		}
+	}()
+	d = t.newDecoder()
+	if d == nil {
+		return nil, errors.New("the decoder's constructor returned nil")
+	}
+	return d, nil
+}

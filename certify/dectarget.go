@@ -176,3 +176,10 @@ func (d *declaredDecoder) DecoderLacks() DecoderLacks { return d.lacks }
 type FieldsHider interface {
 	FieldsHidden() bool
 }
+
+// ErrSettingUnsupported is returned, wrapped, by SetMaxDynamicTableSize
+// or SetMaxHeaderListSize of a Decoder that cannot be given that value: a
+// live server advertises its own SETTINGS_HEADER_TABLE_SIZE, which the
+// certifier can only acknowledge. The stories that need the value are
+// unsupported for the target, not a breakdown.
+var ErrSettingUnsupported = errors.New("the decoder cannot be given this setting")

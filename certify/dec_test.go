@@ -16,7 +16,10 @@ func newStrictDecoder() Decoder {
 	return &strictDecoder{d}
 }
 
-func (s *strictDecoder) SetMaxDynamicTableSize(n uint32) error { s.d.SetMaxDynamicTableSize(n); return nil }
+func (s *strictDecoder) SetMaxDynamicTableSize(n uint32) error {
+	s.d.SetMaxDynamicTableSize(n)
+	return nil
+}
 func (s *strictDecoder) SetMaxHeaderListSize(n uint32) error {
 	s.d.SetMaxHeaderListSize(int(n))
 	return nil

@@ -14,22 +14,22 @@ import (
 type decFeature uint32
 
 const (
-	fStatic     decFeature = 1 << iota // an index or name index into the static table
-	fHuffman                           // a Huffman-coded string literal
-	fRaw                               // a raw string literal
-	fEdgeSpace                         // a string starting or ending with SP or HTAB
-	fLongInt                           // an integer of more than one octet
-	fInsert                            // a literal with incremental indexing
-	fDynamic                           // an index or name index into the dynamic table
-	fPastIndex                         // an index past both tables
-	fWithout                           // a literal without indexing
-	fNever                             // a literal never indexed
-	fEvictInsert                       // an insertion that evicted entries
-	fOversized                         // an entry larger than the table
-	fOwnName                           // an insertion named after an entry it evicts
-	fResize                            // a size update that evicted entries
-	fUpdate                            // a dynamic table size update
-	fUpdates                           // two size updates or more at the start of a block
+	fStatic      decFeature = 1 << iota // an index or name index into the static table
+	fHuffman                            // a Huffman-coded string literal
+	fRaw                                // a raw string literal
+	fEdgeSpace                          // a string starting or ending with SP or HTAB
+	fLongInt                            // an integer of more than one octet
+	fInsert                             // a literal with incremental indexing
+	fDynamic                            // an index or name index into the dynamic table
+	fPastIndex                          // an index past both tables
+	fWithout                            // a literal without indexing
+	fNever                              // a literal never indexed
+	fEvictInsert                        // an insertion that evicted entries
+	fOversized                          // an entry larger than the table
+	fOwnName                            // an insertion named after an entry it evicts
+	fResize                             // a size update that evicted entries
+	fUpdate                             // a dynamic table size update
+	fUpdates                            // two size updates or more at the start of a block
 )
 
 // decKind is how a dec/ case judges its stories.

@@ -78,7 +78,7 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 	}
 	rep := &Report{Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
 		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
-		Version: Version(), Catalogue: CatalogueVersion(), TrafficSource: "hpack-test-case raw-data (embedded), RFC 7541 App. C, generated stories, encoded by the reference encoder",
+		Version: Version(), Catalogue: DecoderCatalogueVersion(), TrafficSource: "hpack-test-case raw-data (embedded), RFC 7541 App. C, generated stories, encoded by the reference encoder",
 		Subject: "decoders"}
 	for _, c := range cases {
 		rep.Cases = append(rep.Cases, c.Case)
@@ -217,6 +217,9 @@ type decDivergence struct {
 	what   string
 	repro  string
 	notJud int // blocks of the story left unjudged after it
+	// invalid is set when the block is the one the story tests a refusal
+	// on; a divergence before it is a valid block decoded wrongly.
+	invalid bool
 }
 
 // run grades every case, in chain order.
@@ -226,7 +229,7 @@ func (dr *decRunner) run(cases []*decCase) map[string]*Result {
 	var order []string
 	for _, c := range cases {
 		cstart := time.Now()
-		res := dr.grade(c, failed, order, results)
+		res := dr.grade(c, failed, &order, results)
 		res.Duration = time.Since(cstart)
 		results[c.ID] = res
 		if res.Grade == Fail || res.Grade == NonStrict {
@@ -238,7 +241,7 @@ func (dr *decRunner) run(cases []*decCase) map[string]*Result {
 
 // grade runs one case's stories and grades it; failed holds the features
 // the cases before it failed on, order those cases in chain order.
-func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order []string, results map[string]*Result) *Result {
+func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]string, results map[string]*Result) *Result {
 	if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
 		return &Result{Grade: Unsupported, Detail: "not graded: the decoder declares the lack \"" + c.lack + "\""}
 	}
@@ -273,10 +276,22 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order []str
 		}
 		ev.NotJudged += o.div.notJud
 		owner := ""
-		for _, id := range order {
+		for _, id := range *order {
 			if failed[id]&o.div.feats != 0 {
 				owner = id
 				break
+			}
+		}
+		if owner == "" && !o.div.invalid && (c.kind == decRejects || c.kind == decBomb) {
+			// A valid block decoded wrongly before the block a refusal
+			// case tests breaks §3.2, not the refusal's rule.
+			if r := results[decodesRight]; r != nil {
+				owner = decodesRight
+				if r.Grade != Fail {
+					r.Grade, r.Detail, r.Repro = Fail, o.div.what, o.div.repro
+					r.At = fmt.Sprintf("story %s, block %d", o.story.name, o.div.step)
+					*order = append(*order, decodesRight)
+				}
 			}
 		}
 		if owner == "" {
@@ -421,7 +436,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return out
 		}
 		diverge := func(what string) decOutcome {
-			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i}
+			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i, invalid: st.invalid}
 			return out
 		}
 		if st.expect.refused != "" {
@@ -486,6 +501,10 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 	}
 	return out
 }
+
+// decodesRight is the case a valid block decoded wrongly is filed under
+// when no feature case owns it.
+const decodesRight = "dec/3.2/1"
 
 // ErrAnswerTooLarge is wrapped by the error of a Decoder whose answer was
 // too large for its source to take (a stdio decoder's line over the

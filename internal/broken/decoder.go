@@ -233,7 +233,7 @@ func (b *blockReader) insert(start int, nameIndex uint64, f certify.Field) (cert
 		return f, b.fail(start, "4.4", "entry of %d octets is larger than the table's maximum size %d", size, t.maxSize)
 	}
 	t.makeRoom(size)
-	if b.d.has(NameAfterEvict) && nameIndex > spec.StaticTableLen {
+	if b.d.has(NameAfterEvict) && nameIndex > spec.StaticTableLen && size <= uint64(t.maxSize) {
 		named, err := b.lookup(start, nameIndex)
 		if err != nil {
 			named = certify.Field{}

@@ -21,8 +21,8 @@ const (
 	// DynamicIndexOffByOne counts the dynamic table from 61: index 62 is
 	// the second newest entry, and the oldest has no index (§2.3.3).
 	DynamicIndexOffByOne
-	// EvictNewest evicts the newest entry instead of the oldest (§4.4,
-	// §4.3).
+	// EvictNewest evicts the newest entries instead of the oldest to
+	// make room for an insertion (§4.4); size updates evict right.
 	EvictNewest
 	// NoEvictOnResize keeps every entry on a dynamic table size update
 	// (§4.3); only insertions evict.
@@ -60,8 +60,9 @@ const (
 	// values it emits (the table keeps them; §5.2 strings are octets).
 	StripWhitespace
 	// NameAfterEvict reads the name of a literal with incremental
-	// indexing by its index after the insertion evicted, so the name of
-	// an entry the insertion evicts comes out empty (§4.4).
+	// indexing by its index after evicting for the insertion, so the name
+	// of an entry the insertion evicts comes out empty (§4.4). An entry
+	// larger than the table keeps its name: it is never inserted.
 	NameAfterEvict
 	// AcceptTruncated returns the fields decoded so far from a block that
 	// ends inside an integer or before a string literal (§5.1, §5.2).

@@ -34,18 +34,19 @@ func (t *decoderTable) entrySize(f certify.Field) uint64 {
 func (t *decoderTable) setMaxSize(n uint32) {
 	t.maxSize = n
 	if t.bugs&NoEvictOnResize == 0 {
-		t.evictTo(uint64(n))
+		t.evictTo(uint64(n), false)
 	}
 }
 
 // makeRoom evicts for an entry of size octets (§4.4): until it fits, or
 // every entry when it is larger than the table.
 func (t *decoderTable) makeRoom(size uint64) {
+	newest := t.bugs&EvictNewest != 0
 	if size > uint64(t.maxSize) {
-		t.evictTo(0)
+		t.evictTo(0, newest)
 		return
 	}
-	t.evictTo(uint64(t.maxSize) - size)
+	t.evictTo(uint64(t.maxSize)-size, newest)
 }
 
 // add inserts f, of size octets, as the newest entry, after makeRoom; an
@@ -60,11 +61,11 @@ func (t *decoderTable) add(f certify.Field, size uint64) {
 }
 
 // evictTo evicts entries until the table's size is at most n: the oldest
-// first, or the newest with EvictNewest.
-func (t *decoderTable) evictTo(n uint64) {
+// first, or the newest first when newest is set.
+func (t *decoderTable) evictTo(n uint64, newest bool) {
 	for t.size > n && len(t.entries) > 0 {
 		victim := 0
-		if t.bugs&EvictNewest != 0 {
+		if newest {
 			victim = len(t.entries) - 1
 		}
 		t.size -= t.entrySize(t.entries[victim])

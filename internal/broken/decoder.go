@@ -7,6 +7,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/internal/wire"
 )
 
 // Decoder is the broken decoder: one HPACK decoding context with a set of
@@ -304,38 +305,30 @@ func (b *blockReader) emit(start int, f certify.Field, neverIndexed bool) error 
 }
 
 // integer reads an integer with an n-bit prefix (§5.1); the bits above
-// the prefix belong to the caller.
+// the prefix belong to the caller. It is wire.ReadInt with this decoder's
+// limits: at most five continuation octets, and a value below 2^32.
 func (b *blockReader) integer(n int) (uint64, error) {
 	start := b.pos
-	if start >= len(b.block) {
-		return 0, &DecodeError{Offset: start, Section: "5.1", Reason: "the block ends before an integer", truncated: true}
-	}
-	prefixMax := uint64(1)<<n - 1
-	value := uint64(b.block[b.pos]) & prefixMax
-	b.pos++
-	if value < prefixMax {
-		return value, nil
-	}
-	for octets := 1; ; octets++ {
-		if b.pos >= len(b.block) {
+	in, next, err := wire.ReadInt(b.block, start, uint8(n))
+	if err != nil {
+		// wire.ReadInt fails on a block that ends inside the integer, or
+		// on an integer past 64 bits, which has too many octets anyway.
+		if continuation := len(b.block) - start - 1; next >= len(b.block) && continuation <= maxContinuationOctets {
 			return 0, &DecodeError{Offset: start, Section: "5.1", Reason: "the block ends inside an integer", truncated: true}
 		}
-		if octets > maxContinuationOctets {
-			return 0, b.fail(start, "5.1", "integer of more than %d continuation octets", maxContinuationOctets)
-		}
-		octet := b.block[b.pos]
-		b.pos++
-		value += uint64(octet&0x7f) << (7 * (octets - 1))
-		if value > math.MaxUint32 && !b.d.has(WrapIntegers) {
+		return 0, b.fail(start, "5.1", "integer of more than %d continuation octets", maxContinuationOctets)
+	}
+	b.pos = next
+	if in.Octets-1 > maxContinuationOctets {
+		return 0, b.fail(start, "5.1", "integer of more than %d continuation octets", maxContinuationOctets)
+	}
+	if in.Value > math.MaxUint32 {
+		if !b.d.has(WrapIntegers) {
 			return 0, b.fail(start, "5.1", "integer above 2^32-1")
 		}
-		if octet&0x80 == 0 {
-			if b.d.has(WrapIntegers) {
-				value = uint64(uint32(value))
-			}
-			return value, nil
-		}
+		return uint64(uint32(in.Value)), nil
 	}
+	return in.Value, nil
 }
 
 // str reads a string literal (§5.2), Huffman-coded or raw.

@@ -271,3 +271,43 @@ func TestDecoderBugNames(t *testing.T) {
 		t.Errorf("target name %q", got)
 	}
 }
+
+// TestDecoderWithoutBugsIsStrictCrafted compares the two decoders on
+// blocks at the edges of the rules, each in a fresh context.
+func TestDecoderWithoutBugsIsStrictCrafted(t *testing.T) {
+	literal := func(value uint64) []byte { // without indexing, name 1, a raw value of that length claimed
+		return appendInt([]byte{0x01}, 0, 7, value)
+	}
+	blocks := []struct {
+		label string
+		wire  []byte
+	}{
+		{"size update to 2^32-1", appendInt(nil, 0x20, 5, 1<<32-1)},
+		{"index 2^32-1", appendInt(nil, 0x80, 7, 1<<32-1)},
+		{"index 2^32", appendInt(nil, 0x80, 7, 1<<32)},
+		{"string length 2^32", literal(1 << 32)},
+		{"size update to 31 in five continuation octets", []byte{0x3f, 0x80, 0x80, 0x80, 0x80, 0x00}},
+		{"size update to 31 in six continuation octets", []byte{0x3f, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}},
+		{"twenty continuation octets, cut", append([]byte{0xff}, slices.Repeat([]byte{0x80}, 20)...)},
+		{"integer cut after the prefix", []byte{0xff}},
+		{"integer cut after three octets", []byte{0xff, 0x80, 0x80}},
+		{"name string missing", []byte{0x00}},
+		{"value string missing", []byte{0x00, 0x01, 'a'}},
+		{"value past the end", []byte{0x00, 0x01, 'a', 0x02, 'b'}},
+		{"empty Huffman value", []byte{0x01, 0x80}},
+		{"Huffman padding of 7 ones", []byte{0x01, 0x81, 0x1f}},
+		{"Huffman padding of 8 ones", []byte{0x01, 0x81, 0xff}},
+		{"Huffman padding of zeros", []byte{0x01, 0x81, 0x18}},
+		{"EOS in a string", []byte{0x01, 0x84, 0xff, 0xff, 0xff, 0xff}},
+		{"index 0", []byte{0x80}},
+		{"literal name index 62 with an empty table", []byte{0x7e, 0x01, 'a'}},
+		{"size update after a field", []byte{0x82, 0x20}},
+		{"two size updates", []byte{0x20, 0x3f, 0xe1, 0x1f, 0x82}},
+		{"three size updates", []byte{0x20, 0x21, 0x3f, 0xe1, 0x1f}},
+		{"an oversized entry", append([]byte{0x3f, 40 - 31, 0x40, 0x01, 'a', 0x0a}, "xxxxxxxxxx"...)},
+		{"an entry named after the one it evicts", []byte{0x3f, 70 - 31, 0x40, 0x04, 'a', 'a', 'a', 'a', 0x01, '1', 0x7e, 0x02, '2', '2'}},
+	}
+	for _, b := range blocks {
+		compareStory(t, wireStory{name: b.label, steps: []wireStep{{wire: b.wire}}})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -85,7 +86,7 @@ var demos = map[broken.DecoderBugs][]demoStep{
 	// EOS (30 ones) and two ones of padding.
 	broken.AcceptEOS: {{wire: []byte{0x01, 0x84, 0xff, 0xff, 0xff, 0xff}}},
 	// Index 2^32+2, which wraps to 2 (":method: GET").
-	broken.WrapIntegers: {{wire: appendInt(nil, 0x80, 7, 1<<32+2)}},
+	broken.WrapIntegers: {{wire: encoder.AppendInteger(nil, 0x80, 7, 1<<32+2)}},
 	// Three fields of 42 octets under a limit of 100.
 	broken.IgnoreListLimit:  {{listSize: 100, wire: []byte{0x82, 0x82, 0x82}}},
 	broken.LoseNeverIndexed: {{wire: []byte{0x10, 0x01, 'a', 0x01, 'b'}}},
@@ -168,18 +169,4 @@ func describe(out *strings.Builder, block int, fields []certify.Field, err error
 		return
 	}
 	fmt.Fprintf(out, "block %d: fields %+v, table %+v\n", block, fields, table)
-}
-
-// appendInt appends v as an integer with an n-bit prefix (RFC 7541 §5.1)
-// after the pattern bits above the prefix.
-func appendInt(dst []byte, pattern byte, n uint8, v uint64) []byte {
-	prefixMax := uint64(1)<<n - 1
-	if v < prefixMax {
-		return append(dst, pattern|byte(v))
-	}
-	dst = append(dst, pattern|byte(prefixMax))
-	for v -= prefixMax; v >= 0x80; v >>= 7 {
-		dst = append(dst, 0x80|byte(v&0x7f))
-	}
-	return append(dst, byte(v))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -155,7 +156,7 @@ func TestDecodersHeaderListLimit(t *testing.T) {
 // times (400 MB of header list from 104 KB of wire) is refused under a
 // limit of 64 KiB.
 func TestDecodersBomb(t *testing.T) {
-	block := appendInt([]byte{0x40, 0x06, 'x', '-', 'b', 'o', 'm', 'b'}, 0, 7, 4000) // with incremental indexing (§6.2.1), new name
+	block := encoder.AppendInteger([]byte{0x40, 0x06, 'x', '-', 'b', 'o', 'm', 'b'}, 0, 7, 4000) // with incremental indexing (§6.2.1), new name
 	block = append(block, bytes.Repeat([]byte{'a'}, 4000)...)
 	block = append(block, bytes.Repeat([]byte{0x80 | 62}, 100_000)...)
 	if fields, err := NewStrictDecoder().DecodeBlock(block); err != nil || len(fields) != 100_001 {
@@ -218,19 +219,5 @@ func TestGuard(t *testing.T) {
 // appendSizeUpdate appends a "Dynamic Table Size Update" to n (RFC 7541
 // §6.3).
 func appendSizeUpdate(dst []byte, n uint32) []byte {
-	return appendInt(dst, 0x20, 5, uint64(n))
-}
-
-// appendInt appends v as an integer with an n-bit prefix (RFC 7541 §5.1)
-// after the pattern bits above the prefix.
-func appendInt(dst []byte, pattern byte, n uint8, v uint64) []byte {
-	prefixMax := uint64(1)<<n - 1
-	if v < prefixMax {
-		return append(dst, pattern|byte(v))
-	}
-	dst = append(dst, pattern|byte(prefixMax))
-	for v -= prefixMax; v >= 0x80; v >>= 7 {
-		dst = append(dst, 0x80|byte(v&0x7f))
-	}
-	return append(dst, byte(v))
+	return encoder.AppendInteger(dst, 0x20, 5, uint64(n))
 }

@@ -77,6 +77,9 @@ type running struct {
 	stop    func() error
 	// log returns the end of the target's own log, for errors.
 	log func() string
+	// pid is the process the target runs as, the leader of its process
+	// group; 0 for a target in this process.
+	pid int
 }
 
 var discardLog = log.New(io.Discard, "", 0)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
 // DefaultBlockTimeout bounds how long a live decoder waits for the
@@ -148,8 +149,11 @@ type Decoder struct {
 	// blocks sent.
 	stream uint32
 	blocks int
-	// answered holds the streams the target wrote response headers on.
-	answered map[uint32]bool
+	// answered holds the streams the target wrote response headers on,
+	// each with its :status ("" when the block did not decode or had
+	// none); responses decodes those blocks.
+	answered  map[uint32]string
+	responses *strict.Decoder
 	// dead, once set, says why the connection takes no more blocks.
 	dead string
 	// Measures of the last block.
@@ -157,6 +161,8 @@ type Decoder struct {
 	peak       int64
 	peakKnown  bool
 	lastResult string
+	// answer says how the target took the last block it accepted.
+	answer string
 }
 
 // openDecoder connects to the target and reads its settings.
@@ -168,12 +174,26 @@ func openDecoder(u *url.URL, o DecoderOptions) (*Decoder, error) {
 		return nil, fmt.Errorf("the target took no new connection: %s", PeerText(err.Error()))
 	}
 	table := &peerTableSize{size: defaultPeerTableSize}
-	d := &Decoder{o: o, nc: nc, table: table, stream: 1, answered: map[uint32]bool{}}
+	d := &Decoder{o: o, nc: nc, table: table, stream: 1, answered: map[uint32]string{}, responses: strict.New()}
+	d.responses.SetMaxHeaderListSize(maxResponseList)
 	d.w = newWireConn(nc, nc, 0, table)
 	d.w.discard = true
 	d.w.onBlock = func(b *Block, _ bool) {
-		if b.Frame == "HEADERS" {
-			d.answered[b.Stream] = true
+		if b.Frame != "HEADERS" {
+			return
+		}
+		// Every response block goes through the decoder, to keep its
+		// table; a target whose encoder breaks it leaves the status
+		// unknown.
+		fields, _ := d.responses.DecodeBlock(b.Wire)
+		if _, seen := d.answered[b.Stream]; seen {
+			return
+		}
+		d.answered[b.Stream] = ""
+		for _, f := range fields {
+			if f.Name == ":status" {
+				d.answered[b.Stream] = f.Value
+			}
 		}
 	}
 	fail := func(err error) (*Decoder, error) {
@@ -254,6 +274,11 @@ func (d *Decoder) SetMaxHeaderListSize(n uint32) error {
 // it decoded: an accepted block decodes to nil fields.
 func (d *Decoder) FieldsHidden() bool { return true }
 
+// LastAnswer says how the target took the last block it accepted: its
+// response's status ("answered 404") or the reset of the stream
+// ("stream reset (RST_STREAM PROTOCOL_ERROR)"), for the reports.
+func (d *Decoder) LastAnswer() string { return d.answer }
+
 // LastElapsed returns how long the target took to give its verdict on
 // the last block, from the first octet of its HEADERS frame written to
 // the answer, reset, GOAWAY or close read.
@@ -276,6 +301,9 @@ func (d *Decoder) PeakMemory() (int64, bool) { return d.peak, d.peakKnown }
 //   - response headers or RST_STREAM on the stream: the target's HPACK
 //     decoder took the block (a malformed request is a stream error, not
 //     a decoding error, RFC 9113 §8.1.1); the fields are nil;
+//   - but a response of status 431 (Request Header Fields Too Large) is
+//     the target refusing the header list as too large, as RFC 9113
+//     §6.5.2 allows it to: a refusal, the reason saying so;
 //   - GOAWAY with an error code, or the connection closed or reset: the
 //     target refused the block, an error wrapping a *certify.Rejection
 //     whose reason names the GOAWAY code and debug data (a *GoAwayError),
@@ -321,12 +349,20 @@ func (d *Decoder) verdict(stream uint32, deadline time.Time, writeErr error) ([]
 		if g := d.w.goAway; g != nil && g.code != http2.ErrCodeNo {
 			return nil, d.refused(&GoAwayError{Code: g.code, LastStream: g.lastStream, Debug: g.debug})
 		}
-		if d.answered[stream] {
-			d.lastResult = fmt.Sprintf("block %d answered", n)
+		if status, ok := d.answered[stream]; ok {
+			if status == statusTooLarge {
+				return nil, d.refused(ErrStatus431)
+			}
+			d.answer = "answered " + status
+			if status == "" {
+				d.answer = "answered (no :status read)"
+			}
+			d.lastResult = fmt.Sprintf("block %d %s", n, d.answer)
 			return nil, nil
 		}
 		if code, reset := d.w.reset[stream]; reset {
-			d.lastResult = fmt.Sprintf("block %d's stream reset (%v)", n, code)
+			d.answer = fmt.Sprintf("stream reset (RST_STREAM %v)", code)
+			d.lastResult = fmt.Sprintf("block %d: %s", n, d.answer)
 			return nil, nil
 		}
 		if g := d.w.goAway; g != nil && g.lastStream < stream {
@@ -414,6 +450,18 @@ func (d *Decoder) close() {
 	d.nc.Close()
 	d.nc = nil
 }
+
+// maxResponseList bounds the header list of the target's responses that
+// a live decoder reads for their status.
+const maxResponseList = 1 << 20
+
+// statusTooLarge is the status of a response refusing a request's header
+// list as too large (RFC 6585 §5).
+const statusTooLarge = "431"
+
+// ErrStatus431 is the reason of a live decoder's refusal of a block the
+// target answered with status 431.
+var ErrStatus431 = errors.New("the target answered 431 (Request Header Fields Too Large): it refused the header list as too large (RFC 9113 §6.5.2)")
 
 // closedConn reports whether err is the connection ending: closed, reset
 // or cut short.

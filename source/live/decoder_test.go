@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/proc"
@@ -112,6 +113,9 @@ func TestDecoderXNetServer(t *testing.T) {
 		fields, err := d.DecodeBlock(rfcC31)
 		if err != nil || fields != nil {
 			t.Fatalf("block %d, RFC 7541 C.3.1: got %v, %v; want nil, nil (accepted)", i+1, fields, err)
+		}
+		if got := d.LastAnswer(); got != "answered 204" {
+			t.Errorf("block %d: LastAnswer() = %q; want \"answered 204\"", i+1, got)
 		}
 		if d.LastElapsed() <= 0 {
 			t.Errorf("block %d: LastElapsed() = %v; want > 0", i+1, d.LastElapsed())
@@ -434,5 +438,29 @@ func TestGroupPeakMemory(t *testing.T) {
 	peak, ok := groupPeakMemory(g.Cmd.Process.Pid)
 	if !ok || peak <= 0 {
 		t.Errorf("groupPeakMemory of a running sleep = %d, %v; want > 0, true", peak, ok)
+	}
+}
+
+func TestDecoderStatus431IsARefusal(t *testing.T) {
+	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
+		if err := fr.WriteSettings(); err != nil {
+			return err
+		}
+		stream, _, _, err := readRequest(fr)
+		if err != nil {
+			return err
+		}
+		var block bytes.Buffer
+		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: "431"})
+		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block.Bytes(), EndHeaders: true, EndStream: true}); err != nil {
+			return err
+		}
+		io.Copy(io.Discard, nc)
+		return nil
+	})
+	d := openTestDecoder(t, newTestDecoderTarget(t, url, 5*time.Second))
+	_, err := d.DecodeBlock(rfcC31)
+	if !certify.Rejected(err) || !strings.Contains(err.Error(), "431") {
+		t.Errorf("a response of status 431: got %v; want a refusal naming 431", err)
 	}
 }

@@ -30,11 +30,15 @@ type DecoderOptions struct {
 // (live.DecoderTarget). The target is started, with an origin behind a
 // proxy, on the first NewDecoder, so that a list of targets costs nothing
 // until each is run; Close stops it. A client decodes no request and is
-// refused, as is a target whose program is not installed
+// refused, as are a target that says why it is no decoder target
+// (TargetSpec.NoDecoder) and one whose program is not installed
 // (ErrNotInstalled).
 func DecoderTarget(t *TargetSpec, o DecoderOptions) (certify.DecoderTarget, error) {
 	if t.Role == live.RoleClient {
 		return nil, fmt.Errorf("live: %s is a client: it decodes no request", t.Name)
+	}
+	if t.NoDecoder != "" {
+		return nil, fmt.Errorf("live: %s is no decoder target: %s", t.Name, t.NoDecoder)
 	}
 	if err := t.Installed(); err != nil {
 		return nil, err
@@ -63,7 +67,7 @@ func DecoderTargets(o DecoderOptions) (out []certify.DecoderTarget, left []strin
 		}
 		dt, err := DecoderTarget(t, opts)
 		if err != nil {
-			left = append(left, fmt.Sprintf("%s: %v", t.Name, err))
+			left = append(left, err.Error())
 			continue
 		}
 		out = append(out, dt)

@@ -75,7 +75,7 @@ func TestDecoderNginxOverTLS(t *testing.T) {
 	checkDecoder(t, decoderTarget(t, "nginx", DecoderOptions{TLS: true}), true)
 }
 
-func TestDecoderTargetsLeaveOutClients(t *testing.T) {
+func TestDecoderTargetsLeaveOutClientsAndRefServer(t *testing.T) {
 	got, _ := DecoderTargets(DecoderOptions{})
 	for _, dt := range got {
 		spec, err := LookupTarget(dt.Name())
@@ -85,6 +85,18 @@ func TestDecoderTargetsLeaveOutClients(t *testing.T) {
 		if spec.Role == live.RoleClient {
 			t.Errorf("DecoderTargets holds the client %s", dt.Name())
 		}
+	}
+	for _, dt := range got {
+		if dt.Name() == "ref-server" {
+			t.Error("DecoderTargets holds ref-server, which answers blocks that do not decode")
+		}
+	}
+	ref, err := LookupTarget("ref-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecoderTarget(ref, DecoderOptions{}); err == nil || !strings.Contains(err.Error(), "no decoder target") {
+		t.Errorf("DecoderTarget(ref-server): %v; want it refused as no decoder target", err)
 	}
 	client, err := LookupTarget("go-client")
 	if err != nil {

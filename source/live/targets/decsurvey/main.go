@@ -68,12 +68,9 @@ func pick(names string, o targets.DecoderOptions) ([]certify.DecoderTarget, []st
 			return nil, nil, err
 		}
 		dt, err := targets.DecoderTarget(spec, o)
-		if errors.Is(err, targets.ErrNotInstalled) {
-			left = append(left, fmt.Sprintf("%s: %v", spec.Name, err))
-			continue
-		}
 		if err != nil {
-			return nil, nil, err
+			left = append(left, err.Error())
+			continue
 		}
 		list = append(list, dt)
 	}
@@ -117,7 +114,7 @@ func survey(w io.Writer, list []certify.DecoderTarget) {
 		}
 		fmt.Fprintf(w, "- %s: %s (want %s)\n", s.id, s.what, want)
 	}
-	fmt.Fprintln(w, "\nCells: ok = accepted; a GOAWAY code = refused with it; close/reset = refused by ending the connection without GOAWAY; BREAK = neither (below); a cell marked ! is not the strict decoder's verdict.")
+	fmt.Fprintln(w, "\nCells: ok and the response's status (or RST and the stream reset's code) = accepted; 431 = refused by a response of status 431; a GOAWAY code = refused with it; close/reset = refused by ending the connection without GOAWAY; BREAK = neither (below); a cell marked ! is not the strict decoder's verdict.")
 	for _, d := range details {
 		fmt.Fprintln(w, "- "+live.PeerText(d))
 	}
@@ -145,12 +142,18 @@ func run(dt certify.DecoderTarget, s story) (cell, detail string) {
 		case err == nil && !last:
 			continue
 		case err == nil:
-			return mark("ok", !s.invalid), measures
+			cell := "ok"
+			if ld, ok := d.(*live.Decoder); ok {
+				cell += " " + shortAnswer(ld.LastAnswer())
+			}
+			return mark(cell, !s.invalid), measures
 		case certify.Rejected(err):
 			var g *live.GoAwayError
 			var c *live.ClosedError
 			cell := "refused"
 			switch {
+			case errors.Is(err, live.ErrStatus431):
+				cell = "431"
 			case errors.As(err, &g):
 				cell = strings.TrimSuffix(g.Code.String(), "_ERROR")
 			case errors.As(err, &c) && c.Reset:
@@ -170,6 +173,16 @@ func run(dt certify.DecoderTarget, s story) (cell, detail string) {
 		}
 	}
 	return "BREAK", "the story has no block"
+}
+
+// shortAnswer shortens a live decoder's LastAnswer for a cell: the
+// status, or RST and the reset's code.
+func shortAnswer(answer string) string {
+	if status, ok := strings.CutPrefix(answer, "answered "); ok {
+		return status
+	}
+	answer = strings.TrimPrefix(answer, "stream reset (RST_STREAM ")
+	return "RST " + strings.TrimSuffix(strings.TrimSuffix(answer, ")"), "_ERROR")
 }
 
 // mark returns cell, marked with ! when the verdict is not the strict

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,16 @@ import (
 // target's verdict on one header block (an answer, a reset stream, a
 // GOAWAY or a close), and for a new connection's settings.
 const DefaultBlockTimeout = 5 * time.Second
+
+// settleWait is how long a live decoder waits, after the target accepted
+// a block, for a close or a GOAWAY that refuses it after all (a target
+// that answers a decoding error as a stream error, then ends the
+// connection); preSendWait is how long it looks, before the next block,
+// for a close that came later.
+const (
+	settleWait  = 10 * time.Millisecond
+	preSendWait = time.Millisecond
+)
 
 // defaultPeerTableSize is SETTINGS_HEADER_TABLE_SIZE until the peer says
 // otherwise (RFC 9113 §6.5.2).
@@ -135,6 +146,9 @@ func (t *DecoderTarget) NewDecoder() (certify.Decoder, error) {
 type Decoder struct {
 	o  DecoderOptions
 	nc net.Conn
+	// br holds what was read from nc and not yet framed, so that a look
+	// for pending frames (pending) loses nothing when it times out.
+	br *bufio.Reader
 	w  *wireConn
 	// table records the target's SETTINGS_HEADER_TABLE_SIZE as its
 	// SETTINGS frames bring it; agreed is the value the certifier was
@@ -176,7 +190,8 @@ func openDecoder(u *url.URL, o DecoderOptions) (*Decoder, error) {
 	table := &peerTableSize{size: defaultPeerTableSize}
 	d := &Decoder{o: o, nc: nc, table: table, stream: 1, answered: map[uint32]string{}, responses: strict.New()}
 	d.responses.SetMaxHeaderListSize(maxResponseList)
-	d.w = newWireConn(nc, nc, 0, table)
+	d.br = bufio.NewReader(nc)
+	d.w = newWireConn(nc, d.br, 0, table)
 	d.w.discard = true
 	d.w.onBlock = func(b *Block, _ bool) {
 		if b.Frame != "HEADERS" {
@@ -276,7 +291,7 @@ func (d *Decoder) FieldsHidden() bool { return true }
 
 // LastAnswer says how the target took the last block it accepted: its
 // response's status ("answered 404") or the reset of the stream
-// ("stream reset (RST_STREAM PROTOCOL_ERROR)"), for the reports.
+// ("reset the stream (RST_STREAM PROTOCOL_ERROR)"), for the reports.
 func (d *Decoder) LastAnswer() string { return d.answer }
 
 // LastElapsed returns how long the target took to give its verdict on
@@ -308,6 +323,9 @@ func (d *Decoder) PeakMemory() (int64, bool) { return d.peak, d.peakKnown }
 //     target refused the block, an error wrapping a *certify.Rejection
 //     whose reason names the GOAWAY code and debug data (a *GoAwayError),
 //     or says the connection ended without GOAWAY;
+//   - an acceptance followed, within a few milliseconds, by a close or a
+//     GOAWAY with an error: a refusal too, the reason saying the target
+//     answered first (a decoding error answered as a stream error);
 //   - nothing of these within the block timeout, a GOAWAY NO_ERROR that
 //     leaves the stream untaken, or a peer breaking the bounds of
 //     PeerError: a breakdown, a plain error.
@@ -321,8 +339,13 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	if d.table.size != d.agreed {
 		return nil, d.breakdown(fmt.Sprintf("the target changed its SETTINGS_HEADER_TABLE_SIZE from %d to %d mid-connection, before block %d", d.agreed, d.table.size, d.blocks+1))
 	}
-	if g := d.w.goAway; g != nil && (g.code != http2.ErrCodeNo || g.lastStream < d.stream) {
-		return nil, d.breakdown(fmt.Sprintf("%s after block %d was answered, before block %d", d.w.goAwayText(), d.blocks, d.blocks+1))
+	if d.blocks > 0 {
+		if err := d.pending(preSendWait); err != nil {
+			return nil, d.breakdown(fmt.Sprintf("after block %d was accepted (%s), before block %d: %s", d.blocks, d.answer, d.blocks+1, d.w.why(err)))
+		}
+		if g := d.w.goAway; g != nil && (g.code != http2.ErrCodeNo || g.lastStream < d.stream) {
+			return nil, d.breakdown(fmt.Sprintf("%s after block %d was answered, before block %d", d.w.goAwayText(), d.blocks, d.blocks+1))
+		}
 	}
 	if d.stream > 1<<31-1 {
 		return nil, d.breakdown("the connection ran out of stream identifiers")
@@ -337,8 +360,60 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	writeErr := d.writeBlock(stream, block)
 	fields, err := d.verdict(stream, deadline, writeErr)
 	d.elapsed = time.Since(began)
+	if err == nil {
+		err = d.settle()
+	}
 	d.peak, d.peakKnown = groupPeakMemory(d.o.PID)
 	return fields, err
+}
+
+// settle reads, for settleWait, what the target sends after accepting the
+// last block: a close or a GOAWAY with an error refuses the block after
+// all, as a target does that answers a decoding error as a stream error
+// and then ends the connection.
+func (d *Decoder) settle() error {
+	err := d.pending(settleWait)
+	g := d.w.goAway
+	switch {
+	case g != nil && g.code != http2.ErrCodeNo:
+		return d.refused(&GoAwayError{Code: g.code, LastStream: g.lastStream, Debug: g.debug, After: d.answer})
+	case err == nil:
+		return nil
+	case closedConn(err) && g != nil:
+		// A graceful end after the answer: the block stands accepted;
+		// the next one cannot go on this connection.
+		d.dead = fmt.Sprintf("the target ended the connection gracefully (GOAWAY NO_ERROR, last stream %d) after block %d", g.lastStream, d.blocks)
+		d.lastResult = d.dead
+		d.close()
+		return nil
+	case closedConn(err):
+		return d.refused(&ClosedError{Reset: errors.Is(err, syscall.ECONNRESET), After: d.answer})
+	}
+	var pe *PeerError
+	if errors.As(err, &pe) {
+		d.w.closeWith(pe.Code)
+		return d.breakdown(fmt.Sprintf("after block %d %s", d.blocks, pe.Error()))
+	}
+	d.w.closeWith(http2.ErrCodeProtocol)
+	return d.breakdown(fmt.Sprintf("after block %d the target sent what is not HTTP/2: %s", d.blocks, PeerText(err.Error())))
+}
+
+// pending reads the frames the target has sent, until none comes within
+// wait: nil then, or the error that ended the reading. A frame begun is
+// read whole, within the block timeout.
+func (d *Decoder) pending(wait time.Duration) error {
+	for {
+		d.nc.SetReadDeadline(time.Now().Add(wait))
+		if _, err := d.br.Peek(1); err != nil {
+			if isTimeout(err) {
+				return nil
+			}
+			return err
+		}
+		if _, err := d.w.readFrame(time.Now().Add(d.o.BlockTimeout)); err != nil {
+			return err
+		}
+	}
 }
 
 // verdict reads the target's frames until its verdict on the block sent
@@ -361,7 +436,7 @@ func (d *Decoder) verdict(stream uint32, deadline time.Time, writeErr error) ([]
 			return nil, nil
 		}
 		if code, reset := d.w.reset[stream]; reset {
-			d.answer = fmt.Sprintf("stream reset (RST_STREAM %v)", code)
+			d.answer = fmt.Sprintf("reset the stream (RST_STREAM %v)", code)
 			d.lastResult = fmt.Sprintf("block %d: %s", n, d.answer)
 			return nil, nil
 		}
@@ -481,6 +556,9 @@ type GoAwayError struct {
 	// Closed is set when the GOAWAY was NO_ERROR and the target then
 	// closed the connection without answering.
 	Closed bool
+	// After, when set, is the target's answer to the block, which the
+	// GOAWAY followed ("answered 200").
+	After string
 }
 
 func (e *GoAwayError) Error() string {
@@ -492,6 +570,9 @@ func (e *GoAwayError) Error() string {
 	if e.Closed {
 		s += ", then the connection closed without an answer"
 	}
+	if e.After != "" {
+		s += ", just after the target " + e.After
+	}
 	return s
 }
 
@@ -501,6 +582,9 @@ type ClosedError struct {
 	// Reset is set for a TCP reset, and WhileSending when the connection
 	// ended before the whole block was written.
 	Reset, WhileSending bool
+	// After, when set, is the target's answer to the block, which the
+	// close followed ("answered 200").
+	After string
 }
 
 func (e *ClosedError) Error() string {
@@ -510,6 +594,9 @@ func (e *ClosedError) Error() string {
 	}
 	if e.WhileSending {
 		s += ", while the block was being sent"
+	}
+	if e.After != "" {
+		s += ", just after it " + e.After
 	}
 	return s
 }

@@ -295,6 +295,7 @@ func TestDecoderSplitsLargeBlocks(t *testing.T) {
 				return err
 			}
 			if p, ok := f.(*http2.PingFrame); ok && p.IsAck() {
+				io.Copy(io.Discard, nc)
 				return nil
 			}
 		}
@@ -302,6 +303,9 @@ func TestDecoderSplitsLargeBlocks(t *testing.T) {
 	d := openTestDecoder(t, newTestDecoderTarget(t, url, 5*time.Second))
 	if _, err := d.DecodeBlock(large); err != nil {
 		t.Fatalf("a reset stream is an accepted block: got %v", err)
+	}
+	if got, want := d.LastAnswer(), "reset the stream (RST_STREAM PROTOCOL_ERROR)"; got != want {
+		t.Errorf("LastAnswer() = %q; want %q", got, want)
 	}
 	if b := <-got; !bytes.Equal(b, large) {
 		t.Errorf("the peer got %d octets; want the %d of the block", len(b), len(large))
@@ -462,5 +466,46 @@ func TestDecoderStatus431IsARefusal(t *testing.T) {
 	_, err := d.DecodeBlock(rfcC31)
 	if !certify.Rejected(err) || !strings.Contains(err.Error(), "431") {
 		t.Errorf("a response of status 431: got %v; want a refusal naming 431", err)
+	}
+}
+
+// answerThenClose answers the first request with 200, waits, then closes
+// the connection.
+func answerThenClose(wait time.Duration) func(nc net.Conn, fr *http2.Framer) error {
+	return func(nc net.Conn, fr *http2.Framer) error {
+		if err := fr.WriteSettings(); err != nil {
+			return err
+		}
+		stream, _, _, err := readRequest(fr)
+		if err != nil {
+			return err
+		}
+		var block bytes.Buffer
+		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block.Bytes(), EndHeaders: true, EndStream: true}); err != nil {
+			return err
+		}
+		time.Sleep(wait)
+		return nil
+	}
+}
+
+func TestDecoderAnswerThenCloseIsARefusal(t *testing.T) {
+	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerThenClose(0)), 5*time.Second))
+	_, err := d.DecodeBlock(rfcC31)
+	if !certify.Rejected(err) || !strings.Contains(err.Error(), "just after it answered 200") {
+		t.Errorf("an answer and a close at once: got %v; want a refusal saying both", err)
+	}
+}
+
+func TestDecoderLaterCloseIsABreakdownOfTheNextBlock(t *testing.T) {
+	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerThenClose(100*time.Millisecond)), 5*time.Second))
+	if _, err := d.DecodeBlock(rfcC31); err != nil {
+		t.Fatalf("block 1, answered, the close 100ms later: %v; want it accepted", err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	_, err := d.DecodeBlock(rfcC31)
+	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "after block 1 was accepted") {
+		t.Errorf("block 2 after the close: got %v; want a breakdown blaming no block", err)
 	}
 }

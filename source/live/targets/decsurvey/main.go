@@ -181,7 +181,7 @@ func shortAnswer(answer string) string {
 	if status, ok := strings.CutPrefix(answer, "answered "); ok {
 		return status
 	}
-	answer = strings.TrimPrefix(answer, "stream reset (RST_STREAM ")
+	answer = strings.TrimPrefix(answer, "reset the stream (RST_STREAM ")
 	return "RST " + strings.TrimSuffix(strings.TrimSuffix(answer, ")"), "_ERROR")
 }
 

@@ -30,17 +30,16 @@ var (
 	_ certify.FieldsHider   = (*Decoder)(nil)
 )
 
-// serveXNet serves HTTP/2 with prior knowledge (h2c) on a loopback port
-// with golang.org/x/net/http2's server, answering every request with 204,
-// and returns its URL.
-func serveXNet(t *testing.T) string {
+// serveLoopback accepts connections on a loopback port until the end of
+// the test, handling each with handle in a goroutine of its own, and
+// returns the port's http URL. The connections still open are closed
+// at the end.
+func serveLoopback(t *testing.T, handle func(nc net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http2.Server{}
-	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var conns []net.Conn
@@ -58,7 +57,8 @@ func serveXNet(t *testing.T) string {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				srv.ServeConn(nc, &http2.ServeConnOpts{Handler: handler})
+				defer nc.Close()
+				handle(nc)
 			}()
 		}
 	}()
@@ -72,6 +72,15 @@ func serveXNet(t *testing.T) string {
 		wg.Wait()
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// serveXNet serves HTTP/2 with prior knowledge (h2c) on a loopback port
+// with golang.org/x/net/http2's server, answering every request with 204,
+// and returns its URL.
+func serveXNet(t *testing.T) string {
+	srv := &http2.Server{}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	return serveLoopback(t, func(nc net.Conn) { srv.ServeConn(nc, &http2.ServeConnOpts{Handler: handler}) })
 }
 
 // newTestDecoderTarget returns a decoder target for url with a short
@@ -148,59 +157,21 @@ func TestDecoderXNetServer(t *testing.T) {
 	}
 }
 
-// fakePeer is an in-test HTTP/2 server that does what each test asks on
-// every connection, after the preface: serve gets the connection and its
-// Framer once the client's preface is read.
-type fakePeer struct {
-	ln    net.Listener
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
+// startFakePeer serves an in-test HTTP/2 peer that does what a test asks
+// on every connection: serve gets the connection and a Framer on it once
+// the client's preface is read.
 func startFakePeer(t *testing.T, serve func(nc net.Conn, fr *http2.Framer) error) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &fakePeer{ln: ln}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, nc)
-			p.mu.Unlock()
-			p.wg.Add(1)
-			go func() {
-				defer p.wg.Done()
-				defer nc.Close()
-				nc.SetDeadline(time.Now().Add(30 * time.Second))
-				preface := make([]byte, len(http2.ClientPreface))
-				if _, err := io.ReadFull(nc, preface); err != nil || string(preface) != http2.ClientPreface {
-					return
-				}
-				if err := serve(nc, http2.NewFramer(nc, nc)); err != nil && !closedConn(err) {
-					t.Errorf("fake peer: %v", err)
-				}
-			}()
+	return serveLoopback(t, func(nc net.Conn) {
+		nc.SetDeadline(time.Now().Add(30 * time.Second))
+		preface := make([]byte, len(http2.ClientPreface))
+		if _, err := io.ReadFull(nc, preface); err != nil || string(preface) != http2.ClientPreface {
+			return
 		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		p.mu.Lock()
-		for _, nc := range p.conns {
-			nc.Close()
+		if err := serve(nc, http2.NewFramer(nc, nc)); err != nil && !closedConn(err) {
+			t.Errorf("fake peer: %v", err)
 		}
-		p.mu.Unlock()
-		p.wg.Wait()
 	})
-	return "http://" + ln.Addr().String()
 }
 
 // readRequest reads frames, acknowledging the client's SETTINGS, until a
@@ -445,33 +416,9 @@ func TestGroupPeakMemory(t *testing.T) {
 	}
 }
 
-func TestDecoderStatus431IsARefusal(t *testing.T) {
-	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
-		if err := fr.WriteSettings(); err != nil {
-			return err
-		}
-		stream, _, _, err := readRequest(fr)
-		if err != nil {
-			return err
-		}
-		var block bytes.Buffer
-		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: "431"})
-		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block.Bytes(), EndHeaders: true, EndStream: true}); err != nil {
-			return err
-		}
-		io.Copy(io.Discard, nc)
-		return nil
-	})
-	d := openTestDecoder(t, newTestDecoderTarget(t, url, 5*time.Second))
-	_, err := d.DecodeBlock(rfcC31)
-	if !certify.Rejected(err) || !strings.Contains(err.Error(), "431") {
-		t.Errorf("a response of status 431: got %v; want a refusal naming 431", err)
-	}
-}
-
-// answerThenClose answers the first request with 200, waits, then closes
-// the connection.
-func answerThenClose(wait time.Duration) func(nc net.Conn, fr *http2.Framer) error {
+// answerWith answers the first request with status, then, after wait,
+// closes the connection, or keeps it open when keepOpen is set.
+func answerWith(status string, wait time.Duration, keepOpen bool) func(nc net.Conn, fr *http2.Framer) error {
 	return func(nc net.Conn, fr *http2.Framer) error {
 		if err := fr.WriteSettings(); err != nil {
 			return err
@@ -481,17 +428,28 @@ func answerThenClose(wait time.Duration) func(nc net.Conn, fr *http2.Framer) err
 			return err
 		}
 		var block bytes.Buffer
-		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
+		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: status})
 		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block.Bytes(), EndHeaders: true, EndStream: true}); err != nil {
 			return err
 		}
 		time.Sleep(wait)
+		if keepOpen {
+			io.Copy(io.Discard, nc)
+		}
 		return nil
 	}
 }
 
+func TestDecoderStatus431IsARefusal(t *testing.T) {
+	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("431", 0, true)), 5*time.Second))
+	_, err := d.DecodeBlock(rfcC31)
+	if !certify.Rejected(err) || !strings.Contains(err.Error(), "431") {
+		t.Errorf("a response of status 431: got %v; want a refusal naming 431", err)
+	}
+}
+
 func TestDecoderAnswerThenCloseIsARefusal(t *testing.T) {
-	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerThenClose(0)), 5*time.Second))
+	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("200", 0, false)), 5*time.Second))
 	_, err := d.DecodeBlock(rfcC31)
 	if !certify.Rejected(err) || !strings.Contains(err.Error(), "just after it answered 200") {
 		t.Errorf("an answer and a close at once: got %v; want a refusal saying both", err)
@@ -499,7 +457,7 @@ func TestDecoderAnswerThenCloseIsARefusal(t *testing.T) {
 }
 
 func TestDecoderLaterCloseIsABreakdownOfTheNextBlock(t *testing.T) {
-	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerThenClose(100*time.Millisecond)), 5*time.Second))
+	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("200", 100*time.Millisecond, false)), 5*time.Second))
 	if _, err := d.DecodeBlock(rfcC31); err != nil {
 		t.Fatalf("block 1, answered, the close 100ms later: %v; want it accepted", err)
 	}

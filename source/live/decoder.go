@@ -64,11 +64,11 @@ type DecoderTarget struct {
 	u   *url.URL
 	mu  sync.Mutex
 	cur *Decoder
-	// stories counts the decoders opened; last says how the previous one
+	// opened counts the connections opened; last says how the latest
 	// ended, for the error of a NewDecoder that cannot connect.
-	stories int
-	last    string
-	closed  bool
+	opened int
+	last   string
+	closed bool
 }
 
 // NewDecoderTarget returns the target o names. It connects to nothing
@@ -126,15 +126,15 @@ func (t *DecoderTarget) NewDecoder() (certify.Decoder, error) {
 		t.cur.close()
 		t.cur = nil
 	}
-	t.stories++
 	d, err := openDecoder(t.u, t.o)
 	if err != nil {
-		after := "as the first connection was opened"
-		if t.stories > 1 {
-			after = fmt.Sprintf("after %d connections (the last: %s)", t.stories-1, t.last)
+		after := "before any connection was served"
+		if t.opened > 0 {
+			after = fmt.Sprintf("after %s (the last: %s)", counted(t.opened, "connection"), t.last)
 		}
 		return nil, fmt.Errorf("live: %s: target stopped serving %s: %w", t.o.Name, after, err)
 	}
+	t.opened++
 	t.cur = d
 	return d, nil
 }

@@ -377,8 +377,8 @@ func TestDecoderNewDecoderAfterTheTargetStopped(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	ln.Close()
 	_, err = newTestDecoderTarget(t, url, time.Second).NewDecoder()
-	if err == nil || !strings.Contains(err.Error(), "target stopped serving") {
-		t.Errorf("NewDecoder of a closed port: %v; want \"target stopped serving\"", err)
+	if err == nil || !strings.Contains(err.Error(), "target stopped serving before any connection was served") {
+		t.Errorf("NewDecoder of a closed port: %v; want \"target stopped serving before any connection was served\"", err)
 	}
 	url = startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
 		io.Copy(io.Discard, nc)
@@ -465,5 +465,31 @@ func TestDecoderLaterCloseIsABreakdownOfTheNextBlock(t *testing.T) {
 	_, err := d.DecodeBlock(rfcC31)
 	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "after block 1 was accepted") {
 		t.Errorf("block 2 after the close: got %v; want a breakdown blaming no block", err)
+	}
+}
+
+func TestDecoderNewDecoderSaysAfterWhat(t *testing.T) {
+	var mu sync.Mutex
+	served := 0
+	answer := answerWith("204", 0, true)
+	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
+		mu.Lock()
+		served++
+		first := served == 1
+		mu.Unlock()
+		if !first {
+			return nil // the target stopped serving: closed at once
+		}
+		return answer(nc, fr)
+	})
+	dt := newTestDecoderTarget(t, url, time.Second)
+	d := openTestDecoder(t, dt)
+	if _, err := d.DecodeBlock(rfcC31); err != nil {
+		t.Fatal(err)
+	}
+	_, err := dt.NewDecoder()
+	want := "target stopped serving after 1 connection (the last: block 1 answered 204)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("NewDecoder after the target stopped: %v; want it to say %q", err, want)
 	}
 }

@@ -12,6 +12,13 @@ import (
 // decoder: each block valid but an invalid story's last, which it must
 // refuse.
 func TestStoriesAgainstStrict(t *testing.T) {
+	for _, tlsOn := range []bool{false, true} {
+		checkStories(t, stories(tlsOn))
+	}
+}
+
+// checkStories holds the stories to the strict decoder.
+func checkStories(t *testing.T, stories []story) {
 	seen := map[string]bool{}
 	for _, s := range stories {
 		if seen[s.id] {

@@ -47,7 +47,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "decsurvey:", err)
 		os.Exit(2)
 	}
-	survey(os.Stdout, list)
+	survey(os.Stdout, list, stories(*tlsOn))
 	for _, l := range left {
 		fmt.Printf("- left out: %s\n", live.PeerText(l))
 	}
@@ -80,7 +80,7 @@ func pick(names string, o targets.DecoderOptions) ([]certify.DecoderTarget, []st
 // survey runs every story against every target, one target at a time,
 // and writes the table, a row per target, and below it the breakdowns
 // and the bomb's measures in full.
-func survey(w io.Writer, list []certify.DecoderTarget) {
+func survey(w io.Writer, list []certify.DecoderTarget, stories []story) {
 	fmt.Fprint(w, "| target |")
 	for _, s := range stories {
 		fmt.Fprintf(w, " %s |", s.id)

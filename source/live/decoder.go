@@ -142,7 +142,8 @@ func (t *DecoderTarget) NewDecoder() (certify.Decoder, error) {
 // Decoder is one connection to a live target as a certify.Decoder. It
 // cannot show the fields the target decoded (FieldsHidden): an accepted
 // block decodes to nil fields. Beside the verdicts it measures each
-// block: LastElapsed and PeakMemory.
+// block: LastElapsed, PeakMemory and PeakMemoryRise. It is used from one
+// goroutine.
 type Decoder struct {
 	o  DecoderOptions
 	nc net.Conn
@@ -172,7 +173,7 @@ type Decoder struct {
 	dead string
 	// Measures of the last block.
 	elapsed    time.Duration
-	peak       int64
+	peak, rise int64
 	peakKnown  bool
 	lastResult string
 	// answer says how the target took the last block it accepted.
@@ -307,6 +308,12 @@ func (d *Decoder) LastElapsed() time.Duration { return d.elapsed }
 // process) or its /proc entries cannot be read.
 func (d *Decoder) PeakMemory() (int64, bool) { return d.peak, d.peakKnown }
 
+// PeakMemoryRise returns how much PeakMemory rose over the last block, in
+// octets, from just before its first frame was written to just after the
+// verdict: what decoding the block (a bomb's expansion) cost the target
+// at its highest. It is false when PeakMemory is.
+func (d *Decoder) PeakMemoryRise() (int64, bool) { return d.rise, d.peakKnown }
+
 // DecodeBlock sends block as the header block of a request: one HEADERS
 // frame (END_STREAM, and END_HEADERS on the last frame) on the next
 // stream, followed by CONTINUATION frames when the block is larger than
@@ -356,6 +363,7 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	began := time.Now()
 	deadline := began.Add(d.o.BlockTimeout)
 	d.w.ended[stream] = false
+	before, knownBefore := groupPeakMemory(d.o.PID)
 	d.nc.SetDeadline(deadline)
 	writeErr := d.writeBlock(stream, block)
 	fields, err := d.verdict(stream, deadline, writeErr)
@@ -364,6 +372,10 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 		err = d.settle()
 	}
 	d.peak, d.peakKnown = groupPeakMemory(d.o.PID)
+	d.rise = 0
+	if d.peakKnown && knownBefore && d.peak > before {
+		d.rise = d.peak - before
+	}
 	return fields, err
 }
 

@@ -493,3 +493,25 @@ func TestDecoderNewDecoderSaysAfterWhat(t *testing.T) {
 		t.Errorf("NewDecoder after the target stopped: %v; want it to say %q", err, want)
 	}
 }
+
+func TestDecoderFloodIsABreakdown(t *testing.T) {
+	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
+		if err := fr.WriteSettings(); err != nil {
+			return err
+		}
+		if _, _, _, err := readRequest(fr); err != nil {
+			return err
+		}
+		go io.Copy(io.Discard, nc)
+		for {
+			if err := fr.WritePing(true, [8]byte{}); err != nil {
+				return nil
+			}
+		}
+	})
+	d := openTestDecoder(t, newTestDecoderTarget(t, url, 5*time.Second))
+	_, err := d.DecodeBlock(rfcC31)
+	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "frames without a header block") {
+		t.Errorf("a flood of PING acknowledgements: got %v; want a breakdown naming the flood", err)
+	}
+}

@@ -50,6 +50,9 @@ func checkDecoder(t *testing.T, dt certify.DecoderTarget, wantMemory bool) {
 	if peak, ok := ld.PeakMemory(); ok != wantMemory || (ok && peak <= 0) {
 		t.Errorf("PeakMemory() = %d, %v; want known %v", peak, ok, wantMemory)
 	}
+	if rise, ok := ld.PeakMemoryRise(); ok != wantMemory || rise < 0 {
+		t.Errorf("PeakMemoryRise() = %d, %v; want known %v", rise, ok, wantMemory)
+	}
 	_, err = d.DecodeBlock([]byte{0x80})
 	if !certify.Rejected(err) || !strings.Contains(err.Error(), "COMPRESSION_ERROR") {
 		t.Errorf("index 0: %v; want a refusal naming COMPRESSION_ERROR", err)

@@ -134,7 +134,8 @@ func run(dt certify.DecoderTarget, s story) (cell, detail string) {
 		if ld, ok := d.(*live.Decoder); ok && len(b) > 1000 {
 			measures = fmt.Sprintf("%d-octet block, verdict in %v", len(b), ld.LastElapsed().Round(time.Millisecond))
 			if peak, ok := ld.PeakMemory(); ok {
-				measures += fmt.Sprintf(", target's peak RSS %d MiB", peak>>20)
+				rise, _ := ld.PeakMemoryRise()
+				measures += fmt.Sprintf(", target's peak RSS %d MiB (up %d MiB over the block)", peak>>20, rise>>20)
 			}
 		}
 		last := i == len(s.blocks)-1

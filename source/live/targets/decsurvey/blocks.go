@@ -49,6 +49,9 @@ func stories(tlsOn bool) []story {
 			mustHex("828684be58086e6f2d6361636865"),
 			mustHex("828785bf400a637573746f6d2d6b65790c637573746f6d2d76616c7565"),
 		}},
+		{id: "malformed", what: "RFC 7541 C.5.1, a response's fields as a request: valid HPACK, a malformed request (a stream error, RFC 9113 §8.1.1)", blocks: [][]byte{
+			mustHex("4803333032580770726976617465611d4d6f6e2c203231204f637420323031332032303a31333a323120474d546e1768747470733a2f2f7777772e6578616d706c652e636f6d"),
+		}},
 		{id: "6.1/1", what: "index 0", blocks: [][]byte{{0x80}}, invalid: true},
 		{id: "2.3.3/2", what: "index 63 with one dynamic entry", blocks: [][]byte{cat(request, []byte{0xbf})}, invalid: true},
 		{id: "6.3/1", what: "size update to 4097 above SETTINGS_HEADER_TABLE_SIZE 4096", blocks: [][]byte{cat([]byte{0x3f, 0xe2, 0x1f}, request)}, invalid: true},

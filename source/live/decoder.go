@@ -29,7 +29,7 @@ const DefaultBlockTimeout = 5 * time.Second
 // connection); preSendWait is how long it looks, before the next block,
 // for a close that came later.
 const (
-	settleWait  = 10 * time.Millisecond
+	settleWait  = 5 * time.Millisecond
 	preSendWait = time.Millisecond
 )
 

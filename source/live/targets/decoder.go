@@ -66,6 +66,9 @@ func DecoderTargets(o DecoderOptions) (out []certify.DecoderTarget, left []strin
 			opts.OriginH2C = false
 		}
 		dt, err := DecoderTarget(t, opts)
+		if errors.Is(err, ErrNotInstalled) {
+			err = fmt.Errorf("%s: %w", t.Name, err)
+		}
 		if err != nil {
 			left = append(left, err.Error())
 			continue

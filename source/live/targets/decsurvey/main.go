@@ -68,6 +68,9 @@ func pick(names string, o targets.DecoderOptions) ([]certify.DecoderTarget, []st
 			return nil, nil, err
 		}
 		dt, err := targets.DecoderTarget(spec, o)
+		if errors.Is(err, targets.ErrNotInstalled) {
+			err = fmt.Errorf("%s: %w", spec.Name, err)
+		}
 		if err != nil {
 			left = append(left, err.Error())
 			continue

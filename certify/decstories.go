@@ -97,19 +97,26 @@ func staticStories() []decStory {
 	return []decStory{newStory("static").add("indices 1 to 61", all).add("names 1 to 14 with value v", names).done()}
 }
 
+// octetChunk returns the octets 64*chunk to 64*chunk+63 between an a and
+// a z, so that no octet is at an end of the string.
+func octetChunk(chunk int) string {
+	var v strings.Builder
+	v.WriteByte('a')
+	for x := chunk * 64; x < chunk*64+64; x++ {
+		v.WriteByte(byte(x))
+	}
+	v.WriteByte('z')
+	return v.String()
+}
+
 // huffmanStories: dec/5.2/2, every octet Huffman-coded, in names and
 // values, no string starting or ending with whitespace.
 func huffmanStories() []decStory {
 	b := newStory("huffman")
 	for chunk := 0; chunk < 4; chunk++ {
-		var v strings.Builder
-		v.WriteByte('a')
-		for x := chunk * 64; x < chunk*64+64; x++ {
-			v.WriteByte(byte(x))
-		}
-		v.WriteByte('z')
+		v := octetChunk(chunk)
 		b.add(fmt.Sprintf("octets 0x%02x-0x%02x Huffman-coded", chunk*64, chunk*64+63),
-			newBlock().literal(wire.WithoutIndexing, 0, "x-huff"+v.String(), v.String(), true))
+			newBlock().literal(wire.WithoutIndexing, 0, "x-huff"+v, v, true))
 	}
 	b.add("Huffman names and values of common text", newBlock().
 		literal(wire.WithoutIndexing, 4, "", "/index.html?q=1", true).
@@ -123,14 +130,9 @@ func huffmanStories() []decStory {
 func rawStories() []decStory {
 	octets := newStory("raw-octets")
 	for chunk := 0; chunk < 4; chunk++ {
-		var v strings.Builder
-		v.WriteByte('a')
-		for x := chunk * 64; x < chunk*64+64; x++ {
-			v.WriteByte(byte(x))
-		}
-		v.WriteByte('z')
+		v := octetChunk(chunk)
 		octets.add(fmt.Sprintf("octets 0x%02x-0x%02x raw", chunk*64, chunk*64+63),
-			newBlock().plain("x-raw"+v.String(), v.String()))
+			newBlock().plain("x-raw"+v, v))
 	}
 	edges := func(huffman bool) *blockWriter {
 		w := newBlock()

@@ -36,6 +36,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -420,17 +421,23 @@ func (o *output) close() {
 
 var listCommand = &command{
 	Name:      "list",
-	UsageLine: "hpackcert list [--cases PREFIX] [-v]",
+	UsageLine: "hpackcert list [--decoders] [--cases PREFIX] [-v]",
 	Short:     "print the cases (-v: with the RFC text each checks)",
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		var cases listFlag
-		var verbose bool
+		var verbose, decoders bool
 		fs.section("list flags", func() {
 			fs.Var(&cases, "cases", "`PREFIX` print the cases whose id starts with PREFIX (repeatable, or comma-separated)")
 			fs.BoolVar(&verbose, "v", false, "print the RFC text of each case")
+			fs.BoolVar(&decoders, "decoders", false, "print the dec/ cases (hpackcert decoders) instead of the enc/ ones; a dec/ prefix in --cases implies it")
 		})
 		return func(stdout, _ io.Writer) (int, error) {
-			selected, err := certify.SelectCases(splitCases(cases))
+			prefixes := splitCases(cases)
+			selectCases := certify.SelectCases
+			if decoders || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(p, "dec/") }) {
+				selectCases = certify.SelectDecoderCases
+			}
+			selected, err := selectCases(prefixes)
 			if err != nil {
 				return 2, err
 			}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/report"
+	"github.com/hpackcert/hpackcert/source/inprocess"
+)
+
+// decoderRun is one run of the decoders command.
+type decoderRun struct {
+	decoders, execs listFlag
+	cases, declared listFlag
+	strict          bool
+	expectFail      string
+	reportFlags
+	runFlags
+}
+
+var decodersCommand = &command{
+	Name:      "decoders",
+	UsageLine: "hpackcert decoders [flags]",
+	Short:     "certify decoders on the dec/ cases (default: the built-in ones)",
+	Long: `Decoders grades every selected dec/ case for every decoder named, in one matrix, as
+run does for encoders: each case decodes its own stories in fresh contexts (valid blocks
+must decode to the strict decoder's fields and table, invalid ones must be refused as a
+decoding error), a divergence is filed under the first failed case whose feature its
+blocks use, and a crash, a panic or a protocol violation is the decoder's breakdown.
+With no decoder named, the built-in ones are certified: strict, x/net, and libnghttp2
+when built with -tags nghttp2. A MUST case left unsupported (a declared lack) fails the
+run unless declared, as for encoders.`,
+	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
+		d := &decoderRun{}
+		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {
+			fs.Var(&d.decoders, "decoder", "`builtin:NAME` a built-in Go decoder: "+strings.Join(inprocess.BuiltinDecoderNames(), ", "))
+		})
+		fs.section("cases and verdict", func() {
+			fs.Var(&d.cases, "cases", "`PREFIX` run the dec/ cases whose id starts with PREFIX (repeatable, or comma-separated)")
+			fs.BoolVar(&d.strict, "strict", false, "non-strict grades (a SHOULD broken) fail too")
+			fs.StringVar(&d.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"DECODER CASE\", per line) and declared lacks (\"unsupported CASES: REASON\")")
+			fs.Var(&d.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases cannot be graded, and why (repeatable)")
+		})
+		d.reportFlags.declare(fs, false)
+		d.runFlags.declare(fs)
+		return func(stdout, _ io.Writer) (int, error) { return d.run(stdout) }
+	},
+}
+
+func (d *decoderRun) options() (certify.DecoderOptions, error) {
+	opts := certify.DecoderOptions{Strict: d.strict, Cases: splitCases(d.cases), Seed: d.seed,
+		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}}
+	if _, err := certify.SelectDecoderCases(opts.Cases); err != nil {
+		return opts, err
+	}
+	if d.expectFail != "" {
+		failures, declared, err := certify.ReadExpectations(d.expectFail)
+		if err != nil {
+			return opts, err
+		}
+		opts.ExpectFail, opts.Declared = failures, declared
+	}
+	for _, v := range d.declared {
+		declared, err := certify.ParseDeclaration(v)
+		if err != nil {
+			return opts, &usageError{fmt.Sprintf("--declare-unsupported: %v", err)}
+		}
+		opts.Declared = append(opts.Declared, declared...)
+	}
+	return opts, nil
+}
+
+// run certifies the decoders and writes the reports asked for.
+func (d *decoderRun) run(stdout io.Writer) (int, error) {
+	opts, err := d.options()
+	if err != nil {
+		return 2, err
+	}
+	outputs, err := createOutputs(d.reportFlags.files())
+	if err != nil {
+		return 2, err
+	}
+	defer func() {
+		for _, o := range outputs {
+			o.close()
+		}
+	}()
+	targets, err := openDecoders(d.decoders, d.execs, opts)
+	defer func() {
+		for _, t := range targets {
+			t.Close()
+		}
+	}()
+	if err != nil {
+		return 2, err
+	}
+	rep, err := certify.RunDecoders(targets, opts)
+	if err != nil {
+		return 2, err
+	}
+	if err := report.WriteText(stdout, rep); err != nil {
+		return 2, err
+	}
+	for _, o := range outputs {
+		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
+			return 2, err
+		}
+	}
+	if rep.Failed() {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// openDecoders opens the decoders named (the built-in ones when none is).
+func openDecoders(decoders, execs []string, opts certify.DecoderOptions) ([]certify.DecoderTarget, error) {
+	if len(decoders)+len(execs) == 0 {
+		decoders = inprocess.BuiltinDecoderNames()
+	}
+	var targets []certify.DecoderTarget
+	for _, name := range decoders {
+		t, err := inprocess.BuiltinDecoder(strings.TrimPrefix(name, "builtin:"))
+		if err != nil {
+			return targets, fmt.Errorf("--decoder %s: %w", name, err)
+		}
+		targets = append(targets, t)
+		opts.Kinds[t.Name()] = "in-process"
+	}
+	return targets, nil
+}

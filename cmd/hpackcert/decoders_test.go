@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/source/inprocess"
+)
+
+// TestDecodersBuiltins runs hpackcert decoders on the built-in decoders
+// and checks each grade against what is known of them: the strict
+// decoder passes every case; x/net fails the two rules its package
+// documents it departs from (a size update after a field while its table
+// is empty; a second size update at the start of a block while entries
+// survive the first) and accepts a block without the size update a
+// lowered setting needs (non-strict for a library); libnghttp2, when
+// built in, passes every case.
+func TestDecodersBuiltins(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.json")
+	var out, errOut bytes.Buffer
+	status := run([]string{"decoders", "--json", path}, &out, &errOut)
+	if status != 1 {
+		t.Fatalf("exit status %d, want 1 (x/net fails two cases)\n%s%s", status, out.String(), errOut.String())
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Subject  string `json:"subject"`
+		Encoders map[string]struct {
+			Cases map[string]struct {
+				Grade  string `json:"grade"`
+				Detail string `json:"detail"`
+			} `json:"cases"`
+		} `json:"encoders"`
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Subject != "decoders" {
+		t.Errorf("subject %q, want decoders", rep.Subject)
+	}
+	want := map[string]map[string]string{
+		"strict": {},
+		"x/net":  {"dec/4.2/1": "fail", "dec/4.2/3": "fail", "dec/4.2/2": "non-strict"},
+	}
+	if slices.Contains(inprocess.BuiltinDecoderNames(), "nghttp2") {
+		want["nghttp2"] = map[string]string{}
+	}
+	if len(rep.Encoders) != len(want) {
+		t.Errorf("%d decoders in the report, want %d", len(rep.Encoders), len(want))
+	}
+	for name, bad := range want {
+		cases := rep.Encoders[name].Cases
+		if len(cases) != 28 {
+			t.Errorf("%s: %d cases, want 28", name, len(cases))
+		}
+		for id, res := range cases {
+			w := bad[id]
+			if w == "" {
+				w = "pass"
+			}
+			if res.Grade != w {
+				t.Errorf("%s %s: %s, want %s: %s", name, id, res.Grade, w, res.Detail)
+			}
+		}
+	}
+}

@@ -448,6 +448,9 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			out.judged++
 			out.instances++
 			addEvidence(&out.ev, st.expect.ev)
+			if !refusedForDecoding(err) && out.detail == "" {
+				out.detail = fmt.Sprintf("story %s refused, though not as a decoding error: %v", s.name, err)
+			}
 			if c.kind == decBomb {
 				out.detail = fmt.Sprintf("refused in %s", elapsed.Round(time.Microsecond))
 				if dr.kind == "in-process" {
@@ -465,6 +468,10 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 					}
 				}
 			}
+			return out
+		}
+		if err != nil && !refusedForDecoding(err) {
+			out.unsupported = fmt.Sprintf("story %s: the target refused a valid block (%s) for another reason than a decoding error: %v", s.name, st.note, err)
 			return out
 		}
 		if err != nil {

@@ -163,12 +163,12 @@ func insertStories() []decStory {
 // pastStories: dec/2.3.3/2, indices past both tables.
 func pastStories() []decStory {
 	return []decStory{
-		newStory("past-empty").refuse("index 62 with an empty dynamic table", newBlock().indexed(62)),
-		newStory("past-two").add("two insertions", newBlock().insert("x-a", "1").insert("x-b", "2")).
-			refuse("index 64 with two entries", newBlock().indexed(64)),
-		newStory("past-name").add("two insertions", newBlock().insert("x-a", "1").insert("x-b", "2")).
-			refuse("name index 70 with two entries", newBlock().literal(wire.WithoutIndexing, 70, "", "v", false)),
-		newStory("past-large").refuse("index 2^20", newBlock().indexed(1<<20)),
+		newStory("past-empty").refuse("index 62 with an empty dynamic table", request().indexed(62)),
+		newStory("past-two").add("two insertions", request().insert("x-a", "1").insert("x-b", "2")).
+			refuse("index 64 with two entries", request().indexed(64)),
+		newStory("past-name").add("two insertions", request().insert("x-a", "1").insert("x-b", "2")).
+			refuse("name index 70 with two entries", request().literal(wire.WithoutIndexing, 70, "", "v", false)),
+		newStory("past-large").refuse("index 2^20", request().indexed(1<<20)),
 	}
 }
 
@@ -317,55 +317,67 @@ func neverIndexedStories() []decStory {
 	return []decStory{b.done()}
 }
 
+// request starts a block with the fields of a well-formed GET request
+// (RFC 9113 §8.3.1), all static indices or names, inserting nothing: the
+// refusal stories start their blocks with it, so that a live server
+// decodes their blocks as requests and refuses them only for what the
+// case tests.
+func request() *blockWriter { return newBlock().request() }
+
+// request appends the fields of request().
+func (w *blockWriter) request() *blockWriter {
+	return w.indexed(2).indexed(6).indexed(4).literal(wire.WithoutIndexing, 1, "", "localhost", false)
+}
+
 // rejectStories returns the stories of the refusal cases, by case id.
 func rejectStories() map[string][]decStory {
 	// Huffman of "a" is the 5 bits 00011.
 	return map[string][]decStory{
-		"dec/6.1/1": {newStory("index-zero").add("a field", newBlock().indexed(2)).refuse("index 0", newBlock().indexed(2).raw(0x80))},
+		"dec/6.1/1": {newStory("index-zero").refuse("index 0", request().raw(0x80))},
 		"dec/6.3/1": {
-			newStory("update-above").refuse("a size update to 4097 under a 4096 setting", newBlock().update(4097).indexed(2)),
-			newStory("update-above-lowered").settings(1024, 0).refuse("a size update to 2048 after the setting went to 1024", newBlock().update(2048).indexed(2)),
+			newStory("update-above").refuse("a size update to 4097 under a 4096 setting", newBlock().update(4097).request()),
+			newStory("update-above-lowered").settings(1024, 0).refuse("a size update to 2048 after the setting went to 1024", newBlock().update(2048).request()),
 		},
 		"dec/4.2/1": {
-			newStory("update-late").refuse("a size update after a field", newBlock().indexed(2).update(100)),
-			newStory("update-late-second-block").add("a field", newBlock().insert("x-a", "1")).refuse("a field, a size update, a field", newBlock().indexed(62).update(0).indexed(2)),
+			newStory("update-late").refuse("a size update after a field", request().update(100)),
+			newStory("update-late-second-block").add("a field", request().insert("x-a", "1")).refuse("a field, a size update, a field", request().indexed(62).update(0).indexed(2)),
 		},
 		"dec/4.2/2": {func() decStory {
-			b := newStory("update-missing").add("an insertion under 4096", newBlock().insert("x-a", filler('a', 2000)))
+			b := newStory("update-missing").add("an insertion under 4096", request().insert("x-a", filler('a', 2000)))
 			b.tableSize = 1024
-			return b.refuse("the setting went down to 1024: a block without the size update", newBlock().indexed(2))
+			return b.refuse("the setting went down to 1024: a block without the size update", request())
 		}()},
 		"dec/5.1/2": {
-			newStory("integer-2^32").refuse("index 2^32+2", newBlock().indexed(1<<32+2)),
-			newStory("integer-2^64").refuse("an index past 2^64", newBlock().raw(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01)),
-			newStory("integer-endless").refuse("index 127 written with 20 continuation octets", newBlock().raw(0xff).raw(repeat(0x80, 20)...).raw(0x00).indexed(2)),
+			newStory("integer-2^32").refuse("index 2^32+2", request().indexed(1<<32+2)),
+			newStory("integer-2^64").refuse("an index past 2^64", request().raw(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01)),
+			newStory("integer-endless").refuse("index 127 written with 20 continuation octets", request().raw(0xff).raw(repeat(0x80, 20)...).raw(0x00)),
 			newStory("length-2^32").refuse("a string length of 2^32+5", func() *blockWriter {
-				w := newBlock().raw(0x00)
+				w := request().raw(0x00)
 				w.b = encoder.AppendInteger(w.b, 0x00, 7, 1<<32+5)
 				return w.raw('a', 'b', 'c', 'd', 'e', 0x01, 'v')
 			}()),
 		},
 		"dec/5.1/3": {
-			newStory("cut-index").refuse("an index cut after its first octet", newBlock().indexed(2).raw(0xff)),
-			newStory("cut-name-index").refuse("a literal's name index cut", newBlock().indexed(2).raw(0x7f)),
-			newStory("cut-literal").refuse("a literal without its value", newBlock().indexed(2).raw(0x41)),
+			newStory("cut-index").refuse("an index cut after its first octet", request().raw(0xff)),
+			newStory("cut-name-index").refuse("a literal's name index cut", request().raw(0x7f)),
+			newStory("cut-literal").refuse("a literal without its value", request().raw(0x41)),
 			newStory("cut-update").refuse("a size update cut", newBlock().raw(0x3f)),
 		},
 		"dec/5.2/3": {
-			newStory("padding-long").refuse("\"a\" with 11 bits of padding", newBlock().raw(0x00, 0x01, 'x', 0x82, 0x1f, 0xff)),
-			newStory("padding-octet").refuse("an empty-looking Huffman string of one 0xff octet", newBlock().raw(0x00, 0x01, 'x', 0x81, 0xff)),
+			newStory("padding-long").refuse("\"a\" with 11 bits of padding", request().raw(0x00, 0x01, 'x', 0x82, 0x1f, 0xff)),
+			newStory("padding-octet").refuse("an empty-looking Huffman string of one 0xff octet", request().raw(0x00, 0x01, 'x', 0x81, 0xff)),
 		},
 		"dec/5.2/4": {
-			newStory("padding-zero").refuse("\"a\" padded with zeros", newBlock().raw(0x00, 0x01, 'x', 0x81, 0x18)),
-			newStory("padding-mixed").refuse("\"a\" padded with 101", newBlock().raw(0x00, 0x01, 'x', 0x81, 0x1d)),
+			newStory("padding-zero").refuse("\"a\" padded with zeros", request().raw(0x00, 0x01, 'x', 0x81, 0x18)),
+			newStory("padding-mixed").refuse("\"a\" padded with 101", request().raw(0x00, 0x01, 'x', 0x81, 0x1d)),
 		},
 		"dec/5.2/5": {
-			newStory("eos").refuse("EOS then \"a\" in a value", newBlock().raw(0x00, 0x01, 'x', 0x85, 0xff, 0xff, 0xff, 0xfc, 0x7f)),
+			newStory("eos").refuse("EOS then \"a\" in a value", request().raw(0x00, 0x01, 'x', 0x85, 0xff, 0xff, 0xff, 0xfc, 0x7f)),
 		},
 		"dec/5.2/6": {
-			newStory("string-past").refuse("a name of 5 octets with 2 left", newBlock().indexed(2).raw(0x40, 0x05, 'a', 'b')),
-			newStory("value-past").refuse("a value of 100 octets with 3 left", newBlock().raw(0x00, 0x01, 'x', 0x64, 'a', 'b', 'c')),
-			newStory("huffman-past").refuse("a Huffman value of 10 octets with 1 left", newBlock().raw(0x00, 0x01, 'x', 0x8a, 0x1f)),
+			newStory("string-past").refuse("a name of 5 octets with 2 left", request().raw(0x40, 0x05, 'a', 'b')),
+			newStory("value-past").refuse("a value of 100 octets with 3 left", request().raw(0x00, 0x01, 'x', 0x64, 'a', 'b', 'c')),
+			newStory("huffman-past").refuse("a Huffman value of 10 octets with 1 left", request().raw(0x00, 0x01, 'x', 0x8a, 0x1f)),
 		},
 	}
 }
@@ -376,10 +388,10 @@ func repeat(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
 // 65536-octet header-list limit: 409.6 MB of header list from a
 // 100-KB block.
 func bombStories() []decStory {
-	refs := newBlock()
+	refs := request()
 	refs.b = append(refs.b, repeat(0xbe, 100000)...)
 	b := newStory("bomb").settings(spec.DefaultTableSize, 65536).
-		add("a 4000-octet entry", newBlock().insert("x-bomb", filler('b', 4000))).
+		add("a 4000-octet entry", request().insert("x-bomb", filler('b', 4000))).
 		refuse("100,000 references to it", refs)
 	return []decStory{b}
 }

@@ -183,3 +183,23 @@ type FieldsHider interface {
 // certifier can only acknowledge. The stories that need the value are
 // unsupported for the target, not a breakdown.
 var ErrSettingUnsupported = errors.New("the decoder cannot be given this setting")
+
+// DecodingErrorer is implemented by the error of a refusal that can tell
+// whether it was for a decoding error: a live target's GOAWAY says
+// COMPRESSION_ERROR for one, PROTOCOL_ERROR for a malformed request
+// (RFC 9113 §8.1.1), which an endpoint may answer by closing the
+// connection (§5.4.1). A valid block refused for another reason than a
+// decoding error judges nothing: its story is not exercised.
+type DecodingErrorer interface {
+	DecodingError() bool
+}
+
+// refusedForDecoding reports whether a refusal was for a decoding error:
+// true unless an error in its chain says otherwise.
+func refusedForDecoding(err error) bool {
+	var d DecodingErrorer
+	if errors.As(err, &d) {
+		return d.DecodingError()
+	}
+	return true
+}

@@ -3,16 +3,20 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
+	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
 // decoderRun is one run of the decoders command.
 type decoderRun struct {
 	decoders, execs listFlag
+	lives           listFlag
+	tls             bool
 	cases, declared listFlag
 	strict          bool
 	expectFail      string
@@ -36,6 +40,8 @@ run unless declared, as for encoders.`,
 		d := &decoderRun{}
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {
 			fs.Var(&d.decoders, "decoder", "`builtin:NAME` a built-in Go decoder: "+strings.Join(inprocess.BuiltinDecoderNames(), ", "))
+			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue, started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); it shows no fields, so only refusals and acceptance are judged")
+			fs.BoolVar(&d.tls, "tls", false, "reach the --live targets over TLS (ALPN h2) instead of h2c")
 		})
 		fs.section("cases and verdict", func() {
 			fs.Var(&d.cases, "cases", "`PREFIX` run the dec/ cases whose id starts with PREFIX (repeatable, or comma-separated)")
@@ -87,7 +93,12 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 			o.close()
 		}
 	}()
-	targets, err := openDecoders(d.decoders, d.execs, opts)
+	targets, err := openDecoders(d.decoders, d.execs, len(d.lives) > 0, opts)
+	if err == nil && len(d.lives) > 0 {
+		var lt []certify.DecoderTarget
+		lt, err = openLiveDecoders(splitCases(d.lives), d.tls, opts, stdout)
+		targets = append(targets, lt...)
+	}
 	defer func() {
 		for _, t := range targets {
 			t.Close()
@@ -114,9 +125,10 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
-// openDecoders opens the decoders named (the built-in ones when none is).
-func openDecoders(decoders, execs []string, opts certify.DecoderOptions) ([]certify.DecoderTarget, error) {
-	if len(decoders)+len(execs) == 0 {
+// openDecoders opens the decoders named (the built-in ones when none is,
+// unless liveOnly: only live targets were named).
+func openDecoders(decoders, execs []string, liveOnly bool, opts certify.DecoderOptions) ([]certify.DecoderTarget, error) {
+	if len(decoders)+len(execs) == 0 && !liveOnly {
 		decoders = inprocess.BuiltinDecoderNames()
 	}
 	var targets []certify.DecoderTarget
@@ -129,4 +141,36 @@ func openDecoders(decoders, execs []string, opts certify.DecoderOptions) ([]cert
 		opts.Kinds[t.Name()] = "in-process"
 	}
 	return targets, nil
+}
+
+// openLiveDecoders opens the live targets named ("all": every installed
+// server and proxy), printing the ones left out and why.
+func openLiveDecoders(names []string, tls bool, opts certify.DecoderOptions, stdout io.Writer) ([]certify.DecoderTarget, error) {
+	o := targets.DecoderOptions{TLS: tls, OriginH2C: !tls}
+	var out []certify.DecoderTarget
+	if slices.Contains(names, "all") {
+		all, left := targets.DecoderTargets(o)
+		for _, l := range left {
+			fmt.Fprintf(stdout, "left out: %s\n", l)
+		}
+		out = all
+	} else {
+		for _, n := range names {
+			spec, err := targets.LookupTarget(n)
+			if err != nil {
+				return out, fmt.Errorf("--live %s: %w", n, err)
+			}
+			to := o
+			to.OriginH2C = o.OriginH2C && spec.H2COrigin
+			t, err := targets.DecoderTarget(spec, to)
+			if err != nil {
+				return out, fmt.Errorf("--live %s: %w", n, err)
+			}
+			out = append(out, t)
+		}
+	}
+	for _, t := range out {
+		opts.Kinds[t.Name()] = "live"
+	}
+	return out, nil
 }

@@ -548,7 +548,18 @@ const statusTooLarge = "431"
 
 // ErrStatus431 is the reason of a live decoder's refusal of a block the
 // target answered with status 431.
-var ErrStatus431 = errors.New("the target answered 431 (Request Header Fields Too Large): it refused the header list as too large (RFC 9113 §6.5.2)")
+var ErrStatus431 error = status431{}
+
+// status431 is ErrStatus431's type: a refusal of the header list as too
+// large, not a decoding error (certify.DecodingErrorer).
+type status431 struct{}
+
+func (status431) Error() string {
+	return "the target answered 431 (Request Header Fields Too Large): it refused the header list as too large (RFC 9113 §6.5.2)"
+}
+
+// DecodingError is false: 431 refuses the list's size, not its encoding.
+func (status431) DecodingError() bool { return false }
 
 // closedConn reports whether err is the connection ending: closed, reset
 // or cut short.
@@ -626,3 +637,11 @@ func (p *peerTableSize) SetMaxDynamicTableSize(n uint32) error {
 func (p *peerTableSize) EncodeBlock(dst []byte, _ []certify.Field) ([]byte, error) {
 	return dst, errors.New("live: a decoder's connection encodes no header block of its own")
 }
+
+// DecodingError reports whether the GOAWAY was for a decoding error
+// (COMPRESSION_ERROR, RFC 9113 §4.3); certify.DecodingErrorer.
+func (e *GoAwayError) DecodingError() bool { return e.Code == http2.ErrCodeCompression }
+
+// DecodingError is false: a close without GOAWAY does not say why;
+// certify.DecodingErrorer.
+func (e *ClosedError) DecodingError() bool { return false }

@@ -144,6 +144,9 @@ func TestLookupTarget(t *testing.T) {
 		if tg.Role == live.RoleClient && tg.client == nil {
 			t.Errorf("client target %s has no client", tg.Name)
 		}
+		if tg.Role == live.RoleClient && (tg.fields.traffic == nil || tg.fields.generated == nil) {
+			t.Errorf("client target %s: want the fields of its first and generated runs", tg.Name)
+		}
 	}
 	for _, want := range []string{"nginx", "h2o", "haproxy", "nghttpx", "apache2", "caddy", "curl", "nghttp", "go-server", "go-proxy", "go-client"} {
 		if !seen[want] {

@@ -73,6 +73,7 @@ func TestAppTargets(t *testing.T) {
 			}
 			t.Logf("%s %s: %d blocks on %d connections in %v", tc.target, c.Version, c.Blocks(), len(c.Conns), c.Elapsed)
 			certifytest.WantGrades(t, rep, tc.want)
+			wantClientRunsGraded(t, c, rep)
 		})
 	}
 }

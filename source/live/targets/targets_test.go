@@ -74,15 +74,17 @@ var trafficCases = []string{"enc/2.3.2/1", "enc/3.2/1", "enc/4.2/1", "enc/4.2/2"
 var clientRunCases = []string{"enc/2.2/1", "enc/3.2/2", "enc/2.3.2/2"}
 
 // wantClientRunsGraded checks that a client capture's replay and
-// generated run were graded: enc/2.2/1 found them the same input twice
-// with identical blocks, enc/3.2/2 and enc/2.3.2/2 judged blocks.
+// generated run were graded: enc/2.2/1 compared the replay's blocks with
+// the first run's, the same input twice (identical or not: OpenJDK's
+// HttpClient is not deterministic, docs/FINDINGS-live.md), and enc/3.2/2
+// and enc/2.3.2/2 judged blocks.
 func wantClientRunsGraded(t *testing.T, c *live.Capture, rep *certify.Report) {
 	t.Helper()
 	if c.Role != live.RoleClient {
 		return
 	}
 	results := rep.Results[rep.Encoders[0]]
-	if r := results["enc/2.2/1"]; r.Grade != certify.Info || !strings.HasPrefix(r.Detail, "deterministic: ") {
+	if r := results["enc/2.2/1"]; r.Grade != certify.Info || !strings.HasPrefix(strings.TrimPrefix(r.Detail, "not "), "deterministic: ") {
 		t.Errorf("enc/2.2/1: %v (%s); want the replay's blocks compared, identical", r.Grade, r.Detail)
 	}
 	for _, id := range []string{"enc/3.2/2", "enc/2.3.2/2"} {

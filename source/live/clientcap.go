@@ -20,7 +20,7 @@ import (
 // requests.
 var DefaultRequests = len(clientChanges) + 1
 
-// DefaultClientTimeout bounds one client capture.
+// DefaultClientTimeout bounds one run of a client.
 const DefaultClientTimeout = 60 * time.Second
 
 // ClientOptions configures CaptureClient.

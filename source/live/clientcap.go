@@ -20,7 +20,7 @@ import (
 // requests.
 var DefaultRequests = len(clientChanges) + 1
 
-// DefaultClientTimeout bounds one client capture.
+// DefaultClientTimeout bounds one run of a client.
 const DefaultClientTimeout = 60 * time.Second
 
 // ClientOptions configures CaptureClient.
@@ -29,36 +29,70 @@ type ClientOptions struct {
 	// connection where the client can, and returns when the client is
 	// done or ctx ends.
 	Run func(ctx context.Context, urls []string) error
-	// Requests is the number of URLs; 0 means DefaultRequests.
+	// Requests is the number of URLs of each run; 0 means
+	// DefaultRequests.
 	Requests int
 	// Headers are the fields the client was told to add to every request
 	// (its command line's -H options). Every request is expected to carry
 	// ":method" GET, ":scheme", ":authority" and ":path" from its URL,
 	// then these.
 	Headers []vectors.Field
+	// More are the runs of the client after the first, in order, on the
+	// same server.
+	More []ClientRun
 	// TLS makes hpackcert serve TLS with ALPN h2 on a certificate it makes
 	// (https URLs) rather than h2c with prior knowledge (http URLs).
 	TLS bool
-	// Timeout bounds the capture; 0 means DefaultClientTimeout.
+	// Timeout bounds each run of the client; 0 means
+	// DefaultClientTimeout.
 	Timeout time.Duration
 	// StepTimeout bounds the wait for each SETTINGS acknowledgement; 0
 	// means DefaultStepTimeout.
 	StepTimeout time.Duration
 }
 
+// FirstRun names the first run of a capture (ClientOptions.Run), and
+// begins the names of its connections: client-conn0, client-conn1, ...
+const FirstRun = "client"
+
+// ClientRun is a run of the client after the first, on the same server
+// (so with the same :authority), with ClientSchedule's settings again.
+type ClientRun struct {
+	// Name begins the names of the run's connections: NAME-conn0,
+	// NAME-conn1, ... It must be unique in the capture.
+	Name string
+	// Run and Headers are as ClientOptions' Run and Headers.
+	Run     func(ctx context.Context, urls []string) error
+	Headers []vectors.Field
+	// Generated marks a run whose requests carry lists built for the
+	// cases rather than traffic: its connections are graded as generated
+	// stories (certify.WithGenerated).
+	Generated bool
+	// Again names the earlier run (FirstRun for the first) this one makes
+	// again, with the same URLs; Run and Headers must be that run's. Each
+	// connection of this run replays the one of that run with the same
+	// number (Conn.ReplayOf): the same input from a fresh context
+	// (enc/2.2/1). The run is left out, with a note, when that one did
+	// not make all its requests.
+	Again string
+}
+
 // maxClientConns bounds the connections a client may open in one
-// capture: a client that opens one per request, and a few more of its
+// run: a client that opens one per request, and a few more of its
 // own, fits.
 const maxClientConns = 64
 
 // CaptureClient runs an HTTP/2 client against hpackcert's own server on
 // a free loopback port and returns the header blocks of each connection
-// the client opened. After each request the server sends the settings of
-// ClientSchedule for the next one, then answers; so a client that makes its
-// requests one after the other on one connection writes each block under
-// a new SETTINGS_HEADER_TABLE_SIZE history. An error means the server
-// could not start; a client that fails is a note, and what it wrote is
-// still graded.
+// the client opened, run after run: o.Run first, then each of o.More.
+// After each request the server sends the settings of ClientSchedule for
+// the next one, then answers; so a client that makes its requests one
+// after the other on one connection writes each block under a new
+// SETTINGS_HEADER_TABLE_SIZE history. The connections of a run that is
+// not Generated are traffic (Conn.Traffic). An error means the server
+// could not start, the client did what hpackcert does not put up with
+// (PeerError), or its first run sent no header block; a client that
+// fails is a note, and what it wrote is still graded.
 func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if o.Requests <= 0 {
 		o.Requests = DefaultRequests
@@ -69,17 +103,16 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = DefaultStepTimeout
 	}
+	runs := append([]ClientRun{{Name: FirstRun, Run: o.Run, Headers: o.Headers}}, o.More...)
+	if err := checkRuns(runs); err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("live: %w", err)
 	}
 	scheme := "http"
-	cc := &clientCapture{
-		requests: o.Requests, headers: o.Headers, stepTimeout: o.StepTimeout,
-		budget:   newBudget(2*o.Requests + 64),
-		maxConns: max(maxClientConns, 2*o.Requests),
-	}
-	srv := &Server{capture: cc}
+	srv := &Server{}
 	if o.TLS {
 		cert, err := NewCertificate()
 		if err != nil {
@@ -89,44 +122,147 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert.TLS}, NextProtos: []string{"h2"}}
 		scheme = "https"
 	}
-	cc.authority = ln.Addr().String()
-	cc.scheme = scheme
-	for i := range o.Requests {
-		cc.urls = append(cc.urls, scheme+"://"+cc.authority+Path(0, i))
-	}
-	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	cc.cancel = cancel
+	authority := ln.Addr().String()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	// The client's error may end with its own output.
-	runErr := cleanErr(o.Run(rctx, cc.urls))
-	cancel()
-	srv.Close()
-	<-served
-	if err := cc.aborted(); err != nil {
-		return nil, fmt.Errorf("live: the client of %s: %w", cc.authority, err)
+	defer func() {
+		srv.Close()
+		<-served
+	}()
+	var out, firstConns []Conn
+	var later []string
+	complete := map[string]bool{}
+	took := map[string]time.Duration{}
+	pathConn := map[string]int{}
+	for ri, r := range runs {
+		if r.Again != "" && !complete[r.Again] {
+			later = append(later, fmt.Sprintf("run %s left out: run %s, which it was to make again, did not make all its requests", r.Name, r.Again))
+			continue
+		}
+		if dl, ok := ctx.Deadline(); ri > 0 && ok && time.Until(dl) < 2*took[FirstRun] {
+			later = append(later, fmt.Sprintf("run %s left out: less time is left than twice the %v the first run took", r.Name, took[FirstRun].Round(time.Millisecond)))
+			continue
+		}
+		pathConn[r.Name] = ri
+		if r.Again != "" {
+			pathConn[r.Name] = pathConn[r.Again]
+		}
+		cc := &clientCapture{
+			run: r, pathConn: pathConn[r.Name], requests: o.Requests, headers: r.Headers, stepTimeout: o.StepTimeout,
+			budget:   newBudget(2*o.Requests + 64),
+			maxConns: max(maxClientConns, 2*o.Requests),
+			scheme:   scheme, authority: authority,
+		}
+		for i := range o.Requests {
+			cc.urls = append(cc.urls, scheme+"://"+authority+Path(cc.pathConn, i))
+		}
+		began := time.Now()
+		conns, done, err := cc.play(ctx, srv, o.Timeout, ri > 0)
+		took[r.Name] = time.Since(began)
+		if err != nil {
+			return nil, err
+		}
+		if ri == 0 {
+			if len(conns) == 0 {
+				return nil, cc.nothing()
+			}
+			firstConns = conns
+		}
+		if len(conns) == 0 {
+			later = append(later, fmt.Sprintf("run %s sent no header block: %s", r.Name, cc.nothing()))
+			continue
+		}
+		complete[r.Name] = done
+		out = append(out, conns...)
 	}
-	conns, notes := cc.result(runErr, o.Timeout, errors.Is(rctx.Err(), context.DeadlineExceeded))
+	if len(later) > 0 {
+		firstConns[0].Notes = append(firstConns[0].Notes, later...)
+		out[0].Notes = firstConns[0].Notes
+	}
+	return out, nil
+}
+
+// checkRuns checks that every run has a Run and a name of its own, and
+// that a run made again comes before.
+func checkRuns(runs []ClientRun) error {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		switch {
+		case r.Run == nil:
+			return fmt.Errorf("live: client run %q: no Run", r.Name)
+		case r.Name == "" || seen[r.Name]:
+			return fmt.Errorf("live: client run %q: want a name of its own (have %d runs)", r.Name, len(runs))
+		case r.Again != "" && !seen[r.Again]:
+			return fmt.Errorf("live: client run %q: no run %q before it to make again", r.Name, r.Again)
+		}
+		seen[r.Name] = true
+	}
+	return nil
+}
+
+// play runs the client once, its connections kept by c, and returns them
+// and whether the client made all its requests without stopping. A later
+// run (not the first) that the end of ctx cuts has no stop for it: the
+// capture's time was up, the client did nothing wrong; it is a note.
+func (c *clientCapture) play(ctx context.Context, srv *Server, timeout time.Duration, later bool) ([]Conn, bool, error) {
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	c.mu.Lock()
+	c.cancel = cancel
+	c.mu.Unlock()
+	srv.setCapture(c)
+	// The client's error may end with its own output.
+	runErr := cleanErr(c.run.Run(rctx, c.urls))
+	cancel()
+	srv.setCapture(nil)
+	c.closeConns()
+	if err := c.aborted(); err != nil {
+		return nil, false, fmt.Errorf("live: the client of %s: %w", c.authority, err)
+	}
+	cut := later && ctx.Err() != nil
+	conns, notes := c.result(runErr, timeout, errors.Is(rctx.Err(), context.DeadlineExceeded), cut)
 	if runErr != nil {
 		notes = append(notes, "the client: "+runErr.Error())
 	}
+	c.notes = notes
 	if len(conns) == 0 {
-		if opened := cc.openedConns(); opened > 0 {
-			// What the connections ended on says why.
-			err := fmt.Errorf("live: the client opened %s to %s and sent no header block", counted(opened, "connection"), cc.authority)
-			if len(notes) > 0 {
-				err = fmt.Errorf("%w: %s", err, notes[0])
-			}
-			return nil, errors.Join(err, runErr)
-		}
-		return nil, errors.Join(fmt.Errorf("live: the client opened no connection to %s", cc.authority), runErr)
+		return nil, false, nil
 	}
 	conns[0].Notes = append(conns[0].Notes, notes...)
-	return conns, nil
+	done := c.arrivals() >= c.requests && !cut
+	for i := range conns {
+		if conns[i].Stop != nil {
+			done = false
+		}
+		conns[i].Traffic = !c.run.Generated
+		if c.run.Again != "" {
+			conns[i].ReplayOf = c.run.Again + strings.TrimPrefix(conns[i].Name, c.run.Name)
+		}
+	}
+	return conns, done, nil
 }
 
-// clientCapture collects the connections of a client under test.
+// nothing says why a run captured no header block.
+func (c *clientCapture) nothing() error {
+	if opened := c.openedConns(); opened > 0 {
+		// What the connections ended on says why.
+		err := fmt.Errorf("live: the client opened %s to %s and sent no header block", counted(opened, "connection"), c.authority)
+		if len(c.notes) > 0 {
+			err = fmt.Errorf("%w: %s", err, c.notes[0])
+		}
+		return err
+	}
+	err := fmt.Errorf("live: the client opened no connection to %s", c.authority)
+	if len(c.notes) > 0 {
+		err = fmt.Errorf("%w: %s", err, c.notes[len(c.notes)-1])
+	}
+	return err
+}
+
+// clientCapture collects the connections of one run of a client under
+// test.
 type clientCapture struct {
+	run               ClientRun
+	pathConn          int // the C of the run's paths, /hpackcert/C/S
 	requests          int
 	headers           []vectors.Field
 	scheme, authority string
@@ -140,18 +276,30 @@ type clientCapture struct {
 	arrived int
 	conns   []Conn
 	opened  int
+	notes   []string
+	// live are the run's connections still served; wg counts their
+	// goroutines.
+	live map[net.Conn]bool
+	wg   sync.WaitGroup
 	// abortErr, once set, is what the client did that stopped the
 	// capture; cancel ends the client's run.
 	abortErr error
 	cancel   func()
 }
 
-// accepted counts a connection the client opened; past maxConns it stops
-// the capture.
-func (c *clientCapture) accepted() error {
+// accepted counts a connection the client opened, and keeps it until
+// untrack; past maxConns it stops the capture.
+func (c *clientCapture) accepted(nc net.Conn) error {
 	c.mu.Lock()
 	c.opened++
 	n := c.opened
+	if n <= c.maxConns {
+		if c.live == nil {
+			c.live = map[net.Conn]bool{}
+		}
+		c.live[nc] = true
+		c.wg.Add(1)
+	}
 	c.mu.Unlock()
 	if n <= c.maxConns {
 		return nil
@@ -159,6 +307,27 @@ func (c *clientCapture) accepted() error {
 	err := peerError(http2.ErrCodeEnhanceYourCalm, "opened more than %d connections for %d requests", c.maxConns, c.requests)
 	c.abort(err)
 	return err
+}
+
+// untrack counts the end of a connection accepted.
+func (c *clientCapture) untrack(nc net.Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live[nc] {
+		delete(c.live, nc)
+		c.wg.Done()
+	}
+}
+
+// closeConns closes the run's connections still open and waits until
+// each is done with.
+func (c *clientCapture) closeConns() {
+	c.mu.Lock()
+	for nc := range c.live {
+		nc.Close()
+	}
+	c.mu.Unlock()
+	c.wg.Wait()
 }
 
 // abort stops the capture on err, the first such.
@@ -204,7 +373,7 @@ func (c *clientCapture) request(path string) (string, []vectors.Field, int) {
 	if k >= len(c.urls) {
 		return fmt.Sprintf("request %d (path %s)", c.arrived, quotePeer([]byte(path))), nil, c.arrived
 	}
-	p := Path(0, k)
+	p := Path(c.pathConn, k)
 	list := []vectors.Field{
 		{Name: ":method", Value: "GET"},
 		{Name: ":scheme", Value: c.scheme},
@@ -236,7 +405,7 @@ func (c *clientCapture) stopped() {
 func (c *clientCapture) done(w *wireConn, stop *Stop) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	conn := Conn{Name: fmt.Sprintf("client-conn%d", len(c.conns)), Blocks: w.blocks, Notes: w.Notes(), Stop: stop}
+	conn := Conn{Name: fmt.Sprintf("%s-conn%d", c.run.Name, len(c.conns)), Blocks: w.blocks, Notes: w.Notes(), Stop: stop}
 	if stop != nil {
 		conn.Notes = append(conn.Notes, stop.String())
 	}
@@ -249,7 +418,10 @@ func (c *clientCapture) done(w *wireConn, stop *Stop) {
 // fewer requests than it was given URLs, and did not stop on a
 // connection, stopped on the last one: the end of its run, ran (nil, or
 // the error it ended with) or the time limit, says how.
-func (c *clientCapture) result(ran error, timeout time.Duration, timedOut bool) ([]Conn, []string) {
+//
+// A run cut by the end of the capture's time (cut) has no stop: a note
+// says where it was cut.
+func (c *clientCapture) result(ran error, timeout time.Duration, timedOut, cut bool) ([]Conn, []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []Conn
@@ -270,6 +442,11 @@ func (c *clientCapture) result(ran error, timeout time.Duration, timedOut bool) 
 	}
 	if len(out) == 0 {
 		return nil, notes
+	}
+	if cut {
+		last := &out[len(out)-1]
+		last.Notes = append(last.Notes, fmt.Sprintf("run %s was cut at the end of the capture's time after %s of %d (not a stop of the client)", c.run.Name, counted(c.arrived, "request"), c.requests))
+		return out, notes
 	}
 	if stop == nil && c.arrived < c.requests {
 		what := "the client ended after " + counted(c.arrived, "request")

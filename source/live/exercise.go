@@ -301,3 +301,40 @@ func ClientHeaders(name string, large bool) []vectors.Field {
 // with room for the fields a client adds (:authority, user-agent,
 // accept).
 const clientIndexed = 3800
+
+// GeneratedClientHeaders returns the fields a client target is told to
+// add to every request of its generated run (ClientRun.Generated): the
+// lists of the targeted connection that servers and proxies answer
+// (targetedResponses) as request fields, after "x-hpackcert" with name.
+// They are a baseline, fields repeated in one list (set-cookie, vary,
+// x-dup), credentials and cookies, fields of 4100 and 3500 octets, every
+// octet of an HTTP/1.1 value, and 48 fields of 131 octets that evict
+// each other inside one block; each list's fields come once, in order,
+// without ":status", and a name an earlier list gave is not given again
+// (a client may take one value of content-type or location). large adds
+// the field of 30000 octets, past one frame, for a client that takes
+// fields other than on a command line.
+func GeneratedClientHeaders(name string, large bool) []vectors.Field {
+	out := fields("x-hpackcert", name)
+	given := map[string]bool{"x-hpackcert": true}
+	seen := map[string]bool{}
+	for _, l := range targetedResponses() {
+		key := fmt.Sprint(l.fields)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		here := map[string]bool{}
+		for _, f := range l.fields {
+			if strings.HasPrefix(f.Name, ":") || (given[f.Name] && !here[f.Name]) {
+				continue
+			}
+			if !large && len(f.Value) > 16<<10 {
+				continue
+			}
+			here[f.Name], given[f.Name] = true, true
+			out = append(out, vectors.Field{Name: f.Name, Value: f.Value})
+		}
+	}
+	return out
+}

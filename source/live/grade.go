@@ -67,8 +67,9 @@ func (c *Capture) Breakdown() error {
 // Target returns the capture as a target of recorded wire, graded by
 // certify.Run like recorded stories: the traffic cases run on the
 // connections that played real traffic, the cases of the generated and
-// targeted scenarios on the others (certify.WithGenerated); a client's
-// connections are its traffic. A capture that broke
+// targeted scenarios on the others (certify.WithGenerated), and a
+// connection that plays another again is its replay (certify.WithReplay).
+// A capture that broke
 // down (Breakdown) is marked so (certify.WithBreakdown): the blocks
 // captured before are graded, and the breakdown is the target's one
 // failure. Its notes are those of Stories, added to the capture's.
@@ -94,30 +95,28 @@ func (c *Capture) Target() (certify.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Role != RoleClient {
-		// A server's or proxy's connections play either a story of real
-		// traffic or lists built for the cases; a client's are the
-		// requests it makes, its traffic.
-		var generated []string
-		for _, cn := range c.Conns {
-			if !cn.Traffic && len(cn.Blocks) > 0 {
-				generated = append(generated, cn.Name)
-			}
+	// A server's or proxy's connections play either a story of real
+	// traffic or lists built for the cases; a client's carry the
+	// fields of its run, traffic or generated (ClientRun.Generated).
+	var generated []string
+	for _, cn := range c.Conns {
+		if !cn.Traffic && len(cn.Blocks) > 0 {
+			generated = append(generated, cn.Name)
 		}
-		if t, err = certify.WithGenerated(t, generated...); err != nil {
-			return nil, err
-		}
-		have := map[string]bool{}
-		for _, cn := range c.Conns {
-			have[cn.Name] = len(cn.Blocks) > 0
-		}
-		for _, cn := range c.Conns {
-			// Both connections must have recorded blocks: a target that
-			// stopped may leave either without a story.
-			if cn.ReplayOf != "" && have[cn.Name] && have[cn.ReplayOf] {
-				if t, err = certify.WithReplay(t, cn.Name, cn.ReplayOf); err != nil {
-					return nil, err
-				}
+	}
+	if t, err = certify.WithGenerated(t, generated...); err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, cn := range c.Conns {
+		have[cn.Name] = len(cn.Blocks) > 0
+	}
+	for _, cn := range c.Conns {
+		// Both connections must have recorded blocks: a target that
+		// stopped may leave either without a story.
+		if cn.ReplayOf != "" && have[cn.Name] && have[cn.ReplayOf] {
+			if t, err = certify.WithReplay(t, cn.Name, cn.ReplayOf); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -30,7 +30,10 @@
 //     date or server replaced, ...) is declared once per target, in a
 //     Transform, and shown in the report;
 //   - a client: CaptureClient is the HTTP/2 server and runs the client's
-//     command line, whose request header lists it knows from the command.
+//     command line, whose request header lists it knows from the command;
+//     it runs the client again on the same server, for a replay of the
+//     same input (enc/2.2/1), and with fields built for the cases
+//     (GeneratedClientHeaders), graded as generated stories.
 //
 // Between requests on one connection hpackcert changes its
 // SETTINGS_HEADER_TABLE_SIZE, waiting for each acknowledgement: down to 0,

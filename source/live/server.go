@@ -46,8 +46,9 @@ type Server struct {
 	// hold "h2".
 	TLSConfig *tls.Config
 
-	// capture, when set, keeps the blocks of every connection (the
-	// client's requests) and sends ClientSchedule's settings between requests.
+	// capture, when set, is the client run under way: it keeps the blocks
+	// of every connection accepted during the run (the client's
+	// requests), and ClientSchedule's settings go between requests.
 	capture *clientCapture
 	// served, when set, is called for every request answered.
 	served func()
@@ -81,8 +82,11 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			return err
 		}
-		if s.capture != nil {
-			if err := s.capture.accepted(); err != nil {
+		// A connection belongs to the client run under way when it is
+		// accepted.
+		cc := s.currentCapture()
+		if cc != nil {
+			if err := cc.accepted(nc); err != nil {
 				nc.Close()
 				continue
 			}
@@ -90,22 +94,49 @@ func (s *Server) Serve(ln net.Listener) error {
 		slots <- struct{}{}
 		if !s.track(nc) {
 			nc.Close()
+			if cc != nil {
+				cc.untrack(nc)
+			}
 			return nil
 		}
 		s.wg.Add(1)
 		go func() {
-			defer func() { s.untrack(nc); <-slots; s.wg.Done() }()
+			// The connection is tracked as accepted, TLS or not.
+			defer func() {
+				s.untrack(nc)
+				if cc != nil {
+					cc.untrack(nc)
+				}
+				<-slots
+				s.wg.Done()
+			}()
+			conn := nc
 			if s.TLSConfig != nil {
 				tc := tls.Server(nc, s.TLSConfig)
 				tc.SetDeadline(time.Now().Add(serverIdleTimeout))
 				if tc.Handshake() != nil {
 					return
 				}
-				nc = tc
+				conn = tc
 			}
-			s.serveConn(nc, nc)
+			s.serveConn(conn, conn, cc)
 		}()
 	}
+}
+
+// currentCapture returns the client capture under way, or nil.
+func (s *Server) currentCapture() *clientCapture {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.capture
+}
+
+// setCapture makes cc the capture the connections accepted from now on
+// belong to.
+func (s *Server) setCapture(cc *clientCapture) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.capture = cc
 }
 
 func (s *Server) track(nc net.Conn) bool {
@@ -155,20 +186,21 @@ type serverRequest struct {
 	answered bool
 }
 
-// serveConn serves one HTTP/2 connection whose octets come from r.
-func (s *Server) serveConn(nc net.Conn, r io.Reader) {
+// serveConn serves one HTTP/2 connection whose octets come from r,
+// keeping its blocks in cc when that is set.
+func (s *Server) serveConn(nc net.Conn, r io.Reader, cc *clientCapture) {
 	newEnc := s.NewEncoder
 	if newEnc == nil {
 		newEnc = func() certify.Encoder { return certify.NewReference(encoder.Config{}) }
 	}
 	w := newWireConn(nc, r, 0, newEnc())
 	w.server = true
-	w.discard = s.capture == nil
+	w.discard = cc == nil
 	stepTimeout := DefaultStepTimeout
-	if s.capture != nil {
-		w.budget = s.capture.budget
-		w.expect(s.capture.requests)
-		stepTimeout = s.capture.stepTimeout
+	if cc != nil {
+		w.budget = cc.budget
+		w.expect(cc.requests)
+		stepTimeout = cc.stepTimeout
 	}
 	dec := strict.New()
 	dec.SetMaxHeaderListSize(1 << 20)
@@ -200,15 +232,15 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		}
 		byStream[b.Stream] = req
 		requests = append(requests, req)
-		if s.capture != nil {
-			b.Step, b.Sent, req.number = s.capture.request(req.path)
+		if cc != nil {
+			b.Step, b.Sent, req.number = cc.request(req.path)
 		}
 	}
 	// stop is how the client stopped before its requests were done.
 	var stop *Stop
 	defer func() {
-		if s.capture != nil {
-			s.capture.done(w, stop)
+		if cc != nil {
+			cc.done(w, stop)
 		}
 	}()
 	preface := make([]byte, len(http2.ClientPreface))
@@ -220,7 +252,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 	// A client under test is held to one request at a time, so that the
 	// settings sent between two requests come before the second.
 	streams := uint32(100)
-	if s.capture != nil {
+	if cc != nil {
 		streams = 1
 	}
 	if err := w.sendSettings(http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: streams}); err != nil {
@@ -259,8 +291,8 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 				}
 				current.answered = true
 				started++
-				if s.capture != nil {
-					toSend = ClientSchedule(started, s.capture.requests)
+				if cc != nil {
+					toSend = ClientSchedule(started, cc.requests)
 					w.before = current.number + 1
 				}
 			}
@@ -283,27 +315,27 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 		}
 		f, err := w.readFrame(deadline)
 		var pe *PeerError
-		if err != nil && s.capture != nil && len(w.pending) > 0 && len(requests) > 0 && !errors.As(err, &pe) {
+		if err != nil && cc != nil && len(w.pending) > 0 && len(requests) > 0 && !errors.As(err, &pe) {
 			// The answer to a request waits for the acknowledgement
 			// (progress): the client stopped at the request the
 			// SETTINGS frame came before, or at the first it made. A
 			// connection the client made no request on is no stop.
 			request := w.unacknowledged().before
 			if request == 0 {
-				request = s.capture.arrivals() + 1
+				request = cc.arrivals() + 1
 				if len(requests) > 0 {
 					request = requests[0].number
 				}
 			}
-			stop = &Stop{Request: request, Requests: s.capture.requests, What: w.settingsStop(err, stepTimeout)}
+			stop = &Stop{Request: request, Requests: cc.requests, What: w.settingsStop(err, stepTimeout)}
 			if isTimeout(err) {
 				w.closeWith(http2.ErrCodeSettingsTimeout)
 			}
-			s.capture.stopped()
+			cc.stopped()
 			return
 		}
 		if err != nil {
-			s.failed(w, err)
+			s.failed(w, err, cc)
 			return
 		}
 		if d, ok := f.(*http2.DataFrame); ok && d.StreamEnded() {
@@ -312,7 +344,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 			}
 		}
 		if err := progress(); err != nil {
-			s.failed(w, err)
+			s.failed(w, err, cc)
 			return
 		}
 		if w.goAway != nil && answered == len(requests) {
@@ -326,12 +358,12 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader) {
 
 // failed ends a connection on err: a peer hpackcert does not put up with
 // stops the whole capture; another error is a note of the connection.
-func (s *Server) failed(w *wireConn, err error) {
+func (s *Server) failed(w *wireConn, err error, cc *clientCapture) {
 	var pe *PeerError
 	if errors.As(err, &pe) {
 		w.closeWith(pe.Code)
-		if s.capture != nil {
-			s.capture.abort(err)
+		if cc != nil {
+			cc.abort(err)
 			return
 		}
 	}
@@ -374,7 +406,7 @@ func (s *Server) sniffConn(nc net.Conn, h1 func(nc net.Conn, br *bufio.Reader)) 
 		return
 	}
 	if bytes.Equal(head, []byte("PRI")) {
-		s.serveConn(nc, br)
+		s.serveConn(nc, br, nil)
 		return
 	}
 	h1(nc, br)

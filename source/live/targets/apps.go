@@ -108,8 +108,8 @@ func writeApps(dir string, names ...string) error {
 // pairs, each octet of a value written as the code point of its number,
 // since a command line cannot carry every octet). ready checks what the
 // client needs, as for appServer.
-func appClient(interpreter func() string, file string, ready func(tlsOn bool) error, headers []vectors.Field) func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
-	return func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
+func appClient(interpreter func() string, file string, ready func(tlsOn bool) error) clientFunc {
+	return func(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
 		if ready != nil {
 			if err := ready(tlsOn); err != nil {
 				return nil, nil, err
@@ -291,7 +291,8 @@ var appTargets = []TargetSpec{
 	{
 		Name: "node-client", Role: live.RoleClient, Package: "nodejs", Binary: "node",
 		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)", Transform: clientTransform,
-		client: appClient(func() string { return "node" }, "node-client.js", nil, live.ClientHeaders("node-client", true)),
+		client: appClient(func() string { return "node" }, "node-client.js", nil),
+		fields: newClientFields("node-client", true, nil),
 	},
 	{
 		Name: "bun-node-http2", Role: live.RoleServer, Package: "bun from npm (" + bunDir + "/install.sh)",
@@ -346,33 +347,26 @@ var appTargets = []TargetSpec{
 				return fmt.Errorf("live: grpc-client runs over h2c only (an insecure channel)")
 			}
 			return pythonModules("python3-grpcio", "grpc")
-		}, grpcClientHeaders),
+		}),
+		fields:  newClientFields("grpc-client", true, grpcMetadata),
 		version: func() string { return pythonVersions("grpcio") },
 	},
 }
 
-// grpcClientHeaders are the fields of live.ClientHeaders (strings of 16
-// KiB included) that gRPC can send as metadata: printable ASCII values,
-// names it does not keep for itself.
-var grpcClientHeaders = func() []vectors.Field {
-	var out []vectors.Field
-	for _, f := range live.ClientHeaders("grpc-client", true) {
-		switch f.Name {
-		case "content-type", "te", "user-agent":
-			continue
-		}
-		printable := true
-		for i := 0; i < len(f.Value); i++ {
-			if f.Value[i] < 0x20 || f.Value[i] > 0x7e {
-				printable = false
-			}
-		}
-		if printable {
-			out = append(out, f)
+// grpcMetadata reports whether gRPC can send f as metadata: a printable
+// ASCII value, a name it does not keep for itself.
+func grpcMetadata(f vectors.Field) bool {
+	switch f.Name {
+	case "content-type", "te", "user-agent":
+		return false
+	}
+	for i := 0; i < len(f.Value); i++ {
+		if f.Value[i] < 0x20 || f.Value[i] > 0x7e {
+			return false
 		}
 	}
-	return out
-}()
+	return true
+}
 
 func init() {
 	for i := range appTargets {

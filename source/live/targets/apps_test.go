@@ -73,6 +73,7 @@ func TestAppTargets(t *testing.T) {
 			}
 			t.Logf("%s %s: %d blocks on %d connections in %v", tc.target, c.Version, c.Blocks(), len(c.Conns), c.Elapsed)
 			certifytest.WantGrades(t, rep, tc.want)
+			wantClientRunsGraded(t, c, rep)
 		})
 	}
 }
@@ -82,7 +83,7 @@ func TestGRPCClientRefusesTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := spec.client(true); err == nil || !strings.Contains(err.Error(), "h2c only") {
+	if _, _, err := spec.client(true, spec.fields.traffic); err == nil || !strings.Contains(err.Error(), "h2c only") {
 		t.Errorf("grpc-client over TLS: %v; want an error saying it runs over h2c only", err)
 	}
 }
@@ -104,10 +105,14 @@ func TestLatin1CarriesEveryOctet(t *testing.T) {
 }
 
 func TestGRPCClientHeadersArePrintableMetadata(t *testing.T) {
-	if len(grpcClientHeaders) == 0 {
-		t.Fatal("no client header left for gRPC")
+	spec, err := LookupTarget("grpc-client")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range grpcClientHeaders {
+	if len(spec.fields.traffic) == 0 || len(spec.fields.generated) == 0 {
+		t.Fatalf("%d and %d client headers left for gRPC; want some in each run", len(spec.fields.traffic), len(spec.fields.generated))
+	}
+	for _, f := range append(spec.fields.traffic, spec.fields.generated...) {
 		switch f.Name {
 		case "content-type", "te", "user-agent":
 			t.Errorf("%s given to gRPC, which sets it itself", f.Name)

@@ -7,10 +7,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // conf holds the minimal configuration of each Debian server and proxy,
@@ -123,27 +125,26 @@ var debianTargets = []TargetSpec{
 	},
 	{
 		Name: "curl", Role: live.RoleClient, Package: "curl", Binary: "curl",
-		Encoder: "libnghttp2's deflater", Transform: clientTransform,
+		Encoder: "libnghttp2's deflater", Transform: clientTransform, fields: newClientFields("curl", false, nil),
 		NoH2C: "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
 		client: commandClient(
-			"curl --silent --show-error --http2-prior-knowledge "+headerOptions("curl")+" {urls}",
-			"curl --silent --show-error --http2 --insecure "+headerOptions("curl")+" {urls}"),
+			"curl --silent --show-error --http2-prior-knowledge {headers} {urls}",
+			"curl --silent --show-error --http2 --insecure {headers} {urls}"),
 	},
 	{
 		Name: "nghttp", Role: live.RoleClient, Package: "nghttp2-client", Binary: "nghttp",
-		Encoder: "libnghttp2's deflater", Transform: clientTransform,
+		Encoder: "libnghttp2's deflater", Transform: clientTransform, fields: newClientFields("nghttp", false, nil),
 		client: commandClient(
-			"nghttp --null-out --peer-max-concurrent-streams=1 "+headerOptions("nghttp")+" {urls}",
+			"nghttp --null-out --peer-max-concurrent-streams=1 {headers} {urls}",
 			""),
 	},
 }
 
 // headerOptions returns the -H options of a client command line, one per
-// field of live.ClientHeaders (strings of 16 KiB left out: the command
-// line is reported).
-func headerOptions(name string) string {
+// field of headers.
+func headerOptions(headers []vectors.Field) string {
 	var words []string
-	for _, f := range live.ClientHeaders(name, false) {
+	for _, f := range headers {
 		words = append(words, "-H", f.Name+": "+f.Value)
 	}
 	return shell.Join(words)
@@ -151,13 +152,16 @@ func headerOptions(name string) string {
 
 // commandClient returns the client function of a client run from a
 // command line, one for h2c and one for TLS (the same when tlsLine is
-// empty).
-func commandClient(h2cLine, tlsLine string) func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
-	return func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
+// empty); the word {headers} of each becomes the -H options of the run's
+// fields (strings of 16 KiB left out of them: the command line is
+// reported).
+func commandClient(h2cLine, tlsLine string) clientFunc {
+	return func(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
 		line := h2cLine
 		if tlsOn && tlsLine != "" {
 			line = tlsLine
 		}
+		line = strings.Replace(line, "{headers}", headerOptions(headers), 1)
 		cmd, err := live.ParseCommand(line)
 		if err != nil {
 			return nil, nil, err

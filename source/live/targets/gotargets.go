@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // goServerTransform is what Go's net/http server does to the header map
@@ -91,8 +92,8 @@ func startGoProxy(env *startEnv) (*running, error) {
 
 // goClient makes its requests with golang.org/x/net/http2's Transport
 // (AllowHTTP for h2c), one after the other on one connection, each with
-// goClientHeaders.
-func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
+// headers.
+func goClient(tlsOn bool, headers []vectors.Field) func(ctx context.Context, urls []string) error {
 	return func(ctx context.Context, urls []string) error {
 		tr := &http2.Transport{}
 		if tlsOn {
@@ -111,7 +112,7 @@ func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
 			if err != nil {
 				return err
 			}
-			for _, f := range goClientHeaders {
+			for _, f := range headers {
 				req.Header.Add(f.Name, f.Value)
 			}
 			resp, err := client.Do(req)
@@ -125,9 +126,18 @@ func goClient(tlsOn bool) func(ctx context.Context, urls []string) error {
 	}
 }
 
-// goClientHeaders are the fields the Go client adds to each request:
-// live.ClientHeaders, strings of 16 KiB included.
-var goClientHeaders = live.ClientHeaders("go-client", true)
+// goClientFields are the fields the Go client adds to each request of
+// its runs: live.ClientHeaders and live.GeneratedClientHeaders, strings
+// of 16 KiB included; and, for its replay pair, live.ClientHeaders' values
+// under one name.
+var goClientFields = func() clientFields {
+	f := newClientFields("go-client", true, nil)
+	for _, h := range live.ClientHeaders("go-client", false) {
+		f.replay = append(f.replay, vectors.Field{Name: "x-hpackcert-replay", Value: h.Value})
+	}
+	f.replayWhy = "Go's Transport writes a request's fields in the order of a Go map's iteration, which changes from request to request, so a request made twice is not the same input; the pair's requests carry their fields under one name, whose values keep their order"
+	return f
+}()
 
 // ClientTransform returns the transformation hpackcert declares for a
 // client run from a command line: it adds its own user-agent, accept and

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // The servers of round two whose handler is an app of hpackcert's own
@@ -230,6 +231,7 @@ var servers2Targets = []TargetSpec{
 		Encoder: "OpenJDK's java.net.http (jdk.internal.net.http.hpack.Encoder)", Transform: jdkClientTransform,
 		NoH2C:   "java.net.http.HttpClient has no HTTP/2 with prior knowledge: on an http URL it sends an HTTP/1.1 request with Upgrade: h2c, which hpackcert's server does not take",
 		client:  jdkClient,
+		fields:  newClientFields("jdk-client", true, nil),
 		version: debianVersion("openjdk-17-jre-headless"),
 	},
 }
@@ -283,16 +285,12 @@ func startLWS(env *startEnv) (*running, error) {
 	return run, nil
 }
 
-// jdkClientHeaders are the fields the JDK client adds to each request:
-// live.ClientHeaders, strings of 16 KiB included.
-var jdkClientHeaders = live.ClientHeaders("jdk-client", true)
-
 // jdkClient runs the JDK client app over TLS (HttpClient has no h2c with
 // prior knowledge: on an http URL it asks for an upgrade). The fields it
 // adds travel in a file of hex-coded names and values, one field a line,
 // since a JVM decodes its arguments in the locale's charset and the
 // fields hold octets 0x80 to 0xff.
-func jdkClient(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
+func jdkClient(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
 	cp, err := javaClasspath("jdk-client")
 	if err != nil {
 		return nil, nil, err
@@ -300,7 +298,7 @@ func jdkClient(tlsOn bool) (*live.ClientCommand, func(context.Context, []string)
 	args := append(append([]string{"java"}, javaOptions...),
 		"-Djdk.internal.httpclient.disableHostnameVerification=true",
 		"-cp", cp, "hpackcertlive.JdkClient", "--headers", "{headers}", "{urls}")
-	cmd := &live.ClientCommand{Args: args, Headers: jdkClientHeaders}
+	cmd := &live.ClientCommand{Args: args, Headers: headers}
 	run := func(ctx context.Context, urls []string) error {
 		dir, err := os.MkdirTemp("", "hpackcert-jdk-client-")
 		if err != nil {
@@ -308,7 +306,7 @@ func jdkClient(tlsOn bool) (*live.ClientCommand, func(context.Context, []string)
 		}
 		defer os.RemoveAll(dir)
 		var b strings.Builder
-		for _, f := range jdkClientHeaders {
+		for _, f := range headers {
 			fmt.Fprintf(&b, "%s %s\n", hex.EncodeToString([]byte(f.Name)), hex.EncodeToString([]byte(f.Value)))
 		}
 		path := filepath.Join(dir, "headers")

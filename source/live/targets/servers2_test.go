@@ -52,6 +52,7 @@ func TestServers2Targets(t *testing.T) {
 			}
 			t.Logf("%d blocks on %d connections; notes %q", c.Blocks(), len(c.Conns), c.Notes)
 			certifytest.WantGrades(t, rep, tc.want)
+			wantClientRunsGraded(t, c, rep)
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // TargetSpec is a target hpackcert live knows by name: how to start it,
@@ -56,9 +57,11 @@ type TargetSpec struct {
 	// (DecoderTargets leaves it out).
 	NoDecoder string
 
-	// start starts a server or proxy; client runs a client.
+	// start starts a server or proxy; client runs a client, with the
+	// fields of one of its runs.
 	start   func(env *startEnv) (*running, error)
-	client  func(tlsOn bool) (*live.ClientCommand, func(ctx context.Context, urls []string) error, error)
+	client  clientFunc
+	fields  clientFields
 	version func() string
 }
 
@@ -109,9 +112,10 @@ var targets = []TargetSpec{
 	{
 		Name: "go-client", Role: live.RoleClient, Encoder: "golang.org/x/net/http2 Transport (x/net hpack)",
 		Transform: clientTransform, version: runtime.Version,
-		client: func(tlsOn bool) (*live.ClientCommand, func(context.Context, []string) error, error) {
-			return &live.ClientCommand{Headers: goClientHeaders}, goClient(tlsOn), nil
+		client: func(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
+			return &live.ClientCommand{Headers: headers}, goClient(tlsOn, headers), nil
 		},
+		fields: goClientFields,
 	},
 }
 
@@ -208,10 +212,11 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	}
 	c := &live.Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, Transport: transport(o.TLS), Notes: notes}
 	if t.Role == live.RoleClient {
-		cmd, run, err := t.client(o.TLS)
+		cmd, co, notes, err := clientRuns(t, o.TLS)
 		if err != nil {
 			return nil, err
 		}
+		c.Notes = append(c.Notes, notes...)
 		c.Name = t.Name
 		if t.version != nil {
 			c.Version = t.version()
@@ -224,7 +229,8 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		if len(cmd.Args) > 0 {
 			requests = cmd.Requests(requests)
 		}
-		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{Run: run, Requests: requests, Headers: cmd.Headers, TLS: o.TLS, Timeout: o.Timeout, StepTimeout: o.StepTimeout})
+		co.Requests, co.Timeout, co.StepTimeout = requests, o.Timeout, o.StepTimeout
+		c.Conns, err = live.CaptureClient(ctx, co)
 		c.Elapsed = time.Since(began)
 		return c, err
 	}

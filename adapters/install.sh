@@ -115,6 +115,10 @@ javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli
 javac_adapter jdk-httpclient "" jdk-httpclient/JdkAdapter.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
 javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat10/org/apache/coyote/http2/Tomcat10Adapter.java
 
+# The Java decoder programs (issue 25), each in its own build folder beside
+# its encoder's.
+javac_adapter netty-decoder "$J/netty-codec-http2.jar:$J/netty-buffer.jar:$J/netty-common.jar:$J/netty-codec.jar:$J/netty-transport.jar:$J/netty-codec-http.jar:$J/netty-handler.jar" netty/NettyDecoder.java
+
 # Rust crates' encoders, built offline from Debian's cargo registry
 # (/usr/share/cargo/registry, the librust-*-dev packages) with Debian's
 # cargo and rustc: the folder's sources are copied into adapters/.build/DIR,

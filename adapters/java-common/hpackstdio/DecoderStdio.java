@@ -1,0 +1,261 @@
+package hpackstdio;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The decoder side of hpack-stdio shared by the Java adapters: it reads one
+ * JSON request per line (hello, new, decode), hands each decode request's
+ * block, acknowledged table size and header-list limit to the adapter's
+ * Decoder, and writes one JSON answer per line. It holds no HPACK logic.
+ *
+ * A decode answer carries names and values as lowercase hex with "hex":true
+ * when the request has "binary":true (always offered in hello), as JSON
+ * strings of their UTF-8 reading otherwise. An exception thrown by the
+ * library while decoding is its refusal of the block, answered
+ * {"error":"Class: message"}; the context is then dead until the next
+ * "new". A java.lang.Error (stack overflow, out of memory, an adapter
+ * assertion) is not caught: the program dies, as the library made it.
+ */
+public final class DecoderStdio {
+    /** What one block decoded to: the fields in order and, when the library shows them, their flags and the table. */
+    public static final class Decoded {
+        final List<byte[][]> fields = new ArrayList<>();
+        final List<Boolean> neverIndexed = new ArrayList<>();
+        List<byte[][]> table;
+        long maxHeaderList;
+        boolean enforced;
+        long listSize;
+
+        /**
+         * Makes field enforce the block's max_header_list for a library with
+         * no header-list limit of its own that hands over the fields one by
+         * one: field then throws HeaderListTooLong as soon as the running
+         * size (name + value + 32 per field) exceeds a nonzero limit.
+         */
+        public void enforceMaxHeaderList() {
+            enforced = true;
+        }
+
+        /** Adds a decoded field with its never-indexed flag (false for a library that does not tell). */
+        public void field(byte[] name, byte[] value, boolean never) {
+            if (enforced && maxHeaderList > 0) {
+                listSize += name.length + value.length + 32L;
+                if (listSize > maxHeaderList) {
+                    throw new HeaderListTooLong(listSize, maxHeaderList);
+                }
+            }
+            fields.add(new byte[][] {name, value});
+            neverIndexed.add(never);
+        }
+
+        /** Adds a decoded field the library gives as chars 0-255, one per octet. */
+        public void field(CharSequence name, CharSequence value, boolean never) {
+            field(octets(name), octets(value), never);
+        }
+
+        /** Adds the next entry of the dynamic table after the block, newest first. */
+        public void tableEntry(byte[] name, byte[] value) {
+            if (table == null) {
+                table = new ArrayList<>();
+            }
+            table.add(new byte[][] {name, value});
+        }
+
+        /** Adds the next entry of the dynamic table, as chars 0-255, newest first. */
+        public void tableEntry(CharSequence name, CharSequence value) {
+            tableEntry(octets(name), octets(value));
+        }
+
+        /** Marks the table as shown and empty: an adapter whose library shows its table calls it before the entries. */
+        public void showTable() {
+            if (table == null) {
+                table = new ArrayList<>();
+            }
+        }
+    }
+
+    /** The adapter's refusal of a header list over max_header_list, for a library with no limit of its own. */
+    public static final class HeaderListTooLong extends RuntimeException {
+        HeaderListTooLong(long size, long max) {
+            super("header list over max_header_list " + max + " (" + size + " octets so far, name + value + 32 per field)");
+        }
+    }
+
+    /** One decoding context of the library. */
+    public interface Decoder {
+        /**
+         * Decodes one complete header block into out. tableSize is the
+         * acknowledged SETTINGS_HEADER_TABLE_SIZE for this block and
+         * maxHeaderList the SETTINGS_MAX_HEADER_LIST_SIZE (0: no limit).
+         */
+        void decode(byte[] wire, long tableSize, long maxHeaderList, Decoded out) throws Exception;
+    }
+
+    /** Makes a fresh library decoder for each "new". */
+    public interface Factory {
+        Decoder create() throws Exception;
+    }
+
+    private DecoderStdio() {
+    }
+
+    /**
+     * Serves the decoder side of hpack-stdio on standard input and output
+     * until the input ends. name is the hello name ("LIBRARY VERSION
+     * decoder"); lacks are declared in hello as they are given:
+     * "never-indexed" (the library does not tell which fields were
+     * never-indexed literals: answers then carry no "never_indexed") and
+     * "max-header-list" (the library has no header-list limit).
+     */
+    public static void serve(String name, String[] lacks, Factory factory) throws IOException {
+        boolean showsNeverIndexed = true;
+        StringBuilder hb = new StringBuilder("{\"name\":").append(Stdio.Json.quote(name)).append(",\"decoder\":true,\"binary\":true");
+        if (lacks.length > 0) {
+            hb.append(",\"lacks\":[");
+            for (int i = 0; i < lacks.length; i++) {
+                hb.append(i > 0 ? "," : "").append(Stdio.Json.quote(lacks[i]));
+                if ("never-indexed".equals(lacks[i])) {
+                    showsNeverIndexed = false;
+                }
+            }
+            hb.append(']');
+        }
+        String hello = hb.append('}').toString();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(System.out, false, "UTF-8");
+        Decoder dec = null;
+        String line;
+        while ((line = in.readLine()) != null) {
+            String answer;
+            try {
+                Map<String, Object> req = Stdio.Json.object(line);
+                Object op = req.get("op");
+                if ("hello".equals(op)) {
+                    answer = hello;
+                } else if ("new".equals(op)) {
+                    dec = factory.create();
+                    answer = "{}";
+                } else if ("decode".equals(op)) {
+                    if (dec == null) {
+                        throw new IllegalStateException("decode without a live context (before new, or after a refused block)");
+                    }
+                    byte[] wire = unhex(member(req, "wire", String.class));
+                    long tableSize = member(req, "table_size", Number.class).longValue();
+                    long maxList = member(req, "max_header_list", Number.class).longValue();
+                    Decoded d = new Decoded();
+                    d.maxHeaderList = maxList;
+                    try {
+                        dec.decode(wire, tableSize, maxList, d);
+                    } catch (Exception e) {
+                        dec = null;
+                        throw e;
+                    }
+                    answer = answer(d, Boolean.TRUE.equals(req.get("binary")), showsNeverIndexed);
+                } else {
+                    answer = error("unknown op " + op);
+                }
+            } catch (HeaderListTooLong e) {
+                answer = error(e.getMessage());
+            } catch (Exception e) {
+                answer = error(e.getClass().getName() + ": " + e.getMessage());
+            }
+            out.print(answer);
+            out.print('\n');
+            out.flush();
+        }
+    }
+
+    private static <T> T member(Map<String, Object> req, String key, Class<T> type) {
+        Object v = req.get(key);
+        if (!type.isInstance(v)) {
+            throw new IllegalArgumentException("decode request: \"" + key + "\" is missing or not a " + type.getSimpleName());
+        }
+        return type.cast(v);
+    }
+
+    private static String answer(Decoded d, boolean binary, boolean showsNeverIndexed) {
+        StringBuilder sb = new StringBuilder("{\"headers\":");
+        pairs(sb, d.fields, binary);
+        if (showsNeverIndexed) {
+            sb.append(",\"never_indexed\":[");
+            for (int i = 0; i < d.neverIndexed.size(); i++) {
+                sb.append(i > 0 ? "," : "").append(d.neverIndexed.get(i));
+            }
+            sb.append(']');
+        }
+        if (d.table != null) {
+            sb.append(",\"table\":");
+            pairs(sb, d.table, binary);
+        }
+        if (binary) {
+            sb.append(",\"hex\":true");
+        }
+        return sb.append('}').toString();
+    }
+
+    private static void pairs(StringBuilder sb, List<byte[][]> list, boolean binary) {
+        sb.append('[');
+        for (int i = 0; i < list.size(); i++) {
+            byte[][] p = list.get(i);
+            sb.append(i > 0 ? "," : "").append('[').append(text(p[0], binary)).append(',').append(text(p[1], binary)).append(']');
+        }
+        sb.append(']');
+    }
+
+    private static String text(byte[] b, boolean binary) {
+        if (!binary) {
+            return Stdio.Json.quote(new String(b, StandardCharsets.UTF_8));
+        }
+        StringBuilder sb = new StringBuilder(2 + 2 * b.length).append('"');
+        for (byte x : b) {
+            sb.append(DIGITS.charAt((x >> 4) & 0xf)).append(DIGITS.charAt(x & 0xf));
+        }
+        return sb.append('"').toString();
+    }
+
+    private static final String DIGITS = "0123456789abcdef";
+
+    private static byte[] unhex(String s) {
+        if (s.length() % 2 != 0) {
+            throw new IllegalArgumentException("decode request: \"wire\" has an odd number of hex digits (" + s.length() + ")");
+        }
+        byte[] b = new byte[s.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            int hi = Character.digit(s.charAt(2 * i), 16);
+            int lo = Character.digit(s.charAt(2 * i + 1), 16);
+            if (hi < 0 || lo < 0) {
+                throw new IllegalArgumentException("decode request: \"wire\" has a non-hex digit at offset " + (2 * i));
+            }
+            b[i] = (byte) (hi << 4 | lo);
+        }
+        return b;
+    }
+
+    /**
+     * The octets of a name or value a library gives as chars 0-255, one per
+     * octet. A char above 255 means the adapter misread the library's
+     * form: an assertion, so the adapter dies instead of sending wrong octets.
+     */
+    static byte[] octets(CharSequence s) {
+        byte[] b = new byte[s.length()];
+        for (int i = 0; i < b.length; i++) {
+            char c = s.charAt(i);
+            if (c > 0xff) {
+                throw new AssertionError("a decoded char above 0xff (U+" + Integer.toHexString(c) + "): not one octet per char");
+            }
+            b[i] = (byte) c;
+        }
+        return b;
+    }
+
+    private static String error(String text) {
+        return "{\"error\":" + Stdio.Json.quote(text) + "}";
+    }
+}

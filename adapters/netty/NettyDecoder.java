@@ -3,6 +3,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class NettyDecoder {
     }
 
     public static void main(String[] args) throws Exception {
-        DecoderStdio.serve("netty " + args[0] + " decoder", new String[] {"never-indexed"}, () -> {
+        DecoderStdio.serve("netty " + args[0] + " decoder", new String[] {"never-indexed"}, Http2Exception.class, () -> {
             Recording dec = new Recording();
             long[] last = {Http2CodecUtil.DEFAULT_HEADER_TABLE_SIZE, -1};
             return (wire, tableSize, maxList, out) -> {

@@ -1,7 +1,6 @@
 package hpackstdio;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +16,14 @@ import java.util.Map;
  *
  * A decode answer carries names and values as lowercase hex with "hex":true
  * when the request has "binary":true (always offered in hello), as JSON
- * strings of their UTF-8 reading otherwise. An exception thrown by the
- * library while decoding is its refusal of the block, answered
- * {"error":"Class: message"}; the context is then dead until the next
- * "new". A java.lang.Error (stack overflow, out of memory, an adapter
- * assertion) is not caught: the program dies, as the library made it.
+ * strings of their UTF-8 reading otherwise. An exception of the class the
+ * library refuses a block with (its decoding error, given by the adapter)
+ * is answered {"error":"Class: message"}; the context is then dead until
+ * the next "new". Any other exception out of the library (a
+ * NullPointerException, an index out of bounds) and any java.lang.Error
+ * (stack overflow, out of memory, an adapter assertion) is not caught: the
+ * program dies with its stack trace, as the library made it, and the
+ * certifier grades the crash.
  */
 public final class DecoderStdio {
     /** What one block decoded to: the fields in order and, when the library shows them, their flags and the table. */
@@ -88,6 +90,13 @@ public final class DecoderStdio {
         }
     }
 
+    /** An exception out of the library that is not its decoding error: it ends the program. */
+    private static final class Crash extends Error {
+        Crash(Exception cause) {
+            super("the library threw " + cause, cause);
+        }
+    }
+
     /** One decoding context of the library. */
     public interface Decoder {
         /**
@@ -112,9 +121,10 @@ public final class DecoderStdio {
      * decoder"); lacks are declared in hello as they are given:
      * "never-indexed" (the library does not tell which fields were
      * never-indexed literals: answers then carry no "never_indexed") and
-     * "max-header-list" (the library has no header-list limit).
+     * "max-header-list" (the library has no header-list limit). refusal is
+     * the class of the library's decoding errors.
      */
-    public static void serve(String name, String[] lacks, Factory factory) throws IOException {
+    public static void serve(String name, String[] lacks, Class<? extends Exception> refusal, Factory factory) throws Exception {
         boolean showsNeverIndexed = true;
         StringBuilder hb = new StringBuilder("{\"name\":").append(Stdio.Json.quote(name)).append(",\"decoder\":true,\"binary\":true");
         if (lacks.length > 0) {
@@ -154,6 +164,9 @@ public final class DecoderStdio {
                     try {
                         dec.decode(wire, tableSize, maxList, d);
                     } catch (Exception e) {
+                        if (!refusal.isInstance(e) && !(e instanceof HeaderListTooLong)) {
+                            throw new Crash(e);
+                        }
                         dec = null;
                         throw e;
                     }

@@ -120,6 +120,7 @@ javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-
 javac_adapter netty-decoder "$J/netty-codec-http2.jar:$J/netty-buffer.jar:$J/netty-common.jar:$J/netty-codec.jar:$J/netty-transport.jar:$J/netty-codec-http.jar:$J/netty-handler.jar" netty/NettyDecoder.java
 javac_adapter jetty9-decoder "$J/jetty9-http2-hpack.jar:$J/jetty9-http.jar:$J/jetty9-util.jar" jetty9/JettyDecoder.java
 javac_adapter okhttp-decoder "$J/okhttp.jar:$J/okio.jar" okhttp/okhttp3/internal/http2/OkHttpDecoder.java
+javac_adapter httpcore5-decoder "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCore5Decoder.java
 
 # Rust crates' encoders, built offline from Debian's cargo registry
 # (/usr/share/cargo/registry, the librust-*-dev packages) with Debian's

@@ -16,14 +16,16 @@ import java.util.Map;
  *
  * A decode answer carries names and values as lowercase hex with "hex":true
  * when the request has "binary":true (always offered in hello), as JSON
- * strings of their UTF-8 reading otherwise. An exception of the class the
- * library refuses a block with (its decoding error, given by the adapter)
- * is answered {"error":"Class: message"}; the context is then dead until
- * the next "new". Any other exception out of the library (a
- * NullPointerException, an index out of bounds) and any java.lang.Error
- * (stack overflow, out of memory, an adapter assertion) is not caught: the
- * program dies with its stack trace, as the library made it, and the
- * certifier grades the crash.
+ * strings of their UTF-8 reading otherwise. An exception the library
+ * throws while decoding is its refusal of the block, answered
+ * {"error":"Class: message"}; the context is then dead until the next
+ * "new". An exception that is not of the class the library refuses blocks
+ * with (its decoding error, given by the adapter: a NullPointerException,
+ * an IllegalArgumentException from a precondition) is answered the same
+ * way, its text ending in " [not the library's decoding error CLASS]", so
+ * the evidence shows it. A java.lang.Error (stack overflow, out of memory,
+ * an adapter assertion) is not caught: the program dies, as the library
+ * made it, and the certifier grades the crash.
  */
 public final class DecoderStdio {
     /** What one block decoded to: the fields in order and, when the library shows them, their flags and the table. */
@@ -90,10 +92,11 @@ public final class DecoderStdio {
         }
     }
 
-    /** An exception out of the library that is not its decoding error: it ends the program. */
-    private static final class Crash extends Error {
-        Crash(Exception cause) {
-            super("the library threw " + cause, cause);
+    /** An exception out of the library that is not its decoding error, answered with a mark saying so. */
+    private static final class Unexpected extends Exception {
+        Unexpected(Exception cause, Class<?> refusal) {
+            super(cause.getClass().getName() + ": " + cause.getMessage() + " [not the library's decoding error "
+                    + refusal.getName() + "]", cause);
         }
     }
 
@@ -164,17 +167,17 @@ public final class DecoderStdio {
                     try {
                         dec.decode(wire, tableSize, maxList, d);
                     } catch (Exception e) {
-                        if (!refusal.isInstance(e) && !(e instanceof HeaderListTooLong)) {
-                            throw new Crash(e);
-                        }
                         dec = null;
+                        if (!refusal.isInstance(e) && !(e instanceof HeaderListTooLong)) {
+                            throw new Unexpected(e, refusal);
+                        }
                         throw e;
                     }
                     answer = answer(d, Boolean.TRUE.equals(req.get("binary")), showsNeverIndexed);
                 } else {
                     answer = error("unknown op " + op);
                 }
-            } catch (HeaderListTooLong e) {
+            } catch (HeaderListTooLong | Unexpected e) {
                 answer = error(e.getMessage());
             } catch (Exception e) {
                 answer = error(e.getClass().getName() + ": " + e.getMessage());

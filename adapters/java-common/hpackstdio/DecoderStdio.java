@@ -92,6 +92,17 @@ public final class DecoderStdio {
         }
     }
 
+    /**
+     * Thrown by an adapter for a table_size its library cannot be given (one
+     * that takes SETTINGS_HEADER_TABLE_SIZE only when made); answered
+     * {"error":"setting unsupported: ..."}, a prefix no library message has.
+     */
+    public static final class SettingUnsupported extends RuntimeException {
+        public SettingUnsupported(String what) {
+            super("setting unsupported: " + what);
+        }
+    }
+
     /** An exception out of the library that is not its decoding error, answered with a mark saying so. */
     private static final class Unexpected extends Exception {
         Unexpected(Exception cause, Class<?> refusal) {
@@ -168,7 +179,7 @@ public final class DecoderStdio {
                         dec.decode(wire, tableSize, maxList, d);
                     } catch (Exception e) {
                         dec = null;
-                        if (!refusal.isInstance(e) && !(e instanceof HeaderListTooLong)) {
+                        if (!refusal.isInstance(e) && !(e instanceof HeaderListTooLong) && !(e instanceof SettingUnsupported)) {
                             throw new Unexpected(e, refusal);
                         }
                         throw e;
@@ -177,7 +188,7 @@ public final class DecoderStdio {
                 } else {
                     answer = error("unknown op " + op);
                 }
-            } catch (HeaderListTooLong | Unexpected e) {
+            } catch (HeaderListTooLong | SettingUnsupported | Unexpected e) {
                 answer = error(e.getMessage());
             } catch (Exception e) {
                 answer = error(e.getClass().getName() + ": " + e.getMessage());

@@ -9,10 +9,11 @@ import okio.Buffer;
  * package-private: this class sits in its package, okhttp3.internal.http2,
  * as the encoder adapter does (Http2Reader, in the same package, is OkHttp's
  * own caller). A Reader takes SETTINGS_HEADER_TABLE_SIZE only when it is
- * made, so each context's Reader is made at its first block, with that
- * block's table_size as the setting and 4096 (the table's initial size) as
- * its current maximum; a later block with another table_size is answered
- * {"error"} naming that (OkHttp itself never changes its setting). Each block
+ * made (Http2Reader makes its Reader with the setting it advertises, never
+ * changed), so each context's Reader is made as Http2Reader makes it, with
+ * Reader(setting, source), at the context's first block, with that block's
+ * table_size as the setting; a later block with another table_size is
+ * answered {"error":"setting unsupported: ..."}. Each block
  * is written to the Reader's source, then readHeaders and
  * getAndResetHeaderList decode it. OkHttp refuses a block with an
  * IOException. It has no header-list limit and reads never-indexed literals
@@ -28,10 +29,10 @@ public final class OkHttpDecoder {
             long[] setting = {0};
             return (wire, tableSize, maxList, out) -> {
                 if (reader[0] == null) {
-                    reader[0] = new Hpack.Reader(Math.toIntExact(tableSize), 4096, source);
+                    reader[0] = new Hpack.Reader(Math.toIntExact(tableSize), source);
                     setting[0] = tableSize;
                 } else if (tableSize != setting[0]) {
-                    throw new IOException("adapter: OkHttp's Hpack.Reader takes SETTINGS_HEADER_TABLE_SIZE only when made ("
+                    throw new DecoderStdio.SettingUnsupported("OkHttp's Hpack.Reader takes SETTINGS_HEADER_TABLE_SIZE only when made ("
                             + setting[0] + "), not a change to " + tableSize);
                 }
                 Hpack.Reader r = reader[0];

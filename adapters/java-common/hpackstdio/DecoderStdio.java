@@ -1,6 +1,7 @@
 package hpackstdio;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -267,19 +268,23 @@ public final class DecoderStdio {
 
     /**
      * The octets of a name or value a library gives as chars 0-255, one per
-     * octet. A char above 255 means the adapter misread the library's
-     * form: an assertion, so the adapter dies instead of sending wrong octets.
+     * octet. A char above 255 is not an octet the library decoded (Tomcat
+     * sign-extends octets 0x80-0xff to U+FF80-U+FFFF): it is sent as its
+     * UTF-8 octets, so the answer differs from the block's octets as the
+     * library's string does, and is never mapped back onto one octet.
      */
     static byte[] octets(CharSequence s) {
-        byte[] b = new byte[s.length()];
-        for (int i = 0; i < b.length; i++) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c > 0xff) {
-                throw new AssertionError("a decoded char above 0xff (U+" + Integer.toHexString(c) + "): not one octet per char");
+            if (c <= 0xff) {
+                b.write(c);
+            } else {
+                byte[] u = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                b.write(u, 0, u.length);
             }
-            b[i] = (byte) c;
         }
-        return b;
+        return b.toByteArray();
     }
 
     private static String error(String text) {

@@ -124,6 +124,7 @@ javac_adapter httpcore5-decoder "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5
 # One source for Tomcat 9's decoder and Tomcat 10.1's, compiled against each.
 javac_adapter tomcat9-decoder "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatDecoder.java
 javac_adapter tomcat10-decoder "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat9/org/apache/coyote/http2/TomcatDecoder.java
+javac_adapter jdk-httpclient-decoder "" jdk-httpclient/JdkDecoder.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
 
 # Rust crates' encoders, built offline from Debian's cargo registry
 # (/usr/share/cargo/registry, the librust-*-dev packages) with Debian's

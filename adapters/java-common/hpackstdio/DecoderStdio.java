@@ -15,9 +15,11 @@ import java.util.Map;
  * block, acknowledged table size and header-list limit to the adapter's
  * Decoder, and writes one JSON answer per line. It holds no HPACK logic.
  *
- * A decode answer carries names and values as lowercase hex with "hex":true
- * when the request has "binary":true (always offered in hello), as JSON
- * strings of their UTF-8 reading otherwise. An exception the library
+ * Hello offers the binary form, so every decode answer carries names and
+ * values as lowercase hex with "hex":true, whether or not the request says
+ * "binary":true: every octet survives. A request without table_size or
+ * max_header_list takes a fresh context's values, 4096 and 0 (no limit).
+ * An exception the library
  * throws while decoding is its refusal of the block, answered
  * {"error":"Class: message"}; the context is then dead until the next
  * "new". An exception that is not of the class the library refuses blocks
@@ -172,8 +174,8 @@ public final class DecoderStdio {
                         throw new IllegalStateException("decode without a live context (before new, or after a refused block)");
                     }
                     byte[] wire = unhex(member(req, "wire", String.class));
-                    long tableSize = member(req, "table_size", Number.class).longValue();
-                    long maxList = member(req, "max_header_list", Number.class).longValue();
+                    long tableSize = setting(req, "table_size", 4096);
+                    long maxList = setting(req, "max_header_list", 0);
                     Decoded d = new Decoded();
                     d.maxHeaderList = maxList;
                     try {
@@ -185,7 +187,7 @@ public final class DecoderStdio {
                         }
                         throw e;
                     }
-                    answer = answer(d, Boolean.TRUE.equals(req.get("binary")), showsNeverIndexed);
+                    answer = answer(d, showsNeverIndexed);
                 } else {
                     answer = error("unknown op " + op);
                 }
@@ -208,9 +210,21 @@ public final class DecoderStdio {
         return type.cast(v);
     }
 
-    private static String answer(Decoded d, boolean binary, boolean showsNeverIndexed) {
+    /** The integer member key of a decode request, 0 to 2^32-1, or absent of a fresh context's value. */
+    private static long setting(Map<String, Object> req, String key, long absent) {
+        if (!req.containsKey(key)) {
+            return absent;
+        }
+        double v = member(req, key, Number.class).doubleValue();
+        if (v < 0 || v > 0xffffffffL || v != Math.rint(v)) {
+            throw new IllegalArgumentException("decode request: \"" + key + "\" is " + v + ", not an integer from 0 to 2^32-1");
+        }
+        return (long) v;
+    }
+
+    private static String answer(Decoded d, boolean showsNeverIndexed) {
         StringBuilder sb = new StringBuilder("{\"headers\":");
-        pairs(sb, d.fields, binary);
+        pairs(sb, d.fields);
         if (showsNeverIndexed) {
             sb.append(",\"never_indexed\":[");
             for (int i = 0; i < d.neverIndexed.size(); i++) {
@@ -220,27 +234,22 @@ public final class DecoderStdio {
         }
         if (d.table != null) {
             sb.append(",\"table\":");
-            pairs(sb, d.table, binary);
+            pairs(sb, d.table);
         }
-        if (binary) {
-            sb.append(",\"hex\":true");
-        }
+        sb.append(",\"hex\":true");
         return sb.append('}').toString();
     }
 
-    private static void pairs(StringBuilder sb, List<byte[][]> list, boolean binary) {
+    private static void pairs(StringBuilder sb, List<byte[][]> list) {
         sb.append('[');
         for (int i = 0; i < list.size(); i++) {
             byte[][] p = list.get(i);
-            sb.append(i > 0 ? "," : "").append('[').append(text(p[0], binary)).append(',').append(text(p[1], binary)).append(']');
+            sb.append(i > 0 ? "," : "").append('[').append(hex(p[0])).append(',').append(hex(p[1])).append(']');
         }
         sb.append(']');
     }
 
-    private static String text(byte[] b, boolean binary) {
-        if (!binary) {
-            return Stdio.Json.quote(new String(b, StandardCharsets.UTF_8));
-        }
+    private static String hex(byte[] b) {
         StringBuilder sb = new StringBuilder(2 + 2 * b.length).append('"');
         for (byte x : b) {
             sb.append(DIGITS.charAt((x >> 4) & 0xf)).append(DIGITS.charAt(x & 0xf));

@@ -17,7 +17,9 @@ import java.util.List;
  * {"error":"setting unsupported: ..."}.
  *
  * The fields reach a HeaderEmitter that records them, in order, without the
- * HTTP checks of Tomcat's Stream. Around decode the adapter does what
+ * HTTP checks of Tomcat's Stream; it is set again before each block, as
+ * Tomcat sets one for each header block (which restarts the decoder's
+ * per-block field count and size). Around decode the adapter does what
  * Http2Parser does around it: the header-list limit is setMaxHeaderSize
  * (max_header_list; 0, no limit, is -1) and is asked after the block through
  * isHeaderSizeExceeded(0), a refusal (Tomcat counts name + value, without the
@@ -69,7 +71,6 @@ public final class TomcatDecoder {
             return (wire, tableSize, maxList, out) -> {
                 if (made[0] == null) {
                     made[0] = new HpackDecoder(Math.toIntExact(tableSize));
-                    made[0].setHeaderEmitter(rec);
                     made[0].setMaxHeaderCount(-1);
                     setting[0] = tableSize;
                 } else if (tableSize != setting[0]) {
@@ -80,6 +81,9 @@ public final class TomcatDecoder {
                 dec.setMaxHeaderSize(maxList == 0 ? -1 : (int) Math.min(maxList, Integer.MAX_VALUE));
                 rec.fields.clear();
                 rec.streamError = null;
+                // As for each header block in Tomcat: setting the emitter starts
+                // the block's field count and size (and "update at the start").
+                dec.setHeaderEmitter(rec);
                 ByteBuffer buf = ByteBuffer.wrap(wire);
                 dec.decode(buf);
                 if (buf.hasRemaining()) {

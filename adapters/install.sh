@@ -115,6 +115,17 @@ javac_adapter tomcat9 "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli
 javac_adapter jdk-httpclient "" jdk-httpclient/JdkAdapter.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
 javac_adapter tomcat10 "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat10/org/apache/coyote/http2/Tomcat10Adapter.java
 
+# The Java decoder programs (issue 25), each in its own build folder beside
+# its encoder's.
+javac_adapter netty-decoder "$J/netty-codec-http2.jar:$J/netty-buffer.jar:$J/netty-common.jar:$J/netty-codec.jar:$J/netty-transport.jar:$J/netty-codec-http.jar:$J/netty-handler.jar" netty/NettyDecoder.java
+javac_adapter jetty9-decoder "$J/jetty9-http2-hpack.jar:$J/jetty9-http.jar:$J/jetty9-util.jar" jetty9/JettyDecoder.java
+javac_adapter okhttp-decoder "$J/okhttp.jar:$J/okio.jar" okhttp/okhttp3/internal/http2/OkHttpDecoder.java
+javac_adapter httpcore5-decoder "$J/httpcore5.jar:$J/httpcore5-h2.jar" httpcore5/HttpCore5Decoder.java
+# One source for Tomcat 9's decoder and Tomcat 10.1's, compiled against each.
+javac_adapter tomcat9-decoder "$J/tomcat9-coyote.jar:$J/tomcat9-util.jar:$J/tomcat9-juli.jar" tomcat9/org/apache/coyote/http2/TomcatDecoder.java
+javac_adapter tomcat10-decoder "$J/tomcat10-coyote.jar:$J/tomcat10-util.jar:$J/tomcat10-juli.jar" tomcat9/org/apache/coyote/http2/TomcatDecoder.java
+javac_adapter jdk-httpclient-decoder "" jdk-httpclient/JdkDecoder.java --add-exports java.net.http/jdk.internal.net.http.hpack=ALL-UNNAMED
+
 # Rust crates' encoders, built offline from Debian's cargo registry
 # (/usr/share/cargo/registry, the librust-*-dev packages) with Debian's
 # cargo and rustc: the folder's sources are copied into adapters/.build/DIR,

@@ -41,6 +41,7 @@ func (s *decStory) prepare() error {
 		default:
 			st.expect.fields = fields
 			st.expect.table = d.Table()
+			st.expect.httpInvalid = httpInvalid(fields)
 		}
 	}
 	return nil
@@ -129,4 +130,32 @@ func blockFeatures(block []byte, tableLen int, ev strict.TableEvents) (decFeatur
 		f |= fResize
 	}
 	return f, e
+}
+
+// httpInvalid says why a header list is not one HTTP/2 lets through,
+// "" when it is (RFC 9113 §8.2.1, §8.3): a name with an octet outside
+// lowercase visible ASCII (a pseudo-header's leading colon aside), a
+// value with NUL, CR or LF, or with whitespace at an end, an empty name.
+func httpInvalid(fields []Field) string {
+	for i, f := range fields {
+		name := f.Name
+		if strings.HasPrefix(name, ":") {
+			name = name[1:]
+		}
+		if name == "" {
+			return fmt.Sprintf("field %d has an empty name", i)
+		}
+		for j := 0; j < len(name); j++ {
+			if c := name[j]; c <= 0x20 || (c >= 'A' && c <= 'Z') || c >= 0x7f || c == ':' {
+				return fmt.Sprintf("field %d's name has the octet 0x%02x", i, c)
+			}
+		}
+		if strings.ContainsAny(f.Value, "\x00\r\n") {
+			return fmt.Sprintf("field %d's value has NUL, CR or LF", i)
+		}
+		if v := f.Value; v != "" && (strings.ContainsAny(v[:1], " \t") || strings.ContainsAny(v[len(v)-1:], " \t")) {
+			return fmt.Sprintf("field %d's value starts or ends with whitespace", i)
+		}
+	}
+	return ""
 }

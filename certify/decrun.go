@@ -470,6 +470,10 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			}
 			return out
 		}
+		if err != nil && dr.kind == "live" && st.expect.httpInvalid != "" {
+			out.unsupported = fmt.Sprintf("story %s: the target refused a block whose fields HTTP/2 does not let through (%s; RFC 9113 §8.2.1): %v", s.name, st.expect.httpInvalid, err)
+			return out
+		}
 		if err != nil && !refusedForDecoding(err) {
 			out.unsupported = fmt.Sprintf("story %s: the target refused a valid block (%s) for another reason than a decoding error: %v", s.name, st.note, err)
 			return out

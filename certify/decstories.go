@@ -39,6 +39,10 @@ type decExpect struct {
 	refused string // the strict decoder's error, "" when it decoded the block
 	feats   decFeature
 	ev      Evidence // what the block holds, counted as Evidence counts
+	// httpInvalid says why the block's fields are not valid HTTP/2 fields
+	// (RFC 9113 §8.2.1), "" when they are: a live target may refuse such
+	// a block for that, so its refusal judges nothing.
+	httpInvalid string
 	// nonStrictOnly is set on a refusal that only an HTTP/2 endpoint
 	// must make (a missing size update after a lowered setting).
 }

@@ -26,6 +26,9 @@ import (
 // Client has killed the program, and every later request fails. An error
 // answer is not one: it is an *AnswerError.
 type BreakdownError struct {
+	// Decoder is set when the program was started as a decoder
+	// (StartDecoder): the message then names it so.
+	Decoder bool
 	// Request counts the requests sent to the program since it started,
 	// up to the one it broke: its hello is request 1.
 	Request int
@@ -49,12 +52,12 @@ type BreakdownError struct {
 // BreakdownError keeps and quotes.
 const MaxQuotedLine = 100
 
-// Error returns "encoder broke hpack-stdio at request N: " and what was
-// wrong, then the offending line, if any, quoted with every octet a
+// Error returns "encoder broke hpack-stdio at request N: " ("decoder"
+// for a decoder) and what was wrong, then the offending line, if any, quoted with every octet a
 // terminal or a parser could act on escaped, and, when it was cut, "…"
 // and its whole length.
 func (e *BreakdownError) Error() string {
-	msg := fmt.Sprintf("encoder broke hpack-stdio at request %d: %s", e.Request, e.What)
+	msg := fmt.Sprintf("%s broke hpack-stdio at request %d: %s", roleName(e.Decoder), e.Request, e.What)
 	if e.LineLen == 0 {
 		return msg
 	}
@@ -63,6 +66,15 @@ func (e *BreakdownError) Error() string {
 
 // Unwrap returns Err.
 func (e *BreakdownError) Unwrap() error { return e.Err }
+
+// roleName names the program in a message: "decoder" when decoder is
+// set, else "encoder".
+func roleName(decoder bool) string {
+	if decoder {
+		return roleDecoder
+	}
+	return roleEncoder
+}
 
 // quoteCut quotes s, the start of a text of total octets, as a Go string
 // literal, which escapes quotes, backslashes, controls, invalid octets and

@@ -122,6 +122,9 @@ func (e *UnsupportedError) Unsupported() string { return e.Reason }
 // did not do what the protocol asked), but one the encoder reported
 // itself.
 type AnswerError struct {
+	// Decoder is set when the program was started as a decoder
+	// (StartDecoder): the message then names it so.
+	Decoder bool
 	// Request counts the requests sent to the program since it started,
 	// up to the one answered: its hello is request 1.
 	Request int
@@ -132,11 +135,11 @@ type AnswerError struct {
 // maxQuotedError bounds how much of an error answer's text Error quotes.
 const maxQuotedError = 1000
 
-// Error returns "encoder answered request N (op) with an error: " and
-// the encoder's text on one line, with every octet a terminal or a parser
+// Error returns "encoder answered request N (op) with an error: "
+// ("decoder" for a decoder) and the program's text on one line, with every octet a terminal or a parser
 // could act on escaped, cut after maxQuotedError octets.
 func (e *AnswerError) Error() string {
-	msg := fmt.Sprintf("encoder answered request %d (%s) with an error: ", e.Request, e.Op)
+	msg := fmt.Sprintf("%s answered request %d (%s) with an error: ", roleName(e.Decoder), e.Request, e.Op)
 	text := cut([]byte(e.Text), maxQuotedError)
 	if len(text) == len(e.Text) {
 		return msg + visible.Line(text)

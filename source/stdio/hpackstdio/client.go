@@ -19,12 +19,17 @@ type Options struct {
 	// is its own affair: a program may write without end.
 	Stderr io.Writer
 	// MaxWire bounds the header block of one encode answer, in octets;
-	// 0 means DefaultMaxWire. An answer line longer than such a block
-	// needs in hex, 2*MaxWire octets, plus 64 KiB for the rest of the
-	// line, is refused once that many octets are read, without reading or
+	// 0 means DefaultMaxWire (encoders only). An answer line longer than
+	// such a block needs in hex, 2*MaxWire octets, plus 64 KiB for the
+	// rest of the line, is refused once that many octets are read, without reading or
 	// holding more of it, and so is a shorter answer whose wire is over
 	// MaxWire octets: either is a *WireLimitError, and kills the program.
 	MaxWire int
+	// MaxAnswer bounds the line of one decode answer, in octets; 0 means
+	// DefaultMaxAnswer (decoders only). A longer line is refused once that
+	// many octets are read, without reading or holding more of it: an
+	// *OversizeAnswerError, which kills the program.
+	MaxAnswer int
 }
 
 // DefaultMaxWire is the largest header block, in octets, that a Client

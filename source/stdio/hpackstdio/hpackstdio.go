@@ -61,6 +61,7 @@ const (
 	OpHello  = "hello"  // asks the encoder's name and whether it offers the binary form
 	OpNew    = "new"    // opens a fresh encoding context
 	OpEncode = "encode" // asks for one header block
+	OpDecode = "decode" // asks a decoder to decode one header block
 )
 
 // DefaultTimeout is how long a Client waits for each answer when its

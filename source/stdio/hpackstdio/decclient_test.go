@@ -15,10 +15,16 @@ import (
 
 // decoderHelpers are the decoder programs of the tests, by helper mode.
 var decoderHelpers = map[string]func() int{
-	"dec-strict":       func() int { return serveDecoder(&Server{Name: "strict", NewDecoder: newStrict, Complete: true}) },
-	"dec-strict-lacks": func() int { return serveDecoder(&Server{Name: "strict", NewDecoder: newStrict, Complete: true, DecoderLacks: allDecoderLacks}) },
-	"dec-panic":        func() int { return serveDecoder(&Server{Name: "panic", NewDecoder: func() certify.Decoder { return panicDecoder{} }}) },
-	"dec-grow":         func() int { return serveDecoder(&Server{Name: "grow", NewDecoder: func() certify.Decoder { return &growDecoder{} }}) },
+	"dec-strict": func() int { return serveDecoder(&Server{Name: "strict", NewDecoder: newStrict, Complete: true}) },
+	"dec-strict-lacks": func() int {
+		return serveDecoder(&Server{Name: "strict", NewDecoder: newStrict, Complete: true, DecoderLacks: allDecoderLacks})
+	},
+	"dec-panic": func() int {
+		return serveDecoder(&Server{Name: "panic", NewDecoder: func() certify.Decoder { return panicDecoder{} }})
+	},
+	"dec-grow": func() int {
+		return serveDecoder(&Server{Name: "grow", NewDecoder: func() certify.Decoder { return &growDecoder{} }})
+	},
 }
 
 // allDecoderLacks declares every decoder lack there is.

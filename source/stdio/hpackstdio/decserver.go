@@ -64,8 +64,13 @@ func (sess *session) decoderAnswer(req *Request) ([]byte, error) {
 		*c = decoderContext{dec: dec, tableSize: InitialTableSize}
 	}
 	fields, table, hasTable, err := c.decode(req)
-	if certify.Rejected(err) {
+	var refusal *certify.Rejection
+	if errors.As(err, &refusal) {
 		c.dead = true
+		if refusal.Reason != "" {
+			// The decoder's words, without the Rejection's preamble.
+			err = errors.New(refusal.Reason)
+		}
 		return errorAnswer(err)
 	}
 	if err != nil {

@@ -33,15 +33,25 @@ func knownCase(id string) bool {
 			return true
 		}
 	}
+	for _, c := range decChain {
+		if c.ID == id {
+			return true
+		}
+	}
 	return false
 }
 
 // checkPrefix returns why p names no case of the catalogue, or nil.
 func checkPrefix(p string) error {
-	if !strings.HasPrefix(p, "enc/") {
-		return fmt.Errorf("%q is not a case id or id prefix (enc/...)", p)
+	if !strings.HasPrefix(p, "enc/") && !strings.HasPrefix(p, "dec/") {
+		return fmt.Errorf("%q is not a case id or id prefix (enc/... or dec/...)", p)
 	}
 	for _, c := range allCases {
+		if strings.HasPrefix(c.ID, p) {
+			return nil
+		}
+	}
+	for _, c := range decChain {
 		if strings.HasPrefix(c.ID, p) {
 			return nil
 		}

@@ -70,7 +70,7 @@ func TestExpectationsErrors(t *testing.T) {
 		{"empty reason", "unsupported enc/7.1.3/1:   ", "x.txt:2: declaration: the reason after the colon is empty"},
 		{"no reason after the encoder", "unsupported enc/7.1.3/1 for okhttp", "x.txt:2: declaration: no reason"},
 		{"unknown prefix", "unsupported enc/9.: no such section", `x.txt:2: declaration: no case id starts with "enc/9."`},
-		{"prefix not enc/", "unsupported enc/7.1.3/1,dec/1: decoders", `x.txt:2: declaration: "dec/1" is not a case id or id prefix`},
+		{"prefix not enc/ or dec/", "unsupported enc/7.1.3/1,foo/1: decoders", `x.txt:2: declaration: "foo/1" is not a case id or id prefix`},
 		{"empty prefix", "unsupported enc/7.1.3/1,,enc/4.2/: x", "x.txt:2: declaration: an empty case id"},
 		{"ids without commas", "unsupported enc/7.1.3/1 enc/4.2/1: x", `x.txt:2: declaration: "enc/7.1.3/1 enc/4.2/1": separate case ids with commas`},
 		{"no encoder after for", "unsupported enc/7.1.3/1 for : x", `x.txt:2: declaration: no encoder name after "for"`},

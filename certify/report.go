@@ -37,6 +37,10 @@ type Report struct {
 	// written and how to replay one, when they were (run --repro, gate);
 	// every report names both.
 	Repro *Repro
+	// Subject is "decoders" for a report of RunDecoders, whose Encoders
+	// are then the decoders certified and whose cases are the dec/ ones;
+	// "" for encoders.
+	Subject string `json:"subject,omitempty"`
 	// LiveSchedule describes the SETTINGS_HEADER_TABLE_SIZE schedule the
 	// live targets were driven through; empty when none was live.
 	LiveSchedule string

@@ -51,3 +51,15 @@ var catalogue = sync.OnceValue(func() string {
 // dashboard comparing reports can tell whether the cases changed between
 // two of them.
 func CatalogueVersion() string { return catalogue() }
+
+var decoderCatalogue = sync.OnceValue(func() string {
+	h := sha256.New()
+	for _, c := range DecoderCases() {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", c.ID, c.Violation, c.Title, c.RFC)
+	}
+	return fmt.Sprintf("%d decoder cases, %s", len(DecoderCases()), hex.EncodeToString(h.Sum(nil))[:12])
+})
+
+// DecoderCatalogueVersion names the dec/ catalogue as CatalogueVersion
+// names the enc/ one.
+func DecoderCatalogueVersion() string { return decoderCatalogue() }

@@ -90,6 +90,7 @@ type jsonReport struct {
 	Failed            bool                   `json:"failed"`
 	Traffic           string                 `json:"traffic"`
 	Strict            bool                   `json:"strict"`
+	Subject           string                 `json:"subject,omitempty"`
 	Encoders          map[string]jsonEncoder `json:"encoders"`
 	StaleExpectations []string               `json:"stale_expectations,omitempty"`
 	Repro             *jsonRepro             `json:"repro,omitempty"`
@@ -150,6 +151,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	out := jsonReport{
 		Version:   r.Version,
 		Catalogue: r.Catalogue,
+		Subject:   r.Subject,
 		Elapsed:   r.Elapsed.Seconds(),
 		Failed:    r.Failed(),
 		Traffic:   jsonText(r.TrafficSource),

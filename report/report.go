@@ -219,7 +219,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 		for _, e := range ranked[rankFail] {
 			failing[e.enc] = true
 		}
-		fails = append(fails, fmt.Sprintf("%s in %d of %d encoders", counted(n, "failure", "failures"), len(failing), len(r.Encoders)))
+		fails = append(fails, fmt.Sprintf("%s in %d of %d %s", counted(n, "failure", "failures"), len(failing), len(r.Encoders), subjectNoun(r.Report)))
 	}
 	var broke []string
 	expectedBreakdowns := 0
@@ -410,4 +410,13 @@ func Write(w io.Writer, format string, r *certify.Report) error {
 		return fmt.Errorf("report: unknown format %q (want text, json, junit, html or md)", format)
 	}
 	return write(w, r)
+}
+
+// subjectNoun is what the report's targets are: "encoders", or
+// "decoders" for a report of the dec/ cases.
+func subjectNoun(r *certify.Report) string {
+	if r.Subject != "" {
+		return r.Subject
+	}
+	return "encoders"
 }

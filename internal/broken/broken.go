@@ -4,6 +4,10 @@
 // table, never-indexed credentials and sensitive fields, Huffman when
 // shorter, and the smallest-then-final size updates of RFC 7541 §4.2.
 // Each Bug breaks exactly one rule.
+//
+// The package also holds a broken decoder, for the dec/ cases: Decoder,
+// with the planted bugs of DecoderBugs. Without a bug it decodes exactly
+// as oracle/strict does.
 package broken
 
 import (

@@ -2,6 +2,10 @@
 // hpackcert (the reference encoder, x/net's and, under the nghttp2 build
 // tag, libnghttp2's deflater), by name, as certify Targets. A Go user's own
 // encoder needs no source: certify.Func and certify.TestEncoder take it.
+//
+// The Go decoders built into hpackcert are here too, for the dec/ cases:
+// BuiltinDecoder returns the strict decoder, x/net's and, under the
+// nghttp2 build tag, libnghttp2's inflater as certify DecoderTargets.
 package inprocess
 
 import (

@@ -49,6 +49,14 @@
 // a number of requests per connection does) is no breakdown: the rest of
 // the schedule goes over a new connection.
 //
+// The decoders of servers and proxies are certified too (the dec/ cases,
+// issue 25): a DecoderTarget sends the certifier's header blocks as
+// requests, one connection per story, and reads the target's verdict on
+// each off the wire: an answer or a reset stream is an accepted block, a
+// GOAWAY with an error or a closed connection a refused one (Decoder's
+// DecodeBlock says exactly how), with the time each verdict took and the
+// target's memory at its peak.
+//
 // Package targets lists the targets hpackcert knows by name.
 package live
 

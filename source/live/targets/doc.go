@@ -7,4 +7,9 @@
 // loopback ports, and the clients curl and nghttp from command lines.
 // Capture starts a target, drives it with package live's capture engine
 // and stops it.
+//
+// DecoderTarget and DecoderTargets make the servers and proxies decoder
+// targets of the dec/ cases (live.DecoderTarget), each started on first
+// use and stopped by Close; the command in decsurvey sends a handful of
+// crafted blocks to every one and prints what each did.
 package targets

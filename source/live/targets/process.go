@@ -96,7 +96,7 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 		stop()
 		return nil, fmt.Errorf("%w; the end of its log: %s", err, readLog())
 	}
-	return &running{stop: stop, log: readLog}, nil
+	return &running{stop: stop, log: readLog, pid: cmd.Process.Pid}, nil
 }
 
 // waitListening waits until addr accepts a connection, the process exits

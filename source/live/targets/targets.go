@@ -52,6 +52,9 @@ type TargetSpec struct {
 	// a header list of its own rather than the script's: each block is
 	// then graded on its own decoded list (live.ServerOptions.Known false).
 	Unscripted string
+	// NoDecoder, when set, says why the target is no decoder target
+	// (DecoderTargets leaves it out).
+	NoDecoder string
 
 	// start starts a server or proxy; client runs a client.
 	start   func(env *startEnv) (*running, error)
@@ -77,6 +80,9 @@ type running struct {
 	stop    func() error
 	// log returns the end of the target's own log, for errors.
 	log func() string
+	// pid is the process the target runs as, the leader of its process
+	// group; 0 for a target in this process.
+	pid int
 }
 
 var discardLog = log.New(io.Discard, "", 0)
@@ -85,7 +91,8 @@ var discardLog = log.New(io.Discard, "", 0)
 var targets = []TargetSpec{
 	{
 		Name: "ref-server", Role: live.RoleServer, Encoder: "hpackcert's reference encoder",
-		start: func(env *startEnv) (*running, error) { return startFramerServer(env, nil) },
+		NoDecoder: "hpackcert's own Framer server answers every request, blocks that do not decode included, so as to capture what a client writes next",
+		start:     func(env *startEnv) (*running, error) { return startFramerServer(env, nil) },
 	},
 	{
 		Name: "go-server", Role: live.RoleServer, Encoder: "Go net/http's HTTP/2 (golang.org/x/net/http2/hpack, bundled)",

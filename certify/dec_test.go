@@ -1,0 +1,87 @@
+package certify
+
+import (
+	"testing"
+
+	"github.com/hpackcert/hpackcert/oracle/strict"
+)
+
+// strictDecoder serves the strict decoder as a Decoder under test, with
+// no header-list limit until told one.
+type strictDecoder struct{ d *strict.Decoder }
+
+func newStrictDecoder() Decoder {
+	d := strict.New()
+	d.SetMaxHeaderListSize(0)
+	return &strictDecoder{d}
+}
+
+func (s *strictDecoder) SetMaxDynamicTableSize(n uint32) error {
+	s.d.SetMaxDynamicTableSize(n)
+	return nil
+}
+func (s *strictDecoder) SetMaxHeaderListSize(n uint32) error {
+	s.d.SetMaxHeaderListSize(int(n))
+	return nil
+}
+func (s *strictDecoder) DecodeBlock(b []byte) ([]Field, error) {
+	f, err := s.d.DecodeBlock(b)
+	return f, Reject(err)
+}
+func (s *strictDecoder) DecoderTable() ([]Field, error) { return s.d.Table(), nil }
+
+func quickDecoderOptions() DecoderOptions {
+	return DecoderOptions{TrafficStories: 4, TrafficBlocks: 40, Generated: 2}
+}
+
+// TestDecoderStoriesPrepare checks the catalogue against the strict
+// decoder: every valid block decodes, every invalid one is refused, and
+// every case has stories (or a measurement).
+func TestDecoderStoriesPrepare(t *testing.T) {
+	in, err := decoderInputs(quickDecoderOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range decChain {
+		if c.kind == decTime {
+			continue
+		}
+		list := c.stories(in)
+		if len(list) == 0 {
+			t.Errorf("%s has no story", c.ID)
+		}
+		for i := range list {
+			if err := list[i].prepare(); err != nil {
+				t.Errorf("%s: %v", c.ID, err)
+			}
+			last := list[i].steps[len(list[i].steps)-1]
+			if (c.kind == decRejects || c.kind == decBomb) && !last.invalid {
+				t.Errorf("%s: story %s ends with invalid=%v", c.ID, list[i].name, last.invalid)
+			}
+		}
+	}
+}
+
+// TestStrictDecoderPassesEveryCase: the strict decoder, the catalogue's
+// own yardstick, passes every dec/ case.
+func TestStrictDecoderPassesEveryCase(t *testing.T) {
+	rep, err := RunDecoders([]DecoderTarget{DecoderFunc("strict", newStrictDecoder)}, quickDecoderOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cases) != len(decChain) {
+		t.Fatalf("%d cases, want %d", len(rep.Cases), len(decChain))
+	}
+	for _, c := range rep.Cases {
+		res := rep.Results["strict"][c.ID]
+		if res.Grade != Pass {
+			t.Errorf("%s: %s: %s\n%s", c.ID, res.Grade, res.Detail, res.Repro)
+		}
+	}
+	if b := rep.Targets["strict"].Breakdown; b != "" {
+		t.Errorf("breakdown: %s", b)
+	}
+	if rep.Failed() {
+		t.Error("the run failed")
+	}
+}

@@ -24,9 +24,10 @@ import (
 type OversizeAnswerError = hpackstdio.OversizeAnswerError
 
 // ErrNoTable is returned by DecoderTable of an ExecDecoder context whose
-// last decode answer had no "table": the decoder does not show its
-// dynamic table (the table is optional), and what needs it is not judged.
-var ErrNoTable = errors.New("stdio: the decoder showed no table in its answer")
+// last decode answer had no "table", though the decoder showed its table
+// when ExecDecoder asked: answers that show it only sometimes break the
+// protocol.
+var ErrNoTable = errors.New("stdio: the decoder showed no table in its last answer, though it showed one at the start")
 
 // ExecDecoder starts command, a decoder program speaking the decoder side
 // of hpack-stdio/1, and asks its name. The command line is split as
@@ -55,9 +56,14 @@ var ErrNoTable = errors.New("stdio: the decoder showed no table in its answer")
 // declares the library lacks the target returns as a
 // certify.DecoderLacker.
 //
-// The contexts are certify.DecoderTableReaders: DecoderTable returns the
-// table of the last decode answer, or ErrNoTable when it had none. They
-// also have PeakMemory() (int64, bool): the peak resident set size of the
+// To learn whether the decoder shows its dynamic table (the table of a
+// decode answer is optional), ExecDecoder opens a context and decodes the
+// empty block once, right after hello. When the answer has a table, every
+// context is a certify.DecoderTableReader: DecoderTable returns the table
+// of the last decode answer, or ErrNoTable when it had none; otherwise
+// no context is one, and the cases judge the fields alone. A probe that
+// fails leaves the decoder taken as showing no table, and its failure to
+// the first story. The contexts also have PeakMemory() (int64, bool): the peak resident set size of the
 // program in octets, as Linux reports it (VmHWM) after each answer, and
 // whether it is known; it counts the program itself since it started,
 // not its descendants.
@@ -77,18 +83,32 @@ func ExecDecoder(command string, opts ExecOptions) (certify.DecoderTarget, error
 		return nil, fmt.Errorf("%w%s", err, stderrNote(t.stderr))
 	}
 	t.name, t.lacks = t.client.Name(), t.client.Lacks()
+	t.showsTable = t.probeTable()
 	return t, nil
+}
+
+// probeTable decodes the empty block in a fresh context and reports
+// whether the answer showed a table.
+func (t *execDecoderTarget) probeTable() bool {
+	if t.client.New() != nil {
+		return false
+	}
+	got, err := t.client.Decode([]byte{}, hpackstdio.InitialTableSize, 0)
+	return err == nil && got.HasTable
 }
 
 // execDecoderTarget is a decoder program speaking hpack-stdio/1; it is a
 // certify.Restarter, a certify.StderrTail and a certify.DecoderLacker.
 type execDecoderTarget struct {
-	argv   []string
-	opts   ExecOptions
-	name   string               // the first answer to hello
-	lacks  certify.DecoderLacks // what the first answer to hello declared
-	stderr *tail.Buffer
-	client *hpackstdio.DecoderClient // nil after Restart, until the next NewDecoder
+	argv  []string
+	opts  ExecOptions
+	name  string               // the first answer to hello
+	lacks certify.DecoderLacks // what the first answer to hello declared
+	// showsTable is whether the decoder showed its table when asked to
+	// decode the empty block at the start.
+	showsTable bool
+	stderr     *tail.Buffer
+	client     *hpackstdio.DecoderClient // nil after Restart, until the next NewDecoder
 }
 
 func (t *execDecoderTarget) Name() string {
@@ -141,7 +161,11 @@ func (t *execDecoderTarget) NewDecoder() (certify.Decoder, error) {
 	if err := t.client.New(); err != nil {
 		return nil, withTimeout(err)
 	}
-	return &stdioDecoder{t: t, c: t.client, tableSize: hpackstdio.InitialTableSize}, nil
+	d := &stdioDecoder{t: t, c: t.client, tableSize: hpackstdio.InitialTableSize}
+	if t.showsTable {
+		return &stdioTableDecoder{d}, nil
+	}
+	return d, nil
 }
 
 func (t *execDecoderTarget) Close() error {
@@ -192,9 +216,12 @@ func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	return fields, nil
 }
 
+// stdioTableDecoder is a context of a decoder that shows its table.
+type stdioTableDecoder struct{ *stdioDecoder }
+
 // DecoderTable returns the table of the last decode answer, newest
 // first, or ErrNoTable when it had none.
-func (d *stdioDecoder) DecoderTable() ([]certify.Field, error) {
+func (d *stdioTableDecoder) DecoderTable() ([]certify.Field, error) {
 	if !d.last.HasTable {
 		return nil, ErrNoTable
 	}

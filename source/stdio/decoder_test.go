@@ -14,7 +14,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
-	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
@@ -26,13 +26,14 @@ const decoderHelperEnv = "STDIO_TEST_DECODER_HELPER"
 // runDecoderHelper is the decoder program args name and returns its exit
 // status:
 //
-//	strict [-lacks] [-log FILE] [-crash-after N] [-hang-after N]
-//	       [-bomb-after N]           the strict decoder, served
+//	strict [-lacks] [-no-table] [-log FILE] [-crash-after N]
+//	       [-hang-after N] [-bomb-after N]   the strict decoder, served
 //	garbage                          a decoder answering decode with no JSON
 //	encoder                          the reference encoder, served
 //
-// -crash-after N exits with status 3, and -hang-after N hangs, after N
-// blocks; -bomb-after N answers the blocks after N with a field of 32
+// -no-table hides the table; -crash-after N exits with status 3, and
+// -hang-after N hangs, after N blocks (ExecDecoder's probe, the empty
+// block, is the first); -bomb-after N answers the blocks after N with a field of 32
 // MiB, as a decoder that expanded a bomb would.
 func runDecoderHelper(args []string) int {
 	switch args[0] {
@@ -49,10 +50,15 @@ func runDecoderHelper(args []string) int {
 	var lacks certify.DecoderLacks
 	var log string
 	var misbehave helperDecoder
+	noTable := false
 	for i := 1; i < len(args); i++ {
 		flag := args[i]
-		if flag == "-lacks" {
+		switch flag {
+		case "-lacks":
 			lacks = certify.DecoderLacks{NeverIndexed: true, MaxHeaderList: true}
+			continue
+		case "-no-table":
+			noTable = true
 			continue
 		}
 		if i+1 == len(args) {
@@ -83,7 +89,11 @@ func runDecoderHelper(args []string) int {
 	var blocks int // across contexts: the program's blocks
 	newDecoder := func() certify.Decoder {
 		d := misbehave
-		d.strictDecoder, d.blocks = strictDecoder{strict.New()}, &blocks
+		d.StrictDecoder, d.blocks = inprocess.NewStrictDecoder(), &blocks
+		if noTable {
+			// Its methods without DecoderTable.
+			return struct{ certify.Decoder }{&d}
+		}
 		return &d
 	}
 	opts := []stdio.ServeOption{func(s *hpackstdio.Server) { s.DecoderLacks, s.Complete = lacks, true }}
@@ -107,31 +117,10 @@ func exitStatus(err error) int {
 	return 0
 }
 
-// strictDecoder is the strict decoder as a certify.Decoder that shows
-// its table.
-type strictDecoder struct{ d *strict.Decoder }
-
-func (s strictDecoder) SetMaxDynamicTableSize(n uint32) error {
-	s.d.SetMaxDynamicTableSize(n)
-	return nil
-}
-
-func (s strictDecoder) SetMaxHeaderListSize(n uint32) error {
-	s.d.SetMaxHeaderListSize(int(n))
-	return nil
-}
-
-func (s strictDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
-	fields, err := s.d.DecodeBlock(block)
-	return fields, certify.Reject(err)
-}
-
-func (s strictDecoder) DecoderTable() ([]certify.Field, error) { return s.d.Table(), nil }
-
 // helperDecoder is the strict decoder, misbehaving after as many blocks
 // of the program as its fields say (0: never).
 type helperDecoder struct {
-	strictDecoder
+	*inprocess.StrictDecoder
 	blocks                           *int
 	crashAfter, hangAfter, bombAfter int
 }
@@ -149,7 +138,7 @@ func (h *helperDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	case after(h.bombAfter):
 		return []certify.Field{{Name: "x-bomb", Value: strings.Repeat("b", 32<<20)}}, nil
 	}
-	return h.strictDecoder.DecodeBlock(block)
+	return h.StrictDecoder.DecodeBlock(block)
 }
 
 // runGarbageDecoder answers hello and new well, and decode with a line
@@ -251,8 +240,9 @@ func TestExecDecoder(t *testing.T) {
 }
 
 // TestExecDecoderLacks checks that the lacks a decoder's hello declares
-// are the target's, and that a target whose answers show no table says
-// so.
+// are the target's, that a context of a decoder that shows its table
+// says when an answer had none, and that the contexts of one that does
+// not are no table readers.
 func TestExecDecoderLacks(t *testing.T) {
 	target := execDecoder(t, "strict -lacks", stdio.ExecOptions{})
 	want := certify.DecoderLacks{NeverIndexed: true, MaxHeaderList: true}
@@ -265,6 +255,16 @@ func TestExecDecoderLacks(t *testing.T) {
 	}
 	if _, err := d.(certify.DecoderTableReader).DecoderTable(); !errors.Is(err, stdio.ErrNoTable) {
 		t.Errorf("DecoderTable before any block: error %v; want ErrNoTable", err)
+	}
+	d, err = execDecoder(t, "strict -no-table", stdio.ExecOptions{}).NewDecoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.(certify.DecoderTableReader); ok {
+		t.Error("a context of a decoder that shows no table is a DecoderTableReader")
+	}
+	if got, err := d.DecodeBlock([]byte{0x82}); err != nil || len(got) != 1 {
+		t.Errorf("DecodeBlock = %+v, %v; want :method GET", got, err)
 	}
 }
 
@@ -281,10 +281,10 @@ func TestExecDecoderBreakdowns(t *testing.T) {
 		timeout bool
 		bomb    bool
 	}{
-		{"strict -crash-after 1", stdio.ExecOptions{}, "decoder broke hpack-stdio at request 4: the decoder exited (exit status 3) without answering decode", "simulated crash", false, false},
-		{"strict -hang-after 1", stdio.ExecOptions{Timeout: 2 * time.Second}, "decoder broke hpack-stdio at request 4: no answer to decode within 2s", "hanging", true, false},
+		{"strict -crash-after 2", stdio.ExecOptions{}, "decoder broke hpack-stdio at request 6: the decoder exited (exit status 3) without answering decode", "simulated crash", false, false},
+		{"strict -hang-after 2", stdio.ExecOptions{Timeout: 2 * time.Second}, "decoder broke hpack-stdio at request 6: no answer to decode within 2s", "hanging", true, false},
 		{"garbage", stdio.ExecOptions{}, `decoder broke hpack-stdio at request 3: the answer to decode is not JSON (at octet 2): "this is not JSON"`, "", false, false},
-		{"strict -bomb-after 1", stdio.ExecOptions{MaxAnswer: 1 << 20}, "decoder broke hpack-stdio at request 4: an answer to decode of more than 1,048,576 octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts", "", false, true},
+		{"strict -bomb-after 2", stdio.ExecOptions{MaxAnswer: 1 << 20}, "decoder broke hpack-stdio at request 6: an answer to decode of more than 1,048,576 octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts", "", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -308,8 +308,8 @@ func TestExecDecoderBreakdowns(t *testing.T) {
 				t.Errorf("error %#v; want a breakdown, not a refusal", got)
 			case errors.Is(got, certify.ErrTimeout) != tt.timeout:
 				t.Errorf("error %v matches certify.ErrTimeout %t; want %t", got, !tt.timeout, tt.timeout)
-			case errors.As(got, &oversize) != tt.bomb:
-				t.Errorf("error %v: an *OversizeAnswerError %t; want %t", got, !tt.bomb, tt.bomb)
+			case errors.As(got, &oversize) != tt.bomb || errors.Is(got, certify.ErrAnswerTooLarge) != tt.bomb:
+				t.Errorf("error %v: an *OversizeAnswerError, matching certify.ErrAnswerTooLarge, %t; want %t", got, !tt.bomb, tt.bomb)
 			}
 			if s := target.(certify.StderrTail).StderrTail(); !strings.Contains(s, tt.stderr) {
 				t.Errorf("stderr %q; want it to contain %q", s, tt.stderr)
@@ -426,9 +426,9 @@ func TestExecDecoderRequestsComplete(t *testing.T) {
 			refused++
 		}
 	}
-	// Index 0 is refused twice; the block after a lowered setting
-	// without its update, once.
-	if decodes != 11 || refused != 3 {
-		t.Errorf("%d decode requests, %d refused, in the log:\n%s\nwant 11 and 3", decodes, refused, data)
+	// The probe of the table, then the blocks: index 0 is refused twice,
+	// the block after a lowered setting without its update once.
+	if decodes != 12 || refused != 3 {
+		t.Errorf("%d decode requests, %d refused, in the log:\n%s\nwant 12 and 3", decodes, refused, data)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/testenv"
-	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/stdio"
 )
 
@@ -72,7 +72,7 @@ func TestDocDecoderExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle := strictDecoder{strict.New()}
+	oracle := inprocess.NewStrictDecoder()
 	for i, block := range [][]byte{
 		unhexString(t, "828684410f7777772e6578616d706c652e636f6d"),
 		unhexString(t, "828684be58086e6f2d6361636865"),

@@ -21,8 +21,9 @@ const DefaultMaxAnswer = 16 << 20
 // that expands a decompression bomb (a block of many references to a
 // large entry) instead of refusing its header list (RFC 9113 §6.5.2,
 // RFC 7541 §7.3). The line was refused unread past the bound, and the
-// program killed. It is a breakdown like any line over its bound; a
-// certifier that grades header-list limits looks for it with errors.As.
+// program killed. It is a breakdown like any line over its bound, and
+// matches certify.ErrAnswerTooLarge (errors.Is), by which the dec/ cases
+// grade the expansion rather than the breakdown.
 type OversizeAnswerError struct {
 	// Limit is the bound of the answer line, in octets.
 	Limit int
@@ -32,6 +33,9 @@ type OversizeAnswerError struct {
 func (e *OversizeAnswerError) Error() string {
 	return fmt.Sprintf("an answer to decode of more than %s octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts", groupDigits(e.Limit))
 }
+
+// Is reports whether target is certify.ErrAnswerTooLarge.
+func (e *OversizeAnswerError) Is(target error) bool { return target == certify.ErrAnswerTooLarge }
 
 // Decoded is a decoder's answer to decode.
 type Decoded struct {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/oracle/strict"
+	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // decoderHelpers are the decoder programs of the tests, by helper mode.
@@ -41,28 +41,8 @@ func serveDecoder(s *Server) int {
 	return 0
 }
 
-// strictDecoder is the strict decoder as a certify.Decoder that shows
-// its table.
-type strictDecoder struct{ d *strict.Decoder }
-
-func newStrict() certify.Decoder { return strictDecoder{strict.New()} }
-
-func (s strictDecoder) SetMaxDynamicTableSize(n uint32) error {
-	s.d.SetMaxDynamicTableSize(n)
-	return nil
-}
-
-func (s strictDecoder) SetMaxHeaderListSize(n uint32) error {
-	s.d.SetMaxHeaderListSize(int(n))
-	return nil
-}
-
-func (s strictDecoder) DecodeBlock(block []byte) ([]Field, error) {
-	fields, err := s.d.DecodeBlock(block)
-	return fields, certify.Reject(err)
-}
-
-func (s strictDecoder) DecoderTable() ([]Field, error) { return s.d.Table(), nil }
+// newStrict returns the strict decoder, which shows its table.
+func newStrict() certify.Decoder { return inprocess.NewStrictDecoder() }
 
 // panicDecoder panics on every block.
 type panicDecoder struct{}

@@ -29,6 +29,7 @@ const decoderHelperEnv = "STDIO_TEST_DECODER_HELPER"
 //	strict [-lacks] [-no-table] [-log FILE] [-crash-after N]
 //	       [-hang-after N] [-bomb-after N]   the strict decoder, served
 //	garbage                          a decoder answering decode with no JSON
+//	broken BUGS                      the broken decoder with BUGS, served
 //	encoder                          the reference encoder, served
 //
 // -no-table hides the table; -crash-after N exits with status 3, and
@@ -39,6 +40,8 @@ func runDecoderHelper(args []string) int {
 	switch args[0] {
 	case "garbage":
 		return runGarbageDecoder()
+	case "broken":
+		return runBrokenDecoder(args[1:])
 	case "encoder":
 		err := stdio.Serve(os.Stdin, os.Stdout, "reference", func() certify.Encoder { return certify.NewReference(encoder.Config{}) })
 		return exitStatus(err)

@@ -127,10 +127,21 @@ func codeSpan(s string) (string, bool) {
 // fails the test. The requests run with the default timeout, which the
 // messages name.
 func TestDocBreakdowns(t *testing.T) {
-	rows := docBreakdowns(t, encoderDocTable)
+	checkDocTable(t, encoderDocTable, "encoder", docSituations, func(t *testing.T, op, action string) (bool, error) {
+		c, err := provoke(t, op, action, DefaultTimeout)
+		return c != nil, err
+	})
+}
+
+// checkDocTable makes each breakdown of tab happen, a program of role
+// answering as the row says ("answers `LINE`" or one of situations)
+// through provoke, which reports whether the program started, and checks
+// that the row quotes the client's message whole.
+func checkDocTable(t *testing.T, tab docTable, role string, situations map[string]struct{ op, action string },
+	provoke func(t *testing.T, op, action string) (bool, error)) {
 	used := map[string]bool{}
 	seen := map[string]int{}
-	for _, row := range rows {
+	for _, row := range docBreakdowns(t, tab) {
 		op, action := row.request, ""
 		if line, ok := strings.CutPrefix(row.does, "answers "); ok && strings.HasPrefix(line, "`") {
 			var isLine bool
@@ -138,11 +149,11 @@ func TestDocBreakdowns(t *testing.T) {
 				t.Errorf("STDIO.md:%d: %q is not one answer line in a code span", row.line, row.does)
 				continue
 			}
-		} else if s, ok := docSituations[row.does]; ok {
+		} else if s, ok := situations[row.does]; ok {
 			op, action = s.op, s.action
 			used[row.does] = true
 		} else {
-			t.Errorf("STDIO.md:%d: the test cannot make the encoder do %q; say it as \"answers `LINE`\" or as one of the descriptions of docSituations", row.line, row.does)
+			t.Errorf("STDIO.md:%d: the test cannot make the %s do %q; say it as \"answers `LINE`\" or as one of the descriptions the test knows", row.line, role, row.does)
 			continue
 		}
 		if first, ok := seen[row.message]; ok {
@@ -151,22 +162,22 @@ func TestDocBreakdowns(t *testing.T) {
 		seen[row.message] = row.line
 		t.Run(fmt.Sprintf("line %d", row.line), func(t *testing.T) {
 			t.Parallel()
-			c, err := provoke(t, op, action, DefaultTimeout)
+			started, err := provoke(t, op, action)
 			if err == nil {
-				t.Fatalf("STDIO.md:%d: an encoder that %s to %s: no error; the table says %s", row.line, row.does, row.request, row.message)
+				t.Fatalf("STDIO.md:%d: the %s that %s to %s: no error; the table says %s", row.line, role, row.does, row.request, row.message)
 			}
 			got := err.Error()
-			if c == nil { // Start failed, naming the program first
+			if !started { // the start failed, naming the program first
 				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
 			}
 			if got != row.message {
-				t.Errorf("STDIO.md:%d: an encoder that %s to %s:\nthe tool says %s\nthe table says %s", row.line, row.does, row.request, got, row.message)
+				t.Errorf("STDIO.md:%d: the %s that %s to %s:\nthe tool says %s\nthe table says %s", row.line, role, row.does, row.request, got, row.message)
 			}
 		})
 	}
-	for does := range docSituations {
+	for does := range situations {
 		if !used[does] {
-			t.Errorf("STDIO.md has no row for an encoder that %s", does)
+			t.Errorf("STDIO.md has no row for the %s that %s", role, does)
 		}
 	}
 }
@@ -184,36 +195,8 @@ var decoderDocSituations = map[string]struct{ op, action string }{
 // docs/STDIO.md happen and checks that the table quotes the client's
 // message whole, with the default options.
 func TestDocDecoderBreakdowns(t *testing.T) {
-	used := map[string]bool{}
-	for _, row := range docBreakdowns(t, decoderDocTable) {
-		op, action := row.request, ""
-		if line, ok := strings.CutPrefix(row.does, "answers "); ok && strings.HasPrefix(line, "`") {
-			action, _ = codeSpan(line)
-		} else if s, ok := decoderDocSituations[row.does]; ok {
-			op, action = s.op, s.action
-			used[row.does] = true
-		} else {
-			t.Errorf("STDIO.md:%d: the test cannot make the decoder do %q", row.line, row.does)
-			continue
-		}
-		t.Run(fmt.Sprintf("line %d", row.line), func(t *testing.T) {
-			t.Parallel()
-			d, err := provokeDecoder(t, op, action, Options{Timeout: DefaultTimeout})
-			if err == nil {
-				t.Fatalf("STDIO.md:%d: a decoder that %s to %s: no error; the table says %s", row.line, row.does, row.request, row.message)
-			}
-			got := err.Error()
-			if d == nil { // StartDecoder failed, naming the program first
-				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
-			}
-			if got != row.message {
-				t.Errorf("STDIO.md:%d: a decoder that %s to %s:\nthe tool says %s\nthe table says %s", row.line, row.does, row.request, got, row.message)
-			}
-		})
-	}
-	for does := range decoderDocSituations {
-		if !used[does] {
-			t.Errorf("STDIO.md has no row for a decoder that %s", does)
-		}
-	}
+	checkDocTable(t, decoderDocTable, "decoder", decoderDocSituations, func(t *testing.T, op, action string) (bool, error) {
+		d, err := provokeDecoder(t, op, action, Options{Timeout: DefaultTimeout})
+		return d != nil, err
+	})
 }

@@ -219,8 +219,8 @@ func TestDecoderBreakdownOfGoDecoder(t *testing.T) {
 }
 
 // TestDecoderPeakMemory checks that the peak resident set of the program
-// is read after each answer: it grows by about the 64 MiB the helper
-// holds on for each block.
+// is read after each answer: it grows by at least the 64 MiB the helper
+// holds on to for each block.
 func TestDecoderPeakMemory(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc/self/status: the peak resident set is unknown here")
@@ -240,8 +240,10 @@ func TestDecoderPeakMemory(t *testing.T) {
 		}
 		peaks = append(peaks, peak)
 	}
-	if grown := peaks[1] - peaks[0]; grown < 60<<20 || grown > 80<<20 {
-		t.Errorf("peaks %v: grown by %d MiB between two blocks; want about 64", peaks, grown>>20)
+	// At least the 64 MiB held; more under the race detector, whose
+	// shadow memory grows with it.
+	if grown := peaks[1] - peaks[0]; grown < 60<<20 || peaks[1] < 128<<20 {
+		t.Errorf("peaks %v: grown by %d MiB between two blocks; want at least the 64 MiB held, and a peak over the 128 MiB held in all", peaks, grown>>20)
 	}
 }
 

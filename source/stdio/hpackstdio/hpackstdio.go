@@ -43,8 +43,26 @@
 // at request N: ...", N counting the requests sent to the program, hello
 // being 1; an error answer is an *AnswerError, "encoder answered request
 // N (op) with an error: ...". Server is the encoder side, for a Go
-// Encoder. docs/STDIO.md describes the protocol in full, and
-// docs/hpack-stdio.schema.json has a JSON Schema of every message.
+// Encoder.
+//
+// A decoder speaks the same protocol with its own messages:
+//
+//	{"op":"hello"}                                 -> {"name":"my-decoder 1.2","decoder":true,"lacks":[...]}
+//	{"op":"new"}                                   -> {}
+//	{"op":"decode","wire":"8286",                  -> {"headers":[["n","v"],...],"never_indexed":[false,...],
+//	 "table_size":4096,"max_header_list":65536}        "table":[["n","v"],...],"hex":true}
+//	decode                                         -> {"error":"text"}: the decoder refuses the block
+//
+// table_size and max_header_list are the SETTINGS_HEADER_TABLE_SIZE and
+// SETTINGS_MAX_HEADER_LIST_SIZE in force for the block, 0 meaning no
+// header-list limit; table is optional; "hex":true makes every name and
+// value of the answer hex. DecoderClient (StartDecoder) drives such a
+// program and checks its answers as strictly as Client does an
+// encoder's, its messages saying "decoder"; an error answer to decode is
+// an *AnswerError, after which the context is dead until new. Server
+// with NewDecoder serves a Go certify.Decoder. docs/STDIO.md describes
+// the protocol in full, and docs/hpack-stdio.schema.json has a JSON
+// Schema of every message.
 package hpackstdio
 
 import (

@@ -1,7 +1,7 @@
 // Package stdio is the hpack-stdio/1 source: Exec certifies an encoder
 // program in any language speaking the protocol (package hpackstdio, its
 // messages, client and server), and Serve makes a Go certify.Encoder
-// speak it.
+// speak it; ExecDecoder and ServeDecoder do the same for decoders.
 package stdio
 
 import (
@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -40,7 +39,13 @@ type ExecOptions struct {
 	// MaxWire bounds the header block of one encode answer, in octets;
 	// 0 means hpackstdio.DefaultMaxWire, 1 MiB. A larger answer is refused
 	// without being read whole, and kills the program, as a timeout does.
+	// It applies to encoders only.
 	MaxWire int
+	// MaxAnswer bounds the line of one decode answer, in octets; 0 means
+	// hpackstdio.DefaultMaxAnswer, 16 MiB. A longer answer is refused
+	// without being read whole, an *OversizeAnswerError, and kills the
+	// program. It applies to decoders only (ExecDecoder).
+	MaxAnswer int
 }
 
 // ExecWith starts command, a program speaking hpack-stdio/1, and asks its
@@ -77,7 +82,7 @@ func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 	}
 	t := &execTarget{argv: argv, opts: opts, stderr: tail.New(stderrLimit)}
 	if err := t.start(); err != nil {
-		return nil, fmt.Errorf("%w%s", err, t.stderrNote())
+		return nil, fmt.Errorf("%w%s", err, stderrNote(t.stderr))
 	}
 	t.name, t.binary, t.lacks = t.client.Name(), t.client.Binary(), t.client.Lacks()
 	return t, nil
@@ -145,13 +150,6 @@ func (t *execTarget) kill() {
 // StderrTail returns the end of what the program wrote to its standard
 // error since the last Restart.
 func (t *execTarget) StderrTail() string { return t.stderr.String() }
-
-func (t *execTarget) stderrNote() string {
-	if s := strings.TrimSpace(t.stderr.String()); s != "" {
-		return "; stderr: " + s
-	}
-	return ""
-}
 
 // NewEncoder asks for a fresh context, starting the program first if it
 // is not running.

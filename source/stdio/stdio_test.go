@@ -32,6 +32,12 @@ func stdioBinaries(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(decoderHelperEnv) == "1" {
+		os.Exit(runDecoderHelper(os.Args[1:]))
+	}
+	// The decoder helpers are this binary, started by the tests with the
+	// variable inherited.
+	os.Setenv(decoderHelperEnv, "1")
 	code := m.Run()
 	testenv.RemoveBuilt()
 	os.Exit(code)

@@ -2,7 +2,6 @@ package hpackstdio
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +25,9 @@ import (
 // Client has killed the program, and every later request fails. An error
 // answer is not one: it is an *AnswerError.
 type BreakdownError struct {
+	// Decoder is set when the program was started as a decoder
+	// (StartDecoder): the message then names it so.
+	Decoder bool
 	// Request counts the requests sent to the program since it started,
 	// up to the one it broke: its hello is request 1.
 	Request int
@@ -49,12 +51,12 @@ type BreakdownError struct {
 // BreakdownError keeps and quotes.
 const MaxQuotedLine = 100
 
-// Error returns "encoder broke hpack-stdio at request N: " and what was
-// wrong, then the offending line, if any, quoted with every octet a
+// Error returns "encoder broke hpack-stdio at request N: " ("decoder"
+// for a decoder) and what was wrong, then the offending line, if any, quoted with every octet a
 // terminal or a parser could act on escaped, and, when it was cut, "…"
 // and its whole length.
 func (e *BreakdownError) Error() string {
-	msg := fmt.Sprintf("encoder broke hpack-stdio at request %d: %s", e.Request, e.What)
+	msg := fmt.Sprintf("%s broke hpack-stdio at request %d: %s", roleName(e.Decoder), e.Request, e.What)
 	if e.LineLen == 0 {
 		return msg
 	}
@@ -63,6 +65,15 @@ func (e *BreakdownError) Error() string {
 
 // Unwrap returns Err.
 func (e *BreakdownError) Unwrap() error { return e.Err }
+
+// roleName names the program in a message: "decoder" when decoder is
+// set, else "encoder".
+func roleName(decoder bool) string {
+	if decoder {
+		return roleDecoder
+	}
+	return roleEncoder
+}
 
 // quoteCut quotes s, the start of a text of total octets, as a Go string
 // literal, which escapes quotes, backslashes, controls, invalid octets and
@@ -102,12 +113,16 @@ func groupDigits(n int) string {
 
 // answer is an answer line, checked against the request it answers.
 type answer struct {
-	name        string
-	binary      bool
-	lacks       certify.Lacks
-	wire        []byte
-	errorText   *string // set for an error answer
-	unsupported *string // set for {"unsupported": reason}
+	name         string
+	binary       bool
+	lacks        certify.Lacks
+	decoderLacks certify.DecoderLacks
+	wire         []byte
+	fields       []Field // the fields of a decode answer, Sensitive as never_indexed says
+	table        []Field // the table of a decode answer, when hasTable
+	hasTable     bool
+	errorText    *string // set for an error answer
+	unsupported  *string // set for {"unsupported": reason}
 }
 
 // lineError is what is wrong with an answer line; the Client makes it a
@@ -117,30 +132,59 @@ type lineError struct {
 	err  error // a *WireLimitError, or nil
 }
 
-// memberOf names the answer that defines each member; "error" answers any
-// request.
-var memberOf = map[string]string{"name": OpHello, "binary": OpHello, "lacks": OpHello, "refuses": OpHello,
-	"wire": OpEncode, "unsupported": OpEncode}
+// vocabulary is the members the answers of one role may have.
+type vocabulary struct {
+	// memberOf names the answer that defines each member; "error"
+	// answers any request.
+	memberOf map[string]string
+	// memberKind is the first octet (jsonKind) of each member's type, a
+	// string unless said here; a boolean is 't' or 'f'.
+	memberKind map[string]byte
+	// exclusive lists the members no answer may hold two of.
+	exclusive [][2]string
+	// foreign names the answer of the other role that defines a member,
+	// for a message that says so.
+	foreign map[string]string
+}
 
-// memberKind is the first octet (jsonKind) of each member's type, a
-// string unless said here; a boolean is 't' or 'f'.
-var memberKind = map[string]byte{"binary": 't', "lacks": '[', "refuses": '['}
+// encoderWords is the vocabulary of an encoder's answers.
+var encoderWords = vocabulary{
+	memberOf: map[string]string{"name": OpHello, "binary": OpHello, "lacks": OpHello, "refuses": OpHello, "decoder": OpHello,
+		"wire": OpEncode, "unsupported": OpEncode},
+	memberKind: map[string]byte{"binary": 't', "lacks": '[', "refuses": '[', "decoder": 't'},
+	exclusive: [][2]string{{"name", "error"}, {"binary", "error"}, {"lacks", "error"}, {"refuses", "error"},
+		{"decoder", "error"}, {"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}},
+}
 
-// exclusive lists the members no answer may hold two of.
-var exclusive = [][2]string{{"name", "error"}, {"binary", "error"}, {"lacks", "error"}, {"refuses", "error"},
-	{"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}}
+// members is an answer's members, checked against a vocabulary.
+type members map[string]json.RawMessage
 
-// parseAnswer decodes and checks line, the answer to op, as the protocol
-// defines it: one JSON object in UTF-8, with each member once, of its
+// str returns the string member name, which readMembers checked is a
+// string, and whether it is there.
+func (m members) str(name string) (*string, bool) {
+	raw, ok := m[name]
+	if !ok {
+		return nil, false
+	}
+	var s string
+	json.Unmarshal(raw, &s) // a string, as checked before
+	return &s, true
+}
+
+// answerError returns what is wrong with an answer to op.
+func answerError(op, format string, args ...any) *lineError {
+	return &lineError{what: fmt.Sprintf("the answer to %s ", op) + fmt.Sprintf(format, args...)}
+}
+
+// readMembers decodes and checks line, the answer to op, against the
+// vocabulary: one JSON object in UTF-8, with each member once, of its
 // type, among those of the answer to op. An answer to hello may have
-// members the protocol does not define, the offers of extensions this
-// client does not know; the answers to new and encode may not, since only
-// an extension the request used could add one. maxWire bounds the block
-// of an answer to encode.
-func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
-	var a answer
-	fail := func(format string, args ...any) (answer, *lineError) {
-		return a, &lineError{what: fmt.Sprintf("the answer to %s ", op) + fmt.Sprintf(format, args...)}
+// members the vocabulary does not know, the offers of extensions this
+// client does not know; the other answers may not, since only an
+// extension the request used could add one.
+func readMembers(op string, line []byte, words vocabulary) (members, *lineError) {
+	fail := func(format string, args ...any) (members, *lineError) {
+		return nil, answerError(op, format, args...)
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
 		return fail("is an empty line")
@@ -161,7 +205,7 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		at := invalidUTF8(string(line))
 		return fail("is not UTF-8 (octet 0x%02x at offset %d)", line[at], at)
 	}
-	members := map[string]json.RawMessage{}
+	got := members{}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if _, err := dec.Token(); err != nil { // the '{' json.Valid saw
 		return fail("is not JSON")
@@ -176,48 +220,57 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		if err != nil || !ok {
 			return fail("is not JSON")
 		}
-		if _, twice := members[name]; twice {
+		if _, twice := got[name]; twice {
 			return fail("has %s twice", quoteName(name))
 		}
-		owner, known := memberOf[name]
+		owner, known := words.memberOf[name]
 		switch {
 		case name == "error" || (known && owner == op):
 		case known:
 			return fail("has %s, a member of the answer to %s", quoteName(name), owner)
 		case op == OpHello:
 			continue
+		case words.foreign[name] != "":
+			return fail("has %s, a member of %s", quoteName(name), words.foreign[name])
 		default:
 			return fail("has %s, a member hpack-stdio/1 does not define", quoteName(name))
 		}
-		want, ok := memberKind[name]
+		want, ok := words.memberKind[name]
 		if !ok {
 			want = '"'
 		}
 		if kind := jsonKind(raw); kind != want && !(want == 't' && kind == 'f') {
-			return a, &lineError{what: fmt.Sprintf("the %q of the answer to %s is %s, not %s", name, op, valueKind(kind, false), valueKind(want, false))}
+			return nil, &lineError{what: fmt.Sprintf("the %q of the answer to %s is %s, not %s", name, op, valueKind(kind, false), valueKind(want, false))}
 		}
-		members[name] = raw
+		got[name] = raw
 	}
-	for _, pair := range exclusive {
-		if _, ok := members[pair[0]]; ok {
-			if _, ok := members[pair[1]]; ok {
+	for _, pair := range words.exclusive {
+		if _, ok := got[pair[0]]; ok {
+			if _, ok := got[pair[1]]; ok {
 				return fail("has both %q and %q", pair[0], pair[1])
 			}
 		}
 	}
-	str := func(name string) (*string, bool) {
-		raw, ok := members[name]
-		if !ok {
-			return nil, false
-		}
-		var s string
-		json.Unmarshal(raw, &s) // a string, as checked above
-		return &s, true
+	if text, ok := got.str("error"); ok && *text == "" {
+		return fail(`has an empty "error": an error answer says what went wrong`)
 	}
+	return got, nil
+}
+
+// parseAnswer decodes and checks line, the answer of an encoder to op,
+// as the protocol defines it (readMembers). maxWire bounds the block of
+// an answer to encode.
+func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
+	var a answer
+	fail := func(format string, args ...any) (answer, *lineError) {
+		return a, answerError(op, format, args...)
+	}
+	members, le := readMembers(op, line, encoderWords)
+	if le != nil {
+		return a, le
+	}
+	str := members.str
 	if text, ok := str("error"); ok {
-		if *text == "" {
-			return fail(`has an empty "error": an error answer says what went wrong`)
-		}
 		a.errorText = text
 		return a, nil
 	}
@@ -229,6 +282,9 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 			return fail(`has no "name"`)
 		case *name == "":
 			return fail(`has an empty "name"`)
+		}
+		if jsonKind(members["decoder"]) == 't' {
+			return fail(`says "decoder":true: the program is a decoder, started as an encoder`)
 		}
 		a.name = *name
 		a.binary = jsonKind(members["binary"]) == 't'
@@ -253,13 +309,11 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 			wle := &WireLimitError{Wire: (len(*wire) + 1) / 2, Limit: maxWire}
 			return a, &lineError{what: wle.Error(), err: wle}
 		}
-		if at := strings.IndexFunc(*wire, func(r rune) bool { return !isHexDigit(r) }); at >= 0 {
-			return fail(`has a "wire" that is not hex (a non-hex digit at offset %d)`, at)
+		octets, err := decodeHex(*wire)
+		if err != nil {
+			return fail(`has a "wire" that is not hex (%v)`, err)
 		}
-		if len(*wire)%2 != 0 {
-			return fail(`has a "wire" that is not hex (an odd number of digits, %d)`, len(*wire))
-		}
-		a.wire, _ = hex.DecodeString(*wire) // hex, as checked above
+		a.wire = octets
 	}
 	return a, nil
 }

@@ -1,7 +1,6 @@
 package hpackstdio
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,12 +19,17 @@ type Options struct {
 	// is its own affair: a program may write without end.
 	Stderr io.Writer
 	// MaxWire bounds the header block of one encode answer, in octets;
-	// 0 means DefaultMaxWire. An answer line longer than such a block
-	// needs in hex, 2*MaxWire octets, plus 64 KiB for the rest of the
-	// line, is refused once that many octets are read, without reading or
+	// 0 means DefaultMaxWire (encoders only). An answer line longer than
+	// such a block needs in hex, 2*MaxWire octets, plus 64 KiB for the
+	// rest of the line, is refused once that many octets are read, without reading or
 	// holding more of it, and so is a shorter answer whose wire is over
 	// MaxWire octets: either is a *WireLimitError, and kills the program.
 	MaxWire int
+	// MaxAnswer bounds the line of one decode answer, in octets; 0 means
+	// DefaultMaxAnswer (decoders only). A longer line is refused once that
+	// many octets are read, without reading or holding more of it: an
+	// *OversizeAnswerError, which kills the program.
+	MaxAnswer int
 }
 
 // DefaultMaxWire is the largest header block, in octets, that a Client
@@ -73,50 +77,32 @@ func (e *WireLimitError) Error() string {
 // group (setsid) escapes the kill, but not the closing of the pipes.
 // Elsewhere only the program itself is killed.
 type Client struct {
-	argv    []string
-	timeout time.Duration
+	program
 	maxWire int
 	name    string
 	binary  bool
 	lacks   certify.Lacks
-	proc    *process
-	// requests counts the requests sent to the program, and lastOp is the
-	// operation of the last one.
-	requests int
-	lastOp   string
-	err      error // why the program was stopped; nil while it runs
 }
-
-// errClosed stops a program closed by its Client's user, and errNoHello
-// one that answered hello with an error.
-var (
-	errClosed  = errors.New("the encoder program was closed")
-	errNoHello = errors.New("the encoder answered hello with an error")
-)
 
 // Start starts the program argv[0] with the arguments argv[1:] and asks
 // its name with hello. An error means the program could not be started or
-// did not answer hello with a name; the program is killed then.
+// did not answer hello with a name; the program is killed then. A program
+// whose hello says "decoder":true is a decoder (StartDecoder), and its
+// hello a breakdown here.
 func Start(argv []string, opts Options) (*Client, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("hpackstdio: no program to start")
-	}
-	p, err := startProcess(argv, opts.Stderr)
+	g, err := startProgram(roleEncoder, argv, opts)
 	if err != nil {
-		return nil, fmt.Errorf("hpackstdio: starting %s: %w", argv[0], err)
+		return nil, err
 	}
-	c := &Client{argv: argv, timeout: opts.Timeout, maxWire: opts.MaxWire, proc: p}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
-	}
+	c := &Client{program: g, maxWire: opts.MaxWire}
 	if c.maxWire <= 0 {
 		c.maxWire = DefaultMaxWire
 	}
 	// The line limit, 2*maxWire plus the allowance, must be an int.
 	c.maxWire = min(c.maxWire, (math.MaxInt-answerAllowance-2)/2)
-	a, err := c.roundTrip(&Request{Op: OpHello})
+	a, err := c.hello(c.rule(OpHello))
 	if err != nil {
-		return nil, fmt.Errorf("hpackstdio: %s: %w", argv[0], err)
+		return nil, err
 	}
 	c.name, c.binary, c.lacks = a.name, a.binary, a.lacks
 	return c, nil
@@ -168,76 +154,25 @@ func (c *Client) Encode(dst []byte, tableSizes []uint32, fields []Field) ([]byte
 // waits a bounded time for it to be reaped; whatever still holds its pipes
 // then has them closed under it. It always returns nil.
 func (c *Client) Close() error {
-	c.stop(errClosed)
+	c.close()
 	return nil
 }
 
-// roundTrip sends req and returns its answer, checked. Any failure stops
-// the program and is a *BreakdownError, except an error answer, an
-// *AnswerError, and a request that could not be written as JSON, which
-// the program never saw.
+// roundTrip sends req and returns its answer, checked (program.roundTrip).
 func (c *Client) roundTrip(req *Request) (answer, error) {
-	if c.err != nil {
-		return answer{}, fmt.Errorf("no %s request sent: %w", req.Op, c.err)
-	}
-	line, err := req.MarshalJSON()
-	if err != nil {
-		return answer{}, err
-	}
-	if extra, ok := c.proc.extra(); ok {
-		broke := &BreakdownError{Request: c.requests, Op: c.lastOp,
-			What: "the encoder wrote more than one line in answer to " + c.lastOp + ", the next",
-			Line: cut(extra, MaxQuotedLine), LineLen: len(extra)}
-		if len(extra) == 0 {
-			broke.What += " empty"
-		}
-		return answer{}, c.stop(broke)
-	}
-	c.requests++
-	c.lastOp = req.Op
-	broke := &BreakdownError{Request: c.requests, Op: req.Op}
-	limit := maxSmallAnswer
-	if req.Op == OpEncode {
-		limit = 2*c.maxWire + answerAllowance
-	}
-	reply, err := c.proc.exchange(req.Op, line, limit, c.timeout)
-	switch {
-	case errors.Is(err, errTooLong) && req.Op == OpEncode:
-		wle := &WireLimitError{Line: limit, Limit: c.maxWire}
-		broke.What, broke.Err = wle.Error(), wle
-		return answer{}, c.stop(broke)
-	case errors.Is(err, errTooLong):
-		broke.What = fmt.Sprintf("an answer to %s of more than %d octets", req.Op, limit)
-		return answer{}, c.stop(broke)
-	case err != nil:
-		broke.What = err.Error()
-		if errors.Is(err, ErrTimeout) {
-			broke.Err = err
-		}
-		return answer{}, c.stop(broke)
-	}
-	a, le := parseAnswer(req.Op, reply, c.maxWire)
-	if le != nil {
-		broke.What, broke.Err = le.what, le.err
-		broke.Line, broke.LineLen = cut(reply, MaxQuotedLine), len(reply)
-		return answer{}, c.stop(broke)
-	}
-	if a.errorText != nil {
-		if req.Op == OpHello {
-			// A program that cannot say hello is of no use.
-			c.stop(errNoHello)
-		}
-		return answer{}, &AnswerError{Request: c.requests, Op: req.Op, Text: *a.errorText}
-	}
-	return a, nil
+	return c.program.roundTrip(req, c.rule(req.Op))
 }
 
-// stop kills the program, remembering err as the reason unless it was
-// stopped already, and returns err.
-func (c *Client) stop(err error) error {
-	if c.err == nil {
-		c.err = err
-		c.proc.kill()
+// rule returns how the answer to op is read: 64 KiB for hello and new,
+// and for encode what maxWire allows, a longer line being a
+// *WireLimitError.
+func (c *Client) rule(op string) exchangeRule {
+	r := exchangeRule{limit: maxSmallAnswer, parse: func(line []byte) (answer, *lineError) {
+		return parseAnswer(op, line, c.maxWire)
+	}}
+	if op == OpEncode {
+		r.limit = 2*c.maxWire + answerAllowance
+		r.overLimit = func() error { return &WireLimitError{Line: r.limit, Limit: c.maxWire} }
 	}
-	return err
+	return r
 }

@@ -71,6 +71,11 @@ func runHelper(mode string) int {
 		return 0
 	case "script":
 		return runScript(mode, map[string]string{OpHello: os.Args[2], OpNew: os.Args[3], OpEncode: os.Args[4]})
+	case "decscript":
+		return runScript(mode, map[string]string{OpHello: os.Args[2], OpNew: os.Args[3], OpDecode: os.Args[4]})
+	}
+	if run, ok := decoderHelpers[mode]; ok {
+		return run()
 	}
 	answers, ok := scripted[mode]
 	if !ok {
@@ -92,7 +97,8 @@ func scriptArgs(hello, new, encode string) []string {
 // "close-stdout" closes its standard output and hangs; "close-stdin"
 // closes its standard input, answers {} and hangs; "early" answers {},
 // then answers the next request before reading it; "wire N" answers with
-// a block of N zero octets.
+// a block of N zero octets; "headers N" answers a decode request with one
+// field whose value is N octets.
 func runScript(mode string, answers map[string]string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -136,6 +142,13 @@ func runScript(mode string, answers map[string]string) int {
 				return 2
 			}
 			fmt.Println(`{"wire":"` + strings.Repeat("00", n) + `"}`)
+		case strings.HasPrefix(answer, "headers "):
+			n, err := strconv.Atoi(strings.TrimPrefix(answer, "headers "))
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+				return 2
+			}
+			fmt.Println(`{"headers":[["x","` + strings.Repeat("v", n) + `"]],"never_indexed":[false]}`)
 		default:
 			fmt.Println(answer)
 		}

@@ -10,10 +10,20 @@ import (
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
-// The markers around the table of breakdown messages in docs/STDIO.md.
-const (
-	docTableStart = "<!-- breakdowns:"
-	docTableEnd   = "<!-- end of breakdowns -->"
+// docTable names a table of messages in docs/STDIO.md: the markers
+// around it, and the starts of the messages it quotes, which the document
+// may quote nowhere else but as templates, with N.
+type docTable struct {
+	start, end string
+	messages   []string
+}
+
+// The tables of breakdown messages of encoders and of decoders.
+var (
+	encoderDocTable = docTable{"<!-- breakdowns:", "<!-- end of breakdowns -->",
+		[]string{"encoder broke hpack-stdio at request ", "encoder answered request "}}
+	decoderDocTable = docTable{"<!-- decoder breakdowns:", "<!-- end of decoder breakdowns -->",
+		[]string{"decoder broke hpack-stdio at request ", "decoder answered request "}}
 )
 
 // docSituations are the descriptions the table of docs/STDIO.md uses for
@@ -38,10 +48,10 @@ type docRow struct {
 	request, does, message string
 }
 
-// docBreakdowns returns the rows of the table of breakdown messages in
-// docs/STDIO.md, and fails the test unless the document quotes such
+// docBreakdowns returns the rows of the table of breakdown messages tab
+// in docs/STDIO.md, and fails the test unless the document quotes such
 // messages nowhere else.
-func docBreakdowns(t *testing.T) []docRow {
+func docBreakdowns(t *testing.T, tab docTable) []docRow {
 	t.Helper()
 	root := testenv.ModuleRoot()
 	if root == "" {
@@ -56,16 +66,16 @@ func docBreakdowns(t *testing.T) []docRow {
 	for i, line := range strings.Split(string(text), "\n") {
 		n := i + 1
 		switch {
-		case strings.HasPrefix(line, docTableStart):
+		case strings.HasPrefix(line, tab.start):
 			in = true
 			continue
-		case line == docTableEnd:
+		case line == tab.end:
 			in = false
 			continue
 		case !in:
 			// The template of the messages, with N, is the only one
 			// allowed outside the table.
-			for _, start := range []string{"encoder broke hpack-stdio at request ", "encoder answered request "} {
+			for _, start := range tab.messages {
 				for rest := line; strings.Contains(rest, start); {
 					rest = rest[strings.Index(rest, start)+len(start):]
 					if !strings.HasPrefix(rest, "N") {
@@ -94,10 +104,10 @@ func docBreakdowns(t *testing.T) []docRow {
 		rows = append(rows, docRow{n, request, cells[1], message})
 	}
 	if in {
-		t.Errorf("STDIO.md: the table of breakdowns has no end, %q", docTableEnd)
+		t.Errorf("STDIO.md: the table of breakdowns has no end, %q", tab.end)
 	}
 	if len(rows) == 0 {
-		t.Fatalf("STDIO.md: no table of breakdowns between %q and %q", docTableStart, docTableEnd)
+		t.Fatalf("STDIO.md: no table of breakdowns between %q and %q", tab.start, tab.end)
 	}
 	return rows
 }
@@ -117,10 +127,21 @@ func codeSpan(s string) (string, bool) {
 // fails the test. The requests run with the default timeout, which the
 // messages name.
 func TestDocBreakdowns(t *testing.T) {
-	rows := docBreakdowns(t)
+	checkDocTable(t, encoderDocTable, "encoder", docSituations, func(t *testing.T, op, action string) (bool, error) {
+		c, err := provoke(t, op, action, DefaultTimeout)
+		return c != nil, err
+	})
+}
+
+// checkDocTable makes each breakdown of tab happen, a program of role
+// answering as the row says ("answers `LINE`" or one of situations)
+// through provoke, which reports whether the program started, and checks
+// that the row quotes the client's message whole.
+func checkDocTable(t *testing.T, tab docTable, role string, situations map[string]struct{ op, action string },
+	provoke func(t *testing.T, op, action string) (bool, error)) {
 	used := map[string]bool{}
 	seen := map[string]int{}
-	for _, row := range rows {
+	for _, row := range docBreakdowns(t, tab) {
 		op, action := row.request, ""
 		if line, ok := strings.CutPrefix(row.does, "answers "); ok && strings.HasPrefix(line, "`") {
 			var isLine bool
@@ -128,11 +149,11 @@ func TestDocBreakdowns(t *testing.T) {
 				t.Errorf("STDIO.md:%d: %q is not one answer line in a code span", row.line, row.does)
 				continue
 			}
-		} else if s, ok := docSituations[row.does]; ok {
+		} else if s, ok := situations[row.does]; ok {
 			op, action = s.op, s.action
 			used[row.does] = true
 		} else {
-			t.Errorf("STDIO.md:%d: the test cannot make the encoder do %q; say it as \"answers `LINE`\" or as one of the descriptions of docSituations", row.line, row.does)
+			t.Errorf("STDIO.md:%d: the test cannot make the %s do %q; say it as \"answers `LINE`\" or as one of the descriptions the test knows", row.line, role, row.does)
 			continue
 		}
 		if first, ok := seen[row.message]; ok {
@@ -141,22 +162,41 @@ func TestDocBreakdowns(t *testing.T) {
 		seen[row.message] = row.line
 		t.Run(fmt.Sprintf("line %d", row.line), func(t *testing.T) {
 			t.Parallel()
-			c, err := provoke(t, op, action, DefaultTimeout)
+			started, err := provoke(t, op, action)
 			if err == nil {
-				t.Fatalf("STDIO.md:%d: an encoder that %s to %s: no error; the table says %s", row.line, row.does, row.request, row.message)
+				t.Fatalf("STDIO.md:%d: the %s that %s to %s: no error; the table says %s", row.line, role, row.does, row.request, row.message)
 			}
 			got := err.Error()
-			if c == nil { // Start failed, naming the program first
+			if !started { // the start failed, naming the program first
 				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
 			}
 			if got != row.message {
-				t.Errorf("STDIO.md:%d: an encoder that %s to %s:\nthe tool says %s\nthe table says %s", row.line, row.does, row.request, got, row.message)
+				t.Errorf("STDIO.md:%d: the %s that %s to %s:\nthe tool says %s\nthe table says %s", row.line, role, row.does, row.request, got, row.message)
 			}
 		})
 	}
-	for does := range docSituations {
+	for does := range situations {
 		if !used[does] {
-			t.Errorf("STDIO.md has no row for an encoder that %s", does)
+			t.Errorf("STDIO.md has no row for the %s that %s", role, does)
 		}
 	}
+}
+
+// decoderDocSituations are the descriptions the decoder table of
+// docs/STDIO.md uses for what a decoder does, other than "answers `LINE`",
+// with the request whose answer provokeDecoder scripts and how.
+var decoderDocSituations = map[string]struct{ op, action string }{
+	"answers a field of 16 MiB": {OpDecode, fmt.Sprintf("headers %d", DefaultMaxAnswer)},
+	"does not answer":           {OpDecode, "hang"},
+	"exits with status 3":       {OpDecode, "exit"},
+}
+
+// TestDocDecoderBreakdowns makes each breakdown of the decoder table of
+// docs/STDIO.md happen and checks that the table quotes the client's
+// message whole, with the default options.
+func TestDocDecoderBreakdowns(t *testing.T) {
+	checkDocTable(t, decoderDocTable, "decoder", decoderDocSituations, func(t *testing.T, op, action string) (bool, error) {
+		d, err := provokeDecoder(t, op, action, Options{Timeout: DefaultTimeout})
+		return d != nil, err
+	})
 }

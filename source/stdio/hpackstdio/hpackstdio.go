@@ -43,8 +43,26 @@
 // at request N: ...", N counting the requests sent to the program, hello
 // being 1; an error answer is an *AnswerError, "encoder answered request
 // N (op) with an error: ...". Server is the encoder side, for a Go
-// Encoder. docs/STDIO.md describes the protocol in full, and
-// docs/hpack-stdio.schema.json has a JSON Schema of every message.
+// Encoder.
+//
+// A decoder speaks the same protocol with its own messages:
+//
+//	{"op":"hello"}                                 -> {"name":"my-decoder 1.2","decoder":true,"lacks":[...]}
+//	{"op":"new"}                                   -> {}
+//	{"op":"decode","wire":"8286",                  -> {"headers":[["n","v"],...],"never_indexed":[false,...],
+//	 "table_size":4096,"max_header_list":65536}        "table":[["n","v"],...],"hex":true}
+//	decode                                         -> {"error":"text"}: the decoder refuses the block
+//
+// table_size and max_header_list are the SETTINGS_HEADER_TABLE_SIZE and
+// SETTINGS_MAX_HEADER_LIST_SIZE in force for the block, 0 meaning no
+// header-list limit; table is optional; "hex":true makes every name and
+// value of the answer hex. DecoderClient (StartDecoder) drives such a
+// program and checks its answers as strictly as Client does an
+// encoder's, its messages saying "decoder"; an error answer to decode is
+// an *AnswerError, after which the context is dead until new. Server
+// with NewDecoder serves a Go certify.Decoder. docs/STDIO.md describes
+// the protocol in full, and docs/hpack-stdio.schema.json has a JSON
+// Schema of every message.
 package hpackstdio
 
 import (
@@ -61,6 +79,7 @@ const (
 	OpHello  = "hello"  // asks the encoder's name and whether it offers the binary form
 	OpNew    = "new"    // opens a fresh encoding context
 	OpEncode = "encode" // asks for one header block
+	OpDecode = "decode" // asks a decoder to decode one header block
 )
 
 // DefaultTimeout is how long a Client waits for each answer when its
@@ -122,6 +141,9 @@ func (e *UnsupportedError) Unsupported() string { return e.Reason }
 // did not do what the protocol asked), but one the encoder reported
 // itself.
 type AnswerError struct {
+	// Decoder is set when the program was started as a decoder
+	// (StartDecoder): the message then names it so.
+	Decoder bool
 	// Request counts the requests sent to the program since it started,
 	// up to the one answered: its hello is request 1.
 	Request int
@@ -132,11 +154,11 @@ type AnswerError struct {
 // maxQuotedError bounds how much of an error answer's text Error quotes.
 const maxQuotedError = 1000
 
-// Error returns "encoder answered request N (op) with an error: " and
-// the encoder's text on one line, with every octet a terminal or a parser
+// Error returns "encoder answered request N (op) with an error: "
+// ("decoder" for a decoder) and the program's text on one line, with every octet a terminal or a parser
 // could act on escaped, cut after maxQuotedError octets.
 func (e *AnswerError) Error() string {
-	msg := fmt.Sprintf("encoder answered request %d (%s) with an error: ", e.Request, e.Op)
+	msg := fmt.Sprintf("%s answered request %d (%s) with an error: ", roleName(e.Decoder), e.Request, e.Op)
 	text := cut([]byte(e.Text), maxQuotedError)
 	if len(text) == len(e.Text) {
 		return msg + visible.Line(text)

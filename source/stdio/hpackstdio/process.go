@@ -43,6 +43,7 @@ var errTooLong = errors.New("hpackstdio: answer line too long")
 //   - read reads one line of standard output each time exchange asks;
 //   - copyStderr copies standard error to Options.Stderr.
 type process struct {
+	role   string // "encoder" or "decoder", for the messages
 	group  *proc.Group
 	stdin  *os.File      // the write end of the program's standard input
 	stdout *os.File      // the read end of its standard output
@@ -74,12 +75,13 @@ func KillAll() { proc.KillAll() }
 
 // startProcess starts argv, in a process group of its own, with pipes to
 // its standard input and output; its standard error goes to stderr, or
-// nowhere when stderr is nil.
+// nowhere when stderr is nil. role, "encoder" or "decoder", names the
+// program in the messages.
 //
 // The pipes are the program's own files rather than exec's copying
 // goroutines, so that the program can be reaped, and its group killed, as
 // soon as it exits, whoever else holds its pipes.
-func startProcess(argv []string, stderr io.Writer) (*process, error) {
+func startProcess(argv []string, stderr io.Writer, role string) (*process, error) {
 	var parent, child []*os.File // our ends, and the program's
 	closeAll := func(files []*os.File) {
 		for _, f := range files {
@@ -125,6 +127,7 @@ func startProcess(argv []string, stderr io.Writer) (*process, error) {
 		return nil, err
 	}
 	p := &process{
+		role:   role,
 		group:  group,
 		stdin:  inW,
 		stdout: outR,
@@ -272,7 +275,7 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 				if errors.As(err, &pe) {
 					err = pe.Err // "broken pipe", without the pipe's name
 				}
-				return nil, p.gone(op, fmt.Sprintf("the encoder closed its standard input (writing the %s request: %v)", op, err))
+				return nil, p.gone(op, fmt.Sprintf("the %s closed its standard input (writing the %s request: %v)", p.role, op, err))
 			}
 			written = nil
 		case got := <-lines:
@@ -282,9 +285,9 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 			case errors.Is(got.err, errTooLong):
 				return nil, got.err
 			case errors.Is(got.err, io.EOF):
-				return nil, p.gone(op, "the encoder closed its standard output")
+				return nil, p.gone(op, "the "+p.role+" closed its standard output")
 			default:
-				return nil, p.gone(op, fmt.Sprintf("reading the encoder's standard output: %v", got.err))
+				return nil, p.gone(op, fmt.Sprintf("reading the %s's standard output: %v", p.role, got.err))
 			}
 		case <-exited:
 			exited = nil
@@ -303,7 +306,7 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 			// the other, now that nothing of the group is left to read.
 		case <-timer.C:
 			if lines == nil {
-				return nil, &timeoutError{fmt.Sprintf("the encoder answered %s before reading the whole request, and read no more of it within %v", op, timeout)}
+				return nil, &timeoutError{fmt.Sprintf("the %s answered %s before reading the whole request, and read no more of it within %v", p.role, op, timeout)}
 			}
 			return nil, &timeoutError{fmt.Sprintf("no answer to %s within %v", op, timeout)}
 		}
@@ -332,7 +335,7 @@ func (p *process) exitError(op string) error {
 	default:
 		how = "was killed (" + st.String() + ")"
 	}
-	return fmt.Errorf("the encoder %s without answering %s", how, op)
+	return fmt.Errorf("the %s %s without answering %s", p.role, how, op)
 }
 
 // kill kills the program with its process group, closes its standard

@@ -15,7 +15,7 @@ import (
 // Request is one request of the protocol, with the names and values of
 // an encode request as octets, whichever form carries them.
 type Request struct {
-	// Op is OpHello, OpNew or OpEncode.
+	// Op is OpHello, OpNew, OpEncode or OpDecode.
 	Op string
 	// Binary selects the binary-safe form of an encode request: names and
 	// values travel as hex. It may be set only for an encoder that offered
@@ -26,6 +26,12 @@ type Request struct {
 	TableSizes []uint32
 	// Fields are the fields of the block, in order (encode only).
 	Fields []Field
+	// Wire is the header block to decode, and TableSize and
+	// MaxHeaderList the settings in force for it (decode only; see
+	// decodeLine).
+	Wire          []byte
+	TableSize     uint32
+	MaxHeaderList uint32
 }
 
 // encodeLine is the JSON form of an encode request. Its lists are never
@@ -48,13 +54,18 @@ type encodeLine struct {
 func (r Request) MarshalJSON() ([]byte, error) {
 	switch r.Op {
 	case OpHello, OpNew:
-		if r.Binary || len(r.TableSizes) > 0 || len(r.Fields) > 0 {
+		if r.Binary || len(r.TableSizes) > 0 || len(r.Fields) > 0 || r.Wire != nil || r.TableSize != 0 || r.MaxHeaderList != 0 {
 			return nil, fmt.Errorf("hpackstdio: a %s request carries nothing but its op", r.Op)
 		}
 		return marshalLine(struct {
 			Op string `json:"op"`
 		}{r.Op})
+	case OpDecode:
+		return r.marshalDecode()
 	case OpEncode:
+		if r.Wire != nil || r.TableSize != 0 || r.MaxHeaderList != 0 {
+			return nil, errors.New("hpackstdio: an encode request carries no wire, table_size or max_header_list")
+		}
 	default:
 		return nil, fmt.Errorf("hpackstdio: unknown op %q", r.Op)
 	}
@@ -108,7 +119,8 @@ func invalidUTF8(s string) int {
 }
 
 // ParseRequest decodes one request line and checks it: the line is a JSON
-// object in UTF-8; op is a known operation; an encode request has headers,
+// object in UTF-8; op is a known operation; a decode request is as
+// parseDecode says; an encode request has headers,
 // a list of [name, value] pairs of strings (hex strings when binary is
 // true); table_sizes, when present, is a list of integers from 0 to
 // 2^32-1; sensitive, when present, is a list of booleans, one per header;
@@ -143,6 +155,11 @@ func ParseRequest(line []byte, complete bool) (*Request, error) {
 			if err := onlyMembers(members, op, "op"); err != nil {
 				return nil, err
 			}
+		}
+		return req, nil
+	case OpDecode:
+		if err := req.parseDecode(members, complete); err != nil {
+			return nil, err
 		}
 		return req, nil
 	case OpEncode:

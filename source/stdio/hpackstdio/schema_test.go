@@ -1,6 +1,7 @@
 package hpackstdio
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -158,6 +159,114 @@ func TestSchemaRejects(t *testing.T) {
 		{"answer", `[]`, false, "an answer is an object"},
 		{"", `{"op":"encode","table_sizes":[],"sensitive":[]}`, false, "the whole document refuses a request without headers"},
 		{"", `{"wire":"0"}`, false, "the whole document refuses a bad wire"},
+	}
+	for _, tt := range tests {
+		err := sch.Validate(tt.def, tt.line)
+		if valid := err == nil; valid != tt.valid {
+			t.Errorf("%q %s: valid %t; want %t (%s): %v", tt.def, tt.line, valid, tt.valid, tt.reason, err)
+		}
+	}
+}
+
+// TestSchemaDecoderRequests checks the decode requests MarshalJSON writes
+// against the schema, as any request and as the whole document: empty,
+// every octet value, and the settings at both ends of their range.
+func TestSchemaDecoderRequests(t *testing.T) {
+	sch := schemas(t)
+	var all []byte
+	for i := range 256 {
+		all = append(all, byte(i))
+	}
+	for _, req := range []Request{
+		{Op: OpDecode, Wire: []byte{}, TableSize: 4096},
+		{Op: OpDecode, Wire: all, TableSize: 0, MaxHeaderList: 4294967295},
+		{Op: OpDecode, Wire: []byte{0x82}, TableSize: 4294967295, MaxHeaderList: 65536},
+	} {
+		line, err := req.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, def := range []string{"request", ""} {
+			if err := sch.Validate(def, string(line)); err != nil {
+				t.Errorf("%s does not match %q: %v", line, def, err)
+			}
+		}
+		back, err := ParseRequest(line, true)
+		if err != nil || !bytes.Equal(back.Wire, req.Wire) || back.TableSize != req.TableSize || back.MaxHeaderList != req.MaxHeaderList {
+			t.Errorf("ParseRequest(%s) = %+v, %v; want %+v back", line, back, err, req)
+		}
+	}
+	for _, bad := range []Request{
+		{Op: OpDecode, Fields: []Field{{Name: "a"}}},
+		{Op: OpEncode, Wire: []byte{0x82}},
+		{Op: OpNew, TableSize: 1},
+	} {
+		if line, err := bad.MarshalJSON(); err == nil {
+			t.Errorf("MarshalJSON(%+v) = %s; want an error: members of another request", bad, line)
+		}
+	}
+}
+
+// TestSchemaDecoderAnswers runs the strict decoder's Server on requests
+// good and bad and checks every answer against the schema, as any answer
+// and as the whole document.
+func TestSchemaDecoderAnswers(t *testing.T) {
+	sch := schemas(t)
+	s := &Server{Name: "strict", NewDecoder: newStrict, DecoderLacks: allDecoderLacks}
+	answers := serve(t, s,
+		`{"op":"hello"}`,
+		`{"op":"new"}`,
+		`{"op":"decode","wire":"8286","table_size":4096,"max_header_list":0}`,
+		`{"op":"decode","wire":"4001610162","table_size":4096,"max_header_list":0}`,
+		`{"op":"decode","wire":"1001630164","table_size":4096,"max_header_list":0}`,
+		`{"op":"decode","wire":"0001ff0100","table_size":4096,"max_header_list":0}`,
+		`{"op":"decode","wire":"80","table_size":4096,"max_header_list":0}`,
+		`{"op":"encode","table_sizes":[],"headers":[],"sensitive":[]}`)
+	for _, a := range answers {
+		for _, def := range []string{"answer", ""} {
+			if err := sch.Validate(def, a); err != nil {
+				t.Errorf("%s does not match %q: %v", a, def, err)
+			}
+		}
+	}
+}
+
+// TestSchemaDecoderRejects checks that the schema refuses the decoder
+// messages the protocol does not allow, and accepts the variants it does.
+func TestSchemaDecoderRejects(t *testing.T) {
+	sch := schemas(t)
+	tests := []struct {
+		def, line string
+		valid     bool
+		reason    string
+	}{
+		{"request", `{"op":"decode","wire":"82","table_size":4096,"max_header_list":0}`, true, "a whole request"},
+		{"request", `{"op":"decode","wire":"82","table_size":4096}`, false, "the certifier sends max_header_list"},
+		{"request", `{"op":"decode","wire":"82","max_header_list":0}`, false, "the certifier sends table_size"},
+		{"request", `{"op":"decode","wire":"8A","table_size":4096,"max_header_list":0}`, false, "the certifier writes lowercase hex"},
+		{"request", `{"op":"decode","wire":"828","table_size":4096,"max_header_list":0}`, false, "two digits an octet"},
+		{"request", `{"op":"decode","wire":"82","table_size":4294967296,"max_header_list":0}`, false, "a setting is 32 bits"},
+		{"request", `{"op":"decode","wire":"82","table_size":4096,"max_header_list":-1}`, false, "a setting is not negative"},
+		{"request", `{"op":"decode","wire":"82","table_size":4096,"max_header_list":0,"headers":[]}`, false, "no member of an encode request"},
+		{"answer", `{"name":"x","decoder":true}`, true, "a decoder's hello"},
+		{"answer", `{"name":"x","decoder":true,"lacks":["never-indexed","max-header-list"]}`, true, "every decoder lack"},
+		{"answer", `{"name":"x","decoder":true,"lacks":["table"]}`, false, "the table is no lack"},
+		{"answer", `{"name":"x","decoder":true,"lacks":["never-index"]}`, false, "an encoder's lack is not a decoder's"},
+		{"answer", `{"name":"x","decoder":true,"binary":true}`, false, "a decoder offers no binary form: answers say hex"},
+		{"answer", `{"name":"x","decoder":"yes"}`, false, "decoder is true"},
+		{"answer", `{"headers":[["a","b"]],"never_indexed":[true],"table":[["a","b"]]}`, true, "fields, flags and table"},
+		{"answer", `{"headers":[["ff","00"]],"never_indexed":[false],"hex":true}`, true, "the hex form"},
+		{"answer", `{"headers":[["FF","00"]],"never_indexed":[false],"hex":true}`, true, "uppercase hex is allowed in an answer"},
+		{"answer", `{"headers":[],"never_indexed":[],"hex":false}`, true, "hex false is the plain form"},
+		{"answer", `{"headers":[["a","b"]]}`, true, "never_indexed left out, by a decoder lacking never-indexed"},
+		{"answer", `{"headers":[["fg","00"]],"never_indexed":[false],"hex":true}`, false, "hex digits only"},
+		{"answer", `{"headers":[["a"]],"never_indexed":[false]}`, false, "a field is a pair"},
+		{"answer", `{"headers":[["a","b"]],"never_indexed":[1]}`, false, "flags are booleans"},
+		{"answer", `{"headers":[],"never_indexed":[],"table":{}}`, false, "the table is a list"},
+		{"answer", `{"headers":[],"never_indexed":[],"error":"x"}`, false, "fields or a refusal"},
+		{"answer", `{"headers":[],"never_indexed":[],"wire":"82"}`, false, "no member of an encoder's answer"},
+		{"answer", `{"never_indexed":[]}`, false, "headers are always there"},
+		{"", `{"op":"decode","wire":"82","table_size":4096}`, false, "the whole document refuses an incomplete decode request"},
 	}
 	for _, tt := range tests {
 		err := sch.Validate(tt.def, tt.line)

@@ -10,14 +10,24 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 )
 
-// Server is the encoder side of hpack-stdio/1, for a Go Encoder: what a
-// program passes to the certifier's --exec runs Serve on its standard
-// input and output.
+// Server is the encoder side of hpack-stdio/1, for a Go Encoder, or its
+// decoder side, for a Go certify.Decoder: what a program passes to the
+// certifier's --exec runs Serve on its standard input and output.
 type Server struct {
 	// Name is the answer to hello; it must not be empty.
 	Name string
-	// NewEncoder returns a fresh encoding context, for each new request.
+	// NewEncoder returns a fresh encoding context, for each new request,
+	// of an encoder program. Exactly one of NewEncoder and NewDecoder is
+	// set.
 	NewEncoder func() Encoder
+	// NewDecoder returns a fresh decoding context, for each new request,
+	// of a decoder program: its hello then says "decoder":true, and it
+	// answers decode requests (see decode in decserver.go) and no encode
+	// request.
+	NewDecoder func() certify.Decoder
+	// DecoderLacks declares in a decoder's answer to hello what its
+	// library cannot do or show (its "lacks" member).
+	DecoderLacks certify.DecoderLacks
 	// Binary offers the binary-safe form in the answer to hello. Serve
 	// accepts encode requests in both forms whatever it offered.
 	Binary bool
@@ -44,13 +54,16 @@ type Server struct {
 // Serve reads requests from r and writes one answer line for each to w,
 // until r ends. It returns nil at the end of r, and an error only when
 // reading or writing fails, when a request line is longer than MaxLine,
-// or when the Server lacks a Name or a NewEncoder.
+// when the Server lacks a Name or has not exactly one of NewEncoder and
+// NewDecoder, or when a decoder breaks down (an error that is not a
+// certify.Rejection, a panic: the program should then exit, which the
+// certifier takes as the breakdown it is).
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	if s.Name == "" {
 		return errors.New("hpackstdio: Server.Name is empty")
 	}
-	if s.NewEncoder == nil {
-		return errors.New("hpackstdio: Server.NewEncoder is nil")
+	if (s.NewEncoder == nil) == (s.NewDecoder == nil) {
+		return errors.New("hpackstdio: a Server needs exactly one of NewEncoder and NewDecoder")
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
@@ -94,6 +107,7 @@ type session struct {
 	helloed bool
 	enc     Encoder // nil before the first new
 	wire    []byte  // reused for every block
+	dec     decoderContext
 }
 
 // answer returns the answer line to one request line. Its error is an
@@ -106,7 +120,12 @@ func (sess *session) answer(line []byte) ([]byte, error) {
 	if sess.s.Complete && !sess.helloed && req.Op != OpHello {
 		return errorAnswer(fmt.Errorf("a %s request before hello", req.Op))
 	}
+	if sess.s.NewDecoder != nil {
+		return sess.decoderAnswer(req)
+	}
 	switch req.Op {
+	case OpDecode:
+		return errorAnswer(errors.New("this program is an encoder: it answers encode requests, not decode"))
 	case OpHello:
 		sess.helloed = true
 		lacks, refuses := helloLacks(sess.s.Lacks)

@@ -240,7 +240,8 @@ func TestServeMisconfigured(t *testing.T) {
 		want string
 	}{
 		{"no name", &Server{NewEncoder: newEcho}, "Name is empty"},
-		{"no encoder", &Server{Name: "x"}, "NewEncoder is nil"},
+		{"no encoder", &Server{Name: "x"}, "exactly one of NewEncoder and NewDecoder"},
+		{"encoder and decoder", &Server{Name: "x", NewEncoder: newEcho, NewDecoder: newStrict}, "exactly one of NewEncoder and NewDecoder"},
 	}
 	for _, tt := range tests {
 		err := tt.s.Serve(strings.NewReader(""), new(bytes.Buffer))

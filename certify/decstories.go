@@ -439,3 +439,32 @@ func trafficStories(lists []*vectors.Story) []decStory {
 	}
 	return out
 }
+
+// DecoderStoryBlocks returns the blocks of every dec/ story (the
+// targeted and refusal stories, not the traffic), each story's blocks in
+// order with the SETTINGS_HEADER_TABLE_SIZE acknowledged for each, for
+// fuzz targets to seed their corpus with blocks valid and invalid.
+func DecoderStoryBlocks() []DecoderStoryBlocksOf {
+	var out []DecoderStoryBlocksOf
+	for _, c := range decChain {
+		if c.stories == nil || c.ID == decodesRight {
+			continue
+		}
+		for _, s := range c.stories(&decInputs{}) {
+			st := DecoderStoryBlocksOf{Case: c.ID, Story: s.name}
+			for _, step := range s.steps {
+				st.Blocks = append(st.Blocks, step.block)
+				st.TableSizes = append(st.TableSizes, step.tableSize)
+			}
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// DecoderStoryBlocksOf is one story of DecoderStoryBlocks.
+type DecoderStoryBlocksOf struct {
+	Case, Story string
+	Blocks      [][]byte
+	TableSizes  []uint32
+}

@@ -15,6 +15,7 @@ command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
 if ! pkg-config --exists libnghttp2 2>/dev/null; then need_pkgs+=(libnghttp2-dev); fi
 # The HTML report is rendered by headless Chromium in certify's tests.
 command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+/usr/bin/python3 -c 'import hpack' 2>/dev/null || need_pkgs+=(python3-hpack)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
 	./ci/apt-install.sh "${need_pkgs[@]}"
 fi

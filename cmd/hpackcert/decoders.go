@@ -5,11 +5,13 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live/targets"
+	"github.com/hpackcert/hpackcert/source/stdio"
 )
 
 // decoderRun is one run of the decoders command.
@@ -40,6 +42,7 @@ run unless declared, as for encoders.`,
 		d := &decoderRun{}
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {
 			fs.Var(&d.decoders, "decoder", "`builtin:NAME` a built-in Go decoder: "+strings.Join(inprocess.BuiltinDecoderNames(), ", "))
+			fs.Var(&d.execs, "exec", "`'CMD ARGS'` a program speaking the decoder side of hpack-stdio/1 on its stdin and stdout (docs/STDIO.md)")
 			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue, started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); it shows no fields, so only refusals and acceptance are judged")
 			fs.BoolVar(&d.tls, "tls", false, "reach the --live targets over TLS (ALPN h2) instead of h2c")
 		})
@@ -99,7 +102,7 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 			o.close()
 		}
 	}()
-	targets, err := openDecoders(d.decoders, d.execs, len(d.lives) > 0, opts)
+	targets, err := openDecoders(d.decoders, d.execs, len(d.lives) > 0, d.timeout, opts)
 	if err == nil && len(d.lives) > 0 {
 		var lt []certify.DecoderTarget
 		lt, err = openLiveDecoders(splitCases(d.lives), d.tls, opts, stdout)
@@ -133,7 +136,7 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 
 // openDecoders opens the decoders named (the built-in ones when none is,
 // unless liveOnly: only live targets were named).
-func openDecoders(decoders, execs []string, liveOnly bool, opts certify.DecoderOptions) ([]certify.DecoderTarget, error) {
+func openDecoders(decoders, execs []string, liveOnly bool, timeout time.Duration, opts certify.DecoderOptions) ([]certify.DecoderTarget, error) {
 	if len(decoders)+len(execs) == 0 && !liveOnly {
 		decoders = inprocess.BuiltinDecoderNames()
 	}
@@ -145,6 +148,14 @@ func openDecoders(decoders, execs []string, liveOnly bool, opts certify.DecoderO
 		}
 		targets = append(targets, t)
 		opts.Kinds[t.Name()] = "in-process"
+	}
+	for _, c := range execs {
+		t, err := stdio.ExecDecoder(c, stdio.ExecOptions{Timeout: timeout})
+		if err != nil {
+			return targets, fmt.Errorf("--exec %q: %w", c, err)
+		}
+		targets = append(targets, t)
+		opts.Kinds[t.Name()] = "stdio"
 	}
 	return targets, nil
 }

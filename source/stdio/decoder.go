@@ -193,8 +193,17 @@ func (d *stdioDecoder) SetMaxHeaderListSize(n uint32) error {
 	return nil
 }
 
+// SettingUnsupportedPrefix starts the error answer of a decoder that
+// cannot take the table_size or max_header_list of a decode request in a
+// context made with another (a library that takes them only when a
+// decoder is made): the story is then not exercised, neither a refusal
+// nor a breakdown (certify.ErrSettingUnsupported).
+const SettingUnsupportedPrefix = "setting unsupported:"
+
 // DecodeBlock sends the block with the settings in force; an error
-// answer is a *certify.Rejection, anything else a breakdown.
+// answer is a *certify.Rejection (or, starting with
+// SettingUnsupportedPrefix, certify.ErrSettingUnsupported), anything else
+// a breakdown.
 func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	if d.c != d.t.client {
 		return nil, errors.New("the decoder process was restarted; this context is gone")
@@ -203,6 +212,11 @@ func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	got, err := d.c.Decode(block, d.tableSize, d.maxHeaderList)
 	var ae *hpackstdio.AnswerError
 	if errors.As(err, &ae) && ae.Op == hpackstdio.OpDecode {
+		if strings.HasPrefix(ae.Text, SettingUnsupportedPrefix) {
+			// The library takes the setting only when a context is made
+			// (docs/STDIO.md): the story needs what it cannot do.
+			return nil, fmt.Errorf("%w: %s", certify.ErrSettingUnsupported, ae.Text)
+		}
 		return nil, &certify.Rejection{Reason: ae.Text, Err: err}
 	}
 	if err != nil {

@@ -110,3 +110,76 @@ func (t *funcDecoderTarget) NewDecoder() (d Decoder, err error) {
 	}
 	return d, nil
 }
+
+// DecoderLacks is what a decoder declares its library cannot do or show,
+// as an encoder declares Lacks: the dec/ case that needs it is then
+// unsupported for that decoder, named as declared, never a pass.
+type DecoderLacks struct {
+	// NeverIndexed: the library does not tell a never-indexed literal
+	// from the other literals (dec/7.1.3/1).
+	NeverIndexed bool
+	// MaxHeaderList: the library has no way to be given a header-list
+	// limit (dec/7.3/1).
+	MaxHeaderList bool
+}
+
+// Names returns the declared lacks by their hpack-stdio names
+// ("never-indexed", "max-header-list"), in that order.
+func (l DecoderLacks) Names() []string {
+	var out []string
+	if l.NeverIndexed {
+		out = append(out, "never-indexed")
+	}
+	if l.MaxHeaderList {
+		out = append(out, "max-header-list")
+	}
+	return out
+}
+
+// ParseDecoderLack sets the lack named name (an hpack-stdio hello's
+// "lacks" member) and returns an error for a name it does not know.
+func (l *DecoderLacks) ParseDecoderLack(name string) error {
+	switch name {
+	case "never-indexed":
+		l.NeverIndexed = true
+	case "max-header-list":
+		l.MaxHeaderList = true
+	default:
+		return fmt.Errorf("unknown decoder lack %q (known: never-indexed, max-header-list)", name)
+	}
+	return nil
+}
+
+// DecoderLacker is implemented by a DecoderTarget that declares lacks
+// (a stdio decoder's hello, DeclareDecoder for a Go one).
+type DecoderLacker interface {
+	DecoderLacks() DecoderLacks
+}
+
+// DeclareDecoder returns t declaring lacks.
+func DeclareDecoder(t DecoderTarget, lacks DecoderLacks) DecoderTarget {
+	return &declaredDecoder{DecoderTarget: t, lacks: lacks}
+}
+
+type declaredDecoder struct {
+	DecoderTarget
+	lacks DecoderLacks
+}
+
+func (d *declaredDecoder) DecoderLacks() DecoderLacks { return d.lacks }
+
+// FieldsHider is implemented by a Decoder that can tell whether it
+// accepted a block but not which fields it decoded: a live server that
+// answers a request without echoing its header fields. DecodeBlock then
+// returns nil fields for an accepted block, and the dec/ cases judge
+// acceptance and refusal only; what needs the fields is unsupported.
+type FieldsHider interface {
+	FieldsHidden() bool
+}
+
+// ErrSettingUnsupported is returned, wrapped, by SetMaxDynamicTableSize
+// or SetMaxHeaderListSize of a Decoder that cannot be given that value: a
+// live server advertises its own SETTINGS_HEADER_TABLE_SIZE, which the
+// certifier can only acknowledge. The stories that need the value are
+// unsupported for the target, not a breakdown.
+var ErrSettingUnsupported = errors.New("the decoder cannot be given this setting")

@@ -50,7 +50,9 @@ $stdin.each_line do |line|
         decode(context, req)
       else { error: "unknown op #{req['op'].inspect}" }
       end
-    rescue StandardError => e
+    rescue Protocol::HPACK::Error, ArgumentError, KeyError, JSON::ParserError => e
+      # The library's own errors are its refusals; any other exception is a
+      # crash and ends the adapter (the certifier grades it).
       context = nil
       { error: "#{e.class}: #{e.message}" }
     end

@@ -12,6 +12,9 @@
 # not used, and hello declares "never-indexed" and "max-header-list".
 # Names and values are binary strings (binary form).
 require 'json'
+
+# A request the adapter cannot serve (not the library's refusal).
+class RequestError < StandardError; end
 require 'http/2'
 
 NAME = "http-2 #{HTTP2::VERSION} HTTP2::Header::Decompressor decoder"
@@ -29,10 +32,10 @@ class Context
   end
 
   def decode(req)
-    wire = req.fetch('wire')
-    raise ArgumentError, 'wire is not an even number of hex digits' unless wire.is_a?(String) && wire =~ /\A(\h\h)*\z/
-    size = req.fetch('table_size')
-    raise ArgumentError, 'table_size is not an integer >= 0' unless size.is_a?(Integer) && size >= 0
+    wire = req['wire']
+    raise RequestError, 'wire is not an even number of hex digits' unless wire.is_a?(String) && wire =~ /\A(\h\h)*\z/
+    size = req['table_size']
+    raise RequestError, 'table_size is not an integer >= 0' unless size.is_a?(Integer) && size >= 0
     if size != @setting
       @decompressor.table_size = size
       @setting = size
@@ -57,11 +60,11 @@ $stdin.each_line do |line|
         context = Context.new
         {}
       when 'decode'
-        raise ArgumentError, 'decode before new (or after a refused block)' if context.nil?
+        raise RequestError, 'decode before new (or after a refused block)' if context.nil?
         context.decode(req)
       else { error: "unknown op #{req['op'].inspect}" }
       end
-    rescue HTTP2::Error::Error, ArgumentError, KeyError, JSON::ParserError => e
+    rescue HTTP2::Error::Error, RequestError, JSON::ParserError => e
       # The library's own errors are its refusals; any other exception is a
       # crash and ends the adapter (the certifier grades it).
       context = nil

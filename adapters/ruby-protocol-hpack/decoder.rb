@@ -10,6 +10,9 @@
 # used and hello declares "max-header-list". The table is Context#table
 # (newest first). Names and values are binary strings (binary form).
 require 'json'
+
+# A request the adapter cannot serve (not the library's refusal).
+class RequestError < StandardError; end
 require 'protocol/hpack'
 
 NAME = "protocol-hpack #{Protocol::HPACK::VERSION} decoder"
@@ -19,10 +22,10 @@ def text(s, binary)
 end
 
 def decode(context, req)
-  wire = req.fetch('wire')
-  raise ArgumentError, 'wire is not an even number of hex digits' unless wire.is_a?(String) && wire =~ /\A(\h\h)*\z/
-  limit = req.fetch('table_size')
-  raise ArgumentError, 'table_size is not an integer >= 0' unless limit.is_a?(Integer) && limit >= 0
+  wire = req['wire']
+  raise RequestError, 'wire is not an even number of hex digits' unless wire.is_a?(String) && wire =~ /\A(\h\h)*\z/
+  limit = req['table_size']
+  raise RequestError, 'table_size is not an integer >= 0' unless limit.is_a?(Integer) && limit >= 0
   binary = req['binary'] == true
   buffer = [wire].pack('H*')
   fields = Protocol::HPACK::Decompressor.new(buffer, context, table_size_limit: limit).decode
@@ -46,11 +49,11 @@ $stdin.each_line do |line|
         context = Protocol::HPACK::Context.new
         {}
       when 'decode'
-        raise ArgumentError, 'decode before new (or after a refused block)' if context.nil?
+        raise RequestError, 'decode before new (or after a refused block)' if context.nil?
         decode(context, req)
       else { error: "unknown op #{req['op'].inspect}" }
       end
-    rescue Protocol::HPACK::Error, ArgumentError, KeyError, JSON::ParserError => e
+    rescue Protocol::HPACK::Error, RequestError, JSON::ParserError => e
       # The library's own errors are its refusals; any other exception is a
       # crash and ends the adapter (the certifier grades it).
       context = nil

@@ -15,12 +15,29 @@ import sys
 import hpack
 
 
+class RequestError(Exception):
+    """A request the adapter cannot serve (not the library's refusal)."""
+
+
+def field(req, name, kind):
+    """Returns the request member name, of type kind, or raises RequestError."""
+    value = req.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RequestError("decode needs %s (%s)" % (name, kind.__name__))
+    return value
+
+
 def main():
     name = "python-hpack %s decoder" % hpack.__version__
     dec = None
     for line in sys.stdin:
-        req = json.loads(line)
         try:
+            try:
+                req = json.loads(line)
+            except ValueError as e:
+                raise RequestError("request is not JSON: %s" % e)
+            if not isinstance(req, dict):
+                raise RequestError("request is not a JSON object")
             op = req.get("op")
             if op == "hello":
                 ans = {"name": name, "decoder": True, "binary": True}
@@ -28,7 +45,7 @@ def main():
                 dec, ans = hpack.Decoder(), {}
             elif op == "decode":
                 if dec is None:
-                    raise ValueError("decode before new")
+                    raise RequestError("decode before new (or after a refused block)")
                 # Raw strings come back as bytes or as memoryviews into the block.
                 if req.get("binary"):
                     def text(octets):
@@ -36,9 +53,12 @@ def main():
                 else:
                     def text(octets):
                         return bytes(octets).decode()
-                wire = bytes.fromhex(req["wire"])
-                dec.max_allowed_table_size = req["table_size"]
-                dec.max_header_list_size = req["max_header_list"] or sys.maxsize
+                try:
+                    wire = bytes.fromhex(field(req, "wire", str))
+                except ValueError:
+                    raise RequestError("wire is not hex")
+                dec.max_allowed_table_size = field(req, "table_size", int)
+                dec.max_header_list_size = req.get("max_header_list") or sys.maxsize
                 fields = dec.decode(wire, raw=True)
                 ans = {
                     "headers": [[text(n), text(v)] for n, v in fields],
@@ -49,7 +69,9 @@ def main():
                     ans["hex"] = True
             else:
                 ans = {"error": "unknown op %r" % (op,)}
-        except Exception as e:  # the library's refusal, reported to the certifier
+        # The library's refusals; any other exception is a crash and ends
+        # the adapter (the certifier grades it).
+        except (hpack.HPACKError, RequestError) as e:
             dec = None
             ans = {"error": "%s: %s" % (type(e).__name__, e)}
         sys.stdout.write(json.dumps(ans) + "\n")

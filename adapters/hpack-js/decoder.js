@@ -19,6 +19,14 @@ const version = require('hpack.js/package.json').version;
 
 const SETTING_AT_START = 4096;
 
+// A request the adapter cannot serve (not the library's refusal).
+class RequestError extends Error {}
+
+// The error execute() hands its callback: the decompressor catches every
+// exception of its decoding and reports it there, its way of refusing a
+// block.
+class Refusal extends Error {}
+
 let decomp = null;
 let setting = SETTING_AT_START;
 
@@ -32,12 +40,12 @@ function text(s, binary) {
 
 // Decodes one block; resolves to the answer, rejects with the library's error.
 function decode(req) {
-  if (decomp === null) throw new Error('decode before new (or after a refused block)');
+  if (decomp === null) throw new RequestError('decode before new (or after a refused block)');
   if (typeof req.wire !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(req.wire)) {
-    throw new Error('decode needs wire, an even number of hex digits');
+    throw new RequestError('decode needs wire, an even number of hex digits');
   }
   if (!Number.isInteger(req.table_size) || req.table_size < 0) {
-    throw new Error('decode needs table_size, an integer >= 0');
+    throw new RequestError('decode needs table_size, an integer >= 0');
   }
   if (req.table_size !== setting) {
     decomp._table.protocolMaxSize = req.table_size;
@@ -47,7 +55,7 @@ function decode(req) {
   return new Promise((resolve, reject) => {
     d.write(Buffer.from(req.wire, 'hex'));
     d.execute((err) => {
-      if (err) return reject(err);
+      if (err) return reject(new Refusal(String(err && err.message !== undefined ? err.message : err)));
       const fields = [];
       let f;
       while ((f = d.read()) !== null) fields.push(f);
@@ -80,8 +88,11 @@ async function answer(line) {
     if (req.op === 'decode') return await decode(req);
     return { error: 'unknown op ' + JSON.stringify(req.op) };
   } catch (e) {
+    // Any other exception is a crash: it ends the adapter, and the
+    // certifier grades it.
+    if (!(e instanceof Refusal || e instanceof RequestError || e instanceof SyntaxError)) throw e;
     decomp = null;
-    return { error: String(e && e.message !== undefined ? e.message : e) };
+    return { error: String(e.message) };
   }
 }
 

@@ -14,12 +14,15 @@ const readline = require('readline');
 const HPACK = require('hpack');
 const version = require('hpack/package.json').version;
 
+// A request the adapter cannot serve (not the library's refusal).
+class RequestError extends Error {}
+
 let codec = null;
 
 function decode(req) {
-  if (codec === null) throw new Error('decode before new (or after a refused block)');
+  if (codec === null) throw new RequestError('decode before new (or after a refused block)');
   if (typeof req.wire !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(req.wire)) {
-    throw new Error('decode needs wire, an even number of hex digits');
+    throw new RequestError('decode needs wire, an even number of hex digits');
   }
   const fields = codec.decode(Buffer.from(req.wire, 'hex'));
   return { headers: fields.map(([n, v]) => [n, v]) };
@@ -38,8 +41,11 @@ rl.on('line', (line) => {
     } else if (req.op === 'decode') ans = decode(req);
     else ans = { error: 'unknown op ' + JSON.stringify(req.op) };
   } catch (e) {
+    // The package throws no error of its own on a bad block: an exception
+    // from decode (a TypeError) is a crash, which ends the adapter.
+    if (!(e instanceof RequestError || e instanceof SyntaxError)) throw e;
     codec = null;
-    ans = { error: String(e && e.message !== undefined ? e.message : e) };
+    ans = { error: String(e.message) };
   }
   process.stdout.write(JSON.stringify(ans) + '\n');
 });

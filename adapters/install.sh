@@ -87,6 +87,14 @@ if stale nghttp2-c/adapter.c c-common/hpackstdio-json.h "$build"/nghttp2-c/adapt
 	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -o "$build"/nghttp2-c/adapter nghttp2-c/adapter.c \
 		$(pkg-config --cflags --libs libnghttp2)
 fi
+# Its decoder side, around libnghttp2's inflater.
+if stale nghttp2-c/decoder.c c-common/hpackstdio-json.h "$build"/nghttp2-c/decoder; then
+	printf '\n== gcc adapters/nghttp2-c decoder\n'
+	mkdir -p "$build"/nghttp2-c
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -o "$build"/nghttp2-c/decoder nghttp2-c/decoder.c \
+		$(pkg-config --cflags --libs libnghttp2)
+fi
 
 # The Java programs, against the Debian jars.
 J=/usr/share/java

@@ -10,28 +10,49 @@
 %% cow_hpack has no never-index API, which the answer to hello declares (a
 %% sensitive field is encoded like any other). Names and values are binaries
 %% (binary form).
+%%
+%% With a second argument, decoder (adapter.escript COWLIB_EBIN_DIR decoder),
+%% it is the decoder side: a fresh cow_hpack:init() per "new"; a block's
+%% acknowledged table size through cow_hpack:set_max_size/2 whenever it
+%% differs from the last, as cow_http2_machine does when its
+%% SETTINGS_HEADER_TABLE_SIZE is acknowledged; the block through
+%% cow_hpack:decode/2. cow_http2_machine takes any exception of decode/2 as
+%% a compression error, and so does the adapter: it is answered {"error"}.
+%% cow_hpack:decode/2 returns bare {Name, Value} pairs, keeps its table in an
+%% opaque state and has no header-list limit: the answers carry only
+%% "headers", max_header_list is not used, and hello declares
+%% "never-indexed" and "max-header-list".
 -mode(compile).
 
+%% The SETTINGS_HEADER_TABLE_SIZE a decoding context starts with.
+-define(SETTING_AT_START, 4096).
+
 main([Ebin]) ->
+    Vsn = load(Ebin),
+    loop(encoder, iolist_to_binary(["cowlib ", Vsn, " cow_hpack (no never-index API)"]), undefined);
+main([Ebin, "decoder"]) ->
+    Vsn = load(Ebin),
+    loop(decoder, iolist_to_binary(["cowlib ", Vsn, " cow_hpack decoder"]), undefined).
+
+load(Ebin) ->
     true = code:add_patha(Ebin),
     ok = application:load(cowlib),
     {ok, Vsn} = application:get_key(cowlib, vsn),
-    Name = iolist_to_binary(["cowlib ", Vsn, " cow_hpack (no never-index API)"]),
     ok = io:setopts(standard_io, [binary]),
-    loop(Name, undefined).
+    Vsn.
 
-loop(Name, State) ->
+loop(Mode, Name, State) ->
     case io:get_line(standard_io, "") of
         eof -> ok;
         {error, _} -> ok;
         Line ->
             {Answer, State2} =
-                try handle(Name, decode(Line), State)
+                try handle(Mode, Name, decode(Line), State)
                 catch
-                    Class:Reason -> {[{<<"error">>, iolist_to_binary(io_lib:format("~p:~0p", [Class, Reason]))}], State}
+                    Class:Reason -> {[{<<"error">>, iolist_to_binary(io_lib:format("~p:~0p", [Class, Reason]))}], dead(Mode, State)}
                 end,
             ok = file:write(standard_io, [encode(Answer), $\n]),
-            loop(Name, State2)
+            loop(Mode, Name, State2)
     end.
 
 handle(Name, Req, State) ->
@@ -42,6 +63,42 @@ handle(Name, Req, State) ->
         <<"encode">> -> encode_block(Req, State);
         Op -> {[{<<"error">>, iolist_to_binary(io_lib:format("unknown op ~0p", [Op]))}], State}
     end.
+
+%% The decoder side: State is undefined (no context) or {Setting, HpackState}.
+handle_decoder(Name, Req, State) ->
+    case maps:get(<<"op">>, Req, undefined) of
+        <<"hello">> ->
+            {[{<<"name">>, Name}, {<<"decoder">>, true}, {<<"binary">>, true},
+              {<<"lacks">>, [<<"never-indexed">>, <<"max-header-list">>]}], State};
+        <<"new">> -> {[], {?SETTING_AT_START, cow_hpack:init()}};
+        <<"decode">> when State =:= undefined -> error(decode_before_new_or_after_a_refused_block);
+        <<"decode">> -> decode_block(Req, State);
+        Op -> {[{<<"error">>, iolist_to_binary(io_lib:format("unknown op ~0p", [Op]))}], State}
+    end.
+
+%% The state after an exception: a decoder's context is dead until "new", an
+%% encoder's goes on.
+dead(decoder, _State) -> undefined;
+dead(encoder, State) -> State.
+
+handle(encoder, Name, Req, State) -> handle(Name, Req, State);
+handle(decoder, Name, Req, State) -> handle_decoder(Name, Req, State).
+
+decode_block(Req, {Setting0, State0}) ->
+    Wire = binary:decode_hex(maps:get(<<"wire">>, Req)),
+    Setting = maps:get(<<"table_size">>, Req),
+    true = is_integer(Setting) andalso Setting >= 0,
+    State1 = case Setting of
+        Setting0 -> State0;
+        _ -> cow_hpack:set_max_size(Setting, State0)
+    end,
+    {Headers, State2} = cow_hpack:decode(Wire, State1),
+    Text = case maps:get(<<"binary">>, Req, false) of
+        true -> fun(B) -> string:lowercase(binary:encode_hex(B)) end;
+        false -> fun(B) -> B end
+    end,
+    Hex = [{<<"hex">>, true} || maps:get(<<"binary">>, Req, false) =:= true],
+    {[{<<"headers">>, [[Text(N), Text(V)] || {N, V} <- Headers]} | Hex], {Setting, State2}}.
 
 encode_block(Req, State0) ->
     State1 = lists:foldl(fun cow_hpack:set_max_size/2, State0, maps:get(<<"table_sizes">>, Req)),

@@ -16,6 +16,18 @@
 -- size update per block (setLimitForEncoding keeps only the last value),
 -- and lowercased names (a name becomes a case-folded Token).
 -- Names and values are ByteStrings (binary form).
+--
+-- With the argument decoder it is the decoder side: a fresh
+-- 'newDynamicTableForDecoding' 4096 4096 per "new" (the table size, and the
+-- room for a Huffman-decoded string, that Network.HTTP2's context gives
+-- its decoder); each block through 'decodeHeader', whose exceptions (a
+-- 'DecodeError') are its refusals. Network.HPACK has no API that changes a
+-- decoding table's limit after it is made (Network.HTTP2 never changes its
+-- own SETTINGS_HEADER_TABLE_SIZE), so table_size is not applied: the
+-- bound for size updates stays 4096. 'decodeHeader' returns bare pairs,
+-- the table has no reader and there is no header-list limit: the answers
+-- carry only "headers", max_header_list is not used, and hello declares
+-- "never-indexed" and "max-header-list".
 module Main (main) where
 
 import Control.Exception (SomeException, displayException, evaluate, try)
@@ -43,6 +55,7 @@ data Request
   = Hello
   | New
   | Encode Bool [Int] [(T.Text, T.Text)]
+  | Decode Bool T.Text
   | Unknown T.Text
 
 instance J.FromJSON Request where
@@ -56,6 +69,10 @@ instance J.FromJSON Request where
           <$> (fromMaybe False <$> o .:? "binary")
           <*> o .: "table_sizes"
           <*> o .: "headers"
+      "decode" ->
+        Decode
+          <$> (fromMaybe False <$> o .:? "binary")
+          <*> o .: "wire"
       _ -> pure (Unknown op)
 
 strategies :: [(String, EncodeStrategy)]
@@ -65,13 +82,17 @@ strategies =
       (huff, h) <- [("", False), ("-huffman", True)]
   ]
 
+-- | What the program serves: an encoder with its strategy, or the decoder.
+data Mode = Encoder EncodeStrategy | Decoder
+
 main :: IO ()
 main = do
   args <- getArgs
-  (label, stgy) <- case args of
-    [a] | Just s <- lookup a strategies -> pure (a, s)
+  (label, mode) <- case args of
+    ["decoder"] -> pure ("decoder", Decoder)
+    [a] | Just s <- lookup a strategies -> pure (a, Encoder s)
     _ -> do
-      hPutStrLn stderr $ "usage: adapter STRATEGY, one of " ++ unwords (map fst strategies)
+      hPutStrLn stderr $ "usage: adapter STRATEGY, one of " ++ unwords (map fst strategies) ++ ", or: adapter decoder"
       exitFailure
   hSetBinaryMode stdin True
   hSetBinaryMode stdout True
@@ -84,30 +105,63 @@ main = do
           then pure ()
           else do
             line <- B.hGetLine stdin
-            ans <- answer name stgy table line
+            ans <- answer name mode table line
             BL.hPut stdout (J.encode ans <> "\n")
             hFlush stdout
             loop
   loop
 
-answer :: T.Text -> EncodeStrategy -> IORef (Maybe DynamicTable) -> B.ByteString -> IO J.Value
-answer name stgy table line = case J.eitherDecodeStrict line of
+answer :: T.Text -> Mode -> IORef (Maybe DynamicTable) -> B.ByteString -> IO J.Value
+answer name mode table line = case J.eitherDecodeStrict line of
   Left err -> pure (failure ("request is not hpack-stdio: " ++ err))
   Right req -> do
-    r <- try (serve req)
-    pure (either (failure . displayException :: SomeException -> J.Value) id r)
+    r <- try (serve mode req)
+    case r of
+      Right ans -> pure ans
+      Left e -> do
+        -- A decoder's context is dead after a refused block.
+        case mode of
+          Decoder -> writeIORef table Nothing
+          Encoder _ -> pure ()
+        pure (failure (displayException (e :: SomeException)))
   where
-    serve Hello =
+    serve Decoder Hello =
+      pure $
+        J.object
+          [ "name" .= name,
+            "decoder" .= True,
+            "binary" .= True,
+            "lacks" .= (["never-indexed", "max-header-list"] :: [T.Text])
+          ]
+    serve Decoder New = do
+      newDynamicTableForDecoding defaultDynamicTableSize 4096 >>= writeIORef table . Just
+      pure (J.object [])
+    serve Decoder (Decode binary wire) = do
+      mt <- readIORef table
+      case (mt, octets True wire) of
+        (Nothing, _) -> pure (failure "decode before new (or after a refused block)")
+        (_, Left err) -> pure (failure err)
+        (Just dyntbl, Right block) -> do
+          hs <- decodeHeader dyntbl block >>= evaluate . forceList
+          let text = if binary then hex else TE.decodeUtf8
+          pure $
+            J.object $
+              ["headers" .= [[text n, text v] | (n, v) <- hs]]
+                ++ ["hex" .= True | binary]
+    serve Decoder (Unknown op) = pure (failure ("unknown op " ++ show op))
+    serve Decoder _ = pure (failure "the decoder takes hello, new and decode")
+    serve (Encoder stgy) req = serveEncoder stgy req
+    serveEncoder _ Hello =
       pure $
         J.object
           [ "name" .= name,
             "binary" .= True,
             "lacks" .= (["never-index", "one-size-update", "uppercase-names"] :: [T.Text])
           ]
-    serve New = do
+    serveEncoder _ New = do
       newDynamicTableForEncoding defaultDynamicTableSize >>= writeIORef table . Just
       pure (J.object [])
-    serve (Encode binary sizes headers) = do
+    serveEncoder stgy (Encode binary sizes headers) = do
       mt <- readIORef table
       case mt of
         Nothing -> pure (failure "encode before new")
@@ -117,8 +171,14 @@ answer name stgy table line = case J.eitherDecodeStrict line of
             mapM_ (`setLimitForEncoding` dyntbl) sizes
             wire <- encodeHeader stgy (bufferSize hs) dyntbl hs >>= evaluate
             pure (J.object ["wire" .= hex wire])
-    serve (Unknown op) = pure (failure ("unknown op " ++ show op))
+    serveEncoder _ (Decode _ _) = pure (failure "the encoder takes hello, new and encode")
+    serveEncoder _ (Unknown op) = pure (failure ("unknown op " ++ show op))
     both f (a, b) = (,) <$> f a <*> f b
+
+-- | Forces every name and value, so that a lazy failure is raised inside
+-- the 'try' of its request.
+forceList :: HeaderList -> HeaderList
+forceList hs = foldr (\(n, v) r -> B.length n `seq` B.length v `seq` r) hs hs
 
 -- | bufferSize is room for the whole block: every octet Huffman-coded at
 -- its longest code (30 bits), with the integers and the size update.

@@ -93,12 +93,9 @@ decode_block(Req, {Setting0, State0}) ->
         _ -> cow_hpack:set_max_size(Setting, State0)
     end,
     {Headers, State2} = cow_hpack:decode(Wire, State1),
-    Text = case maps:get(<<"binary">>, Req, false) of
-        true -> fun(B) -> string:lowercase(binary:encode_hex(B)) end;
-        false -> fun(B) -> B end
-    end,
-    Hex = [{<<"hex">>, true} || maps:get(<<"binary">>, Req, false) =:= true],
-    {[{<<"headers">>, [[Text(N), Text(V)] || {N, V} <- Headers]} | Hex], {Setting, State2}}.
+    %% The decoder side answers in hex (docs/STDIO.md).
+    Text = fun(B) -> string:lowercase(binary:encode_hex(B)) end,
+    {[{<<"headers">>, [[Text(N), Text(V)] || {N, V} <- Headers]}, {<<"hex">>, true}], {Setting, State2}}.
 
 encode_block(Req, State0) ->
     State1 = lists:foldl(fun cow_hpack:set_max_size/2, State0, maps:get(<<"table_sizes">>, Req)),

@@ -70,9 +70,8 @@ instance J.FromJSON Request where
           <*> o .: "table_sizes"
           <*> o .: "headers"
       "decode" ->
-        Decode
-          <$> (fromMaybe False <$> o .:? "binary")
-          <*> o .: "wire"
+        -- The decoder side answers in hex (docs/STDIO.md).
+        Decode True <$> o .: "wire"
       _ -> pure (Unknown op)
 
 strategies :: [(String, EncodeStrategy)]

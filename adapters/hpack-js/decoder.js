@@ -60,10 +60,10 @@ function decode(req) {
       let f;
       while ((f = d.read()) !== null) fields.push(f);
       const ans = {
-        headers: fields.map((x) => [text(x.name, req.binary), text(x.value, req.binary)]),
+        headers: fields.map((x) => [text(x.name, true), text(x.value, true)]),
         never_indexed: fields.map((x) => x.neverIndex),
       };
-      if (req.binary) ans.hex = true;
+      ans.hex = true; // the decoder side answers in hex (docs/STDIO.md)
       resolve(ans);
     });
   });

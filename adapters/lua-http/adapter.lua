@@ -45,7 +45,7 @@ local function hex(s)
 end
 
 local function encode(context, req)
-	local binary = req.binary == true
+	local binary = true -- the decoder side answers in hex (docs/STDIO.md)
 	local headers = new_headers()
 	for i, field in ipairs(req.headers) do
 		local never_index = nil
@@ -115,7 +115,7 @@ local function decode(state, req)
 		end
 		tbl[#tbl + 1] = {n, v}
 	end
-	local binary = req.binary == true
+	local binary = true -- the decoder side answers in hex (docs/STDIO.md)
 	return '{"headers":' .. json_pairs(fields, binary) .. ',"never_indexed":[' .. table.concat(flags, ",") ..
 		'],"table":' .. json_pairs(tbl, binary) .. (binary and ',"hex":true}' or "}")
 end

@@ -69,10 +69,10 @@ sub decode_block {
         die( ( $said ne '' ? $said : 'headers_decode refused the block' ) . "\n" );
     }
     my $ans = {
-        headers => pairs( $context->{emitted_headers}, $req->{binary} ),
-        table   => [ map { [ text( $_->[0], $req->{binary} ), text( $_->[1], $req->{binary} ) ] } @{ $context->{header_table} } ],
+        headers => pairs( $context->{emitted_headers}, 1 ),
+        table   => [ map { [ text( $_->[0], 1 ), text( $_->[1], 1 ) ] } @{ $context->{header_table} } ],
     };
-    $ans->{hex} = JSON::PP::true if $req->{binary};
+    $ans->{hex} = JSON::PP::true if 1;
     return $ans;
 }
 

@@ -40,7 +40,7 @@ class Context
       @decompressor.table_size = size
       @setting = size
     end
-    binary = req['binary'] == true
+    binary = true # the decoder side answers in hex (docs/STDIO.md)
     fields = @decompressor.decode(HTTP2::Buffer.new([wire].pack('H*')))
     ans = { headers: fields.map { |n, v| [text(n, binary), text(v, binary)] } }
     ans[:hex] = true if binary

@@ -26,7 +26,7 @@ def decode(context, req)
   raise RequestError, 'wire is not an even number of hex digits' unless wire.is_a?(String) && wire =~ /\A(\h\h)*\z/
   limit = req['table_size']
   raise RequestError, 'table_size is not an integer >= 0' unless limit.is_a?(Integer) && limit >= 0
-  binary = req['binary'] == true
+  binary = true # the decoder side answers in hex (docs/STDIO.md)
   buffer = [wire].pack('H*')
   fields = Protocol::HPACK::Decompressor.new(buffer, context, table_size_limit: limit).decode
   ans = {

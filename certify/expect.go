@@ -244,8 +244,8 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 			failures = append(failures, text)
 			continue
 		}
-		if !strings.HasPrefix(id, "enc/") {
-			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
+		if !strings.HasPrefix(id, "enc/") && !strings.HasPrefix(id, "dec/") {
+			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/... or dec/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
 		}
 		if !knownCase(id) {
 			return nil, nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)

@@ -24,6 +24,9 @@ out=${DECODERS_OUT:-docs}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+./adapters/install.sh
+./ci/live.sh --install-only
+
 printf '\n== go build -tags nghttp2 ./cmd/hpackcert\n'
 go build -tags nghttp2 -o "$tmp/hpackcert" ./cmd/hpackcert
 

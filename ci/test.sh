@@ -54,6 +54,9 @@ go test -count=1 -tags "$tags purego" ./encoder/ ./property/ ./fuzz/
 step "the main command: go run ./cmd/hpackcert (built-in encoders; ours with --strict)"
 go run ./cmd/hpackcert >/dev/null
 go run ./cmd/hpackcert --encoder builtin:ref --strict >/dev/null
+# The reference decoders: strict and libnghttp2 pass every dec/ case, x/net
+# fails only its documented departures (ci/decoders-expect.txt).
+go run -tags nghttp2 ./cmd/hpackcert decoders --strict --expect-fail ci/decoders-expect.txt >/dev/null
 
 step "fuzz: corpus replay and a short run of every target (ci/fuzz.sh)"
 ./ci/fuzz.sh
@@ -66,5 +69,8 @@ MATRIX_OUT="$(mktemp -d)" ./ci/matrix.sh
 
 step "live certification of real servers, proxies and clients (ci/live.sh)"
 ./ci/live.sh --out "$(mktemp)"
+
+step "the decoder matrix: built-in decoders, the adapters' decoder programs, live servers and proxies (ci/decoders.sh)"
+DECODERS_OUT="$(mktemp -d)" ./ci/decoders.sh
 
 step "ok"

@@ -24,10 +24,10 @@ func (s *decStory) prepare() error {
 			table = st.tableSize
 		}
 		d.SetMaxHeaderListSize(int(st.maxList))
-		before := len(d.Table())
+		before, maxBefore := len(d.Table()), d.MaxTableSize()
 		fields, err := d.DecodeBlock(st.block)
 		ev := d.TableEvents()
-		st.expect.feats, st.expect.ev = blockFeatures(st.block, before, ev)
+		st.expect.feats, st.expect.ev = blockFeatures(st.block, before, maxBefore, ev)
 		switch {
 		case err != nil && !st.invalid:
 			return fmt.Errorf("certify: dec/ story %s, block %d (%s): the strict decoder refuses it: %v", s.name, i, st.note, err)
@@ -49,8 +49,9 @@ func (s *decStory) prepare() error {
 
 // blockFeatures returns what a block uses, read off its representations
 // and the strict decoder's table events, and its evidence. tableLen is
-// the number of dynamic entries before the block.
-func blockFeatures(block []byte, tableLen int, ev strict.TableEvents) (decFeature, Evidence) {
+// the number of dynamic entries before the block, maxSize the table's
+// maximum size.
+func blockFeatures(block []byte, tableLen int, maxSize uint32, ev strict.TableEvents) (decFeature, Evidence) {
 	var f decFeature
 	e := Evidence{Blocks: 1, Insertions: ev.Inserted, Evictions: ev.EvictedByInsertion + ev.EvictedBySizeUpdate}
 	reps, _ := wire.Walk(block)
@@ -87,6 +88,10 @@ func blockFeatures(block []byte, tableLen int, ev strict.TableEvents) (decFeatur
 			if updates++; updates == 2 {
 				f |= fUpdates
 			}
+			if r.Index.Value > uint64(maxSize) {
+				f |= fRaise
+			}
+			maxSize = uint32(min(r.Index.Value, 1<<32-1))
 		}
 		if r.Index.Octets > 1 {
 			f |= fLongInt

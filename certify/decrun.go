@@ -500,14 +500,14 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return out
 		}
 		if err != nil {
-			return diverge(fmt.Sprintf("refused a valid block (%s): %v", st.note, err))
+			return diverge(fmt.Sprintf("refused a valid block (%s): %v%s", st.note, err, httpNote(st)))
 		}
 		if hidden {
 			out.hidden++
 			continue
 		}
 		if what := compareFields(st.expect.fields, fields, c.kind == decNever); what != "" {
-			return diverge(fmt.Sprintf("block %d (%s): %s", i, st.note, what))
+			return diverge(fmt.Sprintf("block %d (%s): %s%s", i, st.note, what, httpNote(st)))
 		}
 		if showsTable {
 			got, err := d.(DecoderTableReader).DecoderTable()
@@ -530,6 +530,16 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		}
 	}
 	return out
+}
+
+// httpNote says, for a block whose fields HTTP/2 does not let through,
+// that RFC 7541 decodes them all the same: a library that applies HTTP
+// rules in its HPACK decoder changes what the layer above is given.
+func httpNote(st *decStep) string {
+	if st.expect.httpInvalid == "" {
+		return ""
+	}
+	return " (the fields are not all valid HTTP/2 fields: " + st.expect.httpInvalid + "; RFC 9113 §8.2.1 makes such a request malformed, but an HPACK decoder decodes them, octet for octet)"
 }
 
 // decodesRight is the case a valid block decoded wrongly is filed under
@@ -669,7 +679,9 @@ func (dr *decRunner) timing(c *decCase) *Result {
 			}
 			if h, ok := d.(FieldsHider); !ok || !h.FieldsHidden() {
 				if len(fields) != 1 || fields[0].Value != v {
-					return 0, &Result{Grade: c.Violation, Detail: fmt.Sprintf("a block of one %d-octet Huffman string decoded to something else: %s", n, describeFields(fields, nil))}
+					// A wrong decoding is a Huffman or string defect, graded
+					// there: the time of it is not judged.
+					return 0, &Result{Grade: Unsupported, CausedBy: []string{"dec/5.2/2"}, Detail: fmt.Sprintf("consequence: a block of one %d-octet Huffman string decoded to something else (%s): graded under dec/5.2/2", n, describeFields(fields, nil))}
 				}
 			}
 			if best < 0 || el < best {

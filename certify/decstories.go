@@ -223,7 +223,7 @@ func integerStories() []decStory {
 		add("size updates 30, 31, 32", newBlock().update(30).update(31).update(32).plain("x-a", "1")).
 		add("size updates 157, 158", newBlock().update(157).update(158).insert("x-b", "2")).
 		add("size updates 159, 4096, then index 62", newBlock().update(159).update(4096).indexed(62)).
-		add("size update 31+2^14-1 after a 16384+31 setting", newBlock().update(31+1<<14-1)).done()
+		add("size update 31+2^14-1 after a 16384+31 setting, then a field", newBlock().update(31+1<<14-1).indexed(2)).done()
 	updates.steps[len(updates.steps)-1].tableSize = 31 + 1<<14
 	return []decStory{lengths.done(), indices.done(), updates}
 }

@@ -53,12 +53,7 @@ if [ "$status" -gt 1 ]; then
 	exit 2
 fi
 
-version() {
-	case "$1" in
-	npm:*) node -e "console.log(require('$(npm root -g 2>/dev/null)/${1#npm:}/package.json').version)" 2>/dev/null || echo "?" ;;
-	*) dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "?" ;;
-	esac
-}
+. ci/versions.sh
 quote_args() {
 	local a s=""
 	for a in "$@"; do s+=" $(printf '%q' "$a")"; done

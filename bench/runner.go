@@ -54,19 +54,32 @@ type XNet struct {
 
 // NewXNet returns a runner of x/net's encoder over w.
 func NewXNet(w *Workload) *XNet {
-	r := &XNet{connStart: []int{0}}
-	for _, c := range w.Conns {
-		for _, b := range c {
-			fields := make([]hpack.HeaderField, len(b))
-			for i, f := range b {
-				fields[i] = hpack.HeaderField{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
-			}
-			r.blocks = append(r.blocks, fields)
-		}
-		r.connStart = append(r.connStart, len(r.blocks))
-	}
+	r := &XNet{}
+	r.blocks, r.connStart = headerFieldBlocks[hpack.HeaderField](w)
 	r.steady = hpack.NewEncoder(&r.buf)
 	return r
+}
+
+// headerFieldBlocks converts w's fields to F (x/net's HeaderField or
+// package hpack's, which share their underlying type) once, up front, and
+// returns its blocks with connStart, where blocks[connStart[c]:connStart[c+1]]
+// belong to connection c.
+func headerFieldBlocks[F ~struct {
+	Name, Value string
+	Sensitive   bool
+}](w *Workload) (blocks [][]F, connStart []int) {
+	connStart = []int{0}
+	for _, c := range w.Conns {
+		for _, b := range c {
+			fields := make([]F, len(b))
+			for i, f := range b {
+				fields[i] = F{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
+			}
+			blocks = append(blocks, fields)
+		}
+		connStart = append(connStart, len(blocks))
+	}
+	return blocks, connStart
 }
 
 // Steps implements Runner.

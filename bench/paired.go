@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -49,7 +50,8 @@ func (w PairedWorkload) Close() {
 // octets, with an operation for each of impls (ours must come first;
 // Impls() puts it there) and, for (d), ours and x/net; and compat-batch
 // and compat-stories, (a) and (b) through package hpack's x/net API
-// against x/net's Encoder (CompatImpls). dir is the
+// against x/net's Encoder (CompatImpls); and the proxy hops of
+// ProxyHopWorkloads. dir is the
 // hpack-test-case directory for the stories. Only the workloads named in
 // names are built (all if names is empty).
 func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload, error) {
@@ -117,6 +119,13 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 			return fail(err)
 		}
 	}
+	hops, err := ProxyHopWorkloads(dir, slices.DeleteFunc(slices.Clone(names), func(n string) bool {
+		return !strings.HasPrefix(n, "proxy-")
+	}), len(names) == 0)
+	if err != nil {
+		return fail(err)
+	}
+	out = append(out, hops...)
 	for _, h := range []struct {
 		name     string
 		variants func() [][]string

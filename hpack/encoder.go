@@ -55,6 +55,12 @@ import (
 // the sizes actually set, not the capacity.
 const unlimited = 1 << 30
 
+// fieldRoom is what a field's representation takes beyond its name and
+// value, at most: two size updates of 6 bytes, a first byte and two string
+// length prefixes of at most 5 bytes each (lengths under 2^31), 23 bytes;
+// TestFieldRoom checks it against encoder.MaxFieldLen.
+const fieldRoom = 32
+
 // An Encoder writes HPACK header blocks to an io.Writer, one field per
 // Write, as x/net's hpack.Encoder does. It is not safe for concurrent use.
 type Encoder struct {
@@ -86,7 +92,9 @@ func NewEncoderPolicy(w io.Writer, p encoder.Policy) *Encoder {
 // §6.3). It returns the Writer's error, or io.ErrShortWrite if the Writer
 // wrote less without one.
 func (e *Encoder) WriteField(f HeaderField) error {
-	if need := encoder.MaxFieldLen(len(f.Name), len(f.Value)); cap(e.buf) < need {
+	// fieldRoom bounds encoder.MaxFieldLen without its integer lengths:
+	// the buffer never grows inside AppendFieldString.
+	if need := len(f.Name) + len(f.Value) + fieldRoom; cap(e.buf) < need {
 		e.buf = slices.Grow(e.buf[:0], need)
 	}
 	e.buf = e.enc.AppendFieldString(e.buf[:0], f.Name, f.Value, f.Sensitive)

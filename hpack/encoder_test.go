@@ -325,3 +325,16 @@ func TestWriteFieldAllocs(t *testing.T) {
 		t.Errorf("WriteField of %d fields into a bytes.Buffer made %v allocations; want 0", len(fields), allocs)
 	}
 }
+
+// TestFieldRoom checks that fieldRoom bounds encoder.MaxFieldLen beyond
+// the name and value, for lengths up to the largest a 1 GiB table holds
+// and beyond.
+func TestFieldRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 126, 127, 128, 16510, 16511, 1 << 21, 1 << 28, 1 << 30, 1<<31 - 1} {
+		for _, v := range []int{0, 127, 1 << 14, 1<<31 - 1} {
+			if bound := encoder.MaxFieldLen(n, v); n+v+fieldRoom < bound {
+				t.Errorf("MaxFieldLen(%d, %d) = %d, over %d + fieldRoom (%d)", n, v, bound, n+v, fieldRoom)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -47,7 +48,10 @@ func (w PairedWorkload) Close() {
 // PairedWorkloads returns the workloads the issue 16 targets name, (a)
 // batch, (b) stories, (c) churn and (d) Huffman on varied text and random
 // octets, with an operation for each of impls (ours must come first;
-// Impls() puts it there) and, for (d), ours and x/net. dir is the
+// Impls() puts it there) and, for (d), ours and x/net; and compat-batch
+// and compat-stories, (a) and (b) through package hpack's x/net API
+// against x/net's Encoder (CompatImpls); and the proxy hops of
+// ProxyHopWorkloads. dir is the
 // hpack-test-case directory for the stories. Only the workloads named in
 // names are built (all if names is empty).
 func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload, error) {
@@ -59,7 +63,7 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		}
 		return nil, err
 	}
-	runners := func(name, unit string, w *Workload, steady bool) error {
+	runners := func(name, unit string, w *Workload, steady bool, impls []Impl) error {
 		pw := PairedWorkload{Name: name, Unit: unit}
 		for _, impl := range impls {
 			r, err := impl.NewRunner(w)
@@ -83,7 +87,7 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		return nil
 	}
 	if want("batch") {
-		if err := runners("batch", "block", Batch(), true); err != nil {
+		if err := runners("batch", "block", Batch(), true, impls); err != nil {
 			return fail(err)
 		}
 	}
@@ -92,15 +96,36 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		if err != nil {
 			return fail(err)
 		}
-		if err := runners("stories", "pass", w, false); err != nil {
+		if err := runners("stories", "pass", w, false, impls); err != nil {
 			return fail(err)
 		}
 	}
 	if want("churn") {
-		if err := runners("churn", "block", Churn(), true); err != nil {
+		if err := runners("churn", "block", Churn(), true, impls); err != nil {
 			return fail(err)
 		}
 	}
+	if want("compat-batch") {
+		if err := runners("compat-batch", "block", Batch(), true, CompatImpls()); err != nil {
+			return fail(err)
+		}
+	}
+	if want("compat-stories") {
+		w, err := Stories(dir)
+		if err != nil {
+			return fail(err)
+		}
+		if err := runners("compat-stories", "pass", w, false, CompatImpls()); err != nil {
+			return fail(err)
+		}
+	}
+	hops, err := ProxyHopWorkloads(dir, slices.DeleteFunc(slices.Clone(names), func(n string) bool {
+		return !strings.HasPrefix(n, "proxy-")
+	}), len(names) == 0)
+	if err != nil {
+		return fail(err)
+	}
+	out = append(out, hops...)
 	for _, h := range []struct {
 		name     string
 		variants func() [][]string

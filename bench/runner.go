@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"io"
 
 	"golang.org/x/net/http2/hpack"
 )
@@ -44,33 +45,64 @@ func Impls() []Impl {
 // XNet runs golang.org/x/net/http2/hpack's Encoder. Its fields are
 // converted to hpack.HeaderField once, up front; a pass makes a new Encoder
 // per connection, since x/net has no way to reset one.
-type XNet struct {
-	blocks    [][]hpack.HeaderField
-	connStart []int // blocks[connStart[c]:connStart[c+1]] belong to connection c
-	buf       bytes.Buffer
-	steady    *hpack.Encoder
-	next      int
-}
+type XNet = fieldWriterRunner[hpack.HeaderField, *hpack.Encoder]
 
 // NewXNet returns a runner of x/net's encoder over w.
 func NewXNet(w *Workload) *XNet {
-	r := &XNet{connStart: []int{0}}
+	return newFieldWriterRunner[hpack.HeaderField](w, hpack.NewEncoder)
+}
+
+// headerField is the underlying type of x/net's HeaderField and of package
+// hpack's, which share it.
+type headerField interface {
+	~struct {
+		Name, Value string
+		Sensitive   bool
+	}
+}
+
+// fieldWriterRunner runs an encoder with x/net's API: WriteField of F into
+// a bytes.Buffer, a new encoder from newEncoder per connection of a pass.
+// XNet and Compat are its two instances.
+type fieldWriterRunner[F headerField, E interface{ WriteField(F) error }] struct {
+	blocks     [][]F
+	connStart  []int // blocks[connStart[c]:connStart[c+1]] belong to connection c
+	newEncoder func(io.Writer) E
+	buf        bytes.Buffer
+	steady     E
+	next       int
+}
+
+// newFieldWriterRunner converts w's fields to F once, up front, and returns
+// its runner.
+func newFieldWriterRunner[F headerField, E interface{ WriteField(F) error }](w *Workload, newEncoder func(io.Writer) E) *fieldWriterRunner[F, E] {
+	r := &fieldWriterRunner[F, E]{connStart: []int{0}, newEncoder: newEncoder}
 	for _, c := range w.Conns {
 		for _, b := range c {
-			fields := make([]hpack.HeaderField, len(b))
+			fields := make([]F, len(b))
 			for i, f := range b {
-				fields[i] = hpack.HeaderField{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
+				fields[i] = F{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
 			}
 			r.blocks = append(r.blocks, fields)
 		}
 		r.connStart = append(r.connStart, len(r.blocks))
 	}
-	r.steady = hpack.NewEncoder(&r.buf)
+	r.steady = newEncoder(&r.buf)
 	return r
 }
 
+// writeBlock writes the fields of one block to enc.
+func writeBlock[F headerField, E interface{ WriteField(F) error }](enc E, fields []F) error {
+	for _, f := range fields {
+		if err := enc.WriteField(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Steps implements Runner.
-func (r *XNet) Steps(n int) (int, error) {
+func (r *fieldWriterRunner[F, E]) Steps(n int) (int, error) {
 	total := 0
 	for range n {
 		fields := r.blocks[r.next]
@@ -79,10 +111,8 @@ func (r *XNet) Steps(n int) (int, error) {
 			r.next = 0
 		}
 		r.buf.Reset()
-		for _, f := range fields {
-			if err := r.steady.WriteField(f); err != nil {
-				return total, err
-			}
+		if err := writeBlock(r.steady, fields); err != nil {
+			return total, err
 		}
 		total += r.buf.Len()
 	}
@@ -90,17 +120,15 @@ func (r *XNet) Steps(n int) (int, error) {
 }
 
 // Passes implements Runner.
-func (r *XNet) Passes(n int) (int, error) {
+func (r *fieldWriterRunner[F, E]) Passes(n int) (int, error) {
 	total := 0
 	for range n {
 		for c := range len(r.connStart) - 1 {
-			enc := hpack.NewEncoder(&r.buf)
+			enc := r.newEncoder(&r.buf)
 			for _, fields := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
 				r.buf.Reset()
-				for _, f := range fields {
-					if err := enc.WriteField(f); err != nil {
-						return total, err
-					}
+				if err := writeBlock(enc, fields); err != nil {
+					return total, err
 				}
 				total += r.buf.Len()
 			}
@@ -110,16 +138,14 @@ func (r *XNet) Passes(n int) (int, error) {
 }
 
 // Wire implements Runner.
-func (r *XNet) Wire(c int) ([][]byte, error) {
+func (r *fieldWriterRunner[F, E]) Wire(c int) ([][]byte, error) {
 	var buf bytes.Buffer
-	enc := hpack.NewEncoder(&buf)
+	enc := r.newEncoder(&buf)
 	var out [][]byte
 	for _, fields := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
 		buf.Reset()
-		for _, f := range fields {
-			if err := enc.WriteField(f); err != nil {
-				return nil, err
-			}
+		if err := writeBlock(enc, fields); err != nil {
+			return nil, err
 		}
 		out = append(out, bytes.Clone(buf.Bytes()))
 	}
@@ -127,7 +153,7 @@ func (r *XNet) Wire(c int) ([][]byte, error) {
 }
 
 // Close implements Runner.
-func (r *XNet) Close() {}
+func (r *fieldWriterRunner[F, E]) Close() {}
 
 // appendHuffmanXNet appends the Huffman coding of each of values with
 // x/net's hpack.AppendHuffmanString, as workload (d) measures it.

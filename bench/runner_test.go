@@ -34,10 +34,11 @@ func newRunner(tb testing.TB, impl Impl, w *Workload) Runner {
 
 // TestRunnersDecode checks what every runner measures: each connection's
 // blocks decode, with x/net's decoder, to the workload's fields, and Steps
-// and Passes produce as many bytes as the blocks of Wire.
+// and Passes produce as many bytes as the blocks of Wire. Package hpack's
+// runner (CompatImpls) is checked with them.
 func TestRunnersDecode(t *testing.T) {
 	for _, w := range workloads(t) {
-		for _, impl := range Impls() {
+		for _, impl := range append(Impls(), CompatImpls()[0]) {
 			t.Run(w.Name+"/"+impl.Name, func(t *testing.T) {
 				r := newRunner(t, impl, w)
 				wireTotal := 0

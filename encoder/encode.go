@@ -44,6 +44,11 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 		dst = e.appendSizeUpdates(dst)
 	}
 	staticName, staticField, rule := staticLookup(name, value)
+	// A static entry holds no secret of the caller's: unless the field
+	// is marked sensitive, no rule changes its being sent as that entry.
+	if staticField != 0 && !sensitive {
+		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
+	}
 
 	neverIndexed := sensitive
 	if rule != ruleNone && !e.indexAll && !neverIndexed {
@@ -55,18 +60,13 @@ func (e *Encoder) appendField(dst []byte, name, value string, sensitive bool) []
 		}
 	}
 	if neverIndexed {
-		if staticField == 0 {
-			return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, e.nameIndex(staticName, name), name, value)
+		// A field marked sensitive names the static entry it equals
+		// (the only way here with a static entry, see above).
+		nameIndex := staticField
+		if nameIndex == 0 {
+			nameIndex = e.nameIndex(staticName, name)
 		}
-		// A static entry holds no secret of the caller's: the policy's
-		// credentials rule lets it be referenced, and a field marked
-		// sensitive names the entry it equals.
-		if sensitive {
-			return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, staticField, name, value)
-		}
-	}
-	if staticField != 0 {
-		return appendInteger(dst, indexedPattern, indexedPrefixBits, uint64(staticField))
+		return e.appendLiteral(dst, neverIndexedPattern, literalPrefixBits, nameIndex, name, value)
 	}
 
 	// Most repeated fields equal the newest entry with their name: try

@@ -31,13 +31,17 @@ var targets = map[string]map[string]string{
 	"churn":                 {"xnet": ">= 4x"},
 	"huffman-text-varied":   {"xnet": ">= 3x"},
 	"huffman-random-varied": {"xnet": ">= 3x"},
+	"compat-batch":          {},
+	"compat-stories":        {},
+	"proxy-stories":         {},
+	"proxy-churn":           {},
 }
 
 func main() {
 	dir := flag.String("dir", testenv.TestCaseDirPath(), "hpack-test-case directory (holding raw-data/), for the stories")
 	rounds := flag.Int("rounds", 60, "rounds of slices per workload")
 	slice := flag.Duration("slice", 20*time.Millisecond, "time of one implementation's slice in a round")
-	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied); empty: all")
+	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied, compat-batch, compat-stories, proxy-stories, proxy-churn); empty: all")
 	flag.Parse()
 	if *rounds < 1 || *slice <= 0 {
 		fmt.Fprintln(os.Stderr, "paired: -rounds and -slice must be positive")

@@ -31,6 +31,9 @@ function failed(err) {
 
 if (mode === 'server') {
   server.on('stream', (stream, headers) => {
+    // A stream the peer resets or a session that ends under it emits
+    // 'error'; without a listener that would end the server.
+    stream.on('error', (e) => console.error(`node-server.js: stream: ${e.code}: ${e.message}`));
     fetchOrigin(o.origin, headers[':path'], (err, status, raw, body) => {
       if (stream.destroyed) return;
       if (err) {
@@ -50,6 +53,8 @@ if (mode === 'server') {
   });
 } else {
   server.on('request', (req, res) => {
+    req.on('error', (e) => console.error(`node-server.js: request: ${e.code}: ${e.message}`));
+    res.on('error', (e) => console.error(`node-server.js: response: ${e.code}: ${e.message}`));
     fetchOrigin(o.origin, req.url, (err, status, raw, body) => {
       if (res.destroyed) return;
       if (err) {

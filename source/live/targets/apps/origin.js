@@ -21,16 +21,30 @@ const singleValue = new Set(['access-control-allow-credentials', 'access-control
 // fetchOrigin asks origin (HOST:PORT) for path and calls done(err, status,
 // rawHeaders, body), rawHeaders as node:http gives them: name, value,
 // name, value, ... in the order and with the repeats of the response.
+// A path node:http refuses (no path, or octets it will not send: a
+// decoder certification sends such requests) is an error for done, not
+// an exception that would end the server.
 function fetchOrigin(origin, path, done) {
   const [host, port] = splitHostPort(origin);
-  const req = http.request({ host, port, path, method: 'GET', agent, maxHeaderSize: 1 << 20 }, (res) => {
+  let req;
+  try {
+    req = newRequest(host, port, path, done);
+  } catch (err) {
+    process.nextTick(() => done(err));
+    return;
+  }
+  req.on('error', (err) => done(err));
+  req.end();
+}
+
+function newRequest(host, port, path, done) {
+  if (typeof path !== 'string') throw new TypeError('the request has no :path');
+  return http.request({ host, port, path, method: 'GET', agent, maxHeaderSize: 1 << 20 }, (res) => {
     const chunks = [];
     res.on('data', (c) => chunks.push(c));
     res.on('end', () => done(null, res.statusCode, res.rawHeaders, Buffer.concat(chunks)));
     res.on('error', (err) => done(err));
   });
-  req.on('error', (err) => done(err));
-  req.end();
 }
 
 // headerObject returns the fields of rawHeaders as node:http2 takes them:

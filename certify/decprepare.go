@@ -42,6 +42,9 @@ func (s *decStory) prepare() error {
 			st.expect.fields = fields
 			st.expect.table = d.Table()
 			st.expect.httpInvalid = httpInvalid(fields)
+			if st.expect.httpInvalid == "" {
+				st.expect.httpInvalid = notRequest(fields)
+			}
 		}
 	}
 	return nil
@@ -160,6 +163,34 @@ func httpInvalid(fields []Field) string {
 		}
 		if v := f.Value; v != "" && (strings.ContainsAny(v[:1], " \t") || strings.ContainsAny(v[len(v)-1:], " \t")) {
 			return fmt.Sprintf("field %d's value starts or ends with whitespace", i)
+		}
+	}
+	return ""
+}
+
+// notRequest says why a header list is not a well-formed HTTP/2 request
+// (RFC 9113 §8.3.1), "" when it is: :method, :scheme and :path once
+// each, before the other fields, no other pseudo-header but :authority.
+// A live server may refuse a block that is not one, with any error.
+func notRequest(fields []Field) string {
+	seen := map[string]int{}
+	regular := false
+	for i, f := range fields {
+		if !strings.HasPrefix(f.Name, ":") {
+			regular = true
+			continue
+		}
+		switch {
+		case regular:
+			return fmt.Sprintf("field %d, a pseudo-header, follows a regular field", i)
+		case f.Name != ":method" && f.Name != ":scheme" && f.Name != ":path" && f.Name != ":authority":
+			return fmt.Sprintf("field %d is the pseudo-header %s, not one of a request", i, f.Name)
+		}
+		seen[f.Name]++
+	}
+	for _, p := range []string{":method", ":scheme", ":path"} {
+		if seen[p] != 1 {
+			return fmt.Sprintf("it has %d %s fields, not one: not a request", seen[p], p)
 		}
 	}
 	return ""

@@ -43,8 +43,6 @@ type decExpect struct {
 	// (RFC 9113 §8.2.1), "" when they are: a live target may refuse such
 	// a block for that, so its refusal judges nothing.
 	httpInvalid string
-	// nonStrictOnly is set on a refusal that only an HTTP/2 endpoint
-	// must make (a missing size update after a lowered setting).
 }
 
 // decStory is a sequence of blocks decoded in one fresh context.

@@ -120,6 +120,13 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	return writeReports(stdout, rep, outputs)
+}
+
+// writeReports prints the text report, writes the report files asked
+// for and returns the exit status the report gives: 1 when the run
+// failed, 0 when it did not.
+func writeReports(stdout io.Writer, rep *certify.Report, outputs []*output) (int, error) {
 	if err := report.WriteText(stdout, rep); err != nil {
 		return 2, err
 	}

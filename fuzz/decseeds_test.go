@@ -123,6 +123,7 @@ func strictRejects(s *Session) int {
 	return 0
 }
 
+// blocks returns the number of header blocks of s.
 func blocks(s *Session) int {
 	n := 0
 	for _, st := range s.Steps {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -28,6 +29,10 @@ type checker struct {
 	encoders map[encoder.Config]*encoder.Encoder
 	script   Script
 	session  Session
+	// independentBugs are the bugs of the broken decoder the differential
+	// target compares with strict: none, except in the tests that show
+	// the target catches them.
+	independentBugs broken.DecoderBugs
 }
 
 func newChecker(oracles []func() oracle.Decoder) *checker {

@@ -139,14 +139,16 @@ func (s *Session) String() string {
 
 // CheckDecoderDifferential is the body of the decoder differential target.
 // It feeds
-// the session decoded from data to the strict oracle and to a fresh decoder
-// from each factory in others (factories of the strict oracle are skipped),
-// and compares every block's outcome with strict's: accept or reject, the
-// fields with their never-indexed marks, and the dynamic table. A
-// difference listed in oracle.KnownLeniencies takes that oracle out of the
-// rest of the session, since its table may now differ; once strict
-// rejects a block the session ends, as an HTTP/2 connection would. The
-// error, if any, ends with the session.
+// the session decoded from data to the strict oracle, to a fresh decoder
+// from each factory in others (factories of the strict oracle are skipped)
+// and to the broken decoder without bugs (internal/broken), and compares
+// every block's outcome with strict's: accept or reject, the fields with
+// their never-indexed marks, and the dynamic table. A difference of an
+// oracle listed in oracle.KnownLeniencies takes that oracle out of the
+// rest of the session, since its table may now differ; the broken
+// decoder has no leniencies, and must agree with strict on every block.
+// Once strict rejects a block the session ends, as an HTTP/2 connection
+// would. The error, if any, ends with the session.
 func CheckDecoderDifferential(data []byte, others []func() oracle.Decoder) error {
 	return newChecker(others).decoderDifferential(data)
 }
@@ -182,10 +184,12 @@ func (c *checker) runDifferential(s *Session) error {
 			decoders = append(decoders, d)
 		}
 	}
+	independent := newIndependent(c.independentBugs)
 	block := 0
 	for _, st := range s.Steps {
 		if st.IsSetting {
 			ref.SetMaxDynamicTableSize(st.Size)
+			independent.SetMaxDynamicTableSize(st.Size)
 			for _, d := range decoders {
 				d.SetMaxDynamicTableSize(st.Size)
 			}
@@ -193,6 +197,9 @@ func (c *checker) runDifferential(s *Session) error {
 		}
 		block++
 		want := decode(ref, st.Block)
+		if got := decode(independent, st.Block); !agree(got, want) {
+			return fmt.Errorf("block %d: %s and strict disagree: %s", block, independent.Name(), compareOutcomes(got, want))
+		}
 		kept := decoders[:0]
 		for _, d := range decoders {
 			got := decode(d, st.Block)

@@ -20,7 +20,10 @@
 //     internal/wire, which the certifier uses too.
 //   - CheckDecoderDifferential: a Session of arbitrary blocks and settings
 //     fed to every oracle, which must agree with the strict oracle except
-//     where oracle.KnownLeniencies says why not.
+//     where oracle.KnownLeniencies says why not, and to the broken
+//     decoder without bugs (internal/broken), which must agree with it
+//     exactly. Its seeds include the blocks of the dec/ catalogue's
+//     stories (certify.DecoderStoryBlocks).
 //   - CheckCertifyXNetEncoder: a Script through the encoder of
 //     golang.org/x/net/http2/hpack, judged by the strict oracle.
 //

@@ -29,7 +29,8 @@ const storySeedOctets = MaxScriptInput
 
 // seeds returns the generated seeds, target to file name to contents: RFC
 // 7541 Appendix C, the generated stories of vectors/testdata/generated,
-// integer boundaries and the malformed blocks every decoder must reject.
+// integer boundaries, the malformed blocks every decoder must reject and
+// the blocks of the dec/ catalogue's stories (decStorySeeds).
 // Seeds whose name starts with storyPrefix follow the generated stories and
 // the reference encoder's output, which change under their own owners; any
 // version of them is a good seed, so TestSeeds only writes them.
@@ -180,6 +181,9 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 			s = &Session{Steps: []Step{{Block: []byte{0x40, 0x01, 'a', 0x01, 'b'}}, {Block: block}}}
 		}
 		addSession("bad-"+name, s)
+	}
+	for _, seed := range decStorySeeds(t) {
+		addSession(seed.name, seed.session)
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package certify
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/oracle/strict"
@@ -83,5 +85,45 @@ func TestStrictDecoderPassesEveryCase(t *testing.T) {
 	}
 	if rep.Failed() {
 		t.Error("the run failed")
+	}
+}
+
+// TestAsRequests: the live form of the targeted stories decodes, block
+// for block, to the fields of the library form after a GET request's
+// three pseudo-header fields, and is a well-formed request wherever the
+// library form holds no pseudo-header field.
+func TestAsRequests(t *testing.T) {
+	for _, c := range decChain {
+		if c.kind != decDecodes || c.ID == decodesRight {
+			continue
+		}
+		for _, s := range c.stories(&decInputs{}) {
+			if err := s.prepare(); err != nil {
+				t.Fatal(err)
+			}
+			l := asRequests(s)
+			if err := l.prepare(); err != nil {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
+			for i, st := range l.steps {
+				want := s.steps[i].expect
+				if want.refused != "" {
+					continue
+				}
+				got := st.expect.fields
+				if len(got) < 3 || got[0].Name != ":method" || got[1].Name != ":scheme" || got[2].Name != ":path" {
+					if httpInvalid(want.fields) == "" && !slices.ContainsFunc(want.fields, func(f Field) bool { return strings.HasPrefix(f.Name, ":") }) {
+						t.Errorf("%s story %s block %d: no request fields in front: %v", c.ID, s.name, i, got)
+					}
+					continue
+				}
+				if what := compareFields(want.fields, got[3:], true); what != "" {
+					t.Errorf("%s story %s block %d: %s", c.ID, s.name, i, what)
+				}
+				if httpInvalid(want.fields) == "" && st.expect.httpInvalid != "" {
+					t.Errorf("%s story %s block %d: not a request: %s", c.ID, s.name, i, st.expect.httpInvalid)
+				}
+			}
+		}
 	}
 }

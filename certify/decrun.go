@@ -63,18 +63,31 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	stories := map[string][]decStory{}
+	// Live targets decode requests: the stories of the decodes-right
+	// cases go to them with the fields of a request in front of each
+	// block's fields (liveStories), so that a server has no reason but
+	// the block's HPACK to refuse it.
+	stories, liveStories := map[string][]decStory{}, map[string][]decStory{}
 	for _, c := range cases {
 		if c.stories == nil {
 			continue
 		}
 		list := c.stories(in)
+		var live []decStory
 		for i := range list {
 			if err := list[i].prepare(); err != nil {
 				return nil, err
 			}
+			l := list[i]
+			if c.kind == decDecodes || c.kind == decNever {
+				l = asRequests(l)
+				if err := l.prepare(); err != nil {
+					return nil, err
+				}
+			}
+			live = append(live, l)
 		}
-		stories[c.ID] = list
+		stories[c.ID], liveStories[c.ID] = list, live
 	}
 	rep := &Report{Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
 		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
@@ -103,6 +116,9 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		}
 		tstart := time.Now()
 		dr := &decRunner{target: t, kind: kind, stories: stories}
+		if kind == "live" {
+			dr.stories = liveStories
+		}
 		if l, ok := t.(DecoderLacker); ok {
 			dr.lacks = l.DecoderLacks()
 		}

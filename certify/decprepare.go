@@ -28,6 +28,7 @@ func (s *decStory) prepare() error {
 		fields, err := d.DecodeBlock(st.block)
 		ev := d.TableEvents()
 		st.expect.feats, st.expect.ev = blockFeatures(st.block, before, maxBefore, ev)
+		st.expect.longest = longestString(st.block)
 		switch {
 		case err != nil && !st.invalid:
 			return fmt.Errorf("certify: dec/ story %s, block %d (%s): the strict decoder refuses it: %v", s.name, i, st.note, err)
@@ -194,4 +195,19 @@ func notRequest(fields []Field) string {
 		}
 	}
 	return ""
+}
+
+// longestString returns the length of a block's longest string literal,
+// decoded, 0 for a block without one or that does not split.
+func longestString(block []byte) int {
+	reps, _ := wire.Walk(block)
+	n := 0
+	for _, r := range reps {
+		for _, s := range []*wire.String{r.Name, r.Value} {
+			if s != nil && len(s.Text) > n {
+				n = len(s.Text)
+			}
+		}
+	}
+	return n
 }

@@ -511,6 +511,10 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			out.unsupported = fmt.Sprintf("story %s: the target refused a block whose fields are no well-formed HTTP/2 request (%s; RFC 9113 §8.2.1, §8.3.1): %v", s.name, st.expect.httpInvalid, err)
 			return out
 		}
+		if err != nil && st.expect.longest > maxUnlimitedString {
+			out.unsupported = fmt.Sprintf("story %s: the decoder refused a block with a %d-octet string (%s), a string-length limit, which RFC 7541 §7.4 lets a decoder set: %v", s.name, st.expect.longest, st.note, err)
+			return out
+		}
 		if err != nil && !refusedForDecoding(err) {
 			out.unsupported = fmt.Sprintf("story %s: the target refused a valid block (%s) for another reason than a decoding error: %v", s.name, st.note, err)
 			return out
@@ -557,6 +561,12 @@ func httpNote(st *decStep) string {
 	}
 	return " (the fields are not all valid HTTP/2 fields: " + st.expect.httpInvalid + "; RFC 9113 §8.2.1 makes such a request malformed, but an HPACK decoder decodes them, octet for octet)"
 }
+
+// maxUnlimitedString is the longest string a decoder is expected to take
+// whatever its limits: a refusal of a block with a longer one may be the
+// decoder's string-length limit (RFC 7541 §7.4: a decoder "has to set a
+// limit to the length it accepts for string literals"), not a fault.
+const maxUnlimitedString = 4096
 
 // decodesRight is the case a valid block decoded wrongly is filed under
 // when no feature case owns it.

@@ -43,6 +43,8 @@ type decExpect struct {
 	// (RFC 9113 §8.2.1), "" when they are: a live target may refuse such
 	// a block for that, so its refusal judges nothing.
 	httpInvalid string
+	// longest is the length of the block's longest string, decoded.
+	longest int
 }
 
 // decStory is a sequence of blocks decoded in one fresh context.

@@ -23,7 +23,9 @@ type decoderRun struct {
 	strict          bool
 	expectFail      string
 	reportFlags
-	runFlags
+	timeout                       time.Duration
+	trafficStories, trafficBlocks int
+	seed                          int64
 }
 
 var decodersCommand = &command{
@@ -53,7 +55,12 @@ run unless declared, as for encoders.`,
 			fs.Var(&d.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases cannot be graded, and why (repeatable)")
 		})
 		d.reportFlags.declare(fs, false)
-		d.runFlags.declare(fs)
+		fs.section("run flags", func() {
+			fs.DurationVar(&d.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec decoders")
+			fs.IntVar(&d.trafficStories, "traffic-stories", 0, "`N` use only N of the embedded traffic stories in dec/3.2/1 (quick runs; --live alone: 4)")
+			fs.IntVar(&d.trafficBlocks, "traffic-blocks", 0, "`N` use only N blocks of each traffic story (quick runs; --live alone: 30)")
+			fs.Int64Var(&d.seed, "seed", 1, "`N` seed of the generated stories")
+		})
 		return func(stdout, _ io.Writer) (int, error) { return d.run(stdout) }
 	},
 }
@@ -86,6 +93,12 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 	opts, err := d.options()
 	if err != nil {
 		return 2, err
+	}
+	if d.timeout <= 0 {
+		return 2, &usageError{fmt.Sprintf("--timeout %v: must be positive", d.timeout)}
+	}
+	if d.trafficStories < 0 || d.trafficBlocks < 0 {
+		return 2, &usageError{"--traffic-stories and --traffic-blocks must not be negative"}
 	}
 	if len(d.lives) > 0 && opts.TrafficStories == 0 && opts.TrafficBlocks == 0 {
 		// A live target shows no fields: dec/3.2/1 judges only that it

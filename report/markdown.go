@@ -46,7 +46,7 @@ func WriteMarkdown(w io.Writer, report *certify.Report) error {
 			fmt.Fprintf(w, "; coverage: %s", cov)
 		}
 		if l := r.Targets[enc].Lacks; l != "" {
-			fmt.Fprintf(w, "; declares it cannot express: %s", mdText(l))
+			fmt.Fprintf(w, "; declares %s: %s", lacksVerb(r.Report), mdText(l))
 		}
 		fmt.Fprintln(w)
 		if b := r.Targets[enc].Breakdown; b != "" {

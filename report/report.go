@@ -420,3 +420,13 @@ func subjectNoun(r *certify.Report) string {
 	}
 	return "encoders"
 }
+
+// lacksVerb says what a target's declared lacks are: what an encoder
+// "cannot express", what a decoder "lacks" (never-indexed, a header-list
+// limit).
+func lacksVerb(r *certify.Report) string {
+	if r.Subject == "decoders" {
+		return "it lacks"
+	}
+	return "it cannot express"
+}

@@ -46,7 +46,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 	for i, enc := range r.Encoders {
 		fmt.Fprintf(w, "%s: %s\n", names[i], r.summary(enc))
 		if l := r.Targets[enc].Lacks; l != "" {
-			fmt.Fprintf(w, "  declares it cannot express: %s\n", visible.Line(l))
+			fmt.Fprintf(w, "  declares %s: %s\n", lacksVerb(r.Report), visible.Line(l))
 		}
 		if cov := r.Coverage[enc]; cov != nil {
 			fmt.Fprintf(w, "  coverage: %s\n", cov)

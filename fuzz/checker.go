@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/hpackcert/hpackcert/encoder"
-	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 )
@@ -32,7 +31,7 @@ type checker struct {
 	// independentBugs are the bugs of the broken decoder the differential
 	// target compares with strict: none, except in the tests that show
 	// the target catches them.
-	independentBugs broken.DecoderBugs
+	independentBugs bugSet
 }
 
 func newChecker(oracles []func() oracle.Decoder) *checker {

@@ -1,3 +1,5 @@
+//go:build !gofuzz
+
 package fuzz
 
 import (
@@ -9,6 +11,9 @@ import (
 
 // independentName is how the differential target names the broken
 // decoder without bugs in its failures.
+// bugSet is the set of planted bugs of the second decoder.
+type bugSet = broken.DecoderBugs
+
 const independentName = "broken decoder (no bugs)"
 
 // An independentDecoder is the differential target's second decoder of

@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestCompatSteadyAllocs checks that package hpack's runner allocates
 // nothing per block of a steady workload, once its buffers have grown:
@@ -38,6 +41,31 @@ func TestCompatPairedWorkloads(t *testing.T) {
 	for _, op := range ws[0].Ops {
 		if err := op.Op(3); err != nil {
 			t.Errorf("compat-batch: %s: %v", op.Impl, err)
+		}
+	}
+}
+
+// TestOursBlockSameWire checks that the block API's runner writes the
+// blocks the per-field runner writes, on the workloads of its rows.
+func TestOursBlockSameWire(t *testing.T) {
+	for _, w := range []*Workload{Batch(), Churn(), Setup()} {
+		for c := range w.Conns {
+			want, err := NewOurs(w).Wire(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := NewOursBlock(w).Wire(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s conn %d: %d blocks by AppendBlock, %d field by field", w.Name, c, len(got), len(want))
+			}
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("%s conn %d block %d: AppendBlock wrote %x; field by field %x", w.Name, c, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }

@@ -8,7 +8,8 @@ import "github.com/hpackcert/hpackcert/encoder"
 // encoder.New).
 type Ours struct {
 	blocks    []Block
-	connStart []int // blocks[connStart[c]:connStart[c+1]] belong to connection c
+	lists     [][]encoder.Field // blocks as AppendBlock takes them, for NewOursBlock
+	connStart []int             // blocks[connStart[c]:connStart[c+1]] belong to connection c
 	unpooled  bool
 	pool      encoder.Pool
 	steady    *encoder.Encoder
@@ -42,6 +43,30 @@ func NewOursUnpooled(w *Workload) *Ours {
 	return r
 }
 
+// NewOursBlock is NewOurs with each block encoded by one AppendBlock call
+// (encoder's block API) instead of a call a field; its fields are converted
+// to encoder.Field once, up front.
+func NewOursBlock(w *Workload) *Ours {
+	r := NewOurs(w)
+	r.lists = make([][]encoder.Field, len(r.blocks))
+	for i, b := range r.blocks {
+		r.lists[i] = make([]encoder.Field, len(b))
+		for j, f := range b {
+			r.lists[i][j] = encoder.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive}
+		}
+	}
+	return r
+}
+
+// encode appends block i of the workload with e, by AppendBlock for a
+// runner of NewOursBlock, else a call a field.
+func (r *Ours) encode(e *encoder.Encoder, dst []byte, i int) []byte {
+	if r.lists != nil {
+		return e.AppendBlock(dst, r.lists[i])
+	}
+	return appendBlock(e, dst, r.blocks[i])
+}
+
 // blockLen bounds the bytes one block appends, by encoder.MaxFieldLen.
 func blockLen(b Block) int {
 	n := 0
@@ -63,12 +88,12 @@ func appendBlock(e *encoder.Encoder, dst []byte, b Block) []byte {
 func (r *Ours) Steps(n int) (int, error) {
 	total := 0
 	for range n {
-		b := r.blocks[r.next]
+		i := r.next
 		r.next++
 		if r.next == len(r.blocks) {
 			r.next = 0
 		}
-		r.dst = appendBlock(r.steady, r.dst[:0], b)
+		r.dst = r.encode(r.steady, r.dst[:0], i)
 		total += len(r.dst)
 	}
 	return total, nil
@@ -85,8 +110,8 @@ func (r *Ours) Passes(n int) (int, error) {
 			} else {
 				e = r.pool.Get()
 			}
-			for _, b := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
-				r.dst = appendBlock(e, r.dst[:0], b)
+			for i := r.connStart[c]; i < r.connStart[c+1]; i++ {
+				r.dst = r.encode(e, r.dst[:0], i)
 				total += len(r.dst)
 			}
 			if !r.unpooled {
@@ -101,8 +126,8 @@ func (r *Ours) Passes(n int) (int, error) {
 func (r *Ours) Wire(c int) ([][]byte, error) {
 	e := encoder.New(encoder.Config{})
 	var out [][]byte
-	for _, b := range r.blocks[r.connStart[c]:r.connStart[c+1]] {
-		out = append(out, appendBlock(e, nil, b))
+	for i := r.connStart[c]; i < r.connStart[c+1]; i++ {
+		out = append(out, r.encode(e, nil, i))
 	}
 	return out, nil
 }

@@ -50,7 +50,9 @@ func (w PairedWorkload) Close() {
 // octets, with an operation for each of impls (ours must come first;
 // Impls() puts it there) and, for (d), ours and x/net; and compat-batch
 // and compat-stories, (a) and (b) through package hpack's x/net API
-// against x/net's Encoder (CompatImpls); and the proxy hops of
+// against x/net's Encoder (CompatImpls); block-batch, block-stories and
+// block-churn, (a) to (c) through the encoder's block API (AppendBlock,
+// "ours-block") against the same peers; and the proxy hops of
 // ProxyHopWorkloads. dir is the
 // hpack-test-case directory for the stories. Only the workloads named in
 // names are built (all if names is empty).
@@ -86,23 +88,31 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		out = append(out, pw)
 		return nil
 	}
-	if want("batch") {
-		if err := runners("batch", "block", Batch(), true, impls); err != nil {
-			return fail(err)
+	// (a), (b) and (c), then the block API's rows: the same with ours
+	// encoding each block by one AppendBlock call, against the same peers.
+	blockImpls := append([]Impl{{Name: "ours-block", NewRunner: func(w *Workload) (Runner, error) { return NewOursBlock(w), nil }}}, impls[1:]...)
+	for _, set := range []struct {
+		prefix string
+		impls  []Impl
+	}{{"", impls}, {"block-", blockImpls}} {
+		if want(set.prefix + "batch") {
+			if err := runners(set.prefix+"batch", "block", Batch(), true, set.impls); err != nil {
+				return fail(err)
+			}
 		}
-	}
-	if want("stories") {
-		w, err := Stories(dir)
-		if err != nil {
-			return fail(err)
+		if want(set.prefix + "stories") {
+			w, err := Stories(dir)
+			if err != nil {
+				return fail(err)
+			}
+			if err := runners(set.prefix+"stories", "pass", w, false, set.impls); err != nil {
+				return fail(err)
+			}
 		}
-		if err := runners("stories", "pass", w, false, impls); err != nil {
-			return fail(err)
-		}
-	}
-	if want("churn") {
-		if err := runners("churn", "block", Churn(), true, impls); err != nil {
-			return fail(err)
+		if want(set.prefix + "churn") {
+			if err := runners(set.prefix+"churn", "block", Churn(), true, set.impls); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	if want("compat-batch") {

@@ -33,6 +33,9 @@ var targets = map[string]map[string]string{
 	"huffman-random-varied": {"xnet": ">= 3x"},
 	"compat-batch":          {},
 	"compat-stories":        {},
+	"block-batch":           {},
+	"block-stories":         {},
+	"block-churn":           {},
 	"proxy-stories":         {},
 	"proxy-churn":           {},
 }
@@ -41,7 +44,7 @@ func main() {
 	dir := flag.String("dir", testenv.TestCaseDirPath(), "hpack-test-case directory (holding raw-data/), for the stories")
 	rounds := flag.Int("rounds", 60, "rounds of slices per workload")
 	slice := flag.Duration("slice", 20*time.Millisecond, "time of one implementation's slice in a round")
-	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied, compat-batch, compat-stories, proxy-stories, proxy-churn); empty: all")
+	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied, compat-batch, compat-stories, block-batch, block-stories, block-churn, proxy-stories, proxy-churn); empty: all")
 	flag.Parse()
 	if *rounds < 1 || *slice <= 0 {
 		fmt.Fprintln(os.Stderr, "paired: -rounds and -slice must be positive")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // Capture is what one target wrote, ready to be graded.
@@ -32,7 +33,13 @@ type Capture struct {
 	// HTTP/1.1 the mark cannot reach the proxy, and the fields are
 	// expected as any others.
 	SensitiveRelayed bool
-	Conns            []Conn
+	// SensitiveByName is set on the capture of a server whose app marks
+	// fields never-indexed by name, as the origin tells it
+	// (SensitiveNames, MarksHeader): the fields of those names are
+	// expected never-indexed, the script's other sensitive fields as any
+	// others.
+	SensitiveByName bool
+	Conns           []Conn
 	// Notes says what went wrong or was left out, one line each.
 	Notes   []string
 	Elapsed time.Duration
@@ -76,7 +83,11 @@ func (c *Capture) Breakdown() error {
 func (c *Capture) Target() (certify.Target, error) {
 	stories, notes := Stories(c.Conns, c.Transform)
 	c.Notes = append(c.Notes, notes...)
-	if !c.SensitiveRelayed {
+	switch {
+	case c.SensitiveRelayed:
+	case c.SensitiveByName:
+		markByName(stories, c.Conns)
+	default:
 		for _, st := range stories {
 			for ci := range st.Cases {
 				for fi := range st.Cases[ci].Headers {
@@ -130,6 +141,28 @@ func (c *Capture) Target() (certify.Target, error) {
 	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
 
+// markByName makes the expected fields of each block sensitive exactly
+// when their name is one of SensitiveNames of what was sent for it: the
+// names the app marked. stories are Stories(conns, ...): one story per
+// connection with blocks, one case per block.
+func markByName(stories []*vectors.Story, conns []Conn) {
+	si := 0
+	for _, conn := range conns {
+		if len(conn.Blocks) == 0 {
+			continue
+		}
+		st := stories[si]
+		si++
+		for bi, b := range conn.Blocks {
+			names := SensitiveNames(b.Sent)
+			for fi := range st.Cases[bi].Headers {
+				h := &st.Cases[bi].Headers[fi]
+				h.Sensitive = slices.Contains(names, h.Name)
+			}
+		}
+	}
+}
+
 // sensitiveLack is why enc/7.1.3/1 goes ungraded live.
 const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"
 
@@ -150,8 +183,9 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 		// nothing to judge unless the target marks one itself. It is the
 		// source's lack, declared for every live target (a case it does
 		// judge is graded all the same) but a proxy that got the fields
-		// never-indexed from an h2c origin, which must relay them so.
-		if !c.SensitiveRelayed {
+		// never-indexed from an h2c origin, which must relay them so,
+		// and a server whose app marks them by name (SensitiveByName).
+		if !c.SensitiveRelayed && !c.SensitiveByName {
 			opts.Declared = append(slices.Clip(opts.Declared), certify.Declaration{Case: "enc/7.1.3/1", Encoder: t.Name(), Reason: sensitiveLack})
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,11 +145,48 @@ func (o *Origin) serveHTTP1(nc net.Conn, br *bufio.Reader) {
 		if req.Method == http.MethodHead {
 			body = nil
 		}
+		if req.Header.Get(MarksHeader) == MarksByName {
+			if names := SensitiveNames(fields); len(names) > 0 {
+				fields = append(slices.Clip(fields), vectors.Field{Name: SensitiveHeader, Value: strings.Join(names, ",")})
+			}
+		}
 		writeHTTP1(bw, fields, body)
 		if bw.Flush() != nil || req.Close {
 			return
 		}
 	}
+}
+
+// The fields of a response the origin cannot mark never-indexed over
+// HTTP/1.1 reach an app that marks fields never-indexed by name
+// (node:http2's sensitiveHeaders) this way: a request with MarksHeader
+// set to MarksByName gets one more field, SensitiveHeader, whose value is
+// SensitiveNames of the response, joined by commas; the app takes it out
+// and marks those names. No proxy asks for it, so no proxy relays it.
+const (
+	MarksHeader     = "x-hpackcert-marks"
+	MarksByName     = "by-name"
+	SensitiveHeader = "x-hpackcert-sensitive"
+)
+
+// SensitiveNames returns the names a target that marks never-indexed
+// fields by name is to mark in list: each name all of whose fields in list
+// are sensitive, in the order of their first field. A name with fields of
+// both kinds cannot be told apart by name, and is not marked.
+func SensitiveNames(list []vectors.Field) []string {
+	mixed := map[string]bool{}
+	for _, f := range list {
+		if !f.Sensitive {
+			mixed[f.Name] = true
+		}
+	}
+	var names []string
+	for _, f := range list {
+		if f.Sensitive && !mixed[f.Name] && !slices.Contains(names, f.Name) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
 }
 
 // answer returns the scripted list for a path, or a short 404.

@@ -9,10 +9,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 )
 
@@ -102,5 +104,93 @@ func TestOriginBoundsTheRequestHead(t *testing.T) {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		t.Errorf("the origin kept reading a request head of %d octets: %v", 2*maxRequestHead, err)
+	}
+}
+
+func TestSensitiveNames(t *testing.T) {
+	list := fields(":status", "200", "set-cookie", "a", "x-token", "t", "cookie", "c1", "cookie", "c2", "set-cookie", "b", "x-plain", "p")
+	for i := range list {
+		switch {
+		case list[i].Name == "set-cookie", list[i].Name == "x-token", list[i].Value == "c1":
+			list[i].Sensitive = true
+		}
+	}
+	// cookie has a sensitive field and one that is not: by name, it
+	// cannot be marked.
+	if got, want := SensitiveNames(list), []string{"set-cookie", "x-token"}; !slices.Equal(got, want) {
+		t.Errorf("SensitiveNames = %q; want %q", got, want)
+	}
+	if got := SensitiveNames(fields(":status", "200", "a", "b")); got != nil {
+		t.Errorf("SensitiveNames of a list without sensitive fields = %q; want none", got)
+	}
+}
+
+// TestOriginMarksOnlyWhenAsked checks that the origin adds its
+// SensitiveHeader field to a response only for a request that asks with
+// MarksHeader, so that no proxy, which does not ask, relays it.
+func TestOriginMarksOnlyWhenAsked(t *testing.T) {
+	resp := fields(":status", "200", "x-token", "t", "x-plain", "p")
+	resp[1].Sensitive = true
+	sc := &Script{Conns: []ScriptConn{{Name: "c", Steps: []Step{{Label: "s", Response: resp}}}}}
+	o, err := StartOrigin("127.0.0.1:0", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	for _, ask := range []bool{false, true} {
+		req, _ := http.NewRequest("GET", "http://"+o.Addr()+Path(0, 0), nil)
+		if ask {
+			req.Header.Set(MarksHeader, MarksByName)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got, want := res.Header.Get(SensitiveHeader), ""
+		if ask {
+			want = "x-token"
+		}
+		if got != want || res.Header.Get("x-plain") != "p" {
+			t.Errorf("asked %v: %s %q, x-plain %q; want %q and x-plain p", ask, SensitiveHeader, got, res.Header.Get("x-plain"), want)
+		}
+	}
+}
+
+// TestCaptureSensitiveByName grades enc/7.1.3/1 on captures of a server
+// that marks by name: graded, passing when the fields of SensitiveNames
+// are never-indexed and failing when they are indexed (the script's other
+// sensitive field, a cookie whose name also has a field that is not
+// sensitive, is expected as any field); a capture without the mark
+// declares the case.
+func TestCaptureSensitiveByName(t *testing.T) {
+	sent := fields(":status", "200", "x-token", "t", "cookie", "c1", "cookie", "c2", "x-plain", "p")
+	sent[1].Sensitive, sent[2].Sensitive = true, true
+	wire := func(neverIndexToken bool) []byte {
+		ref := encoder.New(encoder.Config{})
+		var buf []byte
+		for _, f := range sent {
+			buf = ref.AppendFieldString(buf, f.Name, f.Value, f.Name == "x-token" && neverIndexToken)
+		}
+		return buf
+	}
+	for _, tc := range []struct {
+		byName, neverIndexed bool
+		want                 certify.Grade
+	}{
+		{true, true, certify.Pass},
+		{true, false, certify.Fail},
+		{false, true, certify.Unsupported},
+	} {
+		c := &Capture{Name: "t", Role: RoleServer, Where: "test", Transport: "h2c", SensitiveByName: tc.byName,
+			Conns: []Conn{{Name: "empty"}, {Name: "c", Blocks: []Block{{Wire: wire(tc.neverIndexed), Sent: sent, Step: "s"}}}}}
+		rep, err := Grade([]*Capture{c}, certify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rep.Results[rep.Encoders[0]]["enc/7.1.3/1"]
+		if res.Grade != tc.want || (tc.want == certify.Unsupported) != (res.Declared != "") {
+			t.Errorf("by name %v, x-token never-indexed %v: enc/7.1.3/1 %v (%s; declared %q); want %v", tc.byName, tc.neverIndexed, res.Grade, res.Detail, res.Declared, tc.want)
+		}
 	}
 }

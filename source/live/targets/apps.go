@@ -32,14 +32,18 @@ type appArgs struct {
 	port      int
 	origin    string
 	cert, key string // PEM files, with TLS
+	marks     bool   // the target's MarksSensitive is set
 }
 
 // flags returns the --port, --origin, --cert and --key options every app
-// server takes.
+// server takes, and --marks for a target whose app marks sensitive fields.
 func (a appArgs) flags() []string {
 	out := []string{"--port", strconv.Itoa(a.port), "--origin", a.origin}
 	if a.cert != "" {
 		out = append(out, "--cert", a.cert, "--key", a.key)
+	}
+	if a.marks {
+		out = append(out, "--marks", live.MarksByName)
 	}
 	return out
 }
@@ -63,7 +67,7 @@ func appServer(files []string, ready func() error, argv func(a appArgs) (args, e
 		if err != nil {
 			return nil, err
 		}
-		a := appArgs{dir: env.dir, port: port, origin: env.origin.Addr()}
+		a := appArgs{dir: env.dir, port: port, origin: env.origin.Addr(), marks: env.spec.MarksSensitive != ""}
 		if env.tls {
 			a.cert, a.key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
 			if err := os.WriteFile(a.cert, env.cert.CertPEM, 0o644); err != nil {
@@ -274,8 +278,9 @@ var grpcClientTransform = live.Transform{
 var appTargets = []TargetSpec{
 	{
 		Name: "node-server", Role: live.RoleServer, Package: "nodejs", Binary: "node",
-		Encoder:   "libnghttp2's deflater (Node's bundled nghttp2)",
-		Transform: nodeTransform,
+		Encoder:        "libnghttp2's deflater (Node's bundled nghttp2)",
+		Transform:      nodeTransform,
+		MarksSensitive: "the app lists them in the response's http2.sensitiveHeaders, which stream.respond passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{"node", "node-server.js", "--mode", "server"}, a.flags()...), nil
 		}, func() string { return commandVersion("node", "--version") }),

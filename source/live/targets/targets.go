@@ -53,6 +53,12 @@ type TargetSpec struct {
 	// a header list of its own rather than the script's: each block is
 	// then graded on its own decoded list (live.ServerOptions.Known false).
 	Unscripted string
+	// MarksSensitive, when set, says how the app of a server marks fields
+	// never-indexed: by name, the names the origin gives it
+	// (live.SensitiveNames). The script's sensitive fields of those names
+	// are then expected never-indexed (live.Capture.SensitiveByName), and
+	// enc/7.1.3/1 is graded.
+	MarksSensitive string
 	// NoDecoder, when set, says why the target is no decoder target
 	// (DecoderTargets leaves it out).
 	NoDecoder string
@@ -299,6 +305,10 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	}
 	if t.Role == live.RoleProxy {
 		origin.Relayed(c)
+	}
+	if t.MarksSensitive != "" {
+		c.SensitiveByName = true
+		c.Notes = append(c.Notes, "the script's sensitive fields are marked never-indexed by name: "+t.MarksSensitive)
 	}
 	return c, nil
 }

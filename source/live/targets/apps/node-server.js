@@ -7,17 +7,21 @@
 //
 // --mode server answers on the core API (stream.respond); --mode proxy
 // relays on the compatibility API (res.writeHead), as a node reverse
-// proxy does.
+// proxy does. --marks by-name (server mode) asks the origin which names
+// are sensitive and lists them in http2.sensitiveHeaders, so that
+// node:http2 sends those fields never-indexed.
 //
-// Usage: node node-server.js --port PORT --origin HOST:PORT [--cert F --key F] [--mode server|proxy]
+// Usage: node node-server.js --port PORT --origin HOST:PORT [--cert F --key F] [--mode server|proxy] [--marks by-name]
 
 const fs = require('node:fs');
 const http2 = require('node:http2');
-const { fetchOrigin, headerObject, options } = require('./origin.js');
+const { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames } = require('./origin.js');
 
 const o = options(process.argv.slice(2));
 const mode = o.mode || 'server';
 if (mode !== 'server' && mode !== 'proxy') throw new Error(`--mode ${mode}: want server or proxy`);
+if (o.marks !== undefined && (o.marks !== 'by-name' || mode !== 'server')) throw new Error(`--marks ${o.marks}: want by-name, in server mode`);
+const marks = o.marks ? { [marksHeader]: o.marks } : undefined;
 
 // Room for the script's response of 16 KiB strings.
 const limits = { settings: { maxHeaderListSize: 1 << 20 }, maxSendHeaderBlockLength: 1 << 20, maxSessionMemory: 64 };
@@ -40,8 +44,11 @@ if (mode === 'server') {
         stream.respond(failed(err), { endStream: true });
         return;
       }
+      const { raw: fields, names } = takeSensitiveNames(raw);
+      const h = headerObject(status, fields);
+      if (names.length > 0) h[http2.sensitiveHeaders] = names;
       try {
-        stream.respond(headerObject(status, raw), { endStream: body.length === 0 });
+        stream.respond(h, { endStream: body.length === 0 });
       } catch (e) {
         // node:http2 refuses the fields: say so, in the log and the answer.
         console.error(`node-server.js: ${headers[':path']}: ${e.code}: ${e.message}`);
@@ -49,7 +56,7 @@ if (mode === 'server') {
         return;
       }
       if (body.length > 0) stream.end(body);
-    });
+    }, marks);
   });
 } else {
   server.on('request', (req, res) => {

@@ -24,11 +24,14 @@ const singleValue = new Set(['access-control-allow-credentials', 'access-control
 // A path node:http refuses (no path, or octets it will not send: a
 // decoder certification sends such requests) is an error for done, not
 // an exception that would end the server.
-function fetchOrigin(origin, path, done) {
+//
+// extra, when given, holds request fields to send besides (a marks
+// request: see sensitiveNames).
+function fetchOrigin(origin, path, done, extra) {
   const [host, port] = splitHostPort(origin);
   let req;
   try {
-    req = newRequest(host, port, path, done);
+    req = newRequest(host, port, path, done, extra);
   } catch (err) {
     process.nextTick(() => done(err));
     return;
@@ -37,9 +40,9 @@ function fetchOrigin(origin, path, done) {
   req.end();
 }
 
-function newRequest(host, port, path, done) {
+function newRequest(host, port, path, done, extra) {
   if (typeof path !== 'string') throw new TypeError('the request has no :path');
-  return http.request({ host, port, path, method: 'GET', agent, maxHeaderSize: 1 << 20 }, (res) => {
+  return http.request({ host, port, path, method: 'GET', agent, maxHeaderSize: 1 << 20, headers: extra || {} }, (res) => {
     const chunks = [];
     res.on('data', (c) => chunks.push(c));
     res.on('end', () => done(null, res.statusCode, res.rawHeaders, Buffer.concat(chunks)));
@@ -67,6 +70,28 @@ function headerObject(status, rawHeaders) {
   return h;
 }
 
+// The origin's marks (source/live/origin.go): a request with marksHeader
+// set to 'by-name' gets the field sensitiveHeader, the comma-separated
+// names to mark never-indexed.
+const marksHeader = 'x-hpackcert-marks';
+const sensitiveHeader = 'x-hpackcert-sensitive';
+
+// takeSensitiveNames returns rawHeaders without the origin's
+// sensitiveHeader field, and the names it lists. (rawHeaders itself is
+// left alone: node:http parses it again later, for the agent.)
+function takeSensitiveNames(rawHeaders) {
+  const raw = [];
+  let names = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toLowerCase() === sensitiveHeader) {
+      names = names.concat(rawHeaders[i + 1].split(',').filter((n) => n !== ''));
+    } else {
+      raw.push(rawHeaders[i], rawHeaders[i + 1]);
+    }
+  }
+  return { raw, names };
+}
+
 function splitHostPort(addr) {
   const i = addr.lastIndexOf(':');
   return [addr.slice(0, i), Number(addr.slice(i + 1))];
@@ -77,8 +102,8 @@ function options(argv) {
   const o = {};
   for (let i = 0; i + 1 < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
-    if (!['port', 'origin', 'cert', 'key', 'mode'].includes(key)) {
-      throw new Error(`unknown option ${argv[i]} (want --port, --origin, --cert, --key, --mode)`);
+    if (!['port', 'origin', 'cert', 'key', 'mode', 'marks'].includes(key)) {
+      throw new Error(`unknown option ${argv[i]} (want --port, --origin, --cert, --key, --mode, --marks)`);
     }
     o[key] = argv[i + 1];
   }
@@ -86,4 +111,4 @@ function options(argv) {
   return o;
 }
 
-module.exports = { fetchOrigin, headerObject, options };
+module.exports = { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames };

@@ -301,8 +301,9 @@ var appTargets = []TargetSpec{
 	},
 	{
 		Name: "bun-node-http2", Role: live.RoleServer, Package: "bun from npm (" + bunDir + "/install.sh)",
-		Encoder:   "ls-hpack (Bun's node:http2)",
-		Transform: nodeTransform,
+		Encoder:        "ls-hpack (Bun's node:http2)",
+		Transform:      nodeTransform,
+		MarksSensitive: "the app lists them in the response's http2.sensitiveHeaders, which Bun's node:http2 honours as node's does",
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{bunBinary(), "node-server.js", "--mode", "server"}, a.flags()...), nil
 		}, func() string { return commandVersion(bunBinary(), "--version") }),

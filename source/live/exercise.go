@@ -307,7 +307,9 @@ const clientIndexed = 3800
 // lists of the targeted connection that servers and proxies answer
 // (targetedResponses) as request fields, after "x-hpackcert" with name.
 // They are a baseline, fields repeated in one list (set-cookie, vary,
-// x-dup), credentials and cookies, fields of 4100 and 3500 octets, every
+// x-dup), credentials and cookies (their sensitive marks kept: a client
+// that marks fields by name sends those never-indexed, and the capture of
+// any other expects them as any field), fields of 4100 and 3500 octets, every
 // octet of an HTTP/1.1 value, and 48 fields of 131 octets that evict
 // each other inside one block; each list's fields come once, in order,
 // without ":status", and a name an earlier list gave is not given again
@@ -333,7 +335,7 @@ func GeneratedClientHeaders(name string, large bool) []vectors.Field {
 				continue
 			}
 			here[f.Name], given[f.Name] = true, true
-			out = append(out, vectors.Field{Name: f.Name, Value: f.Value})
+			out = append(out, vectors.Field{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive})
 		}
 	}
 	return out

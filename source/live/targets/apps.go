@@ -111,8 +111,10 @@ func writeApps(dir string, names ...string) error {
 // the fields to add in a headers file (a JSON array of [name, value]
 // pairs, each octet of a value written as the code point of its number,
 // since a command line cannot carry every octet). ready checks what the
-// client needs, as for appServer.
-func appClient(interpreter func() string, file string, ready func(tlsOn bool) error) clientFunc {
+// client needs, as for appServer. With marks, the file is instead an
+// object: "headers", those pairs, and "sensitive", the names the client is
+// to mark never-indexed (live.SensitiveNames of the fields).
+func appClient(interpreter func() string, file string, ready func(tlsOn bool) error, marks bool) clientFunc {
 	return func(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
 		if ready != nil {
 			if err := ready(tlsOn); err != nil {
@@ -133,7 +135,15 @@ func appClient(interpreter func() string, file string, ready func(tlsOn bool) er
 			for i, f := range headers {
 				pairs[i] = [2]string{f.Name, latin1(f.Value)}
 			}
-			data, err := json.Marshal(pairs)
+			var v any = pairs
+			if marks {
+				names := live.SensitiveNames(headers)
+				if names == nil {
+					names = []string{}
+				}
+				v = map[string]any{"headers": pairs, "sensitive": names}
+			}
+			data, err := json.Marshal(v)
 			if err != nil {
 				return err
 			}
@@ -296,8 +306,9 @@ var appTargets = []TargetSpec{
 	{
 		Name: "node-client", Role: live.RoleClient, Package: "nodejs", Binary: "node",
 		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)", Transform: clientTransform,
-		client: appClient(func() string { return "node" }, "node-client.js", nil),
-		fields: newClientFields("node-client", true, nil),
+		client:         appClient(func() string { return "node" }, "node-client.js", nil, true),
+		MarksSensitive: "the app lists them in each request's http2.sensitiveHeaders, which session.request passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
+		fields:         newClientFields("node-client", true, nil),
 	},
 	{
 		Name: "bun-node-http2", Role: live.RoleServer, Package: "bun from npm (" + bunDir + "/install.sh)",
@@ -353,7 +364,7 @@ var appTargets = []TargetSpec{
 				return fmt.Errorf("live: grpc-client runs over h2c only (an insecure channel)")
 			}
 			return pythonModules("python3-grpcio", "grpc")
-		}),
+		}, false),
 		fields:  newClientFields("grpc-client", true, grpcMetadata),
 		version: func() string { return pythonVersions("grpcio") },
 	},

@@ -238,6 +238,7 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		co.Requests, co.Timeout, co.StepTimeout = requests, o.Timeout, o.StepTimeout
 		c.Conns, err = live.CaptureClient(ctx, co)
 		c.Elapsed = time.Since(began)
+		t.marks(c)
 		return c, err
 	}
 	if o.OriginH2C && !t.H2COrigin {
@@ -306,11 +307,17 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	if t.Role == live.RoleProxy {
 		origin.Relayed(c)
 	}
+	t.marks(c)
+	return c, nil
+}
+
+// marks records on the capture of a target whose app marks sensitive
+// fields by name that it does (MarksSensitive).
+func (t *TargetSpec) marks(c *live.Capture) {
 	if t.MarksSensitive != "" {
 		c.SensitiveByName = true
-		c.Notes = append(c.Notes, "the script's sensitive fields are marked never-indexed by name: "+t.MarksSensitive)
+		c.Notes = append(c.Notes, "the sensitive fields are marked never-indexed by name: "+t.MarksSensitive)
 	}
-	return c, nil
 }
 
 // noLarge returns why the target is certified without the response of

@@ -4,7 +4,9 @@
 // with ALPN h2 for https ones (the certificate hpackcert made is not
 // checked), and one GET after the other, each with the fields of the
 // headers file: a JSON array of [name, value] pairs, each value's octets
-// written as the code points below 256 of the same numbers (Latin-1).
+// written as the code points below 256 of the same numbers (Latin-1), or
+// an object of those pairs ("headers") and the names to mark never-indexed
+// ("sensitive"), which each request lists in http2.sensitiveHeaders.
 //
 // Usage: node node-client.js --headers FILE URL...
 
@@ -13,7 +15,9 @@ const http2 = require('node:http2');
 
 const argv = process.argv.slice(2);
 if (argv[0] !== '--headers' || argv.length < 3) throw new Error('usage: node node-client.js --headers FILE URL...');
-const pairs = JSON.parse(fs.readFileSync(argv[1], 'utf8'));
+const file = JSON.parse(fs.readFileSync(argv[1], 'utf8'));
+const pairs = Array.isArray(file) ? file : file.headers;
+const sensitive = Array.isArray(file) ? [] : file.sensitive;
 const urls = argv.slice(2).map((u) => new URL(u));
 
 const headers = {};
@@ -33,7 +37,9 @@ function next(i) {
     return;
   }
   const u = urls[i];
-  const req = session.request({ ':method': 'GET', ':path': u.pathname + u.search, ...headers }, { endStream: true });
+  const h = { ':method': 'GET', ':path': u.pathname + u.search, ...headers };
+  if (sensitive.length > 0) h[http2.sensitiveHeaders] = sensitive;
+  const req = session.request(h, { endStream: true });
   req.on('response', () => {});
   req.on('data', () => {});
   req.on('end', () => next(i + 1));

@@ -27,18 +27,19 @@ type Bug int
 
 // The bugs, each named after what the encoder gets wrong.
 const (
-	None                 Bug = iota
-	IndexNotInserted         // the third field sent with incremental indexing is not added to its own table
-	NoUpdateAfterDownUp      // after settings down then up again, no update signals the smallest
-	ThreeUpdates             // signals the smallest setting and then every later one
-	UpdateAboveSetting       // signals 4096 whatever the acknowledged setting
-	HuffmanZeroPadding       // pads Huffman strings with zero bits
-	AlwaysHuffman            // Huffman-codes every string, even when longer
-	AuthorizationIndexed     // indexes authorization and short cookies
-	SensitiveIndexed         // ignores the sensitive mark
-	Overhead31               // counts 31 octets of entry overhead, not 32
-	EvictOneTooFew           // evicts one entry fewer than a new entry needs
-	NoSizeUpdates            // writes no size update at all, its table kept at its first size (HttpCore 5.2.1's defect)
+	None                   Bug = iota
+	IndexNotInserted           // the third field sent with incremental indexing is not added to its own table
+	NoUpdateAfterDownUp        // after settings down then up again, no update signals the smallest
+	ThreeUpdates               // signals the smallest setting and then every later one
+	UpdateAboveSetting         // signals 4096 whatever the acknowledged setting
+	HuffmanZeroPadding         // pads Huffman strings with zero bits
+	AlwaysHuffman              // Huffman-codes every string, even when longer
+	AuthorizationIndexed       // indexes authorization and short cookies
+	SensitiveIndexed           // ignores the sensitive mark
+	Overhead31                 // counts 31 octets of entry overhead, not 32
+	EvictOneTooFew             // evicts one entry fewer than a new entry needs
+	NoSizeUpdates              // writes no size update at all, its table kept at its first size (HttpCore 5.2.1's defect)
+	EvictedNameAfterInsert     // names the entry its own insertion evicts by that entry's index counted after the insertion
 
 	// The bombs are not bugs of a rule but hostile output, for the
 	// certifier's memory bounds: each block is what the name says, after
@@ -68,21 +69,22 @@ func (b Bug) huffmanOctet() (byte, bool) {
 const wrongHuffmanPrefix = "wrong-huffman-code:0x"
 
 var bugNames = map[string]Bug{
-	"none":                    None,
-	"index-not-inserted":      IndexNotInserted,
-	"no-update-after-down-up": NoUpdateAfterDownUp,
-	"three-updates":           ThreeUpdates,
-	"update-above-setting":    UpdateAboveSetting,
-	"huffman-zero-padding":    HuffmanZeroPadding,
-	"always-huffman":          AlwaysHuffman,
-	"authorization-indexed":   AuthorizationIndexed,
-	"sensitive-indexed":       SensitiveIndexed,
-	"overhead-31":             Overhead31,
-	"evict-one-too-few":       EvictOneTooFew,
-	"no-size-updates":         NoSizeUpdates,
-	"bomb-indexed":            BombIndexed,
-	"bomb-wire":               BombWire,
-	"bomb-per-block":          BombPerBlock,
+	"none":                      None,
+	"index-not-inserted":        IndexNotInserted,
+	"no-update-after-down-up":   NoUpdateAfterDownUp,
+	"three-updates":             ThreeUpdates,
+	"update-above-setting":      UpdateAboveSetting,
+	"huffman-zero-padding":      HuffmanZeroPadding,
+	"always-huffman":            AlwaysHuffman,
+	"authorization-indexed":     AuthorizationIndexed,
+	"sensitive-indexed":         SensitiveIndexed,
+	"overhead-31":               Overhead31,
+	"evict-one-too-few":         EvictOneTooFew,
+	"no-size-updates":           NoSizeUpdates,
+	"evicted-name-after-insert": EvictedNameAfterInsert,
+	"bomb-indexed":              BombIndexed,
+	"bomb-wire":                 BombWire,
+	"bomb-per-block":            BombPerBlock,
 }
 
 // String returns the bug's name, as ParseBug accepts it.
@@ -266,6 +268,20 @@ func (e *Encoder) add(f spec.Field) {
 	e.size += size
 }
 
+// evicts reports whether inserting f evicts the dynamic-table entry at
+// index (RFC 7541 §4.4: the entries from the end, until the table has room
+// for f). A static or zero index is no entry of the dynamic table.
+func (e *Encoder) evicts(index int, f spec.Field) bool {
+	if index <= spec.StaticTableLen {
+		return false
+	}
+	kept := uint32(0)
+	for _, d := range e.table[:index-spec.StaticTableLen] {
+		kept += e.entrySize(d)
+	}
+	return kept > e.maxSize-e.entrySize(f)
+}
+
 // search returns the index of a full match and of a name match (0 when
 // none), static table first.
 func (e *Encoder) search(f spec.Field) (full, name int) {
@@ -307,6 +323,14 @@ func (e *Encoder) appendField(dst []byte, cf certify.Field) []byte {
 	}
 	if e.entrySize(f) > e.maxSize {
 		return e.appendLiteral(dst, 0x00, 4, name, f)
+	}
+	if e.bug == EvictedNameAfterInsert && e.evicts(name, f) {
+		// An encoder that inserts before it writes the representation,
+		// and keeps the evicted name's entry alive through a stale
+		// reference, counts its index in the table after the insertion:
+		// one past the index the decoder, which reads the name before it
+		// evicts (§4.4), resolves.
+		name++
 	}
 	dst = e.appendLiteral(dst, 0x40, 6, name, f)
 	e.inserted++

@@ -1,7 +1,9 @@
 package broken
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -83,5 +85,47 @@ func TestNoneRoundTrips(t *testing.T) {
 		if et, dt := e.Table(), d.Table(); len(et) != len(dt) {
 			t.Errorf("block %d: encoder table %v; strict's %v", i, et, dt)
 		}
+	}
+}
+
+// TestEvictedNameAfterInsert checks that the bug changes only a literal
+// whose name's entry its own insertion evicts (RFC 7541 §4.4): there the
+// name index is one past the entry's, past the decoder's table; where the
+// named entry survives the insertion, the blocks are those of no bug.
+func TestEvictedNameAfterInsert(t *testing.T) {
+	a, b := strings.Repeat("a", 30), strings.Repeat("b", 30) // 67-octet entries
+	tests := []struct {
+		name    string
+		size    uint32 // the acknowledged table size
+		changed bool   // whether the second block differs from no bug's
+	}{
+		{"each entry evicts the other", 100, true},
+		{"both entries fit", 200, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var wires [2][]byte
+			for i, bug := range []Bug{None, EvictedNameAfterInsert} {
+				e, d := New(bug), strict.New()
+				e.SetMaxDynamicTableSize(tt.size)
+				d.SetMaxDynamicTableSize(tt.size)
+				var err error
+				for _, v := range []string{a, b} {
+					wires[i], _ = e.EncodeBlock(nil, []certify.Field{{Name: "x-own", Value: v}})
+					if _, err = d.DecodeBlock(wires[i]); err != nil {
+						break
+					}
+				}
+				if bug == EvictedNameAfterInsert && tt.changed != (err != nil) {
+					t.Errorf("%s: strict decoding the second block %x: error %v; want one: %v", bug, wires[i], err, tt.changed)
+				}
+				if bug == None && err != nil {
+					t.Fatalf("none: strict: %v (wire %x)", err, wires[i])
+				}
+			}
+			if changed := !bytes.Equal(wires[0], wires[1]); changed != tt.changed {
+				t.Errorf("second block %x with the bug, %x without; changed %v, want %v", wires[1], wires[0], changed, tt.changed)
+			}
+		})
 	}
 }

@@ -36,6 +36,12 @@ var PlantedBugs = []Planted{
 	// about the updates it never writes (4.3/1, 6.3/1, 6.3/2) are their
 	// consequences, neither failed nor left ungraded.
 	{broken.NoSizeUpdates, map[string]certify.Grade{"enc/4.2/1": certify.Fail, "enc/4.2/2": certify.Fail, "enc/4.2/4": certify.NonStrict}},
+	// A name index counted after the insertion that evicts the name's
+	// entry (§4.4 has the decoder read the name first): the index names
+	// another entry, or none, on the decoders' side, the disagreement of
+	// indices 2.3.2/2 owns (the own-name stories are targeted, the
+	// situation rare in the traffic).
+	{broken.EvictedNameAfterInsert, map[string]certify.Grade{"enc/2.3.2/2": certify.Fail}},
 	{broken.WrongHuffmanCode('a'), map[string]certify.Grade{"enc/5.2/4": certify.Fail}},
 }
 

@@ -119,8 +119,11 @@ func huffmanStories() []decStory {
 	b := newStory("huffman")
 	for chunk := 0; chunk < 4; chunk++ {
 		v := octetChunk(chunk)
+		// The octets go in the value and, lowercased, in the name: a
+		// decoder that lowercases names breaks octet preservation
+		// (dec/5.2/1), not Huffman decoding, and must be filed there.
 		b.add(fmt.Sprintf("octets 0x%02x-0x%02x Huffman-coded", chunk*64, chunk*64+63),
-			newBlock().literal(wire.WithoutIndexing, 0, "x-huff"+v, v, true))
+			newBlock().literal(wire.WithoutIndexing, 0, "x-huff"+strings.ToLower(v), v, true))
 	}
 	b.add("Huffman names and values of common text", newBlock().
 		literal(wire.WithoutIndexing, 4, "", "/index.html?q=1", true).
@@ -181,11 +184,16 @@ func pastStories() []decStory {
 func twoUpdateStories() []decStory {
 	b := newStory("two-updates").
 		add("two insertions", newBlock().insert("x-a", "1").insert("x-b", "2")).
-		add("updates to 2000 then 4096 (entries survive), then 62 and 63", newBlock().update(2000).update(4096).indexed(62).indexed(63))
+		add("updates to 2000 then 4096 (entries survive), then 62 and 63", newBlock().update(2000).update(4096).indexed(62).indexed(63)).
+		// A block after the updates: a decoder that refuses valid blocks
+		// once its table size changed fails here, the first case whose
+		// stories update the size, not a later one.
+		add("the block after the updates: an insertion, 62 and 64", newBlock().insert("x-c", "3").indexed(62).indexed(64))
 	lowered := newStory("two-updates-after-settings").
 		add("an insertion", newBlock().insert("x-a", "1"))
 	lowered.tableSize = 1024
-	lowered.add("the setting went down to 1024: updates to 512 then 1024", newBlock().update(512).update(1024).indexed(62))
+	lowered.add("the setting went down to 1024: updates to 512 then 1024", newBlock().update(512).update(1024).indexed(62)).
+		add("the block after the updates: index 62", newBlock().indexed(62))
 	return []decStory{b.done(), lowered.done()}
 }
 
@@ -437,6 +445,15 @@ func trafficStories(lists []*vectors.Story) []decStory {
 		}
 		out = append(out, b.done())
 	}
+	// A 12 KB block of short strings: a decoder that refuses valid blocks
+	// over a size of its own (8 KiB is a common buffer) without a
+	// header-list limit told fails dec/3.2/1; its strings are far under
+	// maxUnlimitedString, so no string-length limit excuses it.
+	large := newBlock()
+	for i := 0; i < 24; i++ {
+		large.plain(fmt.Sprintf("x-large-%02d", i), filler('l', 500))
+	}
+	out = append(out, newStory("large-block").add("24 fields of 500 octets, 12 KB of block", large).done())
 	return out
 }
 

@@ -102,6 +102,11 @@ func TestDecoderBreakdowns(t *testing.T) {
 		{OpDecode, "hang", request3 + `no answer to decode within 300ms`, 3, true, "a timeout, naming it"},
 		{OpDecode, "exit", request3 + `the decoder exited (exit status 3) without answering decode`, 3, true, "an exit, naming the decoder"},
 		{OpDecode, "headers 70000", request3 + `an answer to decode of more than 65,536 octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts`, 3, true, "an answer over its bound, an *OversizeAnswerError"},
+		{OpDecode, "close-stdout", request3 + `the decoder closed its standard output without answering decode`, 3, true, "stdout closed, the process alive"},
+		{OpDecode, "term", request3 + `the decoder was killed (signal: terminated) without answering decode`, 3, true, "killed by a signal"},
+		// "early" answers new, then writes an encoder's answer before the
+		// decode request is sent: taken as the answer to decode, refused.
+		{OpNew, "early", request3 + `the answer to decode has "wire", a member of an encoder's answer to encode: "{\"wire\":\"82\"}"`, 3, true, "an answer to a request never sent"},
 		{OpNew, "{}\n{}", request2 + `the decoder wrote more than one line in answer to new, the next: "{}"`, 2, true, "a second line"},
 		// The decoder refusing the block: no breakdown.
 		{OpDecode, `{"error":"index 0 at offset 0"}`, `decoder answered request 3 (decode) with an error: index 0 at offset 0`, 3, false, "a decoding error"},

@@ -8,7 +8,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# step prints a heading with the seconds since the start and since the
+# previous step, so a CI log shows where the time goes.
+t0=$(date +%s)
+tp=$t0
+step() {
+	local now
+	now=$(date +%s)
+	printf '\n== %s  [%d s total, previous step %d s]\n' "$*" $((now - t0)) $((now - tp))
+	tp=$now
+}
 
 need_pkgs=()
 command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
@@ -20,10 +29,13 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 	./ci/apt-install.sh "${need_pkgs[@]}"
 fi
 
+step "packages ready"
+
 # The HTTP/2 servers, proxies and clients hpackcert live certifies (nginx,
 # h2o, HAProxy, nghttpx, Apache httpd, Caddy, curl, nghttp): the live tests
 # need them under CI=true.
 ./ci/live.sh --install-only
+step "live targets installed"
 
 tags=nghttp2
 export GOFLAGS="${GOFLAGS:-} -tags=$tags"

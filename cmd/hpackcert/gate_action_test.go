@@ -27,6 +27,7 @@ import (
 // four reports, appends the Markdown report to the step summary and the
 // outputs to GITHUB_OUTPUT, and leaves an installed libnghttp2 alone.
 func TestAction(t *testing.T) {
+	testenv.ChildProcesses(t, "the action's script and hpackcert")
 	root := moduleRoot(t)
 	bin := testenv.BuildCommands(t, "certify/testdata/stdioenc", "cmd/hpackcert-stdio-ref")
 	nghttp2 := "false"

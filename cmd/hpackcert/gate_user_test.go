@@ -22,6 +22,7 @@ import (
 // directory, and passes once the encoder is fixed; the fixed encoder
 // passes the gate.
 func TestGateInNewProject(t *testing.T) {
+	testenv.ChildProcesses(t, "the gate script, go build and the user's encoder")
 	root := moduleRoot(t)
 	needBash(t)
 	python, err := exec.LookPath("python3")

@@ -73,3 +73,16 @@ type buildError struct {
 func (e *buildError) Error() string {
 	return "testenv: building " + e.pkg + ": " + e.err.Error() + "\n" + e.out
 }
+
+// ChildProcesses skips t under -short: what it checks runs in child
+// processes (a binary built by BuildCommands, a shell script), which the
+// race detector of the test binary does not instrument. ci/test.sh runs
+// the tests once in full and then again with -race -short, so such a test
+// would only repeat, under -race, what its first run checked. what says
+// which child processes.
+func ChildProcesses(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: " + what + " run in child processes, which -race does not instrument; the run without -short checks them")
+	}
+}

@@ -710,6 +710,7 @@ type hostileResult struct {
 // client of a server and of a proxy and as the server of a client, over
 // h2c and TLS.
 func TestHostilePeers(t *testing.T) {
+	testenv.ChildProcesses(t, "hpackcert live and its peak memory")
 	bin := filepath.Join(testenv.BuildCommands(t, "cmd/hpackcert"), "hpackcert")
 	self, err := os.Executable()
 	if err != nil {

@@ -107,7 +107,7 @@ func TestPlantedBugsStdio(t *testing.T) {
 func TestStdioMisbehaving(t *testing.T) {
 	dir := stdioBinaries(t)
 	enc := filepath.Join(dir, "stdioenc")
-	const timeout = 2 * time.Second
+	const timeout = time.Second
 	tests := []struct {
 		name   string
 		args   string
@@ -117,7 +117,7 @@ func TestStdioMisbehaving(t *testing.T) {
 		detail string // in the detail, or in the breakdown
 		stderr string // in the captured stderr, when set
 	}{
-		{"hang", "-hang-after 3", []string{"enc/4.1/", "enc/5.2/3"}, "", certify.Fail, "within 2s", "stdioenc: hanging"},
+		{"hang", "-hang-after 3", []string{"enc/4.1/", "enc/5.2/3"}, "", certify.Fail, "within 1s", "stdioenc: hanging"},
 		{"crash", "-crash-after 2", []string{"enc/4.4/1"}, "", certify.Fail, "exit status 3", "simulated crash"},
 		{"garbage", "-garbage", []string{"enc/4.3/1"}, "", certify.Fail, `encoder broke hpack-stdio at request 3: the answer to encode is not JSON (at octet 2): "this is not JSON"`, ""},
 		{"lie", "-lie", []string{"enc/3.2/1"}, "enc/3.2/1", certify.Fail, "decoded other fields", ""},

@@ -39,7 +39,13 @@ type Capture struct {
 	// expected never-indexed, the script's other sensitive fields as any
 	// others.
 	SensitiveByName bool
-	Conns           []Conn
+	// NeverIndexes, when set, is what the target's HPACK library sends
+	// never-indexed of its own accord, whatever its user asks (libnghttp2's
+	// deflater, python-h2): the captured fields it covers are expected
+	// never-indexed, beside any the other marks make sensitive, and
+	// enc/7.1.3/1 is graded on them.
+	NeverIndexes *NeverIndexPolicy
+	Conns        []Conn
 	// Notes says what went wrong or was left out, one line each.
 	Notes   []string
 	Elapsed time.Duration
@@ -92,6 +98,16 @@ func (c *Capture) Target() (certify.Target, error) {
 			for ci := range st.Cases {
 				for fi := range st.Cases[ci].Headers {
 					st.Cases[ci].Headers[fi].Sensitive = false
+				}
+			}
+		}
+	}
+	if p := c.NeverIndexes; p != nil {
+		for _, st := range stories {
+			for ci := range st.Cases {
+				for fi := range st.Cases[ci].Headers {
+					h := &st.Cases[ci].Headers[fi]
+					h.Sensitive = h.Sensitive || p.Covers(h.Name, h.Value)
 				}
 			}
 		}
@@ -163,6 +179,43 @@ func markByName(stories []*vectors.Story, conns []Conn) {
 	}
 }
 
+// NeverIndexPolicy is the fields an HPACK library sends never-indexed by
+// itself (RFC 7541 §7.1.3 leaves the choice to the encoder): every field of
+// Names, and cookie fields whose value is shorter than ShortCookie octets
+// when ShortCookie is above 0. Why says where the library does so.
+type NeverIndexPolicy struct {
+	Names       []string
+	ShortCookie int
+	Why         string
+}
+
+// Covers reports whether the policy sends the field never-indexed.
+func (p *NeverIndexPolicy) Covers(name, value string) bool {
+	if slices.Contains(p.Names, name) {
+		return true
+	}
+	return p.ShortCookie > 0 && name == "cookie" && len(value) < p.ShortCookie
+}
+
+// String describes the policy for a report's notes.
+func (p *NeverIndexPolicy) String() string {
+	s := strings.Join(p.Names, ", ")
+	if p.ShortCookie > 0 {
+		s += fmt.Sprintf(" and cookies under %d octets", p.ShortCookie)
+	}
+	return s + " (" + p.Why + ")"
+}
+
+// Nghttp2NeverIndex is libnghttp2's deflater's own choice: authorization,
+// and cookie values under 20 octets, go never-indexed whatever the flags
+// of the nghttp2_nv (nghttp2_hd.c, deflate_nv).
+var Nghttp2NeverIndex = &NeverIndexPolicy{Names: []string{"authorization"}, ShortCookie: 20, Why: "libnghttp2's deflater does so whatever the caller's flags"}
+
+// PythonH2NeverIndex is python-h2's: before its hpack encoder sees them,
+// h2 turns authorization and proxy-authorization fields, and cookies under
+// 20 octets, into never-indexed ones (h2.utilities, secure headers).
+var PythonH2NeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "proxy-authorization"}, ShortCookie: 20, Why: "python-h2 marks them so before encoding"}
+
 // sensitiveLack is why enc/7.1.3/1 goes ungraded live.
 const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"
 
@@ -185,7 +238,7 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 		// judge is graded all the same) but a proxy that got the fields
 		// never-indexed from an h2c origin, which must relay them so,
 		// and a server whose app marks them by name (SensitiveByName).
-		if !c.SensitiveRelayed && !c.SensitiveByName {
+		if !c.SensitiveRelayed && !c.SensitiveByName && c.NeverIndexes == nil {
 			opts.Declared = append(slices.Clip(opts.Declared), certify.Declaration{Case: "enc/7.1.3/1", Encoder: t.Name(), Reason: sensitiveLack})
 		}
 	}

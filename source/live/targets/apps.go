@@ -290,6 +290,7 @@ var appTargets = []TargetSpec{
 		Name: "node-server", Role: live.RoleServer, Package: "nodejs", Binary: "node",
 		Encoder:        "libnghttp2's deflater (Node's bundled nghttp2)",
 		Transform:      nodeTransform,
+		NeverIndexes:   live.Nghttp2NeverIndex,
 		MarksSensitive: "the app lists them in the response's http2.sensitiveHeaders, which stream.respond passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{"node", "node-server.js", "--mode", "server"}, a.flags()...), nil
@@ -297,8 +298,9 @@ var appTargets = []TargetSpec{
 	},
 	{
 		Name: "node-proxy", Role: live.RoleProxy, Package: "nodejs", Binary: "node",
-		Encoder:   "libnghttp2's deflater (Node's bundled nghttp2)",
-		Transform: nodeTransform,
+		Encoder:      "libnghttp2's deflater (Node's bundled nghttp2)",
+		Transform:    nodeTransform,
+		NeverIndexes: live.Nghttp2NeverIndex,
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{"node", "node-server.js", "--mode", "proxy"}, a.flags()...), nil
 		}, func() string { return commandVersion("node", "--version") }),
@@ -306,6 +308,7 @@ var appTargets = []TargetSpec{
 	{
 		Name: "node-client", Role: live.RoleClient, Package: "nodejs", Binary: "node",
 		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)", Transform: clientTransform,
+		NeverIndexes:   live.Nghttp2NeverIndex,
 		client:         appClient(func() string { return "node" }, "node-client.js", nil, true),
 		MarksSensitive: "the app lists them in each request's http2.sensitiveHeaders, which session.request passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
 		fields:         newClientFields("node-client", true, nil),
@@ -333,7 +336,8 @@ var appTargets = []TargetSpec{
 	},
 	{
 		Name: "hypercorn", Role: live.RoleServer, Package: "python3-hypercorn", Binary: "hypercorn",
-		Encoder: "python-hpack (python-h2 through hypercorn)",
+		Encoder:      "python-hpack (python-h2 through hypercorn)",
+		NeverIndexes: live.PythonH2NeverIndex,
 		Transform: live.Transform{
 			Add:     []string{"date"},
 			Replace: []string{"server"},

@@ -59,6 +59,10 @@ type TargetSpec struct {
 	// are then expected never-indexed (live.Capture.SensitiveByName), and
 	// enc/7.1.3/1 is graded.
 	MarksSensitive string
+	// NeverIndexes, when set, is what the target's HPACK library sends
+	// never-indexed of its own accord (live.Capture.NeverIndexes): those
+	// fields are expected never-indexed, and enc/7.1.3/1 is graded.
+	NeverIndexes *live.NeverIndexPolicy
 	// NoDecoder, when set, says why the target is no decoder target
 	// (DecoderTargets leaves it out).
 	NoDecoder string
@@ -317,6 +321,10 @@ func (t *TargetSpec) marks(c *live.Capture) {
 	if t.MarksSensitive != "" {
 		c.SensitiveByName = true
 		c.Notes = append(c.Notes, "the sensitive fields are marked never-indexed by name: "+t.MarksSensitive)
+	}
+	if t.NeverIndexes != nil {
+		c.NeverIndexes = t.NeverIndexes
+		c.Notes = append(c.Notes, "expected never-indexed as its HPACK library sends them: "+t.NeverIndexes.String())
 	}
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs go test ./... in a copy of the repository's tracked files placed
-# where no ../shared sits beside it, as a user's fresh clone would be:
-# everything must pass, and a test may skip only for missing external
-# data, through internal/testenv.Missing. The skips are listed.
+# Runs go test -short ./... in a copy of the repository's tracked files
+# placed where no ../shared sits beside it, as a user's fresh clone would
+# be: everything must pass, and a test may skip only for missing external
+# data, through internal/testenv.Missing, or as a long battery under
+# -short (ci/test.sh's go test step has run those in full). The skips are
+# listed.
 #
 # CI=true and HPACKCERT_REQUIRE_NGHTTP2 are unset for this run (they turn
 # those skips into failures); GOFLAGS, and so the build tags, are kept.
@@ -22,13 +24,14 @@ fi
 log="$work/test.json"
 status=0
 (cd "$clone" && env -u CI -u HPACKCERT_REQUIRE_NGHTTP2 -u HPACKCERT_TESTCASE_DIR \
-	go test -count=1 -json ./... >"$log" 2>&1) || status=$?
+	go test -count=1 -short -json ./... >"$log" 2>&1) || status=$?
 if [ $status -ne 0 ]; then
 	go run ./ci/skips -failures <"$log" >&2 || true
 	echo "bare-clone: go test failed in a copy without ../shared (exit $status)" >&2
 	exit 1
 fi
 
-# Every skip with its reason; testenv.Missing's reasons end in this text.
-echo "bare-clone: tests skipped (each must be for missing external data):"
-go run ./ci/skips -require 'set CI=true to make this a failure' <"$log" | sed 's/^/  /'
+# Every skip with its reason; testenv.Missing's reasons end in this text,
+# and the long batteries' skips under -short name -short.
+echo "bare-clone: tests skipped (each for missing external data, or a long battery under -short):"
+go run ./ci/skips -require 'set CI=true to make this a failure' -allow '-short' <"$log" | sed 's/^/  /'

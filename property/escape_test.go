@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -229,10 +228,7 @@ func TestEscapeAnalysisGate(t *testing.T) {
 	if root == "" {
 		t.Fatal("no go.mod above the working directory")
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		testenv.Missing(t, "go tool not found at "+goTool)
-	}
+	goTool := testenv.GoTool(t, "to compile package encoder with -gcflags=-m")
 	matches, err := filepath.Glob(filepath.Join(root, "encoder", "*.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,6 +251,9 @@ func TestEscapeAnalysisGate(t *testing.T) {
 	}
 	cmd := exec.Command(goTool, "build", "-gcflags=-m", "./encoder")
 	cmd.Dir = root
+	// The diagnostics must name the files by their paths: -trimpath (as
+	// ci/test.sh sets in GOFLAGS) would name them by import path.
+	cmd.Env = append(os.Environ(), "GOFLAGS="+strings.ReplaceAll(os.Getenv("GOFLAGS"), "-trimpath", ""))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m ./encoder: %v\n%s", err, out)

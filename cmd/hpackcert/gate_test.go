@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -47,13 +46,7 @@ func moduleRoot(t *testing.T) string {
 // goDir returns the directory of the go command the test runs with.
 func goDir(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			testenv.Missing(t, "the go command, for ci/gate.sh to build hpackcert with")
-		}
-	}
-	return filepath.Dir(goTool)
+	return filepath.Dir(testenv.GoTool(t, "for ci/gate.sh to build hpackcert with"))
 }
 
 // fakeTools writes a directory of sh scripts standing in for the named

@@ -22,12 +22,7 @@ var (
 // compiler's output. Call RemoveBuilt from TestMain to delete the directory.
 func BuildCommands(t testing.TB, pkgs ...string) string {
 	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			Missing(t, "the go command, to build "+pkgs[0])
-		}
-	}
+	goTool := GoTool(t, "to build "+pkgs[0])
 	root := ModuleRoot()
 	if root == "" {
 		t.Fatal("testenv: no module root to build from")
@@ -35,9 +30,11 @@ func BuildCommands(t testing.TB, pkgs ...string) string {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	if buildDir == "" {
-		if buildDir, err = os.MkdirTemp("", "hpackcert-bin"); err != nil {
+		dir, err := os.MkdirTemp("", "hpackcert-bin")
+		if err != nil {
 			t.Fatal(err)
 		}
+		buildDir = dir
 	}
 	for _, pkg := range pkgs {
 		err, done := buildBuilt[pkg]
@@ -54,6 +51,24 @@ func BuildCommands(t testing.TB, pkgs ...string) string {
 		}
 	}
 	return buildDir
+}
+
+// GoTool returns the path of the go command the tests run with: the one
+// of the test binary's GOROOT when it has one (a binary built with
+// -trimpath has none), else the go on PATH. Without either it stops t
+// through Missing, saying what the command was for.
+func GoTool(t testing.TB, what string) string {
+	t.Helper()
+	if root := runtime.GOROOT(); root != "" {
+		if p, err := exec.LookPath(filepath.Join(root, "bin", "go")); err == nil {
+			return p
+		}
+	}
+	p, err := exec.LookPath("go")
+	if err != nil {
+		Missing(t, "the go command, "+what)
+	}
+	return p
 }
 
 // RemoveBuilt deletes what BuildCommands built.

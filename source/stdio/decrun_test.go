@@ -64,7 +64,7 @@ func TestRunDecodersStdioStrict(t *testing.T) {
 // dec/7.3/1 grades as the expansion it is.
 func TestPlantedDecoderBugsStdio(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a dec/ run for every planted bug")
+		t.Skip("a dec/ run for every planted bug; skipped in -short mode")
 	}
 	var targets []certify.DecoderTarget
 	planted := certifytest.PlantedDecoderBugs()

@@ -255,7 +255,7 @@ func TestServeMisconfigured(t *testing.T) {
 // with an error rather than growing its buffer without bound.
 func TestServeLongLine(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes MaxLine octets")
+		t.Skip("writes MaxLine octets; skipped in -short mode")
 	}
 	line := `{"op":"encode","headers":[["a","` + strings.Repeat("x", MaxLine) + `"]]}`
 	s := &Server{Name: "echo", NewEncoder: newEcho}

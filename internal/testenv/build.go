@@ -92,12 +92,12 @@ func (e *buildError) Error() string {
 // ChildProcesses skips t under -short: what it checks runs in child
 // processes (a binary built by BuildCommands, a shell script), which the
 // race detector of the test binary does not instrument. ci/test.sh runs
-// the tests once in full and then again with -race -short, so such a test
-// would only repeat, under -race, what its first run checked. what says
-// which child processes.
+// the tests once in full and then with -short twice (under -race, and in
+// the bare clone), where such a test would only repeat its first run.
+// what says which child processes.
 func ChildProcesses(t testing.TB, what string) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short: " + what + " run in child processes, which -race does not instrument; the run without -short checks them")
+		t.Skip("-short: " + what + " run in child processes; the run without -short checks them in full")
 	}
 }

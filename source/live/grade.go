@@ -216,6 +216,10 @@ var Nghttp2NeverIndex = &NeverIndexPolicy{Names: []string{"authorization"}, Shor
 // 20 octets, into never-indexed ones (h2.utilities, secure headers).
 var PythonH2NeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "proxy-authorization"}, ShortCookie: 20, Why: "python-h2 marks them so before encoding"}
 
+// JettyNeverIndex is Jetty 9.4's HpackEncoder's: authorization,
+// set-cookie and set-cookie2 go never-indexed, by name.
+var JettyNeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "set-cookie", "set-cookie2"}, Why: "Jetty's HpackEncoder never-indexes these names"}
+
 // sensitiveLack is why enc/7.1.3/1 goes ungraded live.
 const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"
 

@@ -247,7 +247,8 @@ func TestCaptureNeverIndexPolicy(t *testing.T) {
 			t.Errorf("%s, policy %v: enc/7.1.3/2 %v (%s); want %v", tc.kind, tc.policy != nil, res2.Grade, res2.Detail, tc.want2)
 		}
 	}
-	if !Nghttp2NeverIndex.Covers("cookie", "sid=31d4") || Nghttp2NeverIndex.Covers("cookie", "a-cookie-of-20-octet") || Nghttp2NeverIndex.Covers("proxy-authorization", "x") || !PythonH2NeverIndex.Covers("proxy-authorization", "x") {
-		t.Error("Covers: nghttp2 covers authorization and cookies under 20 octets, python-h2 proxy-authorization too")
+	if !Nghttp2NeverIndex.Covers("cookie", "sid=31d4") || Nghttp2NeverIndex.Covers("cookie", "a-cookie-of-20-octet") || Nghttp2NeverIndex.Covers("proxy-authorization", "x") || !PythonH2NeverIndex.Covers("proxy-authorization", "x") ||
+		!JettyNeverIndex.Covers("set-cookie", "a=1") || JettyNeverIndex.Covers("cookie", "sid=31d4") {
+		t.Error("Covers: nghttp2 covers authorization and cookies under 20 octets, python-h2 proxy-authorization too, Jetty authorization and set-cookie, no cookie")
 	}
 }

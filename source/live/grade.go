@@ -182,15 +182,22 @@ func markByName(stories []*vectors.Story, conns []Conn) {
 // NeverIndexPolicy is the fields an HPACK library sends never-indexed by
 // itself (RFC 7541 §7.1.3 leaves the choice to the encoder): every field of
 // Names, and cookie fields whose value is shorter than ShortCookie octets
-// when ShortCookie is above 0. Why says where the library does so.
+// when ShortCookie is above 0; with StaticFirst, not a field with an empty
+// value, which the library sends as its static entry (authorization,
+// cookie and set-cookie with empty values are entries 23, 32 and 55). Why
+// says where the library does so.
 type NeverIndexPolicy struct {
 	Names       []string
 	ShortCookie int
+	StaticFirst bool
 	Why         string
 }
 
 // Covers reports whether the policy sends the field never-indexed.
 func (p *NeverIndexPolicy) Covers(name, value string) bool {
+	if p.StaticFirst && value == "" {
+		return false
+	}
 	if slices.Contains(p.Names, name) {
 		return true
 	}
@@ -202,6 +209,9 @@ func (p *NeverIndexPolicy) String() string {
 	s := strings.Join(p.Names, ", ")
 	if p.ShortCookie > 0 {
 		s += fmt.Sprintf(" and cookies under %d octets", p.ShortCookie)
+	}
+	if p.StaticFirst {
+		s += ", but for empty values"
 	}
 	return s + " (" + p.Why + ")"
 }
@@ -218,7 +228,7 @@ var PythonH2NeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "pro
 
 // JettyNeverIndex is Jetty 9.4's HpackEncoder's: authorization,
 // set-cookie and set-cookie2 go never-indexed, by name.
-var JettyNeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "set-cookie", "set-cookie2"}, Why: "Jetty's HpackEncoder never-indexes these names"}
+var JettyNeverIndex = &NeverIndexPolicy{Names: []string{"authorization", "set-cookie", "set-cookie2"}, StaticFirst: true, Why: "Jetty's HpackEncoder never-indexes these names, after a field equal to a static entry"}
 
 // sensitiveLack is why enc/7.1.3/1 goes ungraded live.
 const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hpackcert/hpackcert/encoder"
@@ -29,6 +30,13 @@ type Options struct {
 	// unless a declaration covers it (Report.Ungraded). A declared case
 	// is reported as declared, never as a pass.
 	Declared []Declaration
+	// Jobs is how many targets driven out of process (hpack-stdio
+	// programs) or recorded are certified at once; 0 or 1 certifies one
+	// after the other. Targets in process are always certified alone, so
+	// that their allocation counts (enc/7.3/2) see no other work. The
+	// report is the same whatever Jobs is: each target is graded on its
+	// own, and reported in the order given.
+	Jobs int
 	// TestCaseDir, when set, is where the traffic stories are read from:
 	// an hpack-test-case directory holding raw-data/, or a directory of
 	// story files itself. Empty means the 32 raw-data stories of
@@ -188,6 +196,9 @@ type runner struct {
 	refTraffic map[string]*transcript
 	expect     map[string]bool
 	expectMet  map[string]bool // entries of expect that matched a failure
+	// mu guards expectMet and refTraffic when targets are certified at
+	// once (Options.Jobs).
+	mu sync.Mutex
 }
 
 // Run certifies each target on the selected cases and returns the report.
@@ -239,27 +250,74 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	}
 	defer func() { rep.Elapsed = time.Since(start) }()
 	for _, t := range targets {
-		name := uniqueName(rep.Encoders, t.Name())
-		rep.Encoders = append(rep.Encoders, name)
+		rep.Encoders = append(rep.Encoders, uniqueName(rep.Encoders, t.Name()))
+	}
+	done := make([]targetDone, len(targets))
+	one := func(i int) {
+		t := targets[i]
 		began := time.Now()
-		results, played, err := r.certify(t, cases)
-		if err != nil {
-			return nil, err
+		d := &done[i]
+		var played []*transcript
+		if d.results, played, d.err = r.certify(t, cases); d.err != nil {
+			return
 		}
 		info := describe(t)
 		info.Elapsed = time.Since(began)
 		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
 		if key := t.Name() + " breakdown"; info.Breakdown != "" && r.expect[key] {
 			info.BreakdownExpected = true
-			r.expectMet[key] = true
+			r.met(key)
 		}
 		info.Lacks = lacksOf(t).String()
-		rep.Targets[name] = info
-		rep.Results[name] = results
-		rep.Coverage[name] = measureCoverage(played)
+		d.info = info
+		d.coverage = measureCoverage(played)
 		if rt, ok := t.(*recordedTarget); ok && rt.role != "" {
-			rep.Coverage[name].applyReach(rt.role)
+			d.coverage.applyReach(rt.role)
 		}
+	}
+	if opts.Jobs <= 1 {
+		for i := range targets {
+			if one(i); done[i].err != nil {
+				return nil, done[i].err
+			}
+		}
+	} else {
+		// In-process targets alone, one after the other; then the others,
+		// Jobs at a time.
+		var rest []int
+		for i, t := range targets {
+			if isInProcess(t) {
+				one(i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range min(opts.Jobs, len(rest)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					one(i)
+				}
+			}()
+		}
+		for _, i := range rest {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for i := range done {
+			if done[i].err != nil {
+				return nil, done[i].err
+			}
+		}
+	}
+	for i, name := range rep.Encoders {
+		rep.Targets[name] = done[i].info
+		rep.Results[name] = done[i].results
+		rep.Coverage[name] = done[i].coverage
 	}
 	for _, e := range opts.ExpectFail {
 		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {
@@ -267,6 +325,21 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// targetDone is what certifying one target gave.
+type targetDone struct {
+	results  map[string]*Result
+	info     TargetInfo
+	coverage *Coverage
+	err      error
+}
+
+// met records that the expectation key matched.
+func (r *runner) met(key string) {
+	r.mu.Lock()
+	r.expectMet[key] = true
+	r.mu.Unlock()
 }
 
 func uniqueName(taken []string, name string) string {
@@ -444,7 +517,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			for _, key := range []string{c.ID, t.Name() + " " + c.ID} {
 				if r.expect[key] {
 					res.Expected = true
-					r.expectMet[key] = true
+					r.met(key)
 				}
 			}
 		}
@@ -630,6 +703,8 @@ func (r *runner) referenceTraffic(like *transcript) *transcript {
 			fmt.Fprintf(&key, "%s/%d;", st.Path, len(st.Cases))
 		}
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if tr, ok := r.refTraffic[key.String()]; ok {
 		return tr
 	}

@@ -58,7 +58,8 @@ adapters=(
 )
 # --timeout: a JVM answers hello in 0.3 s on an idle machine, but in
 # several seconds on a loaded one; 30 s keeps the matrix from failing on load.
-args=(--timeout 30s --expect-fail adapters/declared.txt --encoder builtin:ref --encoder builtin:xnet --encoder builtin:nghttp2)
+# --jobs: two adapters at once, one a core (the report is the same).
+args=(--timeout 30s --jobs 2 --expect-fail adapters/declared.txt --encoder builtin:ref --encoder builtin:xnet --encoder builtin:nghttp2)
 for a in "${adapters[@]}"; do
 	args+=(--exec "${a#*|}")
 done

@@ -114,6 +114,7 @@ type runFlags struct {
 	seed                          int64
 	maxBlock, maxList             int
 	maxStory                      int64
+	jobs                          int
 }
 
 func (f *runFlags) declare(fs *flagSet) {
@@ -126,6 +127,7 @@ func (f *runFlags) declare(fs *flagSet) {
 		fs.IntVar(&f.maxBlock, "max-block", certify.DefaultMaxBlockSize, "`N` largest block an encoder may write (default 1 MiB); larger fails the encoder")
 		fs.IntVar(&f.maxList, "max-header-list", certify.DefaultMaxHeaderListSize, "`N` largest header list a block may decode to in any oracle (default 64 KiB, or the size of the fields sent): the HPACK-bomb defence")
 		fs.Int64Var(&f.maxStory, "max-story-size", vectors.DefaultMaxStoryFileSize, "`N` largest story file read (default 256 MiB)")
+		fs.IntVar(&f.jobs, "jobs", 1, "`N` certify up to N --exec encoders and recorded targets at once (in-process encoders are certified alone); the report is the same")
 	})
 }
 
@@ -142,6 +144,10 @@ func (f *runFlags) options(base certify.Options) (certify.Options, error) {
 	if f.timeout <= 0 {
 		return base, &usageError{fmt.Sprintf("--timeout %v: must be positive", f.timeout)}
 	}
+	if f.jobs <= 0 {
+		return base, &usageError{fmt.Sprintf("--jobs %d: must be positive", f.jobs)}
+	}
+	base.Jobs = f.jobs
 	base.TestCaseDir, base.Seed = f.testcases, f.seed
 	base.TrafficStories, base.TrafficBlocks = f.trafficStories, f.trafficBlocks
 	base.MaxBlockSize, base.MaxHeaderListSize, base.MaxStoryFileSize = f.maxBlock, f.maxList, f.maxStory

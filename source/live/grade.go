@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -182,10 +183,10 @@ func markByName(stories []*vectors.Story, conns []Conn) {
 // NeverIndexPolicy is the fields an HPACK library sends never-indexed by
 // itself (RFC 7541 §7.1.3 leaves the choice to the encoder): every field of
 // Names, and cookie fields whose value is shorter than ShortCookie octets
-// when ShortCookie is above 0; with StaticFirst, not a field with an empty
-// value, which the library sends as its static entry (authorization,
-// cookie and set-cookie with empty values are entries 23, 32 and 55). Why
-// says where the library does so.
+// when ShortCookie is above 0; with StaticFirst, not a field equal to a
+// static entry (authorization, cookie and set-cookie with empty values are
+// entries 23, 32 and 55), which the library sends by its index. Why says
+// where the library does so.
 type NeverIndexPolicy struct {
 	Names       []string
 	ShortCookie int
@@ -195,7 +196,7 @@ type NeverIndexPolicy struct {
 
 // Covers reports whether the policy sends the field never-indexed.
 func (p *NeverIndexPolicy) Covers(name, value string) bool {
-	if p.StaticFirst && value == "" {
+	if p.StaticFirst && slices.Contains(spec.StaticTable[:], spec.Field{Name: name, Value: value}) {
 		return false
 	}
 	if slices.Contains(p.Names, name) {
@@ -211,7 +212,7 @@ func (p *NeverIndexPolicy) String() string {
 		s += fmt.Sprintf(" and cookies under %d octets", p.ShortCookie)
 	}
 	if p.StaticFirst {
-		s += ", but for empty values"
+		s += ", but for fields equal to a static entry"
 	}
 	return s + " (" + p.Why + ")"
 }

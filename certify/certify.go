@@ -36,7 +36,14 @@
 //     representations, insertions, evictions, size updates, Huffman
 //     strings, sensitive fields) and the instances of its own rule; a pass
 //     needs one, and a case that judged none is unsupported, "not
-//     exercised", with the reason;
+//     exercised", with the reason. A departure from DESIGN.md: when the
+//     case's rule is about a representation RFC 7541 leaves to the
+//     encoder (Huffman-coded strings, §5.2; entries of the dynamic
+//     table, §6.2) and the encoder used it in none of the blocks it
+//     wrote, the case is unsupported and not applicable (n/a,
+//     Result.NotApplicable, optionalUse in evidence.go) and fails no run:
+//     nothing any scenario could send would give the rule an instance,
+//     so it is no lack to declare; a single use makes the rule apply;
 //   - root cause (diagnose.go, whose package-level comment gives the order
 //     in which rules are asked of a block): once the encoder's output and
 //     the decoders' view diverge in a story, the divergence is filed under
@@ -45,7 +52,8 @@
 //   - a breakdown (an encoder's error, crash, timeout or protocol
 //     violation; a live target that stopped early) is the target's one
 //     failure (TargetInfo.Breakdown), not a failure of each case;
-//   - nothing ungraded passes: a MUST case left unsupported for an encoder
+//   - nothing ungraded passes: a MUST case left unsupported (and
+//     applicable) for an encoder
 //     the engine drives fails the run unless declared (Options.Declared,
 //     Report.Ungraded); a recording states what it does not exercise;
 //   - side results (coverage, the rules no decoder checks, non-strict

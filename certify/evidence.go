@@ -105,7 +105,11 @@ var instanceNames = [...]struct{ noun, notExercised string }{
 type blockEvidence struct {
 	reps, fields, insertions, sizeUpdates, huffman, sensitive, integers, credentials int
 	resizeEvictions, insertEvictions, oversized                                      int
-	lowered, several, emptyAfter, updateBlock                                        bool
+	// strings and incremental count the string literals and the literals
+	// with incremental indexing the encoder wrote, whatever the strict
+	// oracle made of them (optionalUse).
+	strings, incremental                      int
+	lowered, several, emptyAfter, updateBlock bool
 }
 
 // count computes the block's evidence from its walk, its fields and what
@@ -132,12 +136,14 @@ func (b *playedBlock) count(events tableEvents) {
 			e.sizeUpdates++
 			continue
 		case wire.Incremental:
+			e.incremental++
 			if !events.known {
 				e.insertions++
 			}
 		}
 		for _, s := range []*wire.String{r.Name, r.Value} {
 			if s != nil {
+				e.strings++
 				e.integers++
 				if s.Huffman {
 					e.huffman++
@@ -217,4 +223,58 @@ func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
 	ev.HuffmanStrings += e.huffman
 	ev.SensitiveFields += e.sensitive
 	ev.Instances += e.instances(kind, b)
+}
+
+// optionalUse is what a target's blocks show of the two representations
+// RFC 7541 leaves to the encoder's choice: Huffman-coded strings (§5.2:
+// a string is sent raw or Huffman-coded) and the dynamic table (§6.2: a
+// field may be sent without indexing, and an encoder that adds no entry
+// uses no dynamic table). A rule about one of them has nothing of the
+// encoder's to judge when the encoder never used it in any block it
+// wrote, although every scenario offered it strings to code and fields
+// that repeat: that case does not apply to the encoder. It is neither a
+// pass (the rule was never put to the test) nor a lack (nothing the
+// certifier could send would make it apply).
+type optionalUse struct {
+	blocks, strings, huffman, incremental int
+}
+
+// usageOf counts the blocks the encoder wrote in every scenario played,
+// judged or not: one Huffman string or one insertion anywhere makes the
+// rules about it apply.
+func usageOf(played []*transcript) optionalUse {
+	var u optionalUse
+	for _, tr := range played {
+		for _, b := range tr.blocks {
+			if b.encErr != nil {
+				continue
+			}
+			u.blocks++
+			u.strings += b.ev.strings
+			u.huffman += b.ev.huffman
+			u.incremental += b.ev.incremental
+		}
+	}
+	return u
+}
+
+// notApplicable says why a case of the kind does not apply to an encoder
+// of this use, or "" when it does.
+func (u optionalUse) notApplicable(kind instanceKind) string {
+	if u.blocks == 0 {
+		return ""
+	}
+	switch kind {
+	case instHuffman:
+		if u.huffman == 0 && u.strings > 0 {
+			return fmt.Sprintf("not applicable: the encoder Huffman-coded none of the %s in the %s it wrote; Huffman coding is the encoder's choice (§5.2), so this rule on Huffman strings has none of its to judge",
+				plural(u.strings, "string literal", "string literals"), plural(u.blocks, "block", "blocks"))
+		}
+	case instInsertions, instInsertEvictions, instResizeEvictions, instOversized:
+		if u.incremental == 0 {
+			return fmt.Sprintf("not applicable: the encoder added no entry to the dynamic table in the %s it wrote (no literal with incremental indexing); indexing is the encoder's choice (§6.2), so this rule on entries, their eviction and the attempt to add one larger than the table has none of its to judge",
+				plural(u.blocks, "block", "blocks"))
+		}
+	}
+	return ""
 }

@@ -61,6 +61,16 @@ type Lacks struct {
 	// sent as '-', keeping the name's length; an empty name is
 	// EmptyName's.
 	TokenNames bool
+	// RequestHead: the library writes a block only as a request's, which
+	// starts with :method, :scheme, :authority and :path, once each and
+	// in that order (libh2o 2.2.5's h2o_hpack_flatten_request). A block
+	// that does not start so gets that head: the block's own first field
+	// of each of the four names (not sensitive) moves to the front, in
+	// that order, and a missing one is sent with the value of
+	// requestHead; the other fields keep their order behind it. A block
+	// without fields gets the whole head (EmptyBlock leaves it out
+	// first).
+	RequestHead bool
 	// Refuses lists octet values the library refuses in a name or value;
 	// they are left out of every field, and the octet cases (enc/5.2/3,
 	// enc/5.2/4) name them as not tested.
@@ -72,7 +82,7 @@ type OctetRange struct{ Lo, Hi byte }
 
 // LackNames are the names of the lacks as hpack-stdio's hello spells
 // them ("lacks": [...]); the octets refused are its "refuses" member.
-var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names", "empty-name", "grouped-names", "pseudo-order", "token-names"}
+var LackNames = []string{"never-index", "pseudo-first", "one-size-update", "empty-block", "uppercase-names", "empty-name", "grouped-names", "pseudo-order", "token-names", "request-head"}
 
 // ParseLacks returns the lacks of the given names and refused ranges, or
 // an error naming the first unknown name or bad range.
@@ -98,6 +108,8 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 			l.PseudoOrder = true
 		case "token-names":
 			l.TokenNames = true
+		case "request-head":
+			l.RequestHead = true
 		default:
 			return Lacks{}, fmt.Errorf("unknown lack %q (want %s)", n, strings.Join(LackNames, ", "))
 		}
@@ -115,7 +127,7 @@ func ParseLacks(names []string, refuses [][2]int) (Lacks, error) {
 // (the refused octets aside), nil for none.
 func (l Lacks) Names() []string {
 	var names []string
-	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames, l.EmptyName, l.GroupedNames, l.PseudoOrder, l.TokenNames} {
+	for i, on := range []bool{l.NeverIndex, l.PseudoFirst, l.OneSizeUpdate, l.EmptyBlock, l.UppercaseNames, l.EmptyName, l.GroupedNames, l.PseudoOrder, l.TokenNames, l.RequestHead} {
 		if on {
 			names = append(names, LackNames[i])
 		}
@@ -231,6 +243,9 @@ func expressed(stories []story, l Lacks) []story {
 					return pseudoRank(a) - pseudoRank(b)
 				})
 			}
+			if l.RequestHead {
+				fields = l.withRequestHead(fields)
+			}
 			b.Headers = fields
 			out = append(out, b)
 		}
@@ -331,6 +346,43 @@ func (l Lacks) tokenName(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// requestHead is the request head a RequestHead library's blocks start
+// with, the value of each field a block does not hold: static-table
+// entries (2, 7, 4) but :authority, which a block's first use inserts.
+var requestHead = []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "https"}, {Name: ":authority", Value: "hpackcert.test"}, {Name: ":path", Value: "/"}}
+
+// withRequestHead returns the fields starting with requestHead's names,
+// in its order: the block's own first field of each name (as sent,
+// without the refused octets; not sensitive) moved up, or requestHead's.
+// A block that starts so already is kept as it is.
+func (l Lacks) withRequestHead(fields []Field) []Field {
+	head := slices.Clone(requestHead)
+	taken := make([]bool, len(fields))
+	starts := len(fields) >= len(head)
+	for k, h := range head {
+		if starts && (l.strip(fields[k].Name) != h.Name || fields[k].Sensitive) {
+			starts = false
+		}
+		for i, f := range fields {
+			if !taken[i] && !f.Sensitive && l.strip(f.Name) == h.Name {
+				head[k], taken[i] = f, true
+				break
+			}
+		}
+	}
+	if starts {
+		return fields
+	}
+	out := make([]Field, 0, len(head)+len(fields))
+	out = append(out, head...)
+	for i, f := range fields {
+		if !taken[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // grouped returns the fields with those of each name (as sent, without

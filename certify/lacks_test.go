@@ -79,6 +79,35 @@ func TestExpressedEachLack(t *testing.T) {
 				t.Errorf("empty-name: block 2 %s", got)
 			}
 		}},
+		{Lacks{RequestHead: true}, func(t *testing.T, st story) {
+			values := func(b block) string {
+				var out []string
+				for _, h := range b.Headers {
+					out = append(out, h.Name+"="+h.Value)
+				}
+				return strings.Join(out, ",")
+			}
+			if got := values(st.Cases[0]); got != ":method=GET,:scheme=https,:authority=hpackcert.test,:path=/,x-a=1,Authorization=t" {
+				t.Errorf("request-head: block 0 %s", got)
+			}
+			if got := values(st.Cases[1]); got != ":method=GET,:scheme=https,:authority=hpackcert.test,:path=/" || !slices.Equal(st.Cases[1].AckedSizes(), []uint32{100, 4096}) {
+				t.Errorf("request-head: the empty block %s, acks %v; want the head alone, its settings kept", got, st.Cases[1].AckedSizes())
+			}
+			if got := values(st.Cases[2]); got != ":method=GET,:scheme=http,:authority=hpackcert.test,:path=/,=empty,x-b=2" {
+				t.Errorf("request-head: block 2 %s; want its own :method and :scheme moved up", got)
+			}
+			if !st.Cases[0].Headers[5].Sensitive {
+				t.Errorf("request-head: a field behind the head lost its mark")
+			}
+			head := []Field{f(":method", "POST", false), f(":scheme", "http", false), f(":authority", "a", false), f(":path", "/x", false), f(":path", "/y", false), f("x", "1", false)}
+			if got := (Lacks{}).withRequestHead(slices.Clone(head)); !slices.Equal(got, head) {
+				t.Errorf("request-head: a block that starts with the head became %v", got)
+			}
+			secret := []Field{f(":path", "/s", true), f("x", "1", false)}
+			if got := (Lacks{}).withRequestHead(secret); len(got) != 6 || got[3] != requestHead[3] || got[4] != secret[0] {
+				t.Errorf("request-head: a sensitive :path moved into the head: %v", got)
+			}
+		}},
 		{Lacks{EmptyBlock: true, OneSizeUpdate: true}, func(t *testing.T, st story) {
 			if got := st.Cases[1].AckedSizes(); !slices.Equal(got, []uint32{1024}) {
 				t.Errorf("empty-block and one-size-update: acks %v; want [1024]", got)

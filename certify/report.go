@@ -159,7 +159,7 @@ func (r *Report) mustUnsupported(encoder string, trafficOnly bool) []Ungraded {
 	var out []Ungraded
 	for _, c := range r.Cases {
 		res := r.Results[encoder][c.ID]
-		if c.Violation != Fail || res == nil || res.Grade != Unsupported || res.Declared != "" || len(res.CausedBy) > 0 {
+		if c.Violation != Fail || res == nil || res.Grade != Unsupported || res.Declared != "" || res.NotApplicable || len(res.CausedBy) > 0 {
 			continue
 		}
 		if trafficOnly && !slices.Contains(c.scenarios, scTraffic) {

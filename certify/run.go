@@ -457,6 +457,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		playTime[ci] = time.Since(start)
 	}
 	r.judging.settleModels(order)
+	use := usageOf(order)
 	for ci := range cases {
 		c := &cases[ci]
 		start := time.Now().Add(-playTime[ci])
@@ -488,7 +489,13 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
 			res.Detail += "; " + note
 		}
-		if res.Grade == Unsupported {
+		if res.Grade == Unsupported && !res.NotApplicable && len(res.CausedBy) == 0 && res.Evidence.Instances == 0 && len(run.transcripts) > 0 && lacksOf(t).declares(c.ID) == "" {
+			if why := use.notApplicable(c.instance); why != "" {
+				res.NotApplicable = true
+				res.Detail = why + " (" + res.Detail + ")"
+			}
+		}
+		if res.Grade == Unsupported && !res.NotApplicable {
 			if lack := lacksOf(t).declares(c.ID); lack != "" {
 				res.Detail = lack + "; " + res.Detail
 			}
@@ -550,7 +557,7 @@ func blockedByMissingUpdates(results map[string]*Result) {
 	}
 	for _, c := range allCases {
 		res := results[c.ID]
-		if res == nil || !updateInstances[c.instance] || res.Grade != Unsupported || res.Declared != "" || len(res.CausedBy) > 0 || res.Evidence.Instances > 0 {
+		if res == nil || !updateInstances[c.instance] || res.Grade != Unsupported || res.Declared != "" || res.NotApplicable || len(res.CausedBy) > 0 || res.Evidence.Instances > 0 {
 			continue
 		}
 		res.CausedBy = []string{cause}

@@ -13,12 +13,15 @@ import (
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
-// literalOnly is an encoder that never inserts and never Huffman-codes:
-// every field a literal without indexing (never indexed when sensitive),
-// with raw strings, and the size updates RFC 7541 §4.2 asks for.
+// literalOnly is an encoder that never Huffman-codes and, unless
+// insert is set, never inserts: every field a literal without indexing
+// (with incremental indexing when insert is set, never referenced; never
+// indexed when sensitive), with raw strings, and the size updates RFC 7541
+// §4.2 asks for.
 type literalOnly struct {
 	acked   []uint32
 	maxSize uint32
+	insert  bool
 }
 
 func (e *literalOnly) SetMaxDynamicTableSize(n uint32) error {
@@ -37,11 +40,14 @@ func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 		e.maxSize, e.acked = final, nil
 	}
 	for _, f := range fields {
-		pattern := byte(0x00)
-		if f.Sensitive {
+		pattern, prefix := byte(0x00), uint8(4)
+		switch {
+		case f.Sensitive:
 			pattern = 0x10
+		case e.insert:
+			pattern, prefix = 0x40, 6
 		}
-		dst = append(dst, pattern)
+		dst = encoder.AppendInteger(dst, pattern, prefix, 0)
 		for _, s := range []string{f.Name, f.Value} {
 			dst = encoder.AppendInteger(dst, 0x00, 7, uint64(len(s)))
 			dst = append(dst, s...)
@@ -51,23 +57,34 @@ func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 }
 
 // TestNothingJudgedIsNotAPass checks the evidence rule on an encoder that
-// never inserts and never Huffman-codes: every case whose rule it never
-// reaches is unsupported, "not exercised", never a pass; the MUST ones
-// are ungraded and fail the run until declared, and a declared case reads
-// as declared; coverage counts no Huffman code.
+// never inserts and never Huffman-codes, the two representations RFC 7541
+// leaves to the encoder: every case whose rule is about them is "not
+// applicable", with the counts that show it, never a pass and never
+// ungraded (nothing the certifier could send would make it apply), so the
+// run passes without a declaration, and a declaration does not turn it
+// into "declared"; coverage counts no Huffman code. The same encoder
+// inserting every field makes the table rules apply again (one use is
+// enough), and Huffman's stay not applicable.
 func TestNothingJudgedIsNotAPass(t *testing.T) {
 	target := certify.Func("literal-only", func() certify.Encoder { return &literalOnly{maxSize: 4096} })
 	rep, err := certify.Run([]certify.Target{target}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
 	}
-	notExercised := []string{"enc/4.1/1", "enc/4.3/1", "enc/4.4/1", "enc/5.2/1", "enc/5.2/2", "enc/5.2/4"}
-	for _, id := range notExercised {
-		res := rep.Results["literal-only"][id]
-		if res.Grade != certify.Unsupported || !strings.HasPrefix(res.Detail, "not exercised: ") || res.Evidence.Instances != 0 || res.Evidence.Blocks == 0 {
-			t.Errorf("%s: %s %q (evidence %+v); want unsupported, not exercised, with the blocks judged", id, res.Grade, res.Detail, res.Evidence)
+	tableCases := []string{"enc/4.1/1", "enc/4.3/1", "enc/4.4/1"}
+	huffmanCases := []string{"enc/5.2/1", "enc/5.2/2", "enc/5.2/4"}
+	notApplicable := func(rep *certify.Report, name string, ids []string, what string) {
+		t.Helper()
+		for _, id := range ids {
+			res := rep.Results[name][id]
+			if res.Grade != certify.Unsupported || !res.NotApplicable || !strings.HasPrefix(res.Detail, "not applicable: ") || !strings.Contains(res.Detail, what) ||
+				res.Evidence.Instances != 0 || res.Evidence.Blocks == 0 || res.Declared != "" {
+				t.Errorf("%s %s: %s n/a %v declared %q %q (evidence %+v); want unsupported, not applicable (%q), with the blocks judged", name, id, res.Grade, res.NotApplicable, res.Declared, res.Detail, res.Evidence, what)
+			}
 		}
 	}
+	notApplicable(rep, "literal-only", tableCases, "added no entry to the dynamic table")
+	notApplicable(rep, "literal-only", huffmanCases, "Huffman-coded none of the")
 	for _, id := range []string{"enc/3.2/1", "enc/4.2/1", "enc/6.3/1", "enc/7.1.3/1"} {
 		if res := rep.Results["literal-only"][id]; res.Grade != certify.Pass || res.Evidence.Instances == 0 {
 			t.Errorf("%s: %s %q (evidence %+v); want pass on judged instances", id, res.Grade, res.Detail, res.Evidence)
@@ -76,13 +93,8 @@ func TestNothingJudgedIsNotAPass(t *testing.T) {
 	if n := rep.Coverage["literal-only"].HuffmanOctets.Covered; n != 0 {
 		t.Errorf("Huffman codes covered: %d; want 0 for an encoder that never Huffman-codes", n)
 	}
-	var ungraded []string
-	for _, u := range rep.Ungraded("literal-only") {
-		ungraded = append(ungraded, u.Case)
-	}
-	wantUngraded := []string{"enc/4.1/1", "enc/4.3/1", "enc/4.4/1", "enc/5.2/1", "enc/5.2/4"}
-	if !slices.Equal(ungraded, wantUngraded) || !rep.Failed() {
-		t.Errorf("ungraded %v, failed %v; want %v and the run failed", ungraded, rep.Failed(), wantUngraded)
+	if u := rep.Ungraded("literal-only"); len(u) != 0 || rep.Failed() {
+		t.Errorf("ungraded %v, failed %v; want none (not applicable is not a lack), and the run passed", u, rep.Failed())
 	}
 
 	opts := certifytest.Quick()
@@ -98,14 +110,22 @@ func TestNothingJudgedIsNotAPass(t *testing.T) {
 	if u := rep.Ungraded("literal-only"); len(u) != 0 || rep.Failed() {
 		t.Errorf("declared: ungraded %v, failed %v; want none, and the run passed", u, rep.Failed())
 	}
-	for _, id := range wantUngraded {
-		if res := rep.Results["literal-only"][id]; res.Grade != certify.Unsupported || res.Declared == "" {
-			t.Errorf("%s declared: %s, declared %q; want unsupported with the reason", id, res.Grade, res.Declared)
-		}
-	}
+	notApplicable(rep, "literal-only", append(tableCases, huffmanCases...), "not applicable")
 	if res := rep.Results["literal-only"]["enc/4.2/1"]; res.Declared != "" || res.Grade != certify.Pass {
 		t.Errorf("enc/4.2/1, graded and covered by a declaration: %s, declared %q; want pass, not declared", res.Grade, res.Declared)
 	}
+
+	inserting := certify.Func("inserting", func() certify.Encoder { return &literalOnly{maxSize: 4096, insert: true} })
+	rep, err = certify.Run([]certify.Target{inserting}, certifytest.Quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"enc/4.1/1", "enc/4.4/1"} {
+		if res := rep.Results["inserting"][id]; res.Grade != certify.Pass || res.NotApplicable || res.Evidence.Instances == 0 {
+			t.Errorf("inserting %s: %s n/a %v %q; want pass on judged insertions", id, res.Grade, res.NotApplicable, res.Detail)
+		}
+	}
+	notApplicable(rep, "inserting", huffmanCases, "Huffman-coded none of the")
 }
 
 // TestRootCauseOutsideTheSelection checks that a divergence whose owner

@@ -7,13 +7,12 @@
  * which writes a PUSH_PROMISE whose block starts with :method, :scheme,
  * :authority and :path from an h2o_req_t, and h2o_hpack_flatten_response,
  * which writes a HEADERS frame whose block starts with :status, a server
- * field when a server name is given, and a date field (29 octets, from the
- * h2o_timestamp_t), each from an h2o_res_t. The rest of the block is the
- * message's header list (h2o_headers_t), encoded field by field. So a block
- * that starts with :method, :scheme, :authority, :path goes through the
- * first, one that starts with :status (100 to 999), an optional non-empty
- * server and a 29-octet date through the second, and any other block is
- * answered {"unsupported":...}: libh2o cannot write it.
+ * field when a server name is given, and a date field of its own making.
+ * The rest of the block is the message's header list (h2o_headers_t),
+ * encoded field by field. The first can write any header list behind its
+ * four pseudo-header fields, so the adapter declares "request-head" and
+ * the certifier gives every block that head; a block that does not start
+ * with it is answered {"unsupported":...}.
  *
  * A fresh h2o_hpack_header_table_t per "new", with the capacity h2o's
  * connection gives its output table (H2O_HTTP2_SETTINGS_HOST, 4096). The
@@ -30,8 +29,9 @@
  * they are read and, as h2o 2.2.5 does, not applied.
  *
  * The answer to hello declares what libh2o cannot express: a field marked
- * sensitive (it never-indexes by name only) and a block without fields.
- * Names and values are octets (binary form).
+ * sensitive (it never-indexes by name only), a block without fields, and
+ * a block that is not a request's (request-head). Names and values are
+ * octets (binary form).
  */
 #include <h2o.h>
 #include <h2o/http2.h>
@@ -52,15 +52,6 @@ static int named(const struct json *field, const char *name)
 {
 	const struct json *n = &field->items[0];
 	return n->len == strlen(name) && memcmp(n->str, name, n->len) == 0;
-}
-
-/* The status code of a :status value h2o can write (100 to 999), or 0. */
-static int status_code(const struct json *value)
-{
-	const char *s = value->str;
-	if (value->len != 3 || s[0] < '1' || s[0] > '9' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9')
-		return 0;
-	return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
 }
 
 static h2o_iovec_t iov(const struct json *s)
@@ -111,18 +102,14 @@ static void encode(h2o_hpack_header_table_t *table, struct json *req)
 {
 	const struct json *sizes = member(req, "table_sizes"), *sens = member(req, "sensitive"), *bin = member(req, "binary");
 	struct json *headers = (struct json *)member(req, "headers");
-	int binary = bin && bin->kind == J_BOOL && bin->boolean, code = 0;
-	size_t i, first_header;
+	int binary = bin && bin->kind == J_BOOL && bin->boolean;
+	size_t i;
 	const char *err = NULL;
 	h2o_mem_pool_t pool;
 	h2o_buffer_t *buf;
 	static h2o_req_t message;
-	static h2o_res_t response;
-	h2o_headers_t *list;
 	h2o_url_scheme_t scheme;
-	h2o_timestamp_string_t date;
-	h2o_timestamp_t ts;
-	h2o_iovec_t server = {NULL, 0};
+	const struct json *s;
 
 	if (!table)
 		return answer_error("encode before new");
@@ -140,61 +127,35 @@ static void encode(h2o_hpack_header_table_t *table, struct json *req)
 			return (void)puts("{\"unsupported\":\"libh2o 2.2.5 has no never-index API\"}");
 	}
 
-	/* Which of libh2o's two messages this block is, if any. */
-	if (headers->n >= 4 && named(&headers->items[0], ":method") && named(&headers->items[1], ":scheme") &&
-	    named(&headers->items[2], ":authority") && named(&headers->items[3], ":path")) {
-		first_header = 4;
-	} else if (headers->n >= 2 && named(&headers->items[0], ":status") &&
-		   (code = status_code(&headers->items[0].items[1])) != 0) {
-		first_header = 1;
-		if (named(&headers->items[1], "server") && headers->items[1].items[1].len != 0) {
-			server = iov(&headers->items[1].items[1]);
-			first_header = 2;
-		}
-		if (first_header >= headers->n || !named(&headers->items[first_header], "date") ||
-		    headers->items[first_header].items[1].len != DATE_LEN)
-			return (void)puts("{\"unsupported\":\"libh2o 2.2.5 writes a response block as :status, an optional "
-					  "server, then a date of 29 octets; this block has no such date there\"}");
-		first_header++;
-	} else {
-		return (void)puts("{\"unsupported\":\"libh2o 2.2.5 encodes messages only: a block that starts with :method, "
-				  ":scheme, :authority, :path (h2o_hpack_flatten_request) or with :status "
-				  "(h2o_hpack_flatten_response)\"}");
-	}
+	/* The one message of libh2o's that takes any header list. */
+	if (!(headers->n >= 4 && named(&headers->items[0], ":method") && named(&headers->items[1], ":scheme") &&
+	      named(&headers->items[2], ":authority") && named(&headers->items[3], ":path")))
+		return (void)puts("{\"unsupported\":\"libh2o 2.2.5 writes a header block only as a request's (its encoders "
+				  "are h2o_hpack_flatten_request and h2o_hpack_flatten_response): one that starts with :method, "
+				  ":scheme, :authority, :path, in that order\"}");
 
 	h2o_mem_init_pool(&pool);
 	memset(&message, 0, sizeof message);
-	memset(&response, 0, sizeof response);
-	list = code ? &response.headers : &message.headers;
-	for (i = first_header; i < headers->n; i++) {
+	for (i = 4; i < headers->n; i++) {
 		const struct json *n = &headers->items[i].items[0], *v = &headers->items[i].items[1];
-		h2o_add_header_by_str(&pool, list, n->str, n->len, 1, NULL, v->str, v->len);
+		h2o_add_header_by_str(&pool, &message.headers, n->str, n->len, 1, NULL, v->str, v->len);
 	}
 	h2o_buffer_init(&buf, &buffer_prototype);
-	if (code) {
-		response.status = code;
-		memcpy(date.rfc1123, headers->items[first_header - 1].items[1].str, DATE_LEN);
-		date.rfc1123[DATE_LEN] = 0;
-		ts.str = &date;
-		h2o_hpack_flatten_response(&buf, table, 1, MAX_FRAME_SIZE, &response, &ts, &server, SIZE_MAX);
-		err = write_block(buf, H2O_HTTP2_FRAME_TYPE_HEADERS);
+	message.input.method = iov(&headers->items[0].items[1]);
+	s = &headers->items[1].items[1];
+	if (h2o_memis(s->str, s->len, H2O_STRLIT("https"))) {
+		message.input.scheme = &H2O_URL_SCHEME_HTTPS;
+	} else if (h2o_memis(s->str, s->len, H2O_STRLIT("http"))) {
+		message.input.scheme = &H2O_URL_SCHEME_HTTP;
 	} else {
-		const struct json *s = &headers->items[1].items[1];
-		message.input.method = iov(&headers->items[0].items[1]);
-		if (h2o_memis(s->str, s->len, H2O_STRLIT("https"))) {
-			message.input.scheme = &H2O_URL_SCHEME_HTTPS;
-		} else if (h2o_memis(s->str, s->len, H2O_STRLIT("http"))) {
-			message.input.scheme = &H2O_URL_SCHEME_HTTP;
-		} else {
-			scheme.name = iov(s);
-			scheme.default_port = 0;
-			message.input.scheme = &scheme;
-		}
-		message.input.authority = iov(&headers->items[2].items[1]);
-		message.input.path = iov(&headers->items[3].items[1]);
-		h2o_hpack_flatten_request(&buf, table, 2, MAX_FRAME_SIZE, &message, 1);
-		err = write_block(buf, H2O_HTTP2_FRAME_TYPE_PUSH_PROMISE);
+		scheme.name = iov(s);
+		scheme.default_port = 0;
+		message.input.scheme = &scheme;
 	}
+	message.input.authority = iov(&headers->items[2].items[1]);
+	message.input.path = iov(&headers->items[3].items[1]);
+	h2o_hpack_flatten_request(&buf, table, 2, MAX_FRAME_SIZE, &message, 1);
+	err = write_block(buf, H2O_HTTP2_FRAME_TYPE_PUSH_PROMISE);
 	h2o_buffer_dispose(&buf);
 	h2o_mem_clear_pool(&pool);
 	if (err)
@@ -218,8 +179,8 @@ int main(void)
 		} else if (!(op = member(&req, "op")) || op->kind != J_STR) {
 			answer_error("no op");
 		} else if (strcmp(op->str, "hello") == 0) {
-			printf("{\"name\":\"libh2o %s (C; messages only, table sizes not applied)\",\"binary\":true,"
-			       "\"lacks\":[\"never-index\",\"empty-block\"]}\n",
+			printf("{\"name\":\"libh2o %s (C; request blocks, table sizes not applied)\",\"binary\":true,"
+			       "\"lacks\":[\"never-index\",\"empty-block\",\"request-head\"]}\n",
 			       H2O_VERSION);
 		} else if (strcmp(op->str, "new") == 0) {
 			if (open)

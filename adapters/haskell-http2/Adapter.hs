@@ -12,9 +12,11 @@
 -- calls once per SETTINGS frame; 'encodeHeader' writes the block.
 --
 -- The answer to hello declares what Network.HPACK cannot express: no
--- never-index API (its encoder never writes a never-indexed literal), one
--- size update per block (setLimitForEncoding keeps only the last value),
--- and lowercased names (a name becomes a case-folded Token).
+-- never-index API (its encoder never writes a never-indexed literal) and
+-- lowercased names (a name becomes a case-folded Token). Several sizes
+-- before one block go to setLimitForEncoding one by one, as Network.HTTP2
+-- passes several SETTINGS frames; that it keeps only the last is graded
+-- (enc/4.2/2), not declared.
 -- Names and values are ByteStrings (binary form).
 --
 -- With the argument decoder it is the decoder side: a fresh
@@ -155,7 +157,7 @@ answer name mode table line = case J.eitherDecodeStrict line of
         J.object
           [ "name" .= name,
             "binary" .= True,
-            "lacks" .= (["never-index", "one-size-update", "uppercase-names"] :: [T.Text])
+            "lacks" .= (["never-index", "uppercase-names"] :: [T.Text])
           ]
     serveEncoder _ New = do
       newDynamicTableForEncoding defaultDynamicTableSize >>= writeIORef table . Just

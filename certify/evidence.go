@@ -107,8 +107,10 @@ type blockEvidence struct {
 	resizeEvictions, insertEvictions, oversized                                      int
 	// strings and incremental count the string literals and the literals
 	// with incremental indexing the encoder wrote, whatever the strict
-	// oracle made of them (optionalUse).
-	strings, incremental                      int
+	// oracle made of them, and roomy those of the literals written while
+	// the table's maximum size could hold an entry (32 octets or more):
+	// an insertion into a smaller table holds nothing (optionalUse).
+	strings, incremental, roomy               int
 	lowered, several, emptyAfter, updateBlock bool
 }
 
@@ -129,14 +131,19 @@ func (b *playedBlock) count(events tableEvents) {
 			e.oversized++
 		}
 	}
+	maxSize := uint64(b.maxBefore)
 	for _, r := range b.reps {
 		e.integers++
 		switch r.Kind {
 		case wire.SizeUpdate:
 			e.sizeUpdates++
+			maxSize = r.Index.Value
 			continue
 		case wire.Incremental:
 			e.incremental++
+			if maxSize >= spec.EntryOverhead {
+				e.roomy++
+			}
 			if !events.known {
 				e.insertions++
 			}
@@ -236,7 +243,7 @@ func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
 // pass (the rule was never put to the test) nor a lack (nothing the
 // certifier could send would make it apply).
 type optionalUse struct {
-	blocks, strings, huffman, incremental int
+	blocks, strings, huffman, incremental, roomy int
 }
 
 // usageOf counts the blocks the encoder wrote in every scenario played,
@@ -253,6 +260,7 @@ func usageOf(played []*transcript) optionalUse {
 			u.strings += b.ev.strings
 			u.huffman += b.ev.huffman
 			u.incremental += b.ev.incremental
+			u.roomy += b.ev.roomy
 		}
 	}
 	return u
@@ -274,6 +282,14 @@ func (u optionalUse) notApplicable(kind instanceKind) string {
 		if u.incremental == 0 {
 			return fmt.Sprintf("not applicable: the encoder added no entry to the dynamic table in the %s it wrote (no literal with incremental indexing); indexing is the encoder's choice (§6.2), so this rule on entries, their eviction and the attempt to add one larger than the table has none of its to judge",
 				plural(u.blocks, "block", "blocks"))
+		}
+		if u.roomy == 0 && (kind == instInsertEvictions || kind == instResizeEvictions) {
+			// The encoder chose a table too small for any entry (§4.2:
+			// the size is its choice, up to the setting): each of its
+			// insertions empties the table (§4.4), and nothing is ever
+			// held that an insertion or a size update could evict.
+			return fmt.Sprintf("not applicable: the encoder added its %s while its dynamic table's maximum size was under %d octets, too small for any entry, in the %s it wrote, so its table never held an entry to evict; the table size is the encoder's choice (§4.2), so this rule on evictions has none of its to judge",
+				plural(u.incremental, "entry", "entries"), spec.EntryOverhead, plural(u.blocks, "block", "blocks"))
 		}
 	}
 	return ""

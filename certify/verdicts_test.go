@@ -22,6 +22,9 @@ type literalOnly struct {
 	acked   []uint32
 	maxSize uint32
 	insert  bool
+	// zero: the encoder's table is 0 from the start of its first block
+	// (an update to 0, no other), so that every insertion empties it.
+	zero, started bool
 }
 
 func (e *literalOnly) SetMaxDynamicTableSize(n uint32) error {
@@ -30,6 +33,12 @@ func (e *literalOnly) SetMaxDynamicTableSize(n uint32) error {
 }
 
 func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, error) {
+	if e.zero {
+		if !e.started {
+			dst = encoder.AppendInteger(dst, 0x20, 5, 0)
+		}
+		e.started, e.maxSize, e.acked = true, 0, nil
+	}
 	if len(e.acked) > 0 {
 		smallest := slices.Min(e.acked)
 		final := e.acked[len(e.acked)-1]
@@ -126,6 +135,25 @@ func TestNothingJudgedIsNotAPass(t *testing.T) {
 		}
 	}
 	notApplicable(rep, "inserting", huffmanCases, "Huffman-coded none of the")
+
+	// A table of 0 from the first block: every insertion empties it, so
+	// nothing is ever evicted (the rules on evictions do not apply), but
+	// the entries' sizes and the attempts to add an entry larger than the
+	// table are judged.
+	zero := certify.Func("zero-table", func() certify.Encoder { return &literalOnly{insert: true, zero: true} })
+	rep, err = certify.Run([]certify.Target{zero}, certifytest.Quick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	notApplicable(rep, "zero-table", []string{"enc/4.3/1", "enc/4.4/1"}, "too small for any entry")
+	for _, id := range []string{"enc/3.2/2", "enc/4.1/1", "enc/4.4/2"} {
+		if res := rep.Results["zero-table"][id]; res.Grade != certify.Pass || res.Evidence.Instances == 0 {
+			t.Errorf("zero-table %s: %s n/a %v %q; want pass on judged instances", id, res.Grade, res.NotApplicable, res.Detail)
+		}
+	}
+	if u := rep.Ungraded("zero-table"); len(u) != 0 || rep.Failed() {
+		t.Errorf("zero-table: ungraded %v, failed %v; want none, and the run passed", u, rep.Failed())
+	}
 }
 
 // TestRootCauseOutsideTheSelection checks that a divergence whose owner

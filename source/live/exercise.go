@@ -154,7 +154,7 @@ func churn(tag string, n int) []vectors.Field {
 // small fields come first, into an empty table.
 func exerciseResponses() []labelled {
 	octets := append(fields(":status", "200"), spreadOctets("x-octet")...)
-	return []labelled{
+	out := []labelled{
 		{"90 small fields", smallFields("s", 90)},
 		{"the 90 small fields again", smallFields("s", 90)},
 		{"names at dynamic indices 62-64", nameReuse()},
@@ -175,6 +175,16 @@ func exerciseResponses() []labelled {
 		{"every field octet again", octets},
 		{"static names again", staticNames(false)},
 	}
+	// Last, responses of a content-type each, which an encoder that
+	// indexes only the fields it writes itself (nginx: server, date,
+	// content-type, content-length) also inserts: with the steps above,
+	// more than 4096 octets of those, so that its table fills and an
+	// insertion evicts (enc/4.4/1) on a connection that changes no
+	// setting.
+	for i := range 12 {
+		out = append(out, labelled{fmt.Sprintf("own fields %02d", i), fields(":status", "200", "content-type", fmt.Sprintf("text/x-hpackcert-%02d", i))})
+	}
+	return out
 }
 
 // sizeResponses are the lists of the sizes connection: the same few

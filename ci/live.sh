@@ -117,6 +117,7 @@ go build -o "$bin/hpackcert" ./cmd/hpackcert
 names=(
 	nginx nginx:tls h2o haproxy nghttpx
 	haproxy:h2c-origin apache2 apache2:h2c-origin caddy
+	nghttpx:h2c-origin caddy:h2c-origin go-proxy:h2c-origin
 	curl nghttp
 	go-server go-proxy go-client
 	lighttpd lighttpd:tls varnish trafficserver

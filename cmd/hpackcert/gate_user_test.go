@@ -103,16 +103,31 @@ func TestGateInNewProject(t *testing.T) {
 		t.Errorf("the replay command after the fix: exit %d; want 0\n%s", status, out)
 	}
 
-	// The fixed encoder never Huffman-codes: enc/5.2/1, a MUST, judges
-	// nothing and fails the gate until the user declares it.
+	// The fixed encoder never Huffman-codes: enc/5.2/1, a MUST about
+	// Huffman strings, is not applicable to it, which passes the gate
+	// without a declaration and says why; a declaration changes nothing.
 	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", append([]string{"--exec", "python3 enc.py --bug"}, args...)...)
-	if status != 1 || !strings.Contains(stdout, "MUST case not graded for enc.py: enc/5.2/1") {
-		t.Errorf("gate.sh with the fixed encoder, enc/5.2/1 undeclared: exit %d; want 1 naming enc/5.2/1 not graded\n%s%s", status, stdout, stderr)
+	if status != 0 || !strings.Contains(stdout, "enc.py enc/5.2/1 n/a: not applicable: the encoder Huffman-coded none of the") ||
+		!strings.Contains(stdout, "reproductions: none to write to "+filepath.Join(reports, "repro")) || strings.Contains(stdout, "not graded") {
+		t.Errorf("gate.sh with the fixed encoder: exit %d; want 0, enc/5.2/1 not applicable, no reproduction\n%s%s", status, stdout, stderr)
 	}
 	declared := append([]string{"--exec", "python3 enc.py --bug", "--declare-unsupported", "enc/5.2/1: enc.py never Huffman-codes"}, args...)
 	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", declared...)
+	if status != 0 || !strings.Contains(stdout, "enc.py enc/5.2/1 n/a: not applicable") || strings.Contains(stdout, "1 declared") {
+		t.Errorf("gate.sh with the fixed encoder, enc/5.2/1 declared: exit %d; want 0, enc/5.2/1 still not applicable, not declared\n%s%s", status, stdout, stderr)
+	}
+
+	// Declaring in its hello that it has no never-index API, the encoder
+	// is sent no sensitive field: enc/7.1.3/1, a MUST, judges nothing,
+	// and the gate fails naming it until the user declares it too.
+	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", append([]string{"--exec", "python3 enc.py --no-never-index"}, args...)...)
+	if status != 1 || !strings.Contains(stdout, "MUST case not graded for enc.py: enc/7.1.3/1") {
+		t.Errorf("gate.sh without never-index, enc/7.1.3/1 undeclared: exit %d; want 1 naming enc/7.1.3/1 not graded\n%s%s", status, stdout, stderr)
+	}
+	declared = append([]string{"--exec", "python3 enc.py --no-never-index", "--declare-unsupported", "enc/7.1.3/1: enc.py has no never-index API"}, args...)
+	status, stdout, stderr = runScript(t, project, env, "ci/gate.sh", declared...)
 	if status != 0 || !strings.Contains(stdout, "reproductions: none to write to "+filepath.Join(reports, "repro")) || !strings.Contains(stdout, "declared") {
-		t.Errorf("gate.sh with the fixed encoder, enc/5.2/1 declared: exit %d; want 0, no reproduction, enc/5.2/1 declared\n%s%s", status, stdout, stderr)
+		t.Errorf("gate.sh without never-index, enc/7.1.3/1 declared: exit %d; want 0, no reproduction, enc/7.1.3/1 declared\n%s%s", status, stdout, stderr)
 	}
 }
 

@@ -2,11 +2,14 @@
 hpack-stdio/1 encoder in Python, every field a literal without indexing
 (never indexed when sensitive), no Huffman, the dynamic table unused.
 With --bug it sends sensitive fields as literals that may be indexed,
-which fails enc/7.1.3/1."""
+which fails enc/7.1.3/1; with --no-never-index its hello declares it has
+no never-index API (the lack "never-index"), which leaves enc/7.1.3/1 not
+graded."""
 import json
 import sys
 
 BUG = "--bug" in sys.argv
+NO_NEVER_INDEX = "--no-never-index" in sys.argv
 
 def integer(value, prefix, first):
     limit = (1 << prefix) - 1
@@ -29,6 +32,8 @@ for line in sys.stdin:
     op = req.get("op")
     if op == "hello":
         ans = {"name": "enc.py"}
+        if NO_NEVER_INDEX:
+            ans["lacks"] = ["never-index"]
     elif op == "new":
         ans = {}
     elif op == "encode":

@@ -43,12 +43,19 @@ type ServerOptions struct {
 	StepTimeout time.Duration
 	// MaxBlock bounds each header block; 0 means DefaultMaxBlock.
 	MaxBlock int
+	// SettingsInOneFrame sends a step's several SETTINGS_HEADER_TABLE_SIZE
+	// values in one SETTINGS frame, in order (RFC 9113 §6.5.3: the values
+	// of a frame are processed in the order they appear), acknowledged
+	// once: for a server that limits the SETTINGS frames it takes. The
+	// sizes acknowledged before the next block are the same either way.
+	SettingsInOneFrame bool
 }
 
 // CaptureServer plays the script against an HTTP/2 server or proxy as its
 // client and returns the header blocks of each connection. Before each
-// request it sends the step's settings, one SETTINGS frame per value, and
-// waits until each is acknowledged; then it sends the request (GET
+// request it sends the step's settings, one SETTINGS frame per value (or
+// one frame of them all, SettingsInOneFrame), and waits until each is
+// acknowledged; then it sends the request (GET
 // /hpackcert/C/S) and reads until the response ends. Whatever the server
 // writes meanwhile (a PUSH_PROMISE, trailers) is kept too. A server that
 // ends a connection gracefully before its steps are done (GOAWAY
@@ -247,11 +254,21 @@ func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 		}
 		w.before = request
 		deadline := stepDeadline(p.ctx, p.o.StepTimeout)
-		// One SETTINGS frame at a time, each acknowledged before the next:
+		// One SETTINGS frame at a time, each acknowledged before the next
+		// (one frame of all the step's values with SettingsInOneFrame):
 		// a peer that answers frames sent back to back with one
 		// acknowledgement (see probeSettingsAcks) is still tracked exactly.
+		frames := make([][]http2.Setting, 0, len(step.Settings))
 		for _, size := range step.Settings {
-			err := w.sendTableSize(size)
+			setting := http2.Setting{ID: http2.SettingHeaderTableSize, Val: size}
+			if p.o.SettingsInOneFrame && len(frames) > 0 {
+				frames[0] = append(frames[0], setting)
+				continue
+			}
+			frames = append(frames, []http2.Setting{setting})
+		}
+		for _, frame := range frames {
+			err := w.sendSettings(frame...)
 			for err == nil && len(w.pending) > 0 {
 				err = w.await(deadline)
 			}

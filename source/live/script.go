@@ -17,7 +17,8 @@ type Step struct {
 	// Label names the step in reports, such as "story_23 block 4".
 	Label string
 	// Settings are the SETTINGS_HEADER_TABLE_SIZE values hpackcert sends
-	// before the request, one SETTINGS frame each; the request waits until
+	// before the request, one SETTINGS frame each (all in one with
+	// ServerOptions.SettingsInOneFrame); the request waits until
 	// the peer has acknowledged every one.
 	Settings []uint32
 	// Response is the header list the origin answers with, ":status"

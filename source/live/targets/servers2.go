@@ -209,8 +209,9 @@ var servers2Targets = []TargetSpec{
 	},
 	{
 		Name: "warp-server", Role: live.RoleServer, Package: "libghc-warp-dev",
-		Encoder:   "Haskell http2's (Network.HPACK)",
-		Transform: warpTransform,
+		Encoder:          "Haskell http2's (Network.HPACK)",
+		Transform:        warpTransform,
+		OneSettingsFrame: "warp ends the connection (GOAWAY PROTOCOL_ERROR \"too many settings\") after a few SETTINGS frames in a row, so several sizes before one block go in one frame, as RFC 9113 §6.5.3 lets a peer send them",
 		start: builtAppServer("warp", func(dir string) ([]string, error) {
 			return []string{filepath.Join(dir, "hpackcert-warp")}, nil
 		}),

@@ -49,6 +49,11 @@ type TargetSpec struct {
 	// frame, which is its finding, is graded on the rest.
 	MaxList    int
 	MaxListWhy string
+	// OneSettingsFrame, when set, says why the target is sent a step's
+	// several table sizes in one SETTINGS frame
+	// (live.ServerOptions.SettingsInOneFrame): it limits the SETTINGS
+	// frames it takes.
+	OneSettingsFrame string
 	// Unscripted, when set, says why a server answers every request with
 	// a header list of its own rather than the script's: each block is
 	// then graded on its own decoded list (live.ServerOptions.Known false).
@@ -294,7 +299,10 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 	if t.Unscripted != "" {
 		c.Notes = append(c.Notes, "its lists are its own, not the script's: "+t.Unscripted)
 	}
-	c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: run.url, Script: script, Known: t.Unscripted == "", StepTimeout: o.StepTimeout})
+	if t.OneSettingsFrame != "" {
+		c.Notes = append(c.Notes, "a step's several table sizes in one SETTINGS frame: "+t.OneSettingsFrame)
+	}
+	c.Conns, err = live.CaptureServer(ctx, live.ServerOptions{URL: run.url, Script: script, Known: t.Unscripted == "", StepTimeout: o.StepTimeout, SettingsInOneFrame: t.OneSettingsFrame != ""})
 	stopErr := run.stop()
 	c.Elapsed = time.Since(began)
 	if err != nil {

@@ -39,8 +39,10 @@
 //     exercised", with the reason. A departure from DESIGN.md: when the
 //     case's rule is about a representation RFC 7541 leaves to the
 //     encoder (Huffman-coded strings, §5.2; entries of the dynamic
-//     table, §6.2) and the encoder used it in none of the blocks it
-//     wrote, the case is unsupported and not applicable (n/a,
+//     table, §6.2; the table's size, §4.2, when the encoder's table was
+//     too small for any entry or 0 whenever a setting came) and the
+//     encoder used it in none of the blocks it wrote, the case is
+//     unsupported and not applicable (n/a,
 //     Result.NotApplicable, optionalUse in evidence.go) and fails no run:
 //     nothing any scenario could send would give the rule an instance,
 //     so it is no lack to declare; a single use makes the rule apply;

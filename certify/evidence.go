@@ -112,6 +112,10 @@ type blockEvidence struct {
 	// an insertion into a smaller table holds nothing (optionalUse).
 	strings, incremental, roomy               int
 	lowered, several, emptyAfter, updateBlock bool
+	// afterSetting: settings were acknowledged before the block;
+	// afterSettingRoom: and the encoder's table was above 0 then, so that
+	// a setting could fall below it (optionalUse).
+	afterSetting, afterSettingRoom bool
 }
 
 // count computes the block's evidence from its walk, its fields and what
@@ -167,6 +171,8 @@ func (b *playedBlock) count(events tableEvents) {
 	e.lowered = len(acked) == 1 && acked[0] < b.maxBefore && len(in.Headers) > 0
 	e.several = len(acked) >= 2 && len(in.Headers) > 0
 	e.emptyAfter = len(acked) > 0 && len(in.Headers) == 0
+	e.afterSetting = len(acked) > 0
+	e.afterSettingRoom = len(acked) > 0 && b.maxBefore > 0
 }
 
 // tableEvents is the strict oracle's strict.TableEvents for a block it
@@ -244,6 +250,9 @@ func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
 // certifier could send would make it apply).
 type optionalUse struct {
 	blocks, strings, huffman, incremental, roomy int
+	// afterSetting and afterSettingRoom count the blocks of
+	// blockEvidence's flags.
+	afterSetting, afterSettingRoom int
 }
 
 // usageOf counts the blocks the encoder wrote in every scenario played,
@@ -261,6 +270,12 @@ func usageOf(played []*transcript) optionalUse {
 			u.huffman += b.ev.huffman
 			u.incremental += b.ev.incremental
 			u.roomy += b.ev.roomy
+			if b.ev.afterSetting {
+				u.afterSetting++
+			}
+			if b.ev.afterSettingRoom {
+				u.afterSettingRoom++
+			}
 		}
 	}
 	return u
@@ -273,6 +288,13 @@ func (u optionalUse) notApplicable(kind instanceKind) string {
 		return ""
 	}
 	switch kind {
+	case instLowered:
+		if u.afterSetting > 0 && u.afterSettingRoom == 0 {
+			// The encoder chose a table of 0 (§4.2) before any setting
+			// came: none can be below it, so none needs an update.
+			return fmt.Sprintf("not applicable: in the %s that followed an acknowledged setting, the encoder's dynamic table was already 0 octets (its own size update), so no setting fell below it; the table size is the encoder's choice (§4.2), so this rule on lowered settings has none of its to judge",
+				plural(u.afterSetting, "block", "blocks"))
+		}
 	case instHuffman:
 		if u.huffman == 0 && u.strings > 0 {
 			return fmt.Sprintf("not applicable: the encoder Huffman-coded none of the %s in the %s it wrote; Huffman coding is the encoder's choice (§5.2), so this rule on Huffman strings has none of its to judge",

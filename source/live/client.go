@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -64,9 +65,13 @@ type ServerOptions struct {
 // "-conn3", ... A server that stops otherwise (it closes or resets the
 // connection or a request's stream, sends GOAWAY with an error, stops
 // answering, never acknowledges a SETTINGS frame) is the connection's
-// Stop, and the next connection of the script is tried. An error means no
-// connection could be made at all, the server did what hpackcert does not
-// put up with (PeerError), or ctx ended.
+// Stop, and the next connection of the script is tried. A connection and
+// its replay (ScriptConn.ReplayOf, the one just before) are played at
+// once, in lockstep, the replay's step i right after the first's; once
+// either stops, the other goes on alone (its continuations after a
+// graceful GOAWAY are not in lockstep). An error means no connection
+// could be made at all, the server did what hpackcert does not put up
+// with (PeerError), or ctx ended.
 func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	u, err := url.Parse(o.URL)
 	if err != nil {
@@ -90,30 +95,128 @@ func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	// few more blocks of its own; beyond that it is flooding.
 	b := newBudget(2*o.Script.Steps() + 64)
 	p := &play{ctx: ctx, u: u, o: o, budget: b, requests: o.Script.Steps()}
-	for ci := range o.Script.Conns {
-		for from, part := 0, 1; from < len(o.Script.Conns[ci].Steps) || part == 1; part++ {
-			if err := ctx.Err(); err != nil {
-				return conns, fmt.Errorf("live: %w after %s", err, counted(len(conns), "connection"))
+	for ci := 0; ci < len(o.Script.Conns); ci++ {
+		if err := ctx.Err(); err != nil {
+			return conns, fmt.Errorf("live: %w after %s", err, counted(len(conns), "connection"))
+		}
+		first := p.first
+		if ci+1 < len(o.Script.Conns) && o.Script.Conns[ci+1].ReplayOf == o.Script.Conns[ci].Name {
+			// A connection and its replay go in lockstep, each step of
+			// the one right after the same step of the other, so that
+			// what a target adds of its own (date, age) is most likely
+			// the same on both (enc/2.2/1 compares them).
+			replay := *p
+			replay.first += len(o.Script.Conns[ci].Steps)
+			turns := newLockstep()
+			var replayed []Conn
+			var replayErr error
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				replayed, replayErr = replay.whole(ci+1, turns, 1)
+			}()
+			played, err := p.whole(ci, turns, 0)
+			<-done
+			for _, part := range [][]Conn{played, replayed} {
+				if len(conns) == 0 && len(part) > 0 && part[0].Stop != nil && len(part[0].Blocks) == 0 && err == nil {
+					return nil, fmt.Errorf("live: %s: %s", o.URL, part[0].Stop.What)
+				}
+				conns = append(conns, part...)
 			}
-			c, next, err := p.conn(ci, from)
-			if part > 1 {
-				c.Name = fmt.Sprintf("%s-conn%d", c.Name, part)
+			if err == nil {
+				err = replayErr
 			}
 			if err != nil {
-				return nil, fmt.Errorf("live: %s: connection %s: %w", o.URL, c.Name, err)
+				return nil, err
 			}
-			if c.Stop != nil && len(conns) == 0 && len(c.Blocks) == 0 {
-				return nil, fmt.Errorf("live: %s: %s", o.URL, c.Stop.What)
-			}
-			conns = append(conns, c)
-			if c.Stop != nil {
-				break
-			}
-			from = next
+			p.first = first + len(o.Script.Conns[ci].Steps) + len(o.Script.Conns[ci+1].Steps)
+			ci++
+			continue
 		}
+		played, err := p.whole(ci, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		if len(conns) == 0 && len(played) > 0 && played[0].Stop != nil && len(played[0].Blocks) == 0 {
+			return nil, fmt.Errorf("live: %s: %s", o.URL, played[0].Stop.What)
+		}
+		conns = append(conns, played...)
 		p.first += len(o.Script.Conns[ci].Steps)
 	}
 	return conns, nil
+}
+
+// whole plays connection ci of the script over as many connections as the
+// target's graceful GOAWAYs need; the first of them takes its turns
+// (side 0 or 1 of turns) when turns is not nil.
+func (p *play) whole(ci int, turns *lockstep, side int) ([]Conn, error) {
+	var out []Conn
+	for from, part := 0, 1; from < len(p.o.Script.Conns[ci].Steps) || part == 1; part++ {
+		if err := p.ctx.Err(); err != nil {
+			return out, fmt.Errorf("live: %w after %s", err, counted(len(out), "connection"))
+		}
+		var t *lockstep
+		if part == 1 {
+			t = turns
+		}
+		c, next, err := p.conn(ci, from, t, side)
+		if t != nil {
+			t.leave(side)
+		}
+		if part > 1 {
+			c.Name = fmt.Sprintf("%s-conn%d", c.Name, part)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("live: %s: connection %s: %w", p.o.URL, c.Name, err)
+		}
+		out = append(out, c)
+		if c.Stop != nil {
+			break
+		}
+		from = next
+	}
+	return out, nil
+}
+
+// lockstep lets two connections take turns, one step each, side 0
+// first; a side that has left lets the other go on alone.
+type lockstep struct {
+	turn [2]chan struct{}
+	left [2]chan struct{}
+	once [2]sync.Once
+}
+
+func newLockstep() *lockstep {
+	l := &lockstep{}
+	for i := range l.turn {
+		l.turn[i] = make(chan struct{}, 1)
+		l.left[i] = make(chan struct{})
+	}
+	l.turn[0] <- struct{}{}
+	return l
+}
+
+// wait blocks until it is side's turn, the other side has left, or ctx
+// ends.
+func (l *lockstep) wait(ctx context.Context, side int) {
+	select {
+	case <-l.turn[side]:
+	case <-l.left[1-side]:
+	case <-ctx.Done():
+	}
+}
+
+// pass gives the turn to the other side.
+func (l *lockstep) pass(side int) {
+	select {
+	case l.turn[1-side] <- struct{}{}:
+	default:
+	}
+}
+
+// leave says that side takes no more turns.
+func (l *lockstep) leave(side int) {
+	l.once[side].Do(func() { close(l.left[side]) })
 }
 
 // play is one CaptureServer run.
@@ -157,7 +260,7 @@ func dial(ctx context.Context, u *url.URL, timeout time.Duration) (net.Conn, err
 // another: the end of its steps, or the step a server that closed the
 // connection gracefully left. A server that stopped before is out.Stop;
 // err is a PeerError or the end of ctx.
-func (p *play) conn(ci, from int) (out Conn, next int, err error) {
+func (p *play) conn(ci, from int, turns *lockstep, side int) (out Conn, next int, err error) {
 	sc := &p.o.Script.Conns[ci]
 	out.Name, out.Traffic, out.ReplayOf = sc.Name, sc.Traffic, sc.ReplayOf
 	stop := func(si int, what string) (Conn, int, error) {
@@ -253,6 +356,9 @@ func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 			return stop(si, fmt.Sprintf("%s before request %d", w.goAwayText(), request))
 		}
 		w.before = request
+		if turns != nil {
+			turns.wait(p.ctx, side)
+		}
 		deadline := stepDeadline(p.ctx, p.o.StepTimeout)
 		// One SETTINGS frame at a time, each acknowledged before the next
 		// (one frame of all the step's values with SettingsInOneFrame):
@@ -303,6 +409,9 @@ func (p *play) conn(ci, from int) (out Conn, next int, err error) {
 			return failed(si, stream, errReset, func() string {
 				return fmt.Sprintf("the target reset the stream of request %d (RST_STREAM %v)", request, code)
 			})
+		}
+		if turns != nil {
+			turns.pass(side)
 		}
 	}
 	if ci == 0 {

@@ -43,11 +43,16 @@ type ScriptConn struct {
 	// ReplayOf names the connection this one plays again, step for step
 	// with the same settings and responses, from a fresh context: the
 	// target's two recordings of the same input (certify.WithReplay).
+	// When it is the connection just before, CaptureServer plays the two
+	// at once, in lockstep: each step of this one right after the same
+	// step of that one, so that what the target adds of its own (a date,
+	// an age) is most likely the same on both.
 	ReplayOf string
 }
 
 // Script is what one certification asks of a target: connections, one
-// after the other, each a sequence of steps.
+// after the other (a connection and its replay side by side), each a
+// sequence of steps.
 type Script struct {
 	Conns []ScriptConn
 }
@@ -195,10 +200,11 @@ func DefaultScript(stories, blocks int) (*Script, error) {
 		sc.add(name, lists)
 		sc.Conns[len(sc.Conns)-1].Traffic = true
 		if n == 1 {
-			// The first story of traffic again, at once, on a fresh
-			// connection: the same input in a fresh context (enc/2.2/1),
-			// close enough in time that a target's own date is likely
-			// the same.
+			// The first story of traffic again, on a fresh connection
+			// played in lockstep with the first (CaptureServer): the
+			// same input in a fresh context (enc/2.2/1), each block
+			// close enough in time to its twin that a target's own date
+			// is likely the same.
 			first := sc.Conns[len(sc.Conns)-1]
 			again := ScriptConn{Name: fmt.Sprintf("c%02d-again-%s", len(sc.Conns), name), Traffic: true, ReplayOf: first.Name}
 			for _, st := range first.Steps {

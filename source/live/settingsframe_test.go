@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,14 +30,14 @@ func TestSettingsInOneFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		frames := make(chan [][]uint32, 1)
-		go func() { frames <- serveSettingsRecorder(ln) }()
+		rec := &pathRecorder{}
+		go rec.serve(ln)
 		conns, err := CaptureServer(context.Background(), ServerOptions{URL: "http://" + ln.Addr().String(), Script: script, StepTimeout: 5 * time.Second, SettingsInOneFrame: oneFrame})
 		ln.Close()
 		if err != nil {
 			t.Fatalf("one frame %v: %v", oneFrame, err)
 		}
-		got := <-frames
+		got := rec.settings()
 		want := [][]uint32{{256}, {100}, {4096}}
 		if oneFrame {
 			want = [][]uint32{{256, 100, 4096}}
@@ -50,30 +51,112 @@ func TestSettingsInOneFrame(t *testing.T) {
 	}
 }
 
-// serveSettingsRecorder serves one connection of ln: it acknowledges
-// every SETTINGS frame, answers every request with ":status: 200", and
-// returns the SETTINGS_HEADER_TABLE_SIZE values of each SETTINGS frame
-// that carried any.
-func serveSettingsRecorder(ln net.Listener) [][]uint32 {
-	var out [][]uint32
-	nc, err := ln.Accept()
-	if err != nil {
-		return nil
+// TestReplayInLockstep checks that a connection and its replay
+// (ScriptConn.ReplayOf) take turns, one step each, the first connection
+// first, and that the replay goes on alone once the first stops: the
+// server closes the first connection at its third request.
+func TestReplayInLockstep(t *testing.T) {
+	ok := fields(":status", "200")
+	steps := func(n int) []Step {
+		out := make([]Step, n)
+		for i := range out {
+			out[i] = Step{Label: fmt.Sprintf("step %d", i), Response: ok}
+		}
+		return out
 	}
+	for _, stopFirst := range []bool{false, true} {
+		script := &Script{Conns: []ScriptConn{
+			{Name: "c00", Steps: steps(4)},
+			{Name: "c01-again", Steps: steps(4), ReplayOf: "c00"},
+			{Name: "c02", Steps: steps(1)},
+		}}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &pathRecorder{}
+		if stopFirst {
+			rec.closeAt = Path(0, 2)
+		}
+		go rec.serve(ln)
+		conns, err := CaptureServer(context.Background(), ServerOptions{URL: "http://" + ln.Addr().String(), Script: script, StepTimeout: 5 * time.Second})
+		ln.Close()
+		if err != nil {
+			t.Fatalf("stop first %v: %v", stopFirst, err)
+		}
+		want := []string{Path(0, 0), Path(1, 0), Path(0, 1), Path(1, 1), Path(0, 2), Path(1, 2), Path(0, 3), Path(1, 3), Path(2, 0)}
+		blocks := []int{4, 4, 1}
+		if stopFirst {
+			want = []string{Path(0, 0), Path(1, 0), Path(0, 1), Path(1, 1), Path(0, 2), Path(1, 2), Path(1, 3), Path(2, 0)}
+			blocks = []int{2, 4, 1}
+		}
+		if got := rec.order(); !slices.Equal(got, want) {
+			t.Errorf("stop first %v: requests in the order %v; want %v", stopFirst, got, want)
+		}
+		var got []int
+		var names []string
+		for _, c := range conns {
+			got, names = append(got, len(c.Blocks)), append(names, c.Name)
+		}
+		if !slices.Equal(got, blocks) || !slices.Equal(names, []string{"c00", "c01-again", "c02"}) {
+			t.Errorf("stop first %v: connections %v with %v blocks; want c00, c01-again, c02 with %v", stopFirst, names, got, blocks)
+		}
+		if stopFirst && (conns[0].Stop == nil || conns[1].Stop != nil) {
+			t.Errorf("stop first: stops %v, %v; want the first connection stopped, its replay not", conns[0].Stop, conns[1].Stop)
+		}
+	}
+}
+
+// pathRecorder serves HTTP/2 connections that answer every request with
+// ":status: 200" and records the order of the request paths and the
+// SETTINGS_HEADER_TABLE_SIZE values of each SETTINGS frame that carried
+// any; it closes the connection of a request for closeAt without
+// answering.
+type pathRecorder struct {
+	mu      sync.Mutex
+	paths   []string
+	sizes   [][]uint32
+	closeAt string
+}
+
+func (r *pathRecorder) order() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.paths)
+}
+
+func (r *pathRecorder) settings() [][]uint32 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sizes)
+}
+
+func (r *pathRecorder) serve(ln net.Listener) {
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go r.conn(nc)
+	}
+}
+
+func (r *pathRecorder) conn(nc net.Conn) {
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(10 * time.Second))
 	preface := make([]byte, len(http2.ClientPreface))
 	if _, err := io.ReadFull(nc, preface); err != nil {
-		return nil
+		return
 	}
 	fr := http2.NewFramer(nc, nc)
+	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
 	fr.WriteSettings()
 	var buf bytes.Buffer
 	enc := hpack.NewEncoder(&buf)
 	for {
 		f, err := fr.ReadFrame()
 		if err != nil {
-			return out
+			return
 		}
 		switch f := f.(type) {
 		case *http2.SettingsFrame:
@@ -89,15 +172,24 @@ func serveSettingsRecorder(ln net.Listener) [][]uint32 {
 				return nil
 			})
 			if len(sizes) > 0 {
-				out = append(out, sizes)
+				r.mu.Lock()
+				r.sizes = append(r.sizes, sizes)
+				r.mu.Unlock()
 			}
 			fr.WriteSettingsAck()
-		case *http2.HeadersFrame:
+		case *http2.MetaHeadersFrame:
+			path := f.PseudoValue("path")
+			r.mu.Lock()
+			r.paths = append(r.paths, path)
+			r.mu.Unlock()
+			if path == r.closeAt {
+				return
+			}
 			buf.Reset()
 			enc.WriteField(hpack.HeaderField{Name: ":status", Value: "200"})
 			fr.WriteHeaders(http2.HeadersFrameParam{StreamID: f.StreamID, BlockFragment: buf.Bytes(), EndHeaders: true, EndStream: true})
 		case *http2.GoAwayFrame:
-			return out
+			return
 		}
 	}
 }

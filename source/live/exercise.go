@@ -157,6 +157,17 @@ func exerciseResponses() []labelled {
 	out := []labelled{
 		{"90 small fields", smallFields("s", 90)},
 		{"the 90 small fields again", smallFields("s", 90)},
+	}
+	// Three groups of 30 more, each twice: an encoder that, once its
+	// history of fields is full, indexes only a field its history holds
+	// (ls-hpack indexed 40 of the 90) indexes each group the second
+	// time, and the third fills its table past 4096, evicting by
+	// insertion (enc/4.4/1).
+	for _, tag := range []string{"t", "u", "v"} {
+		group := smallFields(tag, 30)
+		out = append(out, labelled{"30 small fields " + tag, group}, labelled{"the 30 small fields " + tag + " again", group})
+	}
+	out = append(out, []labelled{
 		{"names at dynamic indices 62-64", nameReuse()},
 		{"every field octet, Huffman-coded", octets},
 		{"static names with values", staticNames(false)},
@@ -174,7 +185,7 @@ func exerciseResponses() []labelled {
 		{"the first 60 again", churn("a", 60)},
 		{"every field octet again", octets},
 		{"static names again", staticNames(false)},
-	}
+	}...)
 	// Last, responses of a content-type each, which an encoder that
 	// indexes only the fields it writes itself (nginx: server, date,
 	// content-type, content-length) also inserts: with the steps above,

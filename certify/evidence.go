@@ -300,9 +300,9 @@ func (u optionalUse) notApplicable(kind instanceKind) string {
 			return fmt.Sprintf("not applicable: the encoder Huffman-coded none of the %s in the %s it wrote; Huffman coding is the encoder's choice (§5.2), so this rule on Huffman strings has none of its to judge",
 				plural(u.strings, "string literal", "string literals"), plural(u.blocks, "block", "blocks"))
 		}
-	case instInsertions, instInsertEvictions, instResizeEvictions, instOversized:
+	case instInsertions, instInsertEvictions, instResizeEvictions, instOversized, instCredentials:
 		if u.incremental == 0 {
-			return fmt.Sprintf("not applicable: the encoder added no entry to the dynamic table in the %s it wrote (no literal with incremental indexing); indexing is the encoder's choice (§6.2), so this rule on entries, their eviction and the attempt to add one larger than the table has none of its to judge",
+			return fmt.Sprintf("not applicable: the encoder added no entry to the dynamic table in the %s it wrote (no literal with incremental indexing); indexing is the encoder's choice (§6.2), so this rule on what enters the table (entries, their eviction, an entry larger than the table, credentials) has none of its to judge",
 				plural(u.blocks, "block", "blocks"))
 		}
 		if u.roomy == 0 && (kind == instInsertEvictions || kind == instResizeEvictions) {

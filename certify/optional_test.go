@@ -24,7 +24,8 @@ func TestOptionalUse(t *testing.T) {
 		{"every use", []blockEvidence{used}, nil},
 		{"no Huffman", []blockEvidence{{strings: 4, incremental: 1, roomy: 1}}, map[instanceKind]string{instHuffman: "Huffman-coded none of the 4 string literals in the 1 block"}},
 		{"no insertion", []blockEvidence{{strings: 2, huffman: 2}, {strings: 2, huffman: 1}}, map[instanceKind]string{
-			instInsertions: "added no entry", instInsertEvictions: "added no entry", instResizeEvictions: "added no entry", instOversized: "added no entry"}},
+			instInsertions: "added no entry", instInsertEvictions: "added no entry", instResizeEvictions: "added no entry", instOversized: "added no entry",
+			instCredentials: "added no entry"}},
 		{"a table of 0", []blockEvidence{{strings: 2, huffman: 2, incremental: 3, afterSetting: true}}, map[instanceKind]string{
 			instInsertEvictions: "too small for any entry", instResizeEvictions: "too small for any entry", instLowered: "already 0 octets"}},
 		{"a table of 0 after one setting with room", []blockEvidence{{strings: 1, huffman: 1, incremental: 1, roomy: 1, afterSetting: true, afterSettingRoom: true}, {strings: 1, huffman: 1, afterSetting: true}}, nil},

@@ -250,6 +250,10 @@ func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
 // certifier could send would make it apply).
 type optionalUse struct {
 	blocks, strings, huffman, incremental, roomy int
+	// refused counts the blocks the encoder answered it cannot express
+	// ({"unsupported": ...}): what it left unwritten might have used
+	// either representation, so nothing is then not applicable.
+	refused int
 	// afterSetting and afterSettingRoom count the blocks of
 	// blockEvidence's flags.
 	afterSetting, afterSettingRoom int
@@ -257,10 +261,11 @@ type optionalUse struct {
 
 // usageOf counts the blocks the encoder wrote in every scenario played,
 // judged or not: one Huffman string or one insertion anywhere makes the
-// rules about it apply.
+// rules about it apply; and the blocks it refused.
 func usageOf(played []*transcript) optionalUse {
 	var u optionalUse
 	for _, tr := range played {
+		u.refused += len(tr.unsupportedBlocks)
 		for _, b := range tr.blocks {
 			if b.encErr != nil {
 				continue
@@ -284,7 +289,7 @@ func usageOf(played []*transcript) optionalUse {
 // notApplicable says why a case of the kind does not apply to an encoder
 // of this use, or "" when it does.
 func (u optionalUse) notApplicable(kind instanceKind) string {
-	if u.blocks == 0 {
+	if u.blocks == 0 || u.refused > 0 {
 		return ""
 	}
 	switch kind {

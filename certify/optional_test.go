@@ -12,7 +12,7 @@ import (
 // string; the entry rules for one that inserted nothing; the eviction
 // rules for one whose insertions all went into a table under 32 octets;
 // the lowered-setting rule for one whose table was 0 whenever a setting
-// came; and nothing for a target that wrote no block.
+// came; and nothing for a target that wrote no block, or refused one.
 func TestOptionalUse(t *testing.T) {
 	block := func(ev blockEvidence) *playedBlock { return &playedBlock{ev: ev} }
 	used := blockEvidence{strings: 4, huffman: 1, incremental: 1, roomy: 1, afterSetting: true, afterSettingRoom: true}
@@ -39,6 +39,14 @@ func TestOptionalUse(t *testing.T) {
 		// A block the encoder failed on counts for nothing.
 		tr.blocks = append(tr.blocks, &playedBlock{encErr: errors.New("the encoder failed"), ev: used})
 		u := usageOf([]*transcript{tr})
+		// Nor does anything apply less once the encoder has refused a
+		// block: what it did not write might have used either.
+		refusing := &transcript{blocks: tr.blocks, unsupportedBlocks: []string{"story s, block 1: no API"}}
+		for kind := range instanceNames {
+			if got := usageOf([]*transcript{refusing}).notApplicable(instanceKind(kind)); got != "" {
+				t.Errorf("%s, a block refused: kind %s: %q; want no n/a", tt.name, instanceNames[kind].noun, got)
+			}
+		}
 		for kind := range instanceNames {
 			got := u.notApplicable(instanceKind(kind))
 			want, ok := tt.na[instanceKind(kind)]

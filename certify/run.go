@@ -489,14 +489,15 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
 			res.Detail += "; " + note
 		}
-		if res.Grade == Unsupported && !res.NotApplicable && len(res.CausedBy) == 0 && res.Evidence.Instances == 0 && len(run.transcripts) > 0 && lacksOf(t).declares(c.ID) == "" {
+		lack := lacksOf(t).declares(c.ID)
+		if res.Grade == Unsupported && !res.NotApplicable && len(res.CausedBy) == 0 && res.Evidence.Instances == 0 && len(run.transcripts) > 0 && lack == "" {
 			if why := use.notApplicable(c.instance); why != "" {
 				res.NotApplicable = true
 				res.Detail = why + " (" + res.Detail + ")"
 			}
 		}
 		if res.Grade == Unsupported && !res.NotApplicable {
-			if lack := lacksOf(t).declares(c.ID); lack != "" {
+			if lack != "" {
 				res.Detail = lack + "; " + res.Detail
 			}
 			for _, d := range r.opts.Declared {

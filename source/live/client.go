@@ -95,55 +95,58 @@ func CaptureServer(ctx context.Context, o ServerOptions) ([]Conn, error) {
 	// few more blocks of its own; beyond that it is flooding.
 	b := newBudget(2*o.Script.Steps() + 64)
 	p := &play{ctx: ctx, u: u, o: o, budget: b, requests: o.Script.Steps()}
-	for ci := 0; ci < len(o.Script.Conns); ci++ {
+	for ci := 0; ci < len(o.Script.Conns); {
 		if err := ctx.Err(); err != nil {
 			return conns, fmt.Errorf("live: %w after %s", err, counted(len(conns), "connection"))
 		}
-		first := p.first
+		n := 1
 		if ci+1 < len(o.Script.Conns) && o.Script.Conns[ci+1].ReplayOf == o.Script.Conns[ci].Name {
-			// A connection and its replay go in lockstep, each step of
-			// the one right after the same step of the other, so that
-			// what a target adds of its own (date, age) is most likely
-			// the same on both (enc/2.2/1 compares them).
-			replay := *p
-			replay.first += len(o.Script.Conns[ci].Steps)
-			turns := newLockstep()
-			var replayed []Conn
-			var replayErr error
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				replayed, replayErr = replay.whole(ci+1, turns, 1)
-			}()
-			played, err := p.whole(ci, turns, 0)
-			<-done
-			for _, part := range [][]Conn{played, replayed} {
-				if len(conns) == 0 && len(part) > 0 && part[0].Stop != nil && len(part[0].Blocks) == 0 && err == nil {
-					return nil, fmt.Errorf("live: %s: %s", o.URL, part[0].Stop.What)
-				}
-				conns = append(conns, part...)
-			}
-			if err == nil {
-				err = replayErr
-			}
-			if err != nil {
-				return nil, err
-			}
-			p.first = first + len(o.Script.Conns[ci].Steps) + len(o.Script.Conns[ci+1].Steps)
-			ci++
-			continue
+			n = 2
 		}
-		played, err := p.whole(ci, nil, 0)
+		played, err := p.together(ci, n)
 		if err != nil {
 			return nil, err
 		}
-		if len(conns) == 0 && len(played) > 0 && played[0].Stop != nil && len(played[0].Blocks) == 0 {
-			return nil, fmt.Errorf("live: %s: %s", o.URL, played[0].Stop.What)
+		for _, c := range played {
+			if c.Stop != nil && len(conns) == 0 && len(c.Blocks) == 0 {
+				return nil, fmt.Errorf("live: %s: %s", o.URL, c.Stop.What)
+			}
+			conns = append(conns, c)
 		}
-		conns = append(conns, played...)
-		p.first += len(o.Script.Conns[ci].Steps)
+		ci += n
 	}
 	return conns, nil
+}
+
+// together plays connections ci to ci+n-1 of the script, n being 1, or 2
+// for a connection and its replay: those go at once, in lockstep, each
+// step of the replay right after the same step of the first, so that
+// what a target adds of its own (date, age) is most likely the same on
+// both (enc/2.2/1 compares them). It returns their connections in the
+// script's order, and advances p.first past them.
+func (p *play) together(ci, n int) ([]Conn, error) {
+	if n == 1 {
+		out, err := p.whole(ci, nil, 0)
+		p.first += len(p.o.Script.Conns[ci].Steps)
+		return out, err
+	}
+	turns := newLockstep()
+	replay := *p
+	replay.first += len(p.o.Script.Conns[ci].Steps)
+	var replayed []Conn
+	var replayErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		replayed, replayErr = replay.whole(ci+1, turns, 1)
+	}()
+	played, err := p.whole(ci, turns, 0)
+	<-done
+	p.first = replay.first + len(p.o.Script.Conns[ci+1].Steps)
+	if err == nil {
+		err = replayErr
+	}
+	return append(played, replayed...), err
 }
 
 // whole plays connection ci of the script over as many connections as the

@@ -19,9 +19,8 @@ import (
 // indexed when sensitive), with raw strings, and the size updates RFC 7541
 // §4.2 asks for.
 type literalOnly struct {
-	acked   []uint32
-	maxSize uint32
-	insert  bool
+	acked  []uint32
+	insert bool
 	// zero: the encoder's table is 0 from the start of its first block
 	// (an update to 0, no other), so that every insertion empties it.
 	zero, started bool
@@ -37,7 +36,7 @@ func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 		if !e.started {
 			dst = encoder.AppendInteger(dst, 0x20, 5, 0)
 		}
-		e.started, e.maxSize, e.acked = true, 0, nil
+		e.started, e.acked = true, nil
 	}
 	if len(e.acked) > 0 {
 		smallest := slices.Min(e.acked)
@@ -46,7 +45,7 @@ func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 			dst = encoder.AppendInteger(dst, 0x20, 5, uint64(smallest))
 		}
 		dst = encoder.AppendInteger(dst, 0x20, 5, uint64(final))
-		e.maxSize, e.acked = final, nil
+		e.acked = nil
 	}
 	for _, f := range fields {
 		pattern, prefix := byte(0x00), uint8(4)
@@ -75,7 +74,7 @@ func (e *literalOnly) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, e
 // inserting every field makes the table rules apply again (one use is
 // enough), and Huffman's stay not applicable.
 func TestNothingJudgedIsNotAPass(t *testing.T) {
-	target := certify.Func("literal-only", func() certify.Encoder { return &literalOnly{maxSize: 4096} })
+	target := certify.Func("literal-only", func() certify.Encoder { return &literalOnly{} })
 	rep, err := certify.Run([]certify.Target{target}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +123,7 @@ func TestNothingJudgedIsNotAPass(t *testing.T) {
 		t.Errorf("enc/4.2/1, graded and covered by a declaration: %s, declared %q; want pass, not declared", res.Grade, res.Declared)
 	}
 
-	inserting := certify.Func("inserting", func() certify.Encoder { return &literalOnly{maxSize: 4096, insert: true} })
+	inserting := certify.Func("inserting", func() certify.Encoder { return &literalOnly{insert: true} })
 	rep, err = certify.Run([]certify.Target{inserting}, certifytest.Quick())
 	if err != nil {
 		t.Fatal(err)

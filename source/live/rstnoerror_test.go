@@ -2,11 +2,9 @@ package live
 
 import (
 	"context"
-	"io"
 	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -27,14 +25,11 @@ func resetsAfterAnswering(t *testing.T, code http2.ErrCode) string {
 			if err != nil {
 				return
 			}
-			nc.SetDeadline(time.Now().Add(10 * time.Second))
-			preface := make([]byte, len(http2.ClientPreface))
-			if _, err := io.ReadFull(nc, preface); err != nil {
+			fr := servePreface(nc)
+			if fr == nil {
 				nc.Close()
 				return
 			}
-			fr := http2.NewFramer(nc, nc)
-			fr.WriteSettings()
 			for {
 				f, err := fr.ReadFrame()
 				if err != nil {

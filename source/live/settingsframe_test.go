@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"slices"
 	"sync"
@@ -143,14 +142,11 @@ func (r *pathRecorder) serve(ln net.Listener) {
 
 func (r *pathRecorder) conn(nc net.Conn) {
 	defer nc.Close()
-	nc.SetDeadline(time.Now().Add(10 * time.Second))
-	preface := make([]byte, len(http2.ClientPreface))
-	if _, err := io.ReadFull(nc, preface); err != nil {
+	fr := servePreface(nc)
+	if fr == nil {
 		return
 	}
-	fr := http2.NewFramer(nc, nc)
 	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	fr.WriteSettings()
 	var buf bytes.Buffer
 	enc := hpack.NewEncoder(&buf)
 	for {

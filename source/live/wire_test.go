@@ -2,12 +2,10 @@ package live
 
 import (
 	"context"
-	"io"
 	"net"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -77,13 +75,10 @@ func acksOneInThree(t *testing.T) string {
 			return
 		}
 		defer nc.Close()
-		nc.SetDeadline(time.Now().Add(10 * time.Second))
-		preface := make([]byte, len(http2.ClientPreface))
-		if _, err := io.ReadFull(nc, preface); err != nil {
+		fr := servePreface(nc)
+		if fr == nil {
 			return
 		}
-		fr := http2.NewFramer(nc, nc)
-		fr.WriteSettings()
 		settings := 0
 		for {
 			f, err := fr.ReadFrame()

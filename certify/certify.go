@@ -45,7 +45,8 @@
 //     unsupported and not applicable (n/a,
 //     Result.NotApplicable, optionalUse in evidence.go) and fails no run:
 //     nothing any scenario could send would give the rule an instance,
-//     so it is no lack to declare; a single use makes the rule apply;
+//     so it is no lack to declare; a single use, or a single block the
+//     encoder refused, makes the rule apply;
 //   - root cause (diagnose.go, whose package-level comment gives the order
 //     in which rules are asked of a block): once the encoder's output and
 //     the decoders' view diverge in a story, the divergence is filed under

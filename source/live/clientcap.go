@@ -73,9 +73,23 @@ type ClientRun struct {
 	// connection of this run replays the one of that run with the same
 	// number (Conn.ReplayOf): the same input from a fresh context
 	// (enc/2.2/1). The run is left out, with a note, when that one did
-	// not make all its requests.
+	// not make all its requests. Requests and Steady must be that run's.
 	Again string
+	// Requests is the number of URLs of this run; 0 means
+	// ClientOptions.Requests.
+	Requests int
+	// Steady sends no SETTINGS_HEADER_TABLE_SIZE at all: the table stays
+	// at its initial 4096 octets for the whole run, so that a client
+	// which indexes its requests' fields (a new :path each) fills it and
+	// evicts by insertion (enc/4.4/1), whatever a schedule of changes
+	// does to it elsewhere.
+	Steady bool
 }
+
+// SteadyRequests is the number of requests of a steady run
+// (ClientRun.Steady): a client that indexes only each request's :path
+// (about 50 octets an entry) fills a 4,096-octet table in about 80.
+const SteadyRequests = 128
 
 // maxClientConns bounds the connections a client may open in one
 // run: a client that opens one per request, and a few more of its
@@ -88,7 +102,7 @@ const maxClientConns = 64
 // After each request the server sends the settings of ClientSchedule for
 // the next one, then answers; so a client that makes its requests one
 // after the other on one connection writes each block under a new
-// SETTINGS_HEADER_TABLE_SIZE history. The connections of a run that is
+// SETTINGS_HEADER_TABLE_SIZE history (a Steady run gets none). The connections of a run that is
 // not Generated are traffic (Conn.Traffic). An error means the server
 // could not start, the client did what hpackcert does not put up with
 // (PeerError), or its first run sent no header block; a client that
@@ -147,13 +161,17 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 		if r.Again != "" {
 			pathConn[r.Name] = pathConn[r.Again]
 		}
+		requests := o.Requests
+		if r.Requests > 0 {
+			requests = r.Requests
+		}
 		cc := &clientCapture{
-			run: r, pathConn: pathConn[r.Name], requests: o.Requests, headers: r.Headers, stepTimeout: o.StepTimeout,
-			budget:   newBudget(2*o.Requests + 64),
-			maxConns: max(maxClientConns, 2*o.Requests),
+			run: r, pathConn: pathConn[r.Name], requests: requests, headers: r.Headers, stepTimeout: o.StepTimeout,
+			budget:   newBudget(2*requests + 64),
+			maxConns: max(maxClientConns, 2*requests),
 			scheme:   scheme, authority: authority,
 		}
-		for i := range o.Requests {
+		for i := range requests {
 			cc.urls = append(cc.urls, scheme+"://"+authority+Path(cc.pathConn, i))
 		}
 		began := time.Now()
@@ -183,19 +201,25 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 }
 
 // checkRuns checks that every run has a Run and a name of its own, and
-// that a run made again comes before.
+// that a run made again comes before, with the same requests.
 func checkRuns(runs []ClientRun) error {
-	seen := map[string]bool{}
-	for _, r := range runs {
+	seen := map[string]*ClientRun{}
+	for i := range runs {
+		r := &runs[i]
+		again := seen[r.Again]
 		switch {
 		case r.Run == nil:
 			return fmt.Errorf("live: client run %q: no Run", r.Name)
-		case r.Name == "" || seen[r.Name]:
+		case r.Name == "" || seen[r.Name] != nil:
 			return fmt.Errorf("live: client run %q: want a name of its own (have %d runs)", r.Name, len(runs))
-		case r.Again != "" && !seen[r.Again]:
+		case r.Requests < 0:
+			return fmt.Errorf("live: client run %q: %d requests", r.Name, r.Requests)
+		case r.Again != "" && again == nil:
 			return fmt.Errorf("live: client run %q: no run %q before it to make again", r.Name, r.Again)
+		case r.Again != "" && (again.Requests != r.Requests || again.Steady != r.Steady):
+			return fmt.Errorf("live: client run %q: makes run %q again with other requests (%d, steady %v; that run %d, steady %v)", r.Name, r.Again, r.Requests, r.Steady, again.Requests, again.Steady)
 		}
-		seen[r.Name] = true
+		seen[r.Name] = r
 	}
 	return nil
 }

@@ -160,6 +160,9 @@ func TestClientRunsChecked(t *testing.T) {
 		{[]ClientRun{{Name: "", Run: run}}, `client run "": want a name of its own`},
 		{[]ClientRun{{Name: "x", Run: run, Again: "y"}}, `client run "x": no run "y" before it to make again`},
 		{[]ClientRun{{Name: "x"}}, `client run "x": no Run`},
+		{[]ClientRun{{Name: "x", Run: run, Requests: -1}}, `client run "x": -1 requests`},
+		{[]ClientRun{{Name: "x", Run: run, Requests: 5}, {Name: "y", Run: run, Again: "x"}}, `client run "y": makes run "x" again with other requests`},
+		{[]ClientRun{{Name: "x", Run: run, Steady: true}, {Name: "y", Run: run, Again: "x"}}, `client run "y": makes run "x" again with other requests`},
 	} {
 		_, err := CaptureClient(context.Background(), ClientOptions{Run: run, More: tc.more})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -217,4 +220,42 @@ func equalFields(a, b []vectors.Field) bool {
 		}
 	}
 	return true
+}
+
+func TestClientSteadyRun(t *testing.T) {
+	first := runHeaders("t", 4)
+	run := orderedClient(first, 0)
+	conns, err := CaptureClient(context.Background(), ClientOptions{
+		Run: run, Headers: first, Timeout: 30 * time.Second, StepTimeout: 5 * time.Second,
+		More: []ClientRun{{Name: "client-steady", Run: run, Headers: first, Requests: 40, Steady: true}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conns) != 2 || conns[1].Name != "client-steady-conn0" {
+		t.Fatalf("%d connections; want client-conn0 and client-steady-conn0", len(conns))
+	}
+	acked := func(c Conn) int {
+		n := 0
+		for _, b := range c.Blocks {
+			n += len(b.Acked)
+		}
+		return n
+	}
+	if n := acked(conns[0]); n == 0 {
+		t.Errorf("first run: no table size acknowledged; want ClientSchedule's")
+	}
+	steady := conns[1]
+	if len(steady.Blocks) != 40 {
+		t.Fatalf("steady run: %d blocks; want its 40 requests", len(steady.Blocks))
+	}
+	if n := acked(steady); n != 0 {
+		t.Errorf("steady run: %d table sizes acknowledged; want none", n)
+	}
+	if p := fieldValue(steady.Blocks[39].Sent, ":path"); p != Path(1, 39) {
+		t.Errorf("steady run's last request expected for %s; want %s", p, Path(1, 39))
+	}
+	if steady.Stop != nil || !steady.Traffic {
+		t.Errorf("steady run: stop %v, traffic %v; want no stop, traffic", steady.Stop, steady.Traffic)
+	}
 }

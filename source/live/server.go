@@ -291,7 +291,7 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader, cc *clientCapture) {
 				}
 				current.answered = true
 				started++
-				if cc != nil {
+				if cc != nil && !cc.run.Steady {
 					toSend = ClientSchedule(started, cc.requests)
 					w.before = current.number + 1
 				}

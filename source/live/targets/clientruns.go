@@ -32,6 +32,7 @@ const (
 	replayRun      = "client-replay"
 	replayAgainRun = "client-replay-again"
 	generatedRun   = "client-generated"
+	steadyRun      = "client-steady"
 )
 
 // newClientFields returns live.ClientHeaders and
@@ -62,7 +63,11 @@ func newClientFields(name string, large bool, keep func(vectors.Field) bool) cli
 // options of its capture but the time limits and the number of requests,
 // and the notes to report: the first run with the traffic fields, the
 // replay (the first run again, or a pair of runs of its own with the
-// replay fields), and the generated run.
+// replay fields), the generated run, and a steady run of the traffic
+// fields (live.ClientRun.Steady: live.SteadyRequests requests, no table
+// size setting), where a client that indexes its requests fills its
+// table and evicts, as no run under the schedule's changes lets every
+// client do.
 func clientRuns(t *TargetSpec, tlsOn bool) (*live.ClientCommand, live.ClientOptions, []string, error) {
 	f := t.fields
 	cmd, run, err := t.client(tlsOn, f.traffic)
@@ -90,5 +95,6 @@ func clientRuns(t *TargetSpec, tlsOn bool) (*live.ClientCommand, live.ClientOpti
 		}
 		o.More = append(o.More, live.ClientRun{Name: generatedRun, Run: grun, Headers: gcmd.Headers, Generated: true})
 	}
+	o.More = append(o.More, live.ClientRun{Name: steadyRun, Run: run, Headers: cmd.Headers, Requests: live.SteadyRequests, Steady: true})
 	return cmd, o, notes, nil
 }

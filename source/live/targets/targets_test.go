@@ -118,7 +118,7 @@ func TestGoTargets(t *testing.T) {
 			wantBlocks := script(t).WithLarge().Steps()
 			if tc.role == live.RoleClient {
 				// One block a request, in every run: the first, the
-				// replay and the generated one.
+				// replay, the generated one and the steady one.
 				spec, err := LookupTarget(tc.target)
 				if err != nil {
 					t.Fatal(err)
@@ -127,7 +127,17 @@ func TestGoTargets(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantBlocks = live.DefaultRequests * (1 + len(co.More))
+				wantBlocks = live.DefaultRequests
+				for _, r := range co.More {
+					if r.Requests > 0 {
+						wantBlocks += r.Requests
+					} else {
+						wantBlocks += live.DefaultRequests
+					}
+				}
+				if last := co.More[len(co.More)-1]; !last.Steady || last.Requests != live.SteadyRequests {
+					t.Errorf("last run %s: steady %v, %d requests; want the steady run of %d", last.Name, last.Steady, last.Requests, live.SteadyRequests)
+				}
 			}
 			if c.Blocks() != wantBlocks {
 				t.Errorf("%d blocks captured; want %d (notes %q)", c.Blocks(), wantBlocks, c.Notes)

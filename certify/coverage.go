@@ -150,6 +150,10 @@ func integerBoundaries() []IntegerBoundary {
 	return out
 }
 
+// IntegerBoundaries returns the integer boundaries the coverage line
+// lists, in its order, none covered: for a scenario built to reach them.
+func IntegerBoundaries() []IntegerBoundary { return integerBoundaries() }
+
 // coverageCounts is what blocks exercised, added up block by block as
 // they are decoded, so that nothing of a block needs to be kept for it.
 type coverageCounts struct {

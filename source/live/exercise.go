@@ -26,6 +26,19 @@ func obsText(start, n int) string {
 	return string(b)
 }
 
+// longCodeText returns n visible octets whose Huffman codes are 11 to 14
+// bits long, in turn: a coder that chooses the shorter form writes such a
+// value raw, its length on the wire the value's, and every target passes
+// them (some refuse obs-text, gRPC metadata is printable ASCII).
+func longCodeText(n int) string {
+	const codes = "#$@^~|"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = codes[i%len(codes)]
+	}
+	return string(b)
+}
+
 // huffmanText returns a value of 'a's (a 5-bit code) whose Huffman
 // coding is exactly n octets, shorter than the value itself, so that a
 // coder that chooses the shorter form writes n on the wire: 8n/5 codes,
@@ -102,14 +115,22 @@ func staticNames(empty bool) []vectors.Field {
 	return out
 }
 
+// The string lengths at the continuation-octet transitions of a 7-bit
+// prefix (§5.1), as the coverage line lists them: 2^7-1 (the first with a
+// continuation octet), 2^7-1+127 and 2^7-1+128 (one octet to two), and
+// 2^7-1+2^14-1 and 2^7-1+2^14 (two to three).
+var (
+	shortBoundaries = []int{127, 127 + 127, 127 + 128}
+	longBoundaries  = []int{127 + 1<<14 - 1, 127 + 1<<14}
+)
+
 // boundaryLengths returns fields whose strings are, on the wire, of the
-// lengths at the continuation-octet transitions of a 7-bit prefix (126
-// to 128, 16383 to 16385), raw and Huffman-coded.
+// given lengths, raw (longCodeText) and Huffman-coded (huffmanText).
 func boundaryLengths(lengths ...int) []vectors.Field {
 	out := []vectors.Field{{Name: ":status", Value: "200"}}
 	for _, n := range lengths {
 		out = append(out,
-			vectors.Field{Name: fmt.Sprintf("x-len-raw-%d", n), Value: obsText(n, n)},
+			vectors.Field{Name: fmt.Sprintf("x-len-raw-%d", n), Value: longCodeText(n)},
 			vectors.Field{Name: fmt.Sprintf("x-len-huff-%d", n), Value: huffmanText(n)})
 	}
 	return out
@@ -178,7 +199,7 @@ func exerciseResponses() []labelled {
 		{"bad request", fields(":status", "400", "content-type", "text/plain")},
 		{"not found", fields(":status", "404", "content-type", "text/plain")},
 		{"server error", fields(":status", "500", "content-type", "text/plain")},
-		{"string lengths at 126-128", boundaryLengths(126, 127, 128)},
+		{"string lengths at 127, 254, 255", boundaryLengths(shortBoundaries...)},
 		{"a field over 4096 octets", fields(":status", "200", "x-giant-e", filler("e", 4100))},
 		{"60 fields evicting by insertion", churn("a", 60)},
 		{"60 other fields evicting by insertion", churn("b", 60)},
@@ -237,13 +258,13 @@ func (sc *Script) WithoutOver(limit int) (*Script, int) {
 }
 
 // WithLarge returns a copy of sc with one more connection, last: a
-// response whose strings are of 16383 to 16385 octets on the wire, raw
-// and Huffman-coded (the 7-bit prefix's transitions past two
-// continuation octets). It is last because a proxy that refuses it stops
+// response whose strings are of 16510 and 16511 octets on the wire, raw
+// and Huffman-coded (the 7-bit prefix's transition from two continuation
+// octets to three). It is last because a proxy that refuses it stops
 // the target; the targets that do are certified without it.
 func (sc *Script) WithLarge() *Script {
 	out := &Script{Conns: sc.Conns[:len(sc.Conns):len(sc.Conns)]}
-	out.addSettings("large", []labelled{{"string lengths at 16383-16385", boundaryLengths(16383, 16384, 16385)}}, nil)
+	out.addSettings("large", []labelled{{"string lengths at 16510, 16511", boundaryLengths(longBoundaries...)}}, nil)
 	return out
 }
 
@@ -273,12 +294,12 @@ var startAtZeroSettings = [][]uint32{nil, nil, {4096}, nil}
 // in 4096 octets, and a lower setting (2048 in Schedule) makes the next
 // request evict by insertion. Besides name's own field, credentials and a
 // cookie, they are: the static names a request may carry, raw strings of
-// 126 to 128 octets, names reused at dynamic indices 62 to 64,
+// 127, 254 and 255 octets, names reused at dynamic indices 62 to 64,
 // and enough small fields that over 66 entries are in the table (indices
 // past 128), with one field of every field octet, Huffman-coded, larger
-// than the table, which no encoder indexes. large adds strings of 16383
-// to 16385 octets on the wire, for a client that takes them other than on
-// a command line.
+// than the table, which no encoder indexes. large adds strings of 16510
+// and 16511 octets on the wire, raw and Huffman-coded, for a client that
+// takes them other than on a command line.
 func ClientHeaders(name string, large bool) []vectors.Field {
 	out := fields("x-hpackcert", name, "authorization", "Basic aHBhY2s6Y2VydA==", "cookie", "sid=31d4")
 	out = append(out, fields(
@@ -290,8 +311,8 @@ func ClientHeaders(name string, large bool) []vectors.Field {
 		"content-type", "text/plain", "link", "</a>; rel=preload", "forwarded", "for=127.0.0.1")...)
 	// Raw strings only: the Huffman-coded ones would take room in the
 	// table that the small fields need.
-	for _, n := range []int{126, 127, 128} {
-		out = append(out, vectors.Field{Name: fmt.Sprintf("x-len-raw-%d", n), Value: obsText(n, n)})
+	for _, n := range shortBoundaries {
+		out = append(out, vectors.Field{Name: fmt.Sprintf("x-len-raw-%d", n), Value: longCodeText(n)})
 	}
 	out = append(out, nameReuse()[1:]...)
 	indexed := 0
@@ -312,7 +333,7 @@ func ClientHeaders(name string, large bool) []vectors.Field {
 	}
 	out = append(out, vectors.Field{Name: "x-octets", Value: octets.String()})
 	if large {
-		out = append(out, boundaryLengths(16383, 16384, 16385)[1:]...)
+		out = append(out, boundaryLengths(longBoundaries...)[1:]...)
 	}
 	return out
 }

@@ -1,20 +1,35 @@
 package live
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
 )
 
 func TestBoundaryLengthsOnTheWire(t *testing.T) {
-	for _, n := range []int{126, 127, 128, 16383, 16384, 16385} {
-		if got := encoder.HuffmanLen([]byte(huffmanText(n))); got != n {
-			t.Errorf("huffmanText(%d) codes to %d octets", n, got)
+	// The lengths are the coverage line's: a string length has a 7-bit
+	// prefix.
+	var want []int
+	for _, b := range certify.IntegerBoundaries() {
+		n, _ := strconv.Atoi(b.Value)
+		if strings.HasPrefix(b.Use, "string length") && n <= certify.DefaultMaxBlockSize {
+			want = append(want, n)
 		}
-		raw := obsText(n, n)
-		if len(raw) != n || encoder.HuffmanLen([]byte(raw)) <= n {
-			t.Errorf("obsText(%d, %d): %d octets, %d Huffman-coded; want %d, and more coded", n, n, len(raw), encoder.HuffmanLen([]byte(raw)), n)
+	}
+	if got := append(slices.Clone(shortBoundaries), longBoundaries...); !slices.Equal(got, want) {
+		t.Errorf("boundary lengths %v; want the coverage line's %v", got, want)
+	}
+	for _, n := range want {
+		if got := encoder.HuffmanLen([]byte(huffmanText(n))); got != n || len(huffmanText(n)) <= n {
+			t.Errorf("huffmanText(%d) codes to %d octets, from %d; want %d, from more", n, got, len(huffmanText(n)), n)
+		}
+		raw := longCodeText(n)
+		if len(raw) != n || encoder.HuffmanLen([]byte(raw)) <= n || !isFieldValue(raw) {
+			t.Errorf("longCodeText(%d): %d octets, %d Huffman-coded; want %d visible octets, and more coded", n, len(raw), encoder.HuffmanLen([]byte(raw)), n)
 		}
 	}
 }
@@ -111,8 +126,8 @@ func TestClientHeaders(t *testing.T) {
 	if indexed > clientIndexed || indexed <= 2048 || entries < 68 {
 		t.Errorf("client fields of %d octets, %d entries; want 2049 to %d octets and 68 entries at least", indexed, entries, clientIndexed)
 	}
-	if len(large) != len(small)+6 {
-		t.Errorf("%d fields with the large ones; want %d", len(large), len(small)+6)
+	if len(large) != len(small)+4 {
+		t.Errorf("%d fields with the large ones; want %d", len(large), len(small)+4)
 	}
 }
 
@@ -130,7 +145,7 @@ func TestWithLarge(t *testing.T) {
 	if len(last.Steps) != 1 {
 		t.Fatalf("%s: %d steps; want one", last.Name, len(last.Steps))
 	}
-	want := map[int]bool{16383: true, 16384: true, 16385: true}
+	want := map[int]bool{16510: true, 16511: true}
 	for _, f := range last.Steps[0].Response[1:] {
 		delete(want, len(f.Value))
 	}

@@ -105,12 +105,15 @@ var scheduleChanges = [...][]uint32{
 
 // sizeChanges are the settings changes of the sizes connection, one per
 // request from the second, and of a client's requests after
-// scheduleChanges: the values at the 5-bit prefix of a size update (30,
-// 31, 32), and one equal to the current size.
+// scheduleChanges: one equal to the current size, then, each lower than
+// the last so that the update is due, the values at the continuation-octet
+// transitions of a size update's 5-bit prefix (§5.1) the coverage line
+// lists below 4096: 2^5-1+128, 2^5-1+127 and 2^5-1.
 var sizeChanges = [...][]uint32{
 	{4096},     // equal to the current size: an update is allowed, not needed
-	{31},       // below the smallest entry: a 5-bit prefix's largest value
-	{32},       // the first value past a 5-bit prefix
+	{159},      // 31+128: two continuation octets
+	{158},      // 31+127: the largest with one
+	{31},       // below the smallest entry: the first with a continuation octet
 	{30, 4096}, // down and up before one block
 }
 

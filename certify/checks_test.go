@@ -531,6 +531,10 @@ func TestCheckHuffmanMismatch(t *testing.T) {
 			wire.String{Text: "a", PadErr: "invalid code at octet 1"}, "abc", "octet 0x62 at position 1 does not decode (invalid code at octet 1)"},
 		{"extra octets", "a code of the last octets decoded as more",
 			wire.String{Text: "abcd"}, "abc", "decodes to 1 octets more than the 3 sent"},
+		{"eight extra octets", "codes of the last octets may decode as a few more",
+			wire.String{Text: "abc12345678"}, "abc", "decodes to 8 octets more than the 3 sent"},
+		{"another value", "a value that goes on past what wrong final codes explain is another value (enc/3.2/1), not a wrong code",
+			wire.String{Text: "abc, and a second value joined to it"}, "abc", ""},
 		{"padding problem", "every octet came back but the padding is wrong",
 			wire.String{Text: "abc", PadErr: "padding of 3 bits is not all ones (not a prefix of EOS)"}, "abc", "padding of 3 bits is not all ones"},
 	}

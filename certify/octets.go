@@ -156,7 +156,7 @@ func (tr *transcript) addHuffman(b *playedBlock) {
 		if what == "value" {
 			sent = f.Value
 		}
-		if _, bad := huffmanMismatch(s, sent); !bad {
+		if s.Text == sent && s.PadErr == "" {
 			tr.huffmanStrings++
 			tr.huffmanCoded.addString(sent)
 		}
@@ -205,6 +205,14 @@ func huffmanCodes(c *caseRun) verdict {
 	return untested(v, dropped)
 }
 
+// maxHuffmanTail bounds the octets a Huffman string may decode to past
+// the last one sent and still be blamed on its coding: wrong padding (under
+// 8 bits) decodes as one symbol at most, and a wrong code for the last
+// octets as a few. A string that goes on for more carries another value
+// than the one sent (a target that joined a repeated field's values, say):
+// enc/3.2/1 judges that, on the decoded list, not the Huffman rules.
+const maxHuffmanTail = 8
+
 // huffmanMismatch compares a Huffman string as decoded with the octets
 // sent, and names the first octet that did not come back.
 func huffmanMismatch(s *wire.String, sent string) (string, bool) {
@@ -222,6 +230,8 @@ func huffmanMismatch(s *wire.String, sent string) (string, bool) {
 			reason = s.PadErr
 		}
 		return fmt.Sprintf("octet 0x%02x at position %d does not decode (%s): its code is wrong (sent %s)", sent[i], i, reason, quoteShort(sent)), true
+	case i < len(got) && len(got)-len(sent) > maxHuffmanTail:
+		return "", false
 	case i < len(got):
 		return fmt.Sprintf("decodes to %d octets more than the %d sent (%s): a code of the last octets is wrong", len(got)-len(sent), len(sent), quoteShort(got)), true
 	case s.PadErr != "":

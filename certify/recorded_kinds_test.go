@@ -234,3 +234,33 @@ func TestExpectedBreakdown(t *testing.T) {
 		t.Errorf("no breakdown: stale %q; want the expectation", rep.StaleExpectations)
 	}
 }
+
+// TestJoinedValueIsNoHuffmanFault records a block whose Huffman-coded
+// value is another, longer one than the list says was given (a target that
+// joined a repeated field's values): the decoded list is wrong (enc/3.2/x),
+// but no Huffman code is (enc/5.2/4), since no wrong code of the last
+// octets decodes as that many more; a few more octets still are one.
+func TestJoinedValueIsNoHuffmanFault(t *testing.T) {
+	for _, tc := range []struct {
+		given, written string
+		huffman        Grade
+	}{
+		{"abc", "abc, and a second value joined to it", Pass},
+		{"abc", "abc0", Fail},
+	} {
+		stories := recordedKinds(t, tc.written)
+		gen := stories[2]
+		for i := range gen.Cases {
+			gen.Cases[i].Headers[1].Value = tc.given
+		}
+		res := runKinds(t, stories, []string{"generated-b"}, false)
+		if r := res["enc/5.2/4"]; r.Grade != tc.huffman {
+			t.Errorf("%q written for %q: enc/5.2/4 %v (%s); want %v", tc.written, tc.given, r.Grade, r.Detail, tc.huffman)
+		}
+		if tc.huffman == Pass {
+			if r := res["enc/3.2/2"]; r.Grade != Fail || !strings.Contains(r.Detail, "generated-b, block 0") {
+				t.Errorf("%q written for %q: enc/3.2/2 %v (%s); want a failure at generated-b, block 0", tc.written, tc.given, r.Grade, r.Detail)
+			}
+		}
+	}
+}

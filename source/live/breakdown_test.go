@@ -19,8 +19,8 @@ func hostileScript(t *testing.T) *Script {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := sc.Steps(); n != 78 {
-		t.Fatalf("the battery's script has %d requests; the breakdowns of hostiles count 78", n)
+	if n := sc.Steps(); n != 79 {
+		t.Fatalf("the battery's script has %d requests; the breakdowns of hostiles count 79", n)
 	}
 	return sc
 }
@@ -141,8 +141,8 @@ func TestGracefulGoAwayGoesOn(t *testing.T) {
 			if got, want := strings.Join(names, " "), "c00-targeted c00-targeted-conn2 c01-story_21 c02-again-story_21 c03-exercise c03-exercise-conn2 c03-exercise-conn3 c03-exercise-conn4 c04-sizes c05-start-at-zero"; got != want {
 				t.Errorf("connections %s; want %s", got, want)
 			}
-			if c.Blocks() != 78 {
-				t.Errorf("%d blocks; want 78, one per request", c.Blocks())
+			if c.Blocks() != 79 {
+				t.Errorf("%d blocks; want 79, one per request", c.Blocks())
 			}
 			note := "the target ended the connection (GOAWAY NO_ERROR, last stream 19) after request 10; the requests from 11 on go over a new connection"
 			if !strings.Contains(strings.Join(connNotes(c), "\n"), note) {
@@ -192,7 +192,7 @@ func TestServerGoneAfterGracefulGoAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &Capture{Conns: conns}
-	want := fmt.Sprintf("target stopped at request 11 of 78 on connection c00-targeted-conn2: the target took no new connection: dial tcp %s: connect: connection refused", ln.Addr())
+	want := fmt.Sprintf("target stopped at request 11 of 79 on connection c00-targeted-conn2: the target took no new connection: dial tcp %s: connect: connection refused", ln.Addr())
 	if err := c.Breakdown(); err == nil || err.Error() != want {
 		t.Errorf("Breakdown() = %v\nwant         %s", err, want)
 	}

@@ -157,6 +157,20 @@ func nameReuse() []vectors.Field {
 		"x-name-d", "1", "x-name-e", "1", "x-name-f", "1", "x-name-d", "2")
 }
 
+// deepNames returns 90 small fields, then, in the same list, two fields
+// over the table's 4096 octets named after the 10th and the 9th of them:
+// once the 90 are inserted in order, those names are at dynamic indices
+// 142 and 143, and an encoder that writes a field it cannot index as a
+// literal without indexing that refers to its name (§6.2.2) writes the 4-bit
+// prefix's transitions 2^4-1+127 and 2^4-1+128 (§5.1). Fields the target
+// adds before or after the list move neither index.
+func deepNames() []vectors.Field {
+	out := smallFields("d", 90)
+	return append(out,
+		vectors.Field{Name: "x-d009", Value: filler("g", 4070)},
+		vectors.Field{Name: "x-d008", Value: filler("h", 4070)})
+}
+
 // churn returns n distinct fields of about 100 octets each, tagged so
 // that two lists never share one: past 40 of them, a table of 4096
 // octets evicts by insertion.
@@ -200,7 +214,9 @@ func exerciseResponses() []labelled {
 		{"not found", fields(":status", "404", "content-type", "text/plain")},
 		{"server error", fields(":status", "500", "content-type", "text/plain")},
 		{"string lengths at 127, 254, 255", boundaryLengths(shortBoundaries...)},
-		{"a field over 4096 octets", fields(":status", "200", "x-giant-e", filler("e", 4100))},
+		// The second on a static name: a literal without indexing that
+		// refers to it writes 15, the 4-bit prefix's first transition.
+		{"fields over 4096 octets", fields(":status", "200", "x-giant-e", filler("e", 4100), "accept-charset", filler("c", 4100))},
 		{"60 fields evicting by insertion", churn("a", 60)},
 		{"60 other fields evicting by insertion", churn("b", 60)},
 		{"the first 60 again", churn("a", 60)},
@@ -216,7 +232,9 @@ func exerciseResponses() []labelled {
 	for i := range 12 {
 		out = append(out, labelled{fmt.Sprintf("own fields %02d", i), fields(":status", "200", "content-type", fmt.Sprintf("text/x-hpackcert-%02d", i))})
 	}
-	return out
+	// After the rest, since its 90 insertions would change what the
+	// steps above find in the table.
+	return append(out, labelled{"names at dynamic indices 142-143, not indexed", deepNames()})
 }
 
 // sizeResponses are the lists of the sizes connection: the same few

@@ -1,13 +1,17 @@
 package live
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/http2/hpack"
+
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/wire"
 )
 
 func TestBoundaryLengthsOnTheWire(t *testing.T) {
@@ -154,5 +158,46 @@ func TestWithLarge(t *testing.T) {
 	}
 	if step, ok := large.Lookup(Path(n, 0)); !ok || step != &large.Conns[n].Steps[0] {
 		t.Errorf("Lookup(%q) finds no large step", Path(n, 0))
+	}
+}
+
+// TestNameIndicesNotIndexed encodes the exercise steps meant for the
+// 4-bit prefix's transitions with x/net's encoder, which refers to a name
+// it finds for a field it does not index, and checks the name indices it
+// writes: 15 (accept-charset, a static name), 142 and 143 (deepNames).
+func TestNameIndicesNotIndexed(t *testing.T) {
+	steps := map[string][]uint64{
+		"fields over 4096 octets":                       {15},
+		"names at dynamic indices 142-143, not indexed": {142, 143},
+	}
+	for _, st := range exerciseResponses() {
+		want, ok := steps[st.label]
+		if !ok {
+			continue
+		}
+		delete(steps, st.label)
+		var buf bytes.Buffer
+		enc := hpack.NewEncoder(&buf)
+		for _, f := range st.fields {
+			if err := enc.WriteField(hpack.HeaderField{Name: f.Name, Value: f.Value}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reps, err := wire.Walk(buf.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", st.label, err)
+		}
+		var got []uint64
+		for _, r := range reps {
+			if r.Kind == wire.WithoutIndexing && r.Index.Value != 0 {
+				got = append(got, r.Index.Value)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: literals without indexing refer to names %v; want %v", st.label, got, want)
+		}
+	}
+	if len(steps) > 0 {
+		t.Errorf("no exercise steps %v", steps)
 	}
 }

@@ -69,7 +69,7 @@ type hostile struct {
 	want string
 	// stop and clientStop, when set, are the breakdown the peer must
 	// yield (Capture.Breakdown) as a server or proxy and as a client,
-	// with the battery's script (stories 1, blocks 8: 78 requests on six
+	// with the battery's script (stories 1, blocks 8: 79 requests on six
 	// connections) and requests (hostileRequests); the note of its
 	// connection says the same.
 	stop, clientStop string
@@ -318,7 +318,7 @@ var hostiles = []hostile{
 		return nil
 	}},
 	{name: "header-list-bomb", want: "verdict: FAIL", answers: true,
-		stop:       "target stopped at request 3 of 78 on connection c00-targeted: the target closed the connection before the response to request 3 ended",
+		stop:       "target stopped at request 3 of 79 on connection c00-targeted: the target closed the connection before the response to request 3 ended",
 		clientStop: "target stopped at request 3 of 16: the client ended after 2 requests",
 		act: func(p *peerConn) error {
 			// Every request (as a server) or answer (as a client) is met with
@@ -464,7 +464,7 @@ var hostiles = []hostile{
 		return nil
 	}},
 	{name: "settings-never-acknowledged", want: "never acknowledged",
-		stop:       "target stopped at request 2 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
+		stop:       "target stopped at request 2 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
 		clientStop: "target stopped at request 1 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_MAX_CONCURRENT_STREAMS = 1) sent at the start of the connection within 1s (RFC 9113 §6.5.3)",
 		raw: func(p *peerConn) error {
 			// Answers every request (a server) or makes one (a client), and
@@ -498,22 +498,22 @@ var hostiles = []hostile{
 	// The peers that behave for a while, then stop: the blocks before
 	// are graded, and the stop is the one failure.
 	{name: "settings-table-size-never-acknowledged", want: "never acknowledged", answers: true, act: behaveThen(neverAckSizes),
-		stop:       "target stopped at request 2 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
+		stop:       "target stopped at request 2 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)",
 		clientStop: "target stopped at request 2 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 0) sent before request 2 within 1s (RFC 9113 §6.5.3)"},
 	{name: "stops-after-10", want: "stopped at request 11", answers: true, act: behaveThen(closeConn),
-		stop:       "target stopped at request 11 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target closed the connection",
+		stop:       "target stopped at request 11 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target closed the connection",
 		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
 	{name: "resets-after-10", want: "stopped at request 11", answers: true, act: behaveThen(resetConn),
-		stop:       "target stopped at request 11 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target reset the connection (TCP reset)",
+		stop:       "target stopped at request 11 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target reset the connection (TCP reset)",
 		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
 	{name: "goaway-error-after-10", want: "stopped at request 11", answers: true, act: behaveThen(goAwayError),
-		stop:       `target stopped at request 11 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target sent GOAWAY PROTOCOL_ERROR "\x1b[31mred\a\u009b2J\u202eevil" (last stream 19)`,
+		stop:       `target stopped at request 11 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 (RFC 9113 §6.5.3): the target sent GOAWAY PROTOCOL_ERROR "\x1b[31mred\a\u009b2J\u202eevil" (last stream 19)`,
 		clientStop: "target stopped at request 11 of 16: the client ended after 10 requests"},
 	{name: "rst-stream-at-11", want: "stopped at request 1[12]", answers: true, act: behaveThen(resetStream),
-		stop:       "target stopped at request 11 of 78 on connection c00-targeted: the target reset the stream of request 11 (RST_STREAM INTERNAL_ERROR)",
+		stop:       "target stopped at request 11 of 79 on connection c00-targeted: the target reset the stream of request 11 (RST_STREAM INTERNAL_ERROR)",
 		clientStop: "target stopped at request 12 of 16: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 159) sent before request 12 (RFC 9113 §6.5.3): the target closed the connection"},
 	{name: "silent-after-10", want: "stopped at request 11", answers: true, act: behaveThen(silent),
-		stop:       "target stopped at request 11 of 78 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 within 1s (RFC 9113 §6.5.3)",
+		stop:       "target stopped at request 11 of 79 on connection c00-targeted: the target never acknowledged the SETTINGS frame (SETTINGS_HEADER_TABLE_SIZE = 16384) sent before request 11 within 1s (RFC 9113 §6.5.3)",
 		clientStop: "target stopped at request 11 of 16: the client was stopped at the time limit of 5s after 10 requests"},
 	{name: "connection-churn", want: "connection", raw: func(p *peerConn) error {
 		// A server closes every connection at once; a client opens and

@@ -327,7 +327,7 @@ var appTargets = []TargetSpec{
 		Encoder: "ls-hpack (Bun.serve with http2: true)",
 		Transform: live.Transform{
 			Add:     []string{"date", "content-type", "content-length"},
-			Replace: []string{"cache-control", "content-type", "vary", "x-dup", "x-name-a", "x-name-b", "x-name-d"},
+			Replace: []string{"cache-control", "content-type", "vary", "x-dup", "x-name-a", "x-name-b", "x-name-d", "x-d008", "x-d009"},
 			Why:     "Bun.serve adds date, a content-type for the body and content-length (0 on a 204 too), and a Fetch API Headers joins the values of a repeated field into one, with \", \" (set-cookie excepted): the fields the default script repeats are replaced",
 		},
 		start: appServer([]string{"bun-serve.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {

@@ -100,10 +100,10 @@ const maxClientConns = 64
 // a free loopback port and returns the header blocks of each connection
 // the client opened, run after run: o.Run first, then each of o.More.
 // After each request the server sends the settings of ClientSchedule for
-// the next one, then answers; so a client that makes its requests one
-// after the other on one connection writes each block under a new
-// SETTINGS_HEADER_TABLE_SIZE history (a Steady run gets none). The connections of a run that is
-// not Generated are traffic (Conn.Traffic). An error means the server
+// the next one (none in a Steady run), then answers; so a client that
+// makes its requests one after the other on one connection writes each
+// block under a new SETTINGS_HEADER_TABLE_SIZE history. The connections
+// of a run that is not Generated are traffic (Conn.Traffic). An error means the server
 // could not start, the client did what hpackcert does not put up with
 // (PeerError), or its first run sent no header block; a client that
 // fails is a note, and what it wrote is still graded.

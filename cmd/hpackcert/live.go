@@ -68,7 +68,7 @@ func declareLive(fs *flagSet) *liveFlags {
 		fs.Func("target", "`NAME[:OPTION]` a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy, go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c (go-proxy, haproxy, nghttpx, apache2, caddy); reported as NAME-tls, NAME-h2c-origin", add("target"))
 		fs.Func("server", "`URL` an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted", add("server"))
 		fs.Func("proxy", "`URL` an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin", add("proxy"))
-		fs.Func("client", "`'CMD {urls}'` a client command line: {urls} becomes the URLs, one word each; {url} the next URL", add("client"))
+		fs.Func("client", "`'CMD {urls}'` a client command line: {urls} becomes the URLs, one word each; {url} the next URL; {headers} -H 'name: value' options, the fields hpackcert asks the client to add", add("client"))
 	})
 	fs.section("live flags", func() {
 		fs.StringVar(&l.origin, "origin", "", "`ADDR` loopback address of the origin for --proxy (e.g. 127.0.0.1:8081)")
@@ -281,9 +281,15 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 		if lo.TLS {
 			c.Transport = "TLS"
 		}
-		c.Conns, err = live.CaptureClient(ctx, live.ClientOptions{
-			Run: cmd.Run, Requests: cmd.Requests(lo.Requests), Headers: cmd.Headers, TLS: lo.TLS, Timeout: lo.Timeout, StepTimeout: lo.StepTimeout,
-		})
+		// The runs of a client target: the first, the same again, the
+		// steady one, and the generated one for a line with {headers}.
+		first, co, notes, rerr := targets.CommandClientRuns(c.Name, s.value, lo.TLS)
+		if rerr != nil {
+			return nil, rerr
+		}
+		c.Notes = append(c.Notes, notes...)
+		co.Requests, co.Timeout, co.StepTimeout = first.Requests(lo.Requests), lo.Timeout, lo.StepTimeout
+		c.Conns, err = live.CaptureClient(ctx, co)
 	case "server", "proxy":
 		if strings.HasPrefix(s.value, "https:") {
 			c.Transport = "TLS"

@@ -45,7 +45,7 @@ func captureHostile(t *testing.T, h *hostile, role string, tlsOn bool) (*Capture
 			// The capture ends the run at its time limit, or once the
 			// client stopped.
 			go func() { <-ctx.Done(); nc.Close() }()
-			h.play(nc, false, u)
+			h.play(nc, false, u, len(urls))
 			return nil
 		}
 		c.Conns, err = CaptureClient(ctx, ClientOptions{Run: run, Requests: hostileRequests, TLS: tlsOn, Timeout: 5 * time.Second, StepTimeout: time.Second})
@@ -183,7 +183,7 @@ func TestServerGoneAfterGracefulGoAway(t *testing.T) {
 		nc, err := ln.Accept()
 		ln.Close()
 		if err == nil {
-			h.play(nc, true, nil)
+			h.play(nc, true, nil, 0)
 		}
 	}()
 	t.Cleanup(func() { ln.Close(); <-done })

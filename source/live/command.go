@@ -69,6 +69,10 @@ func (c *ClientCommand) slots() int {
 	return n
 }
 
+// AllURLs reports whether the command takes every URL of a run at once
+// ({urls}), so that it makes as many requests as it is given.
+func (c *ClientCommand) AllURLs() bool { return c.all() }
+
 func (c *ClientCommand) all() bool {
 	for _, a := range c.Args {
 		if a == "{urls}" {

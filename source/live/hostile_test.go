@@ -86,9 +86,12 @@ type peerConn struct {
 	server bool
 	// path is the request path a hostile client asks for.
 	path, authority string
-	stop            time.Time
-	drained         chan struct{}
-	events          chan peerEvent
+	// requests is the number of URLs a hostile client was given: one
+	// that behaves until its lapse makes no more than those.
+	requests int
+	stop     time.Time
+	drained  chan struct{}
+	events   chan peerEvent
 }
 
 // running reports whether the peer may go on.
@@ -274,6 +277,10 @@ func behaveThen(l lapse) func(p *peerConn) error {
 				}
 			case ev.headers:
 				done++
+				if done == p.requests {
+					// Every URL answered.
+					return nil
+				}
 				if done == 10 && l != neverAckSizes {
 					if stop, err := lapsed(ev.stream + 2); stop || err != nil {
 						return err
@@ -532,9 +539,9 @@ func lookupHostile(name string) *hostile {
 }
 
 // play runs h on nc, a connection whose TLS handshake, if any, is done.
-func (h *hostile) play(nc net.Conn, server bool, u *url.URL) error {
+func (h *hostile) play(nc net.Conn, server bool, u *url.URL, requests int) error {
 	defer nc.Close()
-	p := &peerConn{nc: nc, fr: http2.NewFramer(nc, nc), server: server, stop: time.Now().Add(hostileRun)}
+	p := &peerConn{nc: nc, fr: http2.NewFramer(nc, nc), server: server, stop: time.Now().Add(hostileRun), requests: requests}
 	if u != nil {
 		p.path, p.authority = u.Path, u.Host
 	}
@@ -629,7 +636,7 @@ func serveHostile(t *testing.T, h *hostile, tlsOn bool) string {
 					}
 					nc = tc
 				}
-				h.play(nc, true, nil)
+				h.play(nc, true, nil, 0)
 			}()
 		}
 	}()
@@ -677,7 +684,7 @@ func runHostileClient(name string, urls []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	h.play(nc, false, u)
+	h.play(nc, false, u, len(urls))
 	return 0
 }
 

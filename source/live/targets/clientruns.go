@@ -3,6 +3,8 @@ package targets
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/vectors"
@@ -96,5 +98,34 @@ func clientRuns(t *TargetSpec, tlsOn bool) (*live.ClientCommand, live.ClientOpti
 		o.More = append(o.More, live.ClientRun{Name: generatedRun, Run: grun, Headers: gcmd.Headers, Generated: true})
 	}
 	o.More = append(o.More, live.ClientRun{Name: steadyRun, Run: run, Headers: cmd.Headers, Requests: live.SteadyRequests, Steady: true})
+	return cmd, o, notes, nil
+}
+
+// CommandClientRuns returns the command and the runs of a client command
+// line of the user's (hpackcert live --client), as clientRuns gives a
+// client target's: the first run, the same again (enc/2.2/1), and, for a
+// line with {urls}, the steady run. A word {headers} in the line becomes
+// -H 'name: value' options (curl's and nghttp's syntax), one a field: of
+// live.ClientHeaders for the first run, and of
+// live.GeneratedClientHeaders for a generated run, which only a line
+// with {headers} gets. The options' Requests, Timeout and StepTimeout are
+// left to the caller.
+func CommandClientRuns(name, line string, tlsOn bool) (*live.ClientCommand, live.ClientOptions, []string, error) {
+	t := &TargetSpec{Name: name, client: commandClient(line, "")}
+	headers := slices.Contains(strings.Fields(line), "{headers}")
+	if headers {
+		t.fields = newClientFields(name, false, nil)
+	}
+	cmd, o, notes, err := clientRuns(t, tlsOn)
+	if err != nil {
+		return nil, live.ClientOptions{}, nil, err
+	}
+	if !headers {
+		notes = append(notes, "the command line has no {headers}: its requests carry the client's own fields only, so cases that need more (every octet, the static names, credentials, the generated run) may judge nothing; put {headers} where the client takes -H 'name: value' options")
+	}
+	if !cmd.AllURLs() {
+		// A line of {url} slots requests as many URLs as it has.
+		o.More = slices.DeleteFunc(o.More, func(r live.ClientRun) bool { return r.Steady })
+	}
 	return cmd, o, notes, nil
 }

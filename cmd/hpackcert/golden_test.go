@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,20 +37,10 @@ func TestGradesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Encoders map[string]struct {
-			Cases map[string]struct {
-				Grade string `json:"grade"`
-			} `json:"cases"`
-		} `json:"encoders"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for enc, e := range rep.Encoders {
-		for id, c := range e.Cases {
-			got = append(got, fmt.Sprintf("%s\t%s\t%s", enc, id, c.Grade))
+	for enc, cases := range reportGrades(t, data) {
+		for id, grade := range cases {
+			got = append(got, fmt.Sprintf("%s\t%s\t%s", enc, id, grade))
 		}
 	}
 	slices.Sort(got)

@@ -465,3 +465,26 @@ func TestInterruptKillsEncoders(t *testing.T) {
 		}
 	}
 }
+
+// reportGrades returns the grades of a JSON report, by encoder and case.
+func reportGrades(t *testing.T, data []byte) map[string]map[string]string {
+	t.Helper()
+	var rep struct {
+		Encoders map[string]struct {
+			Cases map[string]struct {
+				Grade string `json:"grade"`
+			} `json:"cases"`
+		} `json:"encoders"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("the JSON report: %v", err)
+	}
+	out := map[string]map[string]string{}
+	for enc, e := range rep.Encoders {
+		out[enc] = map[string]string{}
+		for id, c := range e.Cases {
+			out[enc][id] = c.Grade
+		}
+	}
+	return out
+}

@@ -29,8 +29,8 @@ type ClientOptions struct {
 	// connection where the client can, and returns when the client is
 	// done or ctx ends.
 	Run func(ctx context.Context, urls []string) error
-	// Requests is the number of URLs of each run; 0 means
-	// DefaultRequests.
+	// Requests is the number of URLs of each run but one that sets its
+	// own (ClientRun.Requests); 0 means DefaultRequests.
 	Requests int
 	// Headers are the fields the client was told to add to every request
 	// (its command line's -H options). Every request is expected to carry
@@ -56,7 +56,8 @@ type ClientOptions struct {
 const FirstRun = "client"
 
 // ClientRun is a run of the client after the first, on the same server
-// (so with the same :authority), with ClientSchedule's settings again.
+// (so with the same :authority), with ClientSchedule's settings again
+// unless it is Steady.
 type ClientRun struct {
 	// Name begins the names of the run's connections: NAME-conn0,
 	// NAME-conn1, ... It must be unique in the capture.
@@ -91,9 +92,11 @@ type ClientRun struct {
 // (about 50 octets an entry) fills a 4,096-octet table in about 80.
 const SteadyRequests = 128
 
-// maxClientConns bounds the connections a client may open in one
-// run: a client that opens one per request, and a few more of its
-// own, fits.
+// maxClientConns bounds the connections a client may have open at once,
+// and, with twice the requests of a run, those it may open in the run: a
+// client that opens one per request, and a few more of its own, fits.
+// Each open connection may hold a header block under way of up to
+// DefaultMaxBlock octets.
 const maxClientConns = 64
 
 // CaptureClient runs an HTTP/2 client against hpackcert's own server on
@@ -153,6 +156,13 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 			later = append(later, fmt.Sprintf("run %s left out: run %s, which it was to make again, did not make all its requests", r.Name, r.Again))
 			continue
 		}
+		requests := o.Requests
+		if r.Requests > 0 {
+			requests = r.Requests
+		}
+		// A run with more requests than the first (the steady one) may
+		// still be cut at the end of the capture's time: it is graded up
+		// to there, with a note, rather than left out.
 		if dl, ok := ctx.Deadline(); ri > 0 && ok && time.Until(dl) < 2*took[FirstRun] {
 			later = append(later, fmt.Sprintf("run %s left out: less time is left than twice the %v the first run took", r.Name, took[FirstRun].Round(time.Millisecond)))
 			continue
@@ -160,10 +170,6 @@ func CaptureClient(ctx context.Context, o ClientOptions) ([]Conn, error) {
 		pathConn[r.Name] = ri
 		if r.Again != "" {
 			pathConn[r.Name] = pathConn[r.Again]
-		}
-		requests := o.Requests
-		if r.Requests > 0 {
-			requests = r.Requests
 		}
 		cc := &clientCapture{
 			run: r, pathConn: pathConn[r.Name], requests: requests, headers: r.Headers, stepTimeout: o.StepTimeout,
@@ -316,8 +322,9 @@ type clientCapture struct {
 func (c *clientCapture) accepted(nc net.Conn) error {
 	c.mu.Lock()
 	c.opened++
-	n := c.opened
-	if n <= c.maxConns {
+	n, open := c.opened, len(c.live)
+	ok := n <= c.maxConns && open < maxClientConns
+	if ok {
 		if c.live == nil {
 			c.live = map[net.Conn]bool{}
 		}
@@ -325,10 +332,13 @@ func (c *clientCapture) accepted(nc net.Conn) error {
 		c.wg.Add(1)
 	}
 	c.mu.Unlock()
-	if n <= c.maxConns {
+	if ok {
 		return nil
 	}
 	err := peerError(http2.ErrCodeEnhanceYourCalm, "opened more than %d connections for %d requests", c.maxConns, c.requests)
+	if open >= maxClientConns {
+		err = peerError(http2.ErrCodeEnhanceYourCalm, "had more than %d connections open at once", maxClientConns)
+	}
 	c.abort(err)
 	return err
 }

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -257,5 +258,37 @@ func TestClientSteadyRun(t *testing.T) {
 	}
 	if steady.Stop != nil || !steady.Traffic {
 		t.Errorf("steady run: stop %v, traffic %v; want no stop, traffic", steady.Stop, steady.Traffic)
+	}
+}
+
+// TestClientOpenConnectionsBounded holds more than maxClientConns
+// connections open at once, in a run whose requests allow more in all:
+// the capture ends with a PeerError saying so, as each open connection
+// may hold a block under way.
+func TestClientOpenConnectionsBounded(t *testing.T) {
+	run := func(ctx context.Context, urls []string) error {
+		u := strings.TrimPrefix(urls[0], "http://")
+		u = u[:strings.Index(u, "/")]
+		var held []net.Conn
+		defer func() {
+			for _, nc := range held {
+				nc.Close()
+			}
+		}()
+		for range maxClientConns + 6 {
+			nc, err := net.Dial("tcp", u)
+			if err != nil {
+				return nil
+			}
+			held = append(held, nc)
+			io.WriteString(nc, http2.ClientPreface)
+		}
+		<-ctx.Done()
+		return nil
+	}
+	_, err := CaptureClient(context.Background(), ClientOptions{Run: run, Requests: 128, Timeout: 10 * time.Second, StepTimeout: time.Second})
+	var pe *PeerError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "had more than 64 connections open at once") {
+		t.Fatalf("CaptureClient: %v; want a PeerError about 64 connections open at once", err)
 	}
 }

@@ -38,6 +38,47 @@ func ParseCommand(line string) (*ClientCommand, error) {
 	if c.slots() == 0 && !c.all() {
 		return nil, fmt.Errorf("live: client command %q: no {url} or {urls} for the URLs to request", line)
 	}
+	c.Headers = headerFields(args)
+	return c, nil
+}
+
+// HeadersWord is the word of a client command line that WithHeaders
+// replaces with -H options.
+const HeadersWord = "{headers}"
+
+// TakesHeaders reports whether the command has a word HeadersWord.
+func (c *ClientCommand) TakesHeaders() bool {
+	for _, a := range c.Args {
+		if a == HeadersWord {
+			return true
+		}
+	}
+	return false
+}
+
+// WithHeaders returns a copy of the command with every word HeadersWord
+// replaced by the words "-H", "name: value" of each of fields (the syntax
+// of curl, nghttp and many other clients), and its Headers taken from its
+// words again.
+func (c *ClientCommand) WithHeaders(fields []vectors.Field) *ClientCommand {
+	out := &ClientCommand{}
+	for _, a := range c.Args {
+		if a != HeadersWord {
+			out.Args = append(out.Args, a)
+			continue
+		}
+		for _, f := range fields {
+			out.Args = append(out.Args, "-H", f.Name+": "+f.Value)
+		}
+	}
+	out.Headers = headerFields(out.Args)
+	return out
+}
+
+// headerFields returns the fields of a command line's -H 'Name: value'
+// and --header options, names in lower case.
+func headerFields(args []string) []vectors.Field {
+	var out []vectors.Field
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		var header string
@@ -56,9 +97,9 @@ func ParseCommand(line string) (*ClientCommand, error) {
 		if !ok || name == "" {
 			continue
 		}
-		c.Headers = append(c.Headers, vectors.Field{Name: strings.ToLower(strings.TrimSpace(name)), Value: strings.TrimSpace(value)})
+		out = append(out, vectors.Field{Name: strings.ToLower(strings.TrimSpace(name)), Value: strings.TrimSpace(value)})
 	}
-	return c, nil
+	return out
 }
 
 func (c *ClientCommand) slots() int {

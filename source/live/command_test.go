@@ -57,3 +57,38 @@ func TestExpand(t *testing.T) {
 		t.Errorf("Expand = %q; want %q", got, want)
 	}
 }
+
+func TestWithHeaders(t *testing.T) {
+	given := fields("x-q", `it's "quoted" $HOME`, "x-b", "2")
+	for _, tc := range []struct {
+		line  string
+		takes bool
+		args  []string
+	}{
+		{`curl -H 'x-own: 1' {headers} {urls}`, true,
+			[]string{"curl", "-H", "x-own: 1", "-H", `x-q: it's "quoted" $HOME`, "-H", "x-b: 2", "{urls}"}},
+		// Quoted, it is the same word; twice, both are replaced.
+		{`curl "{headers}" {headers} {urls}`, true,
+			[]string{"curl", "-H", `x-q: it's "quoted" $HOME`, "-H", "x-b: 2", "-H", `x-q: it's "quoted" $HOME`, "-H", "x-b: 2", "{urls}"}},
+		// Inside another word it is no placeholder.
+		{`curl -H{headers} {urls}`, false, []string{"curl", "-H{headers}", "{urls}"}},
+	} {
+		c, err := ParseCommand(tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.TakesHeaders() != tc.takes {
+			t.Errorf("%q: TakesHeaders %v; want %v", tc.line, c.TakesHeaders(), tc.takes)
+		}
+		w := c.WithHeaders(given)
+		if !reflect.DeepEqual(w.Args, tc.args) {
+			t.Errorf("%q: WithHeaders args %q; want %q", tc.line, w.Args, tc.args)
+		}
+		if !reflect.DeepEqual(w.Headers, headerFields(tc.args)) || (tc.takes && len(w.Headers) < len(given)) {
+			t.Errorf("%q: WithHeaders headers %v; want those of its words, the given ones among them", tc.line, w.Headers)
+		}
+		if reflect.DeepEqual(c.Args, w.Args) != !tc.takes {
+			t.Errorf("%q: the command itself changed, or no copy was made", tc.line)
+		}
+	}
+}

@@ -137,8 +137,9 @@ func boundaryLengths(lengths ...int) []vectors.Field {
 }
 
 // smallFields returns n short distinct fields: over 4096 octets of them
-// fill the table, and sent again they are referenced at indices past
-// 126 and 128 (7-bit prefix transitions) while they are still in it.
+// fill the table, and sent again they are referenced at indices up to 151,
+// past 127 (the 7-bit prefix's first transition), while they are still in
+// it.
 func smallFields(tag string, n int) []vectors.Field {
 	out := []vectors.Field{{Name: ":status", Value: "200"}}
 	for i := range n {

@@ -7,10 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
-	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -144,32 +142,21 @@ var debianTargets = []TargetSpec{
 	},
 }
 
-// headerOptions returns the -H options of a client command line, one per
-// field of headers.
-func headerOptions(headers []vectors.Field) string {
-	var words []string
-	for _, f := range headers {
-		words = append(words, "-H", f.Name+": "+f.Value)
-	}
-	return shell.Join(words)
-}
-
 // commandClient returns the client function of a client run from a
 // command line, one for h2c and one for TLS (the same when tlsLine is
-// empty); the word {headers} of each becomes the -H options of the run's
-// fields (strings of 16 KiB left out of them: the command line is
-// reported).
+// empty); each word {headers} of it (live.HeadersWord) becomes the -H
+// options of the run's fields.
 func commandClient(h2cLine, tlsLine string) clientFunc {
 	return func(tlsOn bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
 		line := h2cLine
 		if tlsOn && tlsLine != "" {
 			line = tlsLine
 		}
-		line = strings.Replace(line, "{headers}", headerOptions(headers), 1)
 		cmd, err := live.ParseCommand(line)
 		if err != nil {
 			return nil, nil, err
 		}
+		cmd = cmd.WithHeaders(headers)
 		return cmd, cmd.Run, nil
 	}
 }

@@ -283,7 +283,7 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 		}
 		// The runs of a client target: the first, the same again, the
 		// steady one, and the generated one for a line with {headers}.
-		first, co, notes, rerr := targets.CommandClientRuns(c.Name, s.value, lo.TLS)
+		first, co, notes, rerr := targets.CommandClientRuns(c.Name, cmd, lo.TLS)
 		if rerr != nil {
 			return nil, rerr
 		}

@@ -101,21 +101,20 @@ func clientRuns(t *TargetSpec, tlsOn bool) (*live.ClientCommand, live.ClientOpti
 }
 
 // CommandClientRuns returns the command and the runs of a client command
-// line of the user's (hpackcert live --client), as clientRuns gives a
-// client target's: the first run, the same again (enc/2.2/1), and, for a
-// line with {urls}, the steady run. Each word {headers} of the line
-// (live.HeadersWord) becomes -H 'name: value' options (curl's and
+// line of the user's (hpackcert live --client), parsed, as clientRuns
+// gives a client target's: the first run, the same again (enc/2.2/1),
+// and, for a line with {urls}, the steady run. Each word {headers} of the
+// line (live.HeadersWord) becomes -H 'name: value' options (curl's and
 // nghttp's syntax), one a field: of live.ClientHeaders for the first run,
 // and of live.GeneratedClientHeaders for a generated run, which only a
 // line with {headers} gets. The options' Requests, Timeout and
 // StepTimeout are left to the caller.
-func CommandClientRuns(name, line string, tlsOn bool) (*live.ClientCommand, live.ClientOptions, []string, error) {
-	parsed, err := live.ParseCommand(line)
-	if err != nil {
-		return nil, live.ClientOptions{}, nil, err
-	}
-	t := &TargetSpec{Name: name, client: commandClient(line, "")}
-	headers := parsed.TakesHeaders()
+func CommandClientRuns(name string, line *live.ClientCommand, tlsOn bool) (*live.ClientCommand, live.ClientOptions, []string, error) {
+	t := &TargetSpec{Name: name, client: func(_ bool, headers []vectors.Field) (*live.ClientCommand, func(context.Context, []string) error, error) {
+		cmd := line.WithHeaders(headers)
+		return cmd, cmd.Run, nil
+	}}
+	headers := line.TakesHeaders()
 	if headers {
 		t.fields = newClientFields(name, false, nil)
 	}

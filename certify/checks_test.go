@@ -62,7 +62,7 @@ func rawLiteral(s string) string {
 // playBlocks decodes the blocks as one recorded story, with every oracle,
 // as a recorded target is graded.
 func playBlocks(blocks []block) []*playedBlock {
-	return playRecorded("checks_test", []story{{Path: "hand-built", Cases: blocks}}, nil).blocks
+	return playRecorded("checks_test", []story{{Path: "hand-built", Cases: blocks}}, nil, false).blocks
 }
 
 // ruleCase is a hand-built story for a block rule, which is applied to the
@@ -581,7 +581,7 @@ func TestCheckHuffmanCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			tr := playRecorded("checks_test", []story{{Path: "hand-built", Cases: tt.blocks}}, nil)
+			tr := playRecorded("checks_test", []story{{Path: "hand-built", Cases: tt.blocks}}, nil, false)
 			c := &caseRun{c: &Case{ID: "enc/5.2/4", Violation: Fail, rule: walked(huffmanCodeRule), instance: instHuffman}, ruleIndex: -1, recorded: true, transcripts: []*transcript{tr}}
 			v := huffmanCodes(c)
 			if v.grade != tt.grade || !strings.Contains(v.detail, tt.want) {
@@ -984,7 +984,7 @@ func TestCheckCoverageDecodedOnly(t *testing.T) {
 		{"after a divergence", []block{wrong, after}, 0, 0},
 	}
 	for _, tt := range tests {
-		cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{Path: tt.label, Cases: tt.blocks}}, nil)})
+		cov := measureCoverage([]*transcript{playRecorded("coverage", []story{{Path: tt.label, Cases: tt.blocks}}, nil, false)})
 		if cov.HuffmanOctets.Covered != tt.huffman || cov.StaticEntries.Covered != tt.entries {
 			t.Errorf("%s: %d Huffman octets, %d static entries covered; want %d, %d", tt.label, cov.HuffmanOctets.Covered, cov.StaticEntries.Covered, tt.huffman, tt.entries)
 		}

@@ -27,6 +27,10 @@ type storyDecoders struct {
 	// the story to diagnose its divergence.
 	scenario string
 	dg       diagnosis
+	// inferred is set when the story's lists are inferred
+	// (WithInferredLists): each block is reconciled with what every
+	// oracle decodes before it is judged.
+	inferred bool
 }
 
 // newStoryDecoders returns the decoders of a story encoded by enc (nil
@@ -61,18 +65,13 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 		pb.strictDecoded = true
 		pb.updates = p.Strict.Updates()
 		pb.warnings = p.Strict.Warnings()
+		if sd.inferred {
+			pb.reconcile()
+		}
 		if fieldsDiff(pb.in().Headers, pb.decoded[0].fields) == "" {
-			longest := 0
-			for _, f := range pb.decoded[0].fields {
-				longest = max(longest, len(f.Name), len(f.Value))
-			}
 			for i := 1; i < len(pb.decoded); i++ {
-				d := &pb.decoded[i]
-				if d.err == nil {
-					continue
-				}
-				if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
-					d.known = l.Case
+				if d := &pb.decoded[i]; d.err != nil {
+					d.known = pb.knownLeniency(d)
 				}
 			}
 		}
@@ -93,6 +92,19 @@ func (sd *storyDecoders) decode(pb *playedBlock) {
 	}
 	pb.root = sd.dg.root
 	pb.clean = pb.root == nil
+}
+
+// knownLeniency returns the oracle.KnownLeniencies case that explains
+// why oracle d rejected a block the strict oracle decoded, or "".
+func (pb *playedBlock) knownLeniency(d *decoded) string {
+	longest := 0
+	for _, f := range pb.decoded[0].fields {
+		longest = max(longest, len(f.Name), len(f.Value))
+	}
+	if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
+		return l.Case
+	}
+	return ""
 }
 
 // encoderTable returns the encoder's table after a block whose fields every

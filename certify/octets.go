@@ -78,7 +78,7 @@ func recordedOctets(c *caseRun, v verdict) verdict {
 	var present octetSet
 	for _, tr := range c.transcripts {
 		for _, b := range tr.blocks {
-			for _, f := range b.story.Cases[b.index].Headers {
+			for _, f := range b.in().Headers {
 				for _, s := range []string{f.Name, f.Value} {
 					for i := 0; i < len(s); i++ {
 						present[s[i]] = true

@@ -183,13 +183,15 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 	return enc.EncodeBlock(dst, in.Headers)
 }
 
-// playRecorded decodes the recorded wire of stories without an encoder.
-func playRecorded(name string, stories []story, j *judging) *transcript {
+// playRecorded decodes the recorded wire of stories without an encoder;
+// inferred says their lists are inferred (WithInferredLists).
+func playRecorded(name string, stories []story, j *judging, inferred bool) *transcript {
 	tr := &transcript{scenario: name}
 	lim := j.limits()
 	for si := range stories {
 		st := &stories[si]
 		sd := newStoryDecoders(nil, lim, name)
+		sd.inferred = inferred
 		var prev *playedBlock
 		for bi := range st.Cases {
 			pb := &playedBlock{story: st, index: bi, wire: st.Cases[bi].Wire, prev: prev}

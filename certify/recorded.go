@@ -66,6 +66,9 @@ type recordedTarget struct {
 	// replays maps the path of a story recorded again on a fresh context
 	// to the path of its first recording (WithReplay).
 	replays map[string]string
+	// inferred is set when the stories' lists are inferred
+	// (WithInferredLists).
+	inferred bool
 }
 
 // WithReplay marks the story of a target made by RecordedStories at path

@@ -662,7 +662,7 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 			}
 			return &transcript{scenario: sc, unsupported: "the recording holds no " + what}, nil
 		}
-		return playRecorded(sc, stories, r.judging), nil
+		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
 	}
 	if rec, ok := t.(recordings); ok {
 		if sc != scTraffic {
@@ -674,7 +674,7 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 		if len(stories) == 0 {
 			return &transcript{scenario: sc, unsupported: recordedWithoutWire(t)}, nil
 		}
-		return playRecorded(sc, stories, r.judging), nil
+		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
 	}
 	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
 	if err != nil {

@@ -109,9 +109,22 @@ type playedBlock struct {
 	// oracle decoded it to the fields sent (or rejected it by a known
 	// leniency of its own): the blocks side results come from.
 	clean bool
+	// asRelayed, on a block whose list was inferred (WithInferredLists)
+	// and that every oracle decodes alike and without error to another
+	// list, is the block with that list, each field keeping the sensitive
+	// mark of the one it stands for: the block is judged as it decodes.
+	// relayed records how that list differs from the one inferred.
+	asRelayed *block
+	relayed   []listChange
 }
 
-func (b *playedBlock) in() *block { return &b.story.Cases[b.index] }
+// in returns the block as it is judged: the story's, or asRelayed.
+func (b *playedBlock) in() *block {
+	if b.asRelayed != nil {
+		return b.asRelayed
+	}
+	return &b.story.Cases[b.index]
+}
 
 // transcript is a scenario played through one target.
 type transcript struct {

@@ -73,7 +73,7 @@ func declareLive(fs *flagSet) *liveFlags {
 	fs.section("live flags", func() {
 		fs.StringVar(&l.origin, "origin", "", "`ADDR` loopback address of the origin for --proxy (e.g. 127.0.0.1:8081)")
 		fs.BoolVar(&l.scripted, "scripted", false, "the --server answers /hpackcert/C/S with the origin's lists")
-		fs.Func("transform", "`SPEC` what the next --server, --proxy or --client does to the lists: drop=a,b;add=c;replace=d", func(v string) error {
+		fs.Func("transform", "`SPEC` what the next --server, --proxy or --client does to the lists, in "+live.TransformSyntax+"; e.g. 'drop=keep-alive;add=date;set=server,accept-ranges;drop-empty'. A field changed otherwise is reported under enc/3.2/x as an undeclared transformation", func(v string) error {
 			t, err := live.ParseTransform(v)
 			l.transform = t
 			return err
@@ -113,7 +113,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	if len(specs) == 0 {
 		return 2, &usageError{"live needs a --target, --server, --proxy or --client (see hpackcert live --help)"}
 	}
-	if name != "" || len(transform.Add)+len(transform.Drop)+len(transform.Replace) > 0 {
+	if name != "" || !transform.None() {
 		return 2, &usageError{"--name and --transform apply to the --server, --proxy or --client that follows them"}
 	}
 	for _, l := range []struct {
@@ -275,7 +275,7 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 		if s.name == "" {
 			c.Name = cmd.Args[0]
 		}
-		if len(s.transform.Add)+len(s.transform.Drop)+len(s.transform.Replace) == 0 {
+		if s.transform.None() {
 			c.Transform = targets.ClientTransform()
 		}
 		if lo.TLS {

@@ -46,7 +46,16 @@ type Capture struct {
 	// never-indexed, beside any the other marks make sensitive, and
 	// enc/7.1.3/1 is graded on them.
 	NeverIndexes *NeverIndexPolicy
-	Conns        []Conn
+	// SentExact is set when each block's Sent is exactly the list the
+	// target's encoder was given: hpackcert's own server encoding the
+	// script with an encoder of this process (ref-server, a planted bug).
+	// A block that decodes to another list is then its encoder's defect,
+	// filed under the rule it breaks. Otherwise Sent is what the target
+	// was given to relay or answer with, and a list that every oracle
+	// decodes alike but otherwise is the target's own doing, an
+	// undeclared transformation (certify.WithInferredLists).
+	SentExact bool
+	Conns     []Conn
 	// Notes says what went wrong or was left out, one line each.
 	Notes   []string
 	Elapsed time.Duration
@@ -154,6 +163,11 @@ func (c *Capture) Target() (certify.Target, error) {
 	}
 	if t, err = certify.WithFieldRole(t, role); err != nil {
 		return nil, err
+	}
+	if !c.SentExact {
+		if t, err = certify.WithInferredLists(t); err != nil {
+			return nil, err
+		}
 	}
 	return certify.WithBreakdown(t, c.Breakdown()), nil
 }
@@ -273,7 +287,7 @@ func Grade(captures []*Capture, opts certify.Options) (*certify.Report, error) {
 			Where:     c.Where,
 			Transport: c.Transport,
 			Transform: c.Transform.String(),
-			Declared:  c.Role != RoleClient || len(c.Transform.Add)+len(c.Transform.Drop)+len(c.Transform.Replace) > 0,
+			Declared:  c.Role != RoleClient || !c.Transform.None(),
 			Blocks:    c.Blocks(),
 			Conns:     len(c.Conns),
 			Notes:     c.Notes,

@@ -55,7 +55,7 @@ func TestPlantedBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &Capture{Name: "planted " + tc.bug.String(), Role: RoleServer, Where: url, Conns: conns}
+			c := &Capture{Name: "planted " + tc.bug.String(), Role: RoleServer, Where: url, Conns: conns, SentExact: true}
 			opts := certify.Options{Cases: []string{tc.id}}
 			live, err := Grade([]*Capture{c}, opts)
 			if err != nil {
@@ -85,7 +85,7 @@ func TestCorrectServerPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Grade([]*Capture{{Name: "broken none", Role: RoleServer, Where: url, Conns: conns}}, certify.Options{})
+	rep, err := Grade([]*Capture{{Name: "broken none", Role: RoleServer, Where: url, Conns: conns, SentExact: true}}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ type TargetSpec struct {
 	// Transform is what the target does to the lists it relays, declared
 	// here once and shown in every report.
 	Transform live.Transform
+	// SentExact is set for hpackcert's own server, whose encoder is given
+	// exactly the script's lists (live.Capture.SentExact).
+	SentExact bool
 	// H2COrigin is set for a proxy that can reach the origin over h2c
 	// (Options.OriginH2C) rather than HTTP/1.1.
 	H2COrigin bool
@@ -108,7 +111,7 @@ var discardLog = log.New(io.Discard, "", 0)
 // targets is every target known by name, in the order reports list them.
 var targets = []TargetSpec{
 	{
-		Name: "ref-server", Role: live.RoleServer, Encoder: "hpackcert's reference encoder",
+		Name: "ref-server", Role: live.RoleServer, Encoder: "hpackcert's reference encoder", SentExact: true,
 		NoDecoder: "hpackcert's own Framer server answers every request, blocks that do not decode included, so as to capture what a client writes next",
 		start:     func(env *startEnv) (*running, error) { return startFramerServer(env, nil) },
 	},
@@ -225,7 +228,7 @@ func Capture(ctx context.Context, t *TargetSpec, o Options) (*live.Capture, erro
 		o.TLS = true
 		notes = append(notes, "over TLS rather than h2c: "+t.NoH2C)
 	}
-	c := &live.Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, Transport: transport(o.TLS), Notes: notes}
+	c := &live.Capture{Role: t.Role, Encoder: t.Encoder, Transform: t.Transform, SentExact: t.SentExact, Transport: transport(o.TLS), Notes: notes}
 	if t.Role == live.RoleClient {
 		cmd, co, notes, err := clientRuns(t, o.TLS)
 		if err != nil {

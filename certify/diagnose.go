@@ -48,6 +48,11 @@ import (
 // selected goes to the next in the order. The rules that find what no
 // decoder rejects (enc/4.2/3, enc/5.1/1, enc/5.2/2, enc/7.1.3/x) judge only
 // blocks every oracle decoded to the fields sent.
+//
+// A block of a recording whose lists are inferred (WithInferredLists) that
+// every oracle decodes alike and without error to other fields does not
+// diverge: it is judged against what it decodes to, and the difference is
+// the target's transformation, reported by the list cases (relayed.go).
 
 // causeOrder is step 1's rules, in order.
 var causeOrder = []string{"enc/6.3/1", "enc/6.3/2", "enc/4.2/1", "enc/4.2/2", "enc/4.2/4", "enc/4.2/3", "enc/5.2/1", "enc/5.2/4"}

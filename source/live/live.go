@@ -28,7 +28,13 @@
 //     and h2c on loopback) answering each request with the script's list;
 //     what the proxy does to a list on the way (hop-by-hop fields dropped,
 //     date or server replaced, ...) is declared once per target, in a
-//     Transform, and shown in the report;
+//     Transform, and shown in the report. The lists a proxy relays, or a
+//     server answers with, are an inference of what its encoder was
+//     given: a block every oracle decodes alike and cleanly to other
+//     fields is judged as it decodes, and the difference is reported
+//     under the list cases as an undeclared transformation
+//     (certify.WithInferredLists), unless the capture is of hpackcert's
+//     own server (Capture.SentExact);
 //   - a client: CaptureClient is the HTTP/2 server and runs the client's
 //     command line, whose request header lists it knows from the command;
 //     it runs the client again on the same server, for a replay of the

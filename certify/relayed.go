@@ -223,5 +223,19 @@ func listsCheck(c *caseRun) verdict {
 		v.detail += "; besides, " + text
 		return v
 	}
-	return verdict{grade: c.c.Violation, detail: text, repro: at.repro(text), evidence: v.evidence}
+	return verdict{grade: c.c.Violation, detail: text, repro: at.repro(at.relayedText()), evidence: v.evidence}
+}
+
+// relayedText says how the block differs from the list inferred for it,
+// for its reproduction.
+func (pb *playedBlock) relayedText() string {
+	var parts []string
+	for i, ch := range pb.relayed {
+		if i == maxChanges {
+			parts = append(parts, fmt.Sprintf("and %d more", len(pb.relayed)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s", quoteShort(ch.name), ch))
+	}
+	return "every oracle decodes the block alike to other fields than the list given: " + strings.Join(parts, "; ")
 }

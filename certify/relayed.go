@@ -110,19 +110,24 @@ func sameFields(a, b []oracle.Field) bool {
 // such field was added, and the fields inferred that none took were left
 // out.
 func listChanges(inferred []Field, got []oracle.Field) ([]Field, []listChange) {
+	// The fields inferred of each name, in order, not yet taken: a
+	// pairing linear in the lists' lengths, whatever a peer sends.
+	byName := map[string][]int{}
+	for j, f := range inferred {
+		byName[f.Name] = append(byName[f.Name], j)
+	}
 	taken := make([]bool, len(inferred))
 	list := make([]Field, len(got))
 	var changes []listChange
 	for i, g := range got {
 		list[i] = Field{Name: g.Name, Value: g.Value}
-		j := 0
-		for j < len(inferred) && (taken[j] || inferred[j].Name != g.Name) {
-			j++
-		}
-		if j == len(inferred) {
+		left := byName[g.Name]
+		if len(left) == 0 {
 			changes = append(changes, listChange{name: g.Name, relayed: g.Value, notSent: true})
 			continue
 		}
+		j := left[0]
+		byName[g.Name] = left[1:]
 		taken[j] = true
 		list[i].Sensitive = inferred[j].Sensitive
 		if inferred[j].Value != g.Value {

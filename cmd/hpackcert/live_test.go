@@ -54,6 +54,12 @@ func TestLiveHelp(t *testing.T) {
 	if status != 0 || err != nil || !strings.Contains(out.String(), "usage: hpackcert live") {
 		t.Errorf("live --help: status %d, error %v, output %q; want the live usage", status, err, out.String())
 	}
+	// --transform's usage spells every word ParseTransform reads.
+	for _, word := range []string{"drop=NAMES", "add=NAMES", "set=NAMES", "replace=", "drop-empty"} {
+		if !strings.Contains(out.String(), word) {
+			t.Errorf("live --help does not spell %q for --transform:\n%s", word, out.String())
+		}
+	}
 }
 
 func TestLiveGoTargets(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/http2/hpack"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/cputime"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
@@ -45,11 +46,11 @@ func timed(b *testing.B, op func(n int) error) {
 	// timed loop on the other CPU.
 	runtime.GC()
 	b.ResetTimer()
-	cpu0, cpuOK := threadCPUTime()
+	cpu0, cpuOK := cputime.Thread()
 	if err := op(b.N); err != nil {
 		b.Fatal(err)
 	}
-	cpu1, _ := threadCPUTime()
+	cpu1, _ := cputime.Thread()
 	b.StopTimer()
 	if cpuOK {
 		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")

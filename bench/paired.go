@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hpackcert/hpackcert/internal/cputime"
 )
 
 // A paired measurement runs the implementations of a workload in short
@@ -199,10 +201,10 @@ func MeasurePaired(w PairedWorkload, rounds int, slice time.Duration) (*PairedRe
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	_, cpuOK := threadCPUTime()
+	_, cpuOK := cputime.Thread()
 	clock := func() time.Duration {
 		if cpuOK {
-			d, _ := threadCPUTime()
+			d, _ := cputime.Thread()
 			return d
 		}
 		return time.Duration(time.Now().UnixNano())

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
-	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -666,71 +665,6 @@ func reproText(s *decStory, step int, what string) string {
 	}
 	fmt.Fprintf(&b, "  found: %s\n", what)
 	return b.String()
-}
-
-// timing grades dec/7.3/2: a 2500-octet and a 40000-octet Huffman
-// string (under the 64 KiB that libraries such as libnghttp2 set as their
-// string limit, which §7.4 allows), each decoded seven times in fresh
-// contexts, the fastest of each compared.
-func (dr *decRunner) timing(c *decCase) *Result {
-	const small, large = 2500, 40000
-	text := func(n int) string {
-		// Octets of codes 5 to 28 bits long, so that a decoder whose cost
-		// grows with the code length or the string shows it.
-		var b strings.Builder
-		for b.Len() < n {
-			b.WriteString("a0%~\x00\xfe{z")
-		}
-		return b.String()[:n]
-	}
-	measure := func(n int) (time.Duration, *Result) {
-		v := text(n)
-		block := newBlock().literal(wire.WithoutIndexing, 0, "x-long", v, true).bytes()
-		best := time.Duration(-1)
-		for i := 0; i < 7; i++ {
-			d, err := dr.target.NewDecoder()
-			if err != nil {
-				dr.brokeText("opening a decoding context for dec/7.3/2: " + err.Error())
-				return 0, &Result{Grade: Unsupported, Detail: "consequence: the decoder broke down", CausedBy: []string{BreakdownCause}}
-			}
-			t0 := time.Now()
-			fields, err := decodeSafely(d, block)
-			el := time.Since(t0)
-			if err != nil && !Rejected(err) {
-				dr.brokeText(fmt.Sprintf("decoding a %d-octet Huffman string for dec/7.3/2: %v", n, err))
-				return 0, &Result{Grade: Unsupported, Detail: "consequence: the decoder broke down", CausedBy: []string{BreakdownCause}}
-			}
-			if err != nil {
-				return 0, &Result{Grade: Unsupported, Detail: fmt.Sprintf("not exercised: the decoder refused a block of one %d-octet Huffman string (a string-length limit, which RFC 7541 §7.4 allows): %v", n, err)}
-			}
-			if h, ok := d.(FieldsHider); !ok || !h.FieldsHidden() {
-				if len(fields) != 1 || fields[0].Value != v {
-					// A wrong decoding is a Huffman or string defect, graded
-					// there: the time of it is not judged.
-					return 0, &Result{Grade: Unsupported, CausedBy: []string{"dec/5.2/2"}, Detail: fmt.Sprintf("consequence: a block of one %d-octet Huffman string decoded to something else (%s): graded under dec/5.2/2", n, describeFields(fields, nil))}
-				}
-			}
-			if best < 0 || el < best {
-				best = el
-			}
-		}
-		return best, nil
-	}
-	ts, res := measure(small)
-	if res != nil {
-		return res
-	}
-	tl, res := measure(large)
-	if res != nil {
-		return res
-	}
-	ratio := float64(tl) / float64(max(ts, time.Microsecond))
-	ev := Evidence{Blocks: 14, Representations: 14, HuffmanStrings: 14, Instances: 1, Of: c.of}
-	detail := fmt.Sprintf("a 40000-octet Huffman string took %s, a 2500-octet one %s: %.1f times longer (16 is linear)", tl.Round(time.Microsecond), ts.Round(time.Microsecond), ratio)
-	if ratio > 64 {
-		return &Result{Grade: c.Violation, Detail: "quadratic: " + detail, Evidence: ev}
-	}
-	return &Result{Grade: Pass, Detail: "pass: " + detail, Evidence: ev}
 }
 
 func (dr *decRunner) brokeText(what string) {

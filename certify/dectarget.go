@@ -3,6 +3,7 @@ package certify
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // DecoderTarget is a decoder implementation under certification (the
@@ -202,4 +203,14 @@ func refusedForDecoding(err error) bool {
 		return d.DecodingError()
 	}
 	return true
+}
+
+// CPUTimer is implemented by a Decoder that runs in a process of its own
+// and can tell the CPU time that process has used so far (a stdio
+// decoder program's, from /proc/PID/task/*/schedstat on Linux), and
+// whether it knows it. dec/7.3/2 takes the difference over a decoding
+// as the decoding's cost: unlike wall time, it does not grow while the
+// program waits for a core on a busy machine.
+type CPUTimer interface {
+	CPUTime() (time.Duration, bool)
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/testenv"
@@ -113,8 +112,9 @@ func runScript(t *testing.T, dir string, env []string, script string, args ...st
 }
 
 // TestGateArgumentErrors checks that hpackcert gate refuses a bad command
-// line with exit 2 and one clear line, at once: before it creates its
-// report folder or starts anything.
+// line with exit 2 and one clear line, before it creates its report
+// folder or starts anything: the encoder named, ./enc, does not exist,
+// and starting it would be another error than the one wanted.
 func TestGateArgumentErrors(t *testing.T) {
 	tests := []struct {
 		label string
@@ -136,7 +136,6 @@ func TestGateArgumentErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out := filepath.Join(t.TempDir(), "report")
-		start := time.Now()
 		status, stdout, stderr := runCLI(t, append([]string{"gate", "--out", out}, tt.args...)...)
 		if status != 2 {
 			t.Errorf("%s: gate %q: exit %d; want 2\n%s%s", tt.label, tt.args, status, stdout, stderr)
@@ -146,9 +145,6 @@ func TestGateArgumentErrors(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: gate %q created the report folder before refusing its arguments", tt.label, tt.args)
-		}
-		if elapsed := time.Since(start); elapsed > 5*time.Second {
-			t.Errorf("%s: gate %q took %v to refuse its arguments", tt.label, tt.args, elapsed)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/shell"
@@ -66,7 +67,9 @@ var ErrNoTable = errors.New("stdio: the decoder showed no table in its last answ
 // the first story. The contexts also have PeakMemory() (int64, bool): the peak resident set size of the
 // program in octets, as Linux reports it (VmHWM) after each answer, and
 // whether it is known; it counts the program itself since it started,
-// not its descendants.
+// not its descendants; and CPUTime() (time.Duration, bool), the CPU time
+// the program has used, by which dec/7.3/2 times a decoding
+// (certify.CPUTimer).
 func ExecDecoder(command string, opts ExecOptions) (certify.DecoderTarget, error) {
 	argv, err := shell.Split(command)
 	if err != nil {
@@ -250,6 +253,11 @@ func (d *stdioTableDecoder) DecoderTable() ([]certify.Field, error) {
 // in octets, as Linux reported it after the program's last answer, and
 // whether it is known (hpackstdio.DecoderClient.PeakMemory).
 func (d *stdioDecoder) PeakMemory() (int64, bool) { return d.c.PeakMemory() }
+
+// CPUTime returns the CPU time the decoder program has used, and whether
+// it is known (hpackstdio.DecoderClient.CPUTime): dec/7.3/2 times a
+// decoding by it (certify.CPUTimer).
+func (d *stdioDecoder) CPUTime() (time.Duration, bool) { return d.c.CPUTime() }
 
 // ServeDecoder speaks the decoder side of hpack-stdio/1 for a Go
 // certify.Decoder: it reads requests from r and writes one answer line

@@ -3,8 +3,10 @@ package hpackstdio
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/cputime"
 )
 
 // DefaultMaxAnswer bounds the line of a decode answer when Options do
@@ -163,6 +165,19 @@ func (d *DecoderClient) readPeak(string) {
 	if n, ok := peakRSS(d.proc.group.Cmd.Process.Pid); ok {
 		d.peak, d.hasPeak = n, true
 	}
+}
+
+// CPUTime returns the CPU time the decoder program has used since it
+// started, summed over its threads as Linux reports it (the first field
+// of /proc/PID/task/*/schedstat), and whether it is known: false where
+// there is no /proc, and once the program was stopped. Like PeakMemory it
+// counts the program itself, not its descendants. A thread that ended is
+// no longer counted, so a second reading can be lower than the first.
+func (d *DecoderClient) CPUTime() (time.Duration, bool) {
+	if d.err != nil {
+		return 0, false
+	}
+	return cputime.Process(d.proc.group.Cmd.Process.Pid)
 }
 
 // Close kills the program, if it still runs, with its process group, as

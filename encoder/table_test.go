@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
@@ -244,21 +243,15 @@ func TestChainStaleLinks(t *testing.T) {
 	if table.count != 3 || table.ring[0].nextField != 1 {
 		t.Fatalf("setup: %d entries, slot 0 links to %d; want 3 entries and a link to ref 1", table.count, table.ring[0].nextField)
 	}
-	done := make(chan [4]int, 1)
-	go func() {
-		done <- [4]int{
-			position(&table, table.findField(0, "x", "1")),
-			position(&table, table.findField(0, "x", "2")),
-			position(&table, table.findName(0, "x")),
-			position(&table, table.findField(1, "y", "1")),
-		}
-	}()
-	select {
-	case got := <-done:
-		if want := [4]int{-1, 0, 0, -1}; got != want {
-			t.Errorf("positions of x1, x2, name x, y1 = %v; want %v", got, want)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("lookup did not end: a chain link loops")
+	// A chain link that loops would make a lookup run for ever: the test
+	// binary's -timeout ends it then, with the lookup's stack.
+	got := [4]int{
+		position(&table, table.findField(0, "x", "1")),
+		position(&table, table.findField(0, "x", "2")),
+		position(&table, table.findName(0, "x")),
+		position(&table, table.findField(1, "y", "1")),
+	}
+	if want := [4]int{-1, 0, 0, -1}; got != want {
+		t.Errorf("positions of x1, x2, name x, y1 = %v; want %v", got, want)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -44,9 +42,6 @@ type system struct {
 	// skipped.
 	history []commands.Command
 	failure string
-	// hang is shared by every system of one test: set when a command
-	// hung, after which commands are skipped.
-	hang *atomic.Pointer[string]
 	// capacity is the encoder's effective Capacity.
 	capacity uint32
 	// coverage counts what the commands exercised, for every system of
@@ -54,9 +49,9 @@ type system struct {
 	coverage map[string]int
 }
 
-func newSystem(st *connState, hang *atomic.Pointer[string], coverage map[string]int) *system {
+func newSystem(st *connState, coverage map[string]int) *system {
 	cfg := st.cfg
-	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), hang: hang, capacity: st.capacity, coverage: coverage}
+	s := &system{cfg: cfg, pool: &encoder.Pool{Config: cfg}, enc: encoder.New(cfg), capacity: st.capacity, coverage: coverage}
 	s.newConnection()
 	return s
 }
@@ -81,7 +76,7 @@ func (s *system) newConnection() {
 type observation struct {
 	sys      *system
 	skipped  bool   // an earlier command failed
-	panicked string // the panic and its stack, or the hang, if the command did not return
+	panicked string // the panic and its stack, if the command panicked
 	block    bool   // the command encoded a block
 	wire     []byte
 	twinWire []byte // what the connection's twin wrote for the block
@@ -109,40 +104,25 @@ type decoding struct {
 // run runs one command's effect on the system and observes the result.
 // A panic becomes part of the observation so that shrinking goes on.
 //
-// A command that does not return within hangLimit (an encoder stuck in a
-// loop) fails too. Its goroutine cannot be stopped; it is left spinning,
-// and every later command of the test is skipped, so that shrinking ends
-// at once with the sequence that hung.
-func (s *system) run(cmd commands.Command, effect func(*observation)) *observation {
-	if s.failure != "" || s.hang.Load() != nil {
+// A command that never returns (an encoder stuck in a loop) is not timed
+// out here: no wall-clock limit decides a result of this suite. The test
+// binary's own -timeout ends it, with every goroutine's stack, the stuck
+// loop's among them.
+func (s *system) run(cmd commands.Command, effect func(*observation)) (obs *observation) {
+	if s.failure != "" {
 		return &observation{sys: s, skipped: true}
 	}
 	s.history = append(s.history, cmd)
-	done := make(chan *observation, 1)
-	go func() {
-		obs := &observation{sys: s}
-		defer func() {
-			if r := recover(); r != nil {
-				obs.panicked = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
-			}
-			done <- obs
-		}()
-		effect(obs)
-		s.observe(obs)
+	obs = &observation{sys: s}
+	defer func() {
+		if r := recover(); r != nil {
+			obs.panicked = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
+		}
 	}()
-	select {
-	case obs := <-done:
-		return obs
-	case <-time.After(hangLimit):
-		msg := fmt.Sprintf("%v did not return within %v: the encoder hangs", cmd, hangLimit)
-		s.hang.Store(&msg)
-		return &observation{sys: s, panicked: msg}
-	}
+	effect(obs)
+	s.observe(obs)
+	return obs
 }
-
-// hangLimit bounds one command: far above what any command takes, even
-// under -race on a loaded machine.
-const hangLimit = 20 * time.Second
 
 // observe reads the encoder's table and every decoder's table into obs.
 func (s *system) observe(obs *observation) {
@@ -462,7 +442,6 @@ var capacities = []uint32{0, 40, 64, 100, 256, 512, 1000, 4096, 6000, 16384}
 // the failing (by then shrunk) command sequence each time a run fails.
 type machine struct {
 	onFailure func(initial *connState, history []commands.Command, failure string)
-	hang      atomic.Pointer[string]
 	coverage  map[string]int
 }
 
@@ -470,7 +449,7 @@ func (m *machine) NewSystemUnderTest(initial commands.State) commands.SystemUnde
 	if m.coverage == nil {
 		m.coverage = map[string]int{}
 	}
-	return newSystem(initial.(*connState), &m.hang, m.coverage)
+	return newSystem(initial.(*connState), m.coverage)
 }
 
 func (m *machine) DestroySystemUnderTest(s commands.SystemUnderTest) {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/hpackcert/hpackcert/encoder"
@@ -207,7 +206,7 @@ func replayStory(s *vectors.Story) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sys := newSystem(initial, new(atomic.Pointer[string]), map[string]int{})
+	sys := newSystem(initial, map[string]int{})
 	res := commands.Replay(sys, initial, cmds...)
 	if res.Success() {
 		return "", nil

@@ -65,10 +65,11 @@ func TestDecodersBuiltins(t *testing.T) {
 			if w == "" {
 				w = "pass"
 			}
-			if id == "dec/7.3/2" && res.Grade == "non-strict" {
-				// A measured time ratio: a loaded machine can make it look
-				// quadratic, and a timed test must not gate on speed.
-				t.Logf("%s %s: %s (timing)", name, id, res.Detail)
+			if id == "dec/7.3/2" && res.Grade == "info" {
+				// Measured in CPU time, a linear decoder is never graded
+				// quadratic; trials that disagree make it inconclusive
+				// (info), which is no failure.
+				t.Logf("%s %s: %s (inconclusive)", name, id, res.Detail)
 				continue
 			}
 			if res.Grade != w {

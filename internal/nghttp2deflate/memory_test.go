@@ -85,11 +85,10 @@ func TestCleanupFreesDropped(t *testing.T) {
 			t.Fatalf("no counted C memory held: %d live bytes, %d before", liveCBytes(), start)
 		}
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	// The cleanup runs after some collection, whenever that is: the
+	// test waits for it without a deadline of its own, and a cleanup that
+	// never comes is left to the test binary's -timeout.
 	for liveCBytes() != start {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d C bytes live 10 s after dropping them; want %d", liveCBytes(), start)
-		}
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}

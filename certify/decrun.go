@@ -21,7 +21,8 @@ type DecoderOptions struct {
 	// Strict turns non-strict grades into failures.
 	Strict bool
 	// ExpectFail lists known failures that do not fail the run: a case
-	// id, "DECODER CASE", or "DECODER breakdown".
+	// id, "DECODER CASE", "DECODER breakdown", or "DECODER
+	// nothing-judged".
 	ExpectFail []string
 	// Declared lists the cases the user declares a decoder cannot be
 	// graded on.
@@ -153,6 +154,9 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		rep.Encoders = append(rep.Encoders, name)
 		rep.Results[name] = results
 		rep.Targets[name] = info
+	}
+	for _, key := range rep.expectNothingJudged(expect) {
+		met[key] = true
 	}
 	for _, e := range opts.ExpectFail {
 		if !met[e] {

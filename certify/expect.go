@@ -77,8 +77,8 @@ func checkExpectFail(entries []string, targets []Target) error {
 		if i := strings.LastIndexByte(e, ' '); i >= 0 {
 			id, encoder = e[i+1:], e[:i]
 		}
-		// An expected breakdown names its target.
-		if !knownCase(id) && (id != "breakdown" || encoder == "") {
+		// An expected breakdown, or nothing judged, names its target.
+		if !knownCase(id) && (!targetExpectation(id) || encoder == "") {
 			return fmt.Errorf("certify: expected failure %q: no case %q (see hpackcert list)", e, id)
 		}
 		if encoder != "" && !contains(names, encoder) {
@@ -86,6 +86,13 @@ func checkExpectFail(entries []string, targets []Target) error {
 		}
 	}
 	return nil
+}
+
+// targetExpectation reports whether word, after a target's name on an
+// expect-file line, expects something of the target as a whole: its
+// breakdown ("NAME breakdown") or nothing judged ("NAME nothing-judged").
+func targetExpectation(word string) bool {
+	return word == "breakdown" || word == nothingJudgedKey
 }
 
 // checkDeclared checks that every declaration names cases of the
@@ -200,6 +207,7 @@ func cutReason(s string) (head, reason string, ok bool) {
 //	CASE                                 an expected failure
 //	ENCODER CASE                         an expected failure of one encoder
 //	ENCODER breakdown                    an expected breakdown of one encoder
+//	ENCODER nothing-judged               no case judged for one encoder
 //	unsupported CASES: REASON            cases no encoder can be graded on
 //	unsupported CASES for ENCODER: REASON
 //
@@ -239,8 +247,10 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 		if i := strings.LastIndexByte(text, ' '); i >= 0 {
 			id = text[i+1:]
 		}
-		if id == "breakdown" && id != text {
-			// "NAME breakdown": the target's breakdown is a known finding.
+		if targetExpectation(id) && id != text {
+			// "NAME breakdown": the target's breakdown is a known finding;
+			// "NAME nothing-judged": the target is known to give nothing to
+			// judge (a recording of header lists alone).
 			failures = append(failures, text)
 			continue
 		}

@@ -239,6 +239,16 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 			fails = append(fails, fmt.Sprintf("%s for %s: %s (%s)", counted(len(u), "MUST case not graded", "MUST cases not graded"), names[i], caseIDs(u), esc(cut(u[0].Why))))
 		}
 	}
+	expectedNothing := 0
+	for i, enc := range r.Encoders {
+		switch {
+		case !r.NothingJudged(enc):
+		case r.Targets[enc].NothingJudgedExpected:
+			expectedNothing++
+		default:
+			fails = append(fails, fmt.Sprintf("nothing judged for %s (%s)", names[i], esc(cut(r.nothingJudgedWhy(enc)))))
+		}
+	}
 	text = "no failure"
 	if len(fails) > 0 {
 		text = strings.Join(fails, "; ")
@@ -261,6 +271,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	}{
 		{len(ranked[rankExpected]), "expected failure", "expected failures"},
 		{expectedBreakdowns, "expected breakdown", "expected breakdowns"},
+		{expectedNothing, "target expected to judge nothing", "targets expected to judge nothing"},
 		{len(ranked[rankNonStrict]), "non-strict", "non-strict"},
 		{len(ranked[rankUnsupported]) - declared - caused - inapplicable, "unsupported", "unsupported"},
 		{declared, "declared", "declared"},
@@ -276,7 +287,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	}
 	for i, enc := range r.Encoders {
 		u := r.NotExercised(enc)
-		if len(u) == 0 {
+		if len(u) == 0 || r.NothingJudged(enc) {
 			continue
 		}
 		recording := "the recording"
@@ -286,6 +297,18 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 		text += fmt.Sprintf("; %s does not exercise %s: %s", recording, counted(len(u), "MUST case", "MUST cases"), caseIDs(u))
 	}
 	return word, text
+}
+
+// nothingJudgedWhy says why a target had no case judged: the first
+// case's reason, which for a recording without "wire" or a target that
+// lacks everything is every case's.
+func (r rep) nothingJudgedWhy(encoder string) string {
+	for _, c := range r.Cases {
+		if res := r.Results[encoder][c.ID]; res != nil && res.Detail != "" {
+			return c.ID + ": " + res.Detail
+		}
+	}
+	return "no case ran"
 }
 
 // caseIDs lists the ids of cases, comma-separated.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/source/inprocess"
@@ -75,5 +76,21 @@ func TestDecodersBuiltins(t *testing.T) {
 				t.Errorf("%s %s: %s, want %s: %s", name, id, res.Grade, w, res.Detail)
 			}
 		}
+	}
+}
+
+// TestDecodersNothingJudged certifies a decoder that lacks what the only
+// case selected needs: with the lack declared, the run still judged
+// nothing, and fails saying so.
+func TestDecodersNothingJudged(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "lacker")
+	script := "#!/bin/sh\nwhile read -r line; do echo '{\"name\":\"lacker\",\"decoder\":true,\"lacks\":[\"never-indexed\"]}'; done\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr := runCLI(t, "decoders", "--exec", prog, "--cases", "dec/7.1.3", "--declare-unsupported", "dec/7.1.3: no never-indexed flag in its output")
+	verdict, _, _ := strings.Cut(out, "\n")
+	if status != 1 || !strings.HasPrefix(verdict, "verdict: FAIL: nothing judged for lacker (dec/7.1.3/1: ") {
+		t.Errorf("decoders with every case declared: exit %d, verdict %q; want 1 and nothing judged\n%s", status, verdict, stderr)
 	}
 }

@@ -101,8 +101,9 @@ func (c *command) flagNames() []string {
 }
 
 // exitStatusHelp ends every help text.
-const exitStatusHelp = "\nexit status: 0 nothing failed; 1 a case failed, or a MUST case was left ungraded and not\n" +
-	"declared (--declare-unsupported); 2 the run could not happen\n"
+const exitStatusHelp = "\nexit status: 0 nothing failed; 1 a case failed, a MUST case was left ungraded and not declared\n" +
+	"(--declare-unsupported), or a target had no case judged and was not declared to (\"NAME\n" +
+	"nothing-judged\" in the --expect-fail file); 2 the run could not happen\n"
 
 // helpWidth is the width help text is wrapped to, and helpColumn where
 // the description of a flag starts.

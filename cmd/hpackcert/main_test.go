@@ -488,3 +488,45 @@ func reportGrades(t *testing.T, data []byte) map[string]map[string]string {
 	}
 	return out
 }
+
+// TestNothingJudgedFails points run at story files without "wire": no case
+// has anything to judge, and the run fails saying so, unless the expect
+// file declares the recording as judging nothing.
+func TestNothingJudgedFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lists")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	story := `{"cases":[{"seqno":0,"headers":[{":method":"GET"},{":path":"/"}]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(story), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jsonPath, junitPath := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.xml")
+	status, out, stderr := runCLI(t, "run", "--stories", dir, "--json", jsonPath, "--junit", junitPath)
+	verdict, _, _ := strings.Cut(out, "\n")
+	if status != 1 || !strings.HasPrefix(verdict, "verdict: FAIL: nothing judged for ") || !strings.Contains(verdict, `without any "wire"`) {
+		t.Errorf("run --stories (no wire): exit %d, verdict %q; want 1 and nothing judged, with the reason\n%s", status, verdict, stderr)
+	}
+	raw, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"nothing_judged": "enc/`) || !strings.Contains(string(raw), `"failed": true`) {
+		t.Errorf("the JSON report does not say nothing was judged:\n%s", raw)
+	}
+	if raw, err = os.ReadFile(junitPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, after, ok := strings.Cut(string(raw), `<testcase name="nothing judged" classname="hpackcert.recorded:lists"`); !ok || !strings.Contains(after, `<failure message="nothing judged: enc/`) {
+		t.Errorf("the JUnit report has no failed testcase \"nothing judged\":\n%s", raw)
+	}
+	expect := filepath.Join(t.TempDir(), "expect.txt")
+	if err := os.WriteFile(expect, []byte("recorded:lists nothing-judged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr = runCLI(t, "run", "--stories", dir, "--expect-fail", expect)
+	verdict, _, _ = strings.Cut(out, "\n")
+	if status != 0 || !strings.Contains(verdict, "1 target expected to judge nothing") || strings.Contains(out, "did not fail") {
+		t.Errorf("run --stories with \"recorded:lists nothing-judged\" expected: exit %d, verdict %q; want 0, the declaration counted and not stale\n%s", status, verdict, stderr)
+	}
+}

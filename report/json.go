@@ -121,7 +121,8 @@ type jsonRepro struct {
 // MUST cases its stories do not exercise, {case, why}: they do not fail
 // it), "nothing_judged" (when no case was judged for the target, the
 // first case's reason: it fails the run unless "nothing_judged_expected"
-// says it was declared), "summary" (cases per grade, every grade present), "coverage" (see
+// says it was declared), "summary" (cases per grade, every grade present, and "n/a": the cases
+// that do not apply, counted apart from "unsupported"), "coverage" (see
 // certify.Coverage) and "cases", each case id mapped to {grade, detail,
 // duration in seconds, repro, at (where the first violation is),
 // expected_failure, stderr, evidence, consequences, caused_by, declared,
@@ -223,9 +224,11 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 		for g := certify.Pass; g <= certify.Fail; g++ {
 			je.Summary[g.String()] = 0
 		}
-		for g, n := range r.Counts(enc) {
+		counts, inapplicable := r.counts(enc)
+		for g, n := range counts {
 			je.Summary[g.String()] = n
 		}
+		je.Summary["n/a"] = inapplicable
 		out.Encoders[jsonText(enc)] = je
 	}
 	var buf bytes.Buffer

@@ -64,12 +64,33 @@ func (r rep) names(escape func(string) string) []string {
 	return out
 }
 
-// summary counts an encoder's grades, then, in parentheses, what the
-// grades alone do not say: the failures expected, the MUST cases not
-// graded, the cases declared and those left to a root cause.
+// counts returns how many cases got each grade for an encoder, the
+// cases that do not apply to it (n/a) counted apart from the unsupported
+// ones: not applicable is no lack.
+func (r rep) counts(encoder string) (n map[certify.Grade]int, inapplicable int) {
+	n = r.Counts(encoder)
+	for _, res := range r.Results[encoder] {
+		if inapplicableResult(res) {
+			inapplicable++
+		}
+	}
+	n[certify.Unsupported] -= inapplicable
+	return n, inapplicable
+}
+
+// inapplicableResult reports whether a result is n/a: a case that does not
+// apply to the kind of target, neither declared nor left by a root cause.
+func inapplicableResult(res *certify.Result) bool {
+	return res.Grade == certify.Unsupported && res.NotApplicable && res.Declared == "" && len(res.CausedBy) == 0
+}
+
+// summary counts an encoder's grades, the cases that do not apply apart
+// ("n/a"), then, in parentheses, what the grades alone do not say: the
+// failures expected, the MUST cases not graded, the cases declared and
+// those left to a root cause.
 func (r rep) summary(encoder string) string {
-	n := r.Counts(encoder)
-	var expected, declared, caused, inapplicable int
+	n, inapplicable := r.counts(encoder)
+	var expected, declared, caused int
 	for _, res := range r.Results[encoder] {
 		switch {
 		case res.Expected:
@@ -78,11 +99,12 @@ func (r rep) summary(encoder string) string {
 			declared++
 		case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 			caused++
-		case res.Grade == certify.Unsupported && res.NotApplicable:
-			inapplicable++
 		}
 	}
 	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[certify.Pass], n[certify.NonStrict], n[certify.Fail], n[certify.Info], n[certify.Unsupported])
+	if inapplicable > 0 {
+		s += fmt.Sprintf(", %d n/a", inapplicable)
+	}
 	var also []string
 	for _, k := range []struct {
 		n         int
@@ -92,7 +114,6 @@ func (r rep) summary(encoder string) string {
 		{len(r.ungraded[encoder]), "MUST case not graded", "MUST cases not graded"},
 		{declared, "declared", "declared"},
 		{caused, "consequence of a failure", "consequences of failures"},
-		{inapplicable, "not applicable", "not applicable"},
 	} {
 		if k.n > 0 {
 			also = append(also, counted(k.n, k.one, k.many))

@@ -30,6 +30,7 @@ type decoderRun struct {
 
 var decodersCommand = &command{
 	Name:      "decoders",
+	Grades:    true,
 	UsageLine: "hpackcert decoders [flags]",
 	Short:     "certify decoders on the dec/ cases (default: the built-in ones)",
 	Long: `Decoders grades every selected dec/ case for every decoder named, in one matrix, as

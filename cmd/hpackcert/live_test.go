@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
 func TestLiveUsageErrors(t *testing.T) {
@@ -50,6 +52,16 @@ func TestLiveHelp(t *testing.T) {
 	status, err := liveCmd([]string{"--help"}, &out)
 	if status != 0 || err != nil || !strings.Contains(out.String(), "usage: hpackcert live") {
 		t.Errorf("live --help: status %d, error %v, output %q; want the live usage", status, err, out.String())
+	}
+	// Every target of the catalogue is named in --target's help, which
+	// wraps at spaces: the names are searched among its words.
+	_, target, _ := strings.Cut(out.String(), "--target ")
+	target, _, _ = strings.Cut(target, "\n\n")
+	words := strings.FieldsFunc(target, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == ';' || r == '(' || r == ')' })
+	for _, name := range targets.TargetNames() {
+		if !slices.Contains(words, name) {
+			t.Errorf("live --help: --target does not name %s:\n%s", name, target)
+		}
 	}
 }
 

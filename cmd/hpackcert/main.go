@@ -141,6 +141,7 @@ type certification struct {
 
 var runCommand = &command{
 	Name:      "run",
+	Grades:    true,
 	UsageLine: "hpackcert [run] [flags]",
 	Short:     "certify encoders (default: the built-in ones)",
 	Long: `Run grades every selected case for every encoder named, in one matrix, and prints
@@ -165,6 +166,7 @@ exit status follows the cases it did.`,
 
 var reproCommand = &command{
 	Name:      "repro",
+	Grades:    true,
 	UsageLine: "hpackcert repro --story FILE [flags]",
 	Short:     "replay one failure written by run --repro DIR (or by the gate)",
 	Long: `Repro runs the cases named with --cases on the blocks of one story file that

@@ -37,6 +37,24 @@ type Case struct {
 	instance instanceKind
 }
 
+// Rule is the RFC text the case checks as reports print it, citing RFC
+// 7541 once: a text that starts with the section it quotes (not always
+// the case's own) or an appendix gets "RFC 7541 " before it; one that
+// starts with "And " or "With " adds a citation to the case's section
+// ("RFC 7541 §4.2 and RFC 9113 §4.3.1: ..."); any other text follows
+// the case's section.
+func (c Case) Rule() string {
+	if strings.HasPrefix(c.RFC, "§") || strings.HasPrefix(c.RFC, "Appendix ") {
+		return "RFC 7541 " + c.RFC
+	}
+	for _, joint := range []string{"And ", "With "} {
+		if rest, ok := strings.CutPrefix(c.RFC, joint); ok {
+			return "RFC 7541 §" + c.Section + " " + strings.ToLower(joint) + rest
+		}
+	}
+	return "RFC 7541 §" + c.Section + ": " + c.RFC
+}
+
 // need is something a check reads that the engine computes for it.
 type need uint8
 

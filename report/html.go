@@ -169,7 +169,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 				Anchor:   fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
 				Class:    res.Grade.String(),
 				Label:    r.cell(enc, c.ID, res),
-				Rule:     rule(c),
+				Rule:     c.Rule(),
 				Detail:   visible.Line(res.Detail),
 				Repro:    visible.Text(res.Repro),
 				Stderr:   visible.Text(res.Stderr),

@@ -413,16 +413,6 @@ func counted(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// rule is the RFC text a case checks, citing RFC 7541 once: the texts
-// start with the section they quote (not always the case's own), or name
-// an appendix.
-func rule(c certify.Case) string {
-	if strings.HasPrefix(c.RFC, "§") || strings.HasPrefix(c.RFC, "Appendix ") {
-		return "RFC 7541 " + c.RFC
-	}
-	return "RFC 7541 §" + c.Section + ": " + c.RFC
-}
-
 // runLine says which build and catalogue graded the run, and when; empty
 // for a report that was not made by Run.
 func (r rep) runLine() string {

@@ -139,7 +139,7 @@ func WriteText(w io.Writer, report *certify.Report) error {
 // time: the detail is then not written twice.
 func (r rep) writeTextEntry(w io.Writer, name string, e entry) {
 	fmt.Fprintf(w, "  %s %s %s: %s\n", name, e.c.ID, r.cell(r.Encoders[e.enc], e.c.ID, e.res), e.c.Title)
-	writeIndented(w, "    ", rule(e.c))
+	writeIndented(w, "    ", e.c.Rule())
 	if !strings.HasPrefix(e.res.Repro, e.res.Detail+"\n") {
 		writeIndented(w, "    ", e.res.Detail)
 	}

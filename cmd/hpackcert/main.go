@@ -447,7 +447,7 @@ var listCommand = &command{
 			for _, c := range selected {
 				fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
 				if verbose {
-					fmt.Fprintf(stdout, "             %s\n", c.RFC)
+					fmt.Fprintf(stdout, "             %s\n", c.Rule())
 				}
 			}
 			return 0, nil

@@ -530,3 +530,38 @@ func TestNothingJudgedFails(t *testing.T) {
 		t.Errorf("run --stories with \"recorded:lists nothing-judged\" expected: exit %d, verdict %q; want 0, the declaration counted and not stale\n%s", status, verdict, stderr)
 	}
 }
+
+// TestTextEntryLayout reads x/net's non-strict results in the text
+// report: each line of an entry is written once (the detail is not
+// repeated by its reproduction), and every block's wire and the oracles'
+// verdicts on it are indented under the block, the failing one's too.
+func TestTextEntryLayout(t *testing.T) {
+	status, out, stderr := runCLI(t, append([]string{"run", "--encoder", "builtin:xnet"}, quick...)...)
+	if status != 0 {
+		t.Fatalf("exit %d; want 0 (x/net breaks SHOULD rules only)\n%s", status, stderr)
+	}
+	_, section, ok := strings.Cut(out, "\nnon-strict:\n")
+	section, _, _ = strings.Cut(section, "\n\n")
+	if !ok || !strings.Contains(section, "enc/7.1.3/2") {
+		t.Fatalf("no non-strict section with enc/7.1.3/2:\n%s", out)
+	}
+	for _, entry := range strings.Split(section, "\n  x/net ")[1:] {
+		var seen []string
+		for _, line := range strings.Split(entry, "\n") {
+			text := strings.TrimLeft(line, " ")
+			// A detail may add to its reproduction's first line ("; 4
+			// blocks not judged ..."): that line is written once.
+			for _, earlier := range seen {
+				if len(text) > 40 && strings.HasPrefix(earlier, text) {
+					t.Errorf("line written twice: %q in\n%s", line, entry)
+				}
+			}
+			seen = append(seen, text)
+			if strings.HasPrefix(text, "wire") || strings.HasPrefix(text, "oracle ") {
+				if indent := len(line) - len(text); indent != 8 {
+					t.Errorf("%q indented %d; want 8, under its block", line, indent)
+				}
+			}
+		}
+	}
+}

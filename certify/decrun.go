@@ -329,7 +329,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 			cons.Blocks += 1 + o.div.notJud
 			cons.Stories++
 		} else {
-			consequences[owner] = &Consequence{Case: c.ID, Blocks: 1 + o.div.notJud, Stories: 1, First: at}
+			consequences[owner] = &Consequence{Case: c.ID, Blocks: 1 + o.div.notJud, Stories: 1, First: at, Detail: o.div.what}
 		}
 	}
 	for owner, cons := range consequences {

@@ -94,3 +94,17 @@ func TestDecodersNothingJudged(t *testing.T) {
 		t.Errorf("decoders with every case declared: exit %d, verdict %q; want 1 and nothing judged\n%s", status, verdict, stderr)
 	}
 }
+
+// TestDecodersConsequenceDetail: every consequence under x/net's failures
+// says what the case found there, never an empty detail.
+func TestDecodersConsequenceDetail(t *testing.T) {
+	status, out, stderr := runCLI(t, "decoders", "--decoder", "builtin:xnet", "--cases", "dec/3.2,dec/4.2,dec/5.1", "--traffic-stories", "2", "--traffic-blocks", "20")
+	if status != 1 || !strings.Contains(out, "also found fault with") {
+		t.Fatalf("exit %d; want 1 and consequences of x/net's failures\n%s%s", status, out, stderr)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "also found fault with") && strings.HasSuffix(line, ": )") {
+			t.Errorf("a consequence without its detail: %q", line)
+		}
+	}
+}

@@ -240,6 +240,9 @@ type decDivergence struct {
 	// invalid is set when the block is the one the story tests a refusal
 	// on; a divergence before it is a valid block decoded wrongly.
 	invalid bool
+	// ev is what the block held: a case that finds fault with it judged
+	// it.
+	ev Evidence
 }
 
 // run grades every case, in chain order.
@@ -318,6 +321,8 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 			if own == nil {
 				own = o
 			}
+			// The case judged the block it found at fault.
+			addEvidence(&ev, o.div.ev)
 			failed[c.ID] |= o.div.feats & c.feats
 			continue
 		}
@@ -464,7 +469,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return out
 		}
 		diverge := func(what string) decOutcome {
-			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i, invalid: st.invalid}
+			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i, invalid: st.invalid, ev: st.expect.ev}
 			return out
 		}
 		if c.kind == decBomb && err == nil {

@@ -525,8 +525,8 @@ var allCases = []Case{
 	},
 	{
 		ID: "enc/7.1.3/2", Section: "7.1.3", Violation: NonStrict,
-		Title:     "authorization, proxy-authorization and cookies under 20 octets are not indexed",
-		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\". Graded: an authorization or proxy-authorization field (the credentials of RFC 9110 §11.6.2 and §11.7.2) or a cookie field whose value is under 20 octets, like nghttp2's threshold, sent with incremental indexing. A field equal to a static entry (empty value) may be referenced.",
+		Title:     "authorization and proxy-authorization at any length, and cookies under 20 octets, are not indexed",
+		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\". Graded: an authorization or proxy-authorization field of any length (the credentials of RFC 9110 §11.6.2 and §11.7.2), or a cookie field whose value is under 20 octets (nghttp2's threshold), sent with incremental indexing. A field equal to a static entry (empty value) may be referenced.",
 		scenarios: allScenarios,
 		rule:      walked(credentialsNotIndexed),
 		check:     everyBlock("every credential kept out of the table"),

@@ -135,7 +135,7 @@ func SelectCases(prefixes []string) ([]Case, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("certify: no case id starts with %q (see hpackcert list)", p)
+			return nil, fmt.Errorf("no case id starts with %q (see hpackcert list)", p)
 		}
 	}
 	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })

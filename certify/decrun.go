@@ -106,7 +106,7 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 	for _, t := range targets {
 		name := t.Name()
 		if _, dup := rep.Results[name]; dup {
-			return nil, fmt.Errorf("certify: two decoders are named %q", name)
+			return nil, fmt.Errorf("two decoders are named %q", name)
 		}
 		if opts.Progress != nil {
 			opts.Progress(name)

@@ -60,12 +60,12 @@ func (f *gradeFlags) declare(fs *flagSet) {
 func (f *gradeFlags) options() (certify.Options, error) {
 	opts := certify.Options{Strict: f.strict, Cases: splitCases(f.cases)}
 	if _, err := certify.SelectCases(opts.Cases); err != nil {
-		return opts, err
+		return opts, &usageError{fmt.Sprintf("--cases: %v", err)}
 	}
 	if f.expectFail != "" {
 		failures, declared, err := certify.ReadExpectations(f.expectFail)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("--expect-fail: %w", err)
 		}
 		opts.ExpectFail, opts.Declared = failures, declared
 	}

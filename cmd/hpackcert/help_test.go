@@ -197,7 +197,7 @@ func TestDeclareUnsupportedFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1"}, `--declare-unsupported: certify: declaration "enc/7.1.3/1": no reason`},
+		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1"}, `--declare-unsupported: declaration "enc/7.1.3/1": no reason`},
 		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1: ok", "--declare-unsupported", "enc/9/: x"}, `no case id starts with "enc/9/"`},
 		{[]string{"gate", "--out", t.TempDir(), "--exec", "/nonexistent/enc", "--declare-unsupported", "enc/7.1.3/1 for x:"}, "the reason after the colon is empty"},
 		{[]string{"live", "--server", "http://127.0.0.1:1", "--declare-unsupported", "enc/7.1.3/1 enc/4.2/1: x"}, "separate case ids with commas"},

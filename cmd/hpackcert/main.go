@@ -203,10 +203,10 @@ func (c *certification) run(stdout io.Writer) (int, error) {
 	if c.story != "" {
 		st, err := vectors.ReadStoryLimit(c.story, opts.MaxStoryFileSize)
 		if err != nil {
-			return 2, err
+			return 2, fmt.Errorf("--story: %w", err)
 		}
 		if len(st.Cases) == 0 {
-			return 2, fmt.Errorf("%s: the story has no cases", c.story)
+			return 2, fmt.Errorf("--story %s: the story has no cases", c.story)
 		}
 		opts.Replay = []*vectors.Story{st}
 	}
@@ -441,7 +441,7 @@ var listCommand = &command{
 			}
 			selected, err := selectCases(prefixes)
 			if err != nil {
-				return 2, err
+				return 2, &usageError{fmt.Sprintf("--cases: %v", err)}
 			}
 			fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
 			for _, c := range selected {
@@ -483,18 +483,18 @@ func encode(in, out, enc string, stdout io.Writer) error {
 	}
 	t, err := inprocess.Builtin(strings.TrimPrefix(enc, "builtin:"))
 	if err != nil {
-		return err
+		return fmt.Errorf("--encoder %s: %w", enc, err)
 	}
 	defer t.Close()
 	stories, err := vectors.ReadStoryDir(in)
 	if err != nil {
-		return err
+		return fmt.Errorf("--stories: %w", err)
 	}
 	if len(stories) == 0 {
-		return fmt.Errorf("%s: no story files (*.json)", in)
+		return fmt.Errorf("--stories %s: no story files (*.json)", in)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
+		return fmt.Errorf("--out: %w", err)
 	}
 	blocks := 0
 	for _, s := range stories {

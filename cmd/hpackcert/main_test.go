@@ -89,7 +89,10 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--stories", filepath.Join(dir, "missing")}, "--stories"},
 		{[]string{"--stories", dir}, "no *.json story"},
 		{[]string{"--encoder", "builtin:nope"}, "no built-in encoder"},
-		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expect file"},
+		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "--expect-fail: open " + filepath.Join(dir, "missing.txt")},
+		{[]string{"repro", "--story", filepath.Join(dir, "missing.json")}, "--story: open " + filepath.Join(dir, "missing.json")},
+		{[]string{"encode", "--stories", filepath.Join(dir, "missing"), "--out", dir}, "--stories: stat " + filepath.Join(dir, "missing")},
+		{[]string{"decoders", "--decoder", "builtin:nope"}, `--decoder builtin:nope: no built-in decoder "nope"`},
 		{[]string{"--timeout", "0s"}, "must be positive"},
 		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
 		{[]string{"--testcases", dir}, "no *.json story"},
@@ -113,6 +116,12 @@ func TestHarnessErrors(t *testing.T) {
 		}
 		if !strings.HasPrefix(stderr, "hpackcert: ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: stderr %q; want one line containing %q", tt.args, stderr, tt.want)
+		}
+		// The message is the tool's: no Go package speaks in it.
+		for _, pkg := range []string{"certify: ", "vectors: ", "inprocess: ", "hpackstdio: "} {
+			if strings.Contains(stderr, pkg) {
+				t.Errorf("%q: stderr %q carries the Go package prefix %q", tt.args, stderr, pkg)
+			}
 		}
 	}
 }

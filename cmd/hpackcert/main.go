@@ -153,7 +153,9 @@ leaves unsupported fails the run, with --strict or without, unless it is declare
 --expect-fail file ("CASES for ENCODER: REASON" for one encoder). A declared case is
 reported as declared, never as pass. Recorded stories (--stories) cannot be driven:
 their verdict line names the MUST cases the recording does not exercise, and their
-exit status follows the cases it did.`,
+exit status follows the cases it did. Nothing judged is not a pass: a target with no
+case judged at all (story files without "wire") fails the run unless a line "NAME
+nothing-judged" of the --expect-fail file declares it.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		c := &certification{replayBin: "hpackcert"}
 		c.encoderFlags.declare(fs)

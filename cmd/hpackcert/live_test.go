@@ -95,6 +95,26 @@ func TestLiveGoTargets(t *testing.T) {
 	}
 }
 
+// TestLiveNothingJudged grades a live server on a case that does not
+// apply to it alone: nothing is judged, and the run fails saying so,
+// unless the expect file declares it.
+func TestLiveNothingJudged(t *testing.T) {
+	args := []string{"--target", "go-server", "--cases", "enc/7.3/2", "--stories", "1", "--blocks", "4"}
+	var out bytes.Buffer
+	status, err := liveCmd(args, &out)
+	if status != 1 || err != nil || !strings.Contains(out.String(), "\nverdict: FAIL: nothing judged for go-server (enc/7.3/2: not applicable") {
+		t.Errorf("live on an n/a case alone: status %d, error %v; want 1 and nothing judged\n%s", status, err, out.String())
+	}
+	expect := filepath.Join(t.TempDir(), "expect-fail.txt")
+	if err := os.WriteFile(expect, []byte("go-server nothing-judged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if status, err := liveCmd(append(args, "--expect-fail", expect), &out); status != 0 || err != nil {
+		t.Errorf("live with \"go-server nothing-judged\" expected: status %d, error %v; want 0\n%s", status, err, out.String())
+	}
+}
+
 // startPlanted starts plantedsrv with a bug and returns its URL; it stops
 // when the test ends.
 func startPlanted(t *testing.T, bug string, args ...string) string {

@@ -37,6 +37,24 @@ type Case struct {
 	instance instanceKind
 }
 
+// Rule is the RFC text the case checks as reports print it, citing RFC
+// 7541 once: a text that starts with the section it quotes (not always
+// the case's own) or an appendix gets "RFC 7541 " before it; one that
+// starts with "And " or "With " adds a citation to the case's section
+// ("RFC 7541 §4.2 and RFC 9113 §4.3.1: ..."); any other text follows
+// the case's section.
+func (c Case) Rule() string {
+	if strings.HasPrefix(c.RFC, "§") || strings.HasPrefix(c.RFC, "Appendix ") {
+		return "RFC 7541 " + c.RFC
+	}
+	for _, joint := range []string{"And ", "With "} {
+		if rest, ok := strings.CutPrefix(c.RFC, joint); ok {
+			return "RFC 7541 §" + c.Section + " " + strings.ToLower(joint) + rest
+		}
+	}
+	return "RFC 7541 §" + c.Section + ": " + c.RFC
+}
+
 // need is something a check reads that the engine computes for it.
 type need uint8
 
@@ -117,7 +135,7 @@ func SelectCases(prefixes []string) ([]Case, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("certify: no case id starts with %q (see hpackcert list)", p)
+			return nil, fmt.Errorf("no case id starts with %q (see hpackcert list)", p)
 		}
 	}
 	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
@@ -507,8 +525,8 @@ var allCases = []Case{
 	},
 	{
 		ID: "enc/7.1.3/2", Section: "7.1.3", Violation: NonStrict,
-		Title:     "authorization, proxy-authorization and cookies under 20 octets are not indexed",
-		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\". Graded: an authorization or proxy-authorization field (the credentials of RFC 9110 §11.6.2 and §11.7.2) or a cookie field whose value is under 20 octets, like nghttp2's threshold, sent with incremental indexing. A field equal to a static entry (empty value) may be referenced.",
+		Title:     "authorization and proxy-authorization at any length, and cookies under 20 octets, are not indexed",
+		RFC:       "§7.1.3: \"An encoder might also choose not to index values for header fields that are considered to be highly valuable or sensitive to recovery, such as the Cookie or Authorization header fields\", and \"short or low-entropy values are more readily recovered by an adversary\". Graded: an authorization or proxy-authorization field of any length (the credentials of RFC 9110 §11.6.2 and §11.7.2), or a cookie field whose value is under 20 octets (nghttp2's threshold), sent with incremental indexing. A field equal to a static entry (empty value) may be referenced.",
 		scenarios: allScenarios,
 		rule:      walked(credentialsNotIndexed),
 		check:     everyBlock("every credential kept out of the table"),

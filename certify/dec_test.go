@@ -127,3 +127,34 @@ func TestAsRequests(t *testing.T) {
 		}
 	}
 }
+
+// acceptingDecoder decodes as the strict decoder does but takes every
+// block: a decoder that refuses nothing.
+type acceptingDecoder struct{ strictDecoder }
+
+func (a *acceptingDecoder) DecodeBlock(b []byte) ([]Field, error) {
+	f, _ := a.d.DecodeBlock(b)
+	return f, nil
+}
+
+// TestDecoderFaultJudged: a case that finds fault with a block judged it,
+// and its evidence counts the block; "judged no block" is left to a case
+// that judged none.
+func TestDecoderFaultJudged(t *testing.T) {
+	accepting := func() Decoder { return &acceptingDecoder{*newStrictDecoder().(*strictDecoder)} }
+	opts := quickDecoderOptions()
+	opts.Cases = []string{"dec/5.1/3", "dec/6.1/1"}
+	rep, err := RunDecoders([]DecoderTarget{DecoderFunc("accepting", accepting)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range opts.Cases {
+		res := rep.Results["accepting"][id]
+		if res.Grade != Fail {
+			t.Errorf("%s: %s, want fail: %s", id, res.Grade, res.Detail)
+		}
+		if res.Evidence.Blocks == 0 || strings.Contains(res.Evidence.String(), "judged no block") {
+			t.Errorf("%s: failed on a block, but its evidence reads %q", id, res.Evidence.String())
+		}
+	}
+}

@@ -20,7 +20,8 @@ type DecoderOptions struct {
 	// Strict turns non-strict grades into failures.
 	Strict bool
 	// ExpectFail lists known failures that do not fail the run: a case
-	// id, "DECODER CASE", or "DECODER breakdown".
+	// id, "DECODER CASE", "DECODER breakdown", or "DECODER
+	// nothing-judged".
 	ExpectFail []string
 	// Declared lists the cases the user declares a decoder cannot be
 	// graded on.
@@ -104,7 +105,7 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 	for _, t := range targets {
 		name := t.Name()
 		if _, dup := rep.Results[name]; dup {
-			return nil, fmt.Errorf("certify: two decoders are named %q", name)
+			return nil, fmt.Errorf("two decoders are named %q", name)
 		}
 		if opts.Progress != nil {
 			opts.Progress(name)
@@ -152,6 +153,9 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		rep.Encoders = append(rep.Encoders, name)
 		rep.Results[name] = results
 		rep.Targets[name] = info
+	}
+	for _, key := range rep.expectNothingJudged(expect) {
+		met[key] = true
 	}
 	for _, e := range opts.ExpectFail {
 		if !met[e] {
@@ -235,6 +239,9 @@ type decDivergence struct {
 	// invalid is set when the block is the one the story tests a refusal
 	// on; a divergence before it is a valid block decoded wrongly.
 	invalid bool
+	// ev is what the block held: a case that finds fault with it judged
+	// it.
+	ev Evidence
 }
 
 // run grades every case, in chain order.
@@ -313,6 +320,8 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 			if own == nil {
 				own = o
 			}
+			// The case judged the block it found at fault.
+			addEvidence(&ev, o.div.ev)
 			failed[c.ID] |= o.div.feats & c.feats
 			continue
 		}
@@ -324,7 +333,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 			cons.Blocks += 1 + o.div.notJud
 			cons.Stories++
 		} else {
-			consequences[owner] = &Consequence{Case: c.ID, Blocks: 1 + o.div.notJud, Stories: 1, First: at}
+			consequences[owner] = &Consequence{Case: c.ID, Blocks: 1 + o.div.notJud, Stories: 1, First: at, Detail: o.div.what}
 		}
 	}
 	for owner, cons := range consequences {
@@ -459,7 +468,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return out
 		}
 		diverge := func(what string) decOutcome {
-			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i, invalid: st.invalid}
+			out.div = &decDivergence{step: i, feats: feats, what: what, repro: reproText(s, i, what), notJud: len(s.steps) - 1 - i, invalid: st.invalid, ev: st.expect.ev}
 			return out
 		}
 		if c.kind == decBomb && err == nil {

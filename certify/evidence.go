@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
@@ -40,7 +41,7 @@ func (e Evidence) String() string {
 		}
 		return s
 	}
-	s := fmt.Sprintf("judged %d %s in %s (%s, %s, %s, %s, %s, %s)", e.Instances, e.Of,
+	s := fmt.Sprintf("judged %s in %s (%s, %s, %s, %s, %s, %s)", instancesOf(e.Instances, e.Of),
 		plural(e.Blocks, "block", "blocks"), plural(e.Representations, "representation", "representations"),
 		plural(e.Insertions, "insertion", "insertions"), plural(e.Evictions, "eviction", "evictions"),
 		plural(e.SizeUpdates, "size update", "size updates"), plural(e.HuffmanStrings, "Huffman string", "Huffman strings"),
@@ -57,6 +58,28 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// instancesOf writes n and of, the plural noun phrase that names what a
+// case judges ("blocks with size updates", "oversized integers
+// refused"): for one, the phrase's first plural word, its noun, is made
+// singular ("1 block with size updates", "1 oversized integer refused").
+func instancesOf(n int, of string) string {
+	if n != 1 {
+		return fmt.Sprintf("%d %s", n, of)
+	}
+	words := strings.Split(of, " ")
+	for i, w := range words {
+		if stem, ok := strings.CutSuffix(w, "ies"); ok {
+			words[i] = stem + "y"
+			break
+		}
+		if stem, ok := strings.CutSuffix(w, "s"); ok {
+			words[i] = stem
+			break
+		}
+	}
+	return "1 " + strings.Join(words, " ")
 }
 
 // instanceKind is what a case counts as one judged instance of its rule.

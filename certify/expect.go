@@ -77,15 +77,22 @@ func checkExpectFail(entries []string, targets []Target) error {
 		if i := strings.LastIndexByte(e, ' '); i >= 0 {
 			id, encoder = e[i+1:], e[:i]
 		}
-		// An expected breakdown names its target.
-		if !knownCase(id) && (id != "breakdown" || encoder == "") {
-			return fmt.Errorf("certify: expected failure %q: no case %q (see hpackcert list)", e, id)
+		// An expected breakdown, or nothing judged, names its target.
+		if !knownCase(id) && (!targetExpectation(id) || encoder == "") {
+			return fmt.Errorf("expected failure %q: no case %q (see hpackcert list)", e, id)
 		}
 		if encoder != "" && !contains(names, encoder) {
-			return fmt.Errorf("certify: expected failure %q: no encoder %q in this run (have %q)", e, encoder, names)
+			return fmt.Errorf("expected failure %q: no encoder %q in this run (have %q)", e, encoder, names)
 		}
 	}
 	return nil
+}
+
+// targetExpectation reports whether word, after a target's name on an
+// expect-file line, expects something of the target as a whole: its
+// breakdown ("NAME breakdown") or nothing judged ("NAME nothing-judged").
+func targetExpectation(word string) bool {
+	return word == "breakdown" || word == nothingJudgedKey
 }
 
 // checkDeclared checks that every declaration names cases of the
@@ -96,7 +103,7 @@ func checkExpectFail(entries []string, targets []Target) error {
 func checkDeclared(decls []Declaration, targets []Target) error {
 	names := targetNames(targets)
 	for _, d := range decls {
-		what := fmt.Sprintf("certify: declared unsupported %q", d.Case)
+		what := fmt.Sprintf("declared unsupported %q", d.Case)
 		if d.Encoder != "" {
 			what += fmt.Sprintf(" for %q", d.Encoder)
 		}
@@ -131,7 +138,7 @@ const declarationSyntax = `"CASES: REASON" or "CASES for ENCODER: REASON"`
 func ParseDeclaration(s string) ([]Declaration, error) {
 	decls, err := parseDeclaration(strings.TrimSpace(s))
 	if err != nil {
-		return nil, fmt.Errorf("certify: declaration %q: %w", s, err)
+		return nil, fmt.Errorf("declaration %q: %w", s, err)
 	}
 	return decls, nil
 }
@@ -200,6 +207,7 @@ func cutReason(s string) (head, reason string, ok bool) {
 //	CASE                                 an expected failure
 //	ENCODER CASE                         an expected failure of one encoder
 //	ENCODER breakdown                    an expected breakdown of one encoder
+//	ENCODER nothing-judged               no case judged for one encoder
 //	unsupported CASES: REASON            cases no encoder can be graded on
 //	unsupported CASES for ENCODER: REASON
 //
@@ -211,7 +219,7 @@ func cutReason(s string) (head, reason string, ok bool) {
 func ReadExpectations(path string) (failures []string, declared []Declaration, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("certify: expect file: %w", err)
+		return nil, nil, err
 	}
 	defer f.Close()
 	return parseExpectations(f, path)
@@ -230,7 +238,7 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 		if rest, ok := cutKeyword(text, "unsupported"); ok && strings.HasPrefix(rest, "enc/") {
 			decls, err := parseDeclaration(rest)
 			if err != nil {
-				return nil, nil, fmt.Errorf("certify: %s:%d: declaration: %w", path, line, err)
+				return nil, nil, fmt.Errorf("%s:%d: declaration: %w", path, line, err)
 			}
 			declared = append(declared, decls...)
 			continue
@@ -239,21 +247,23 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 		if i := strings.LastIndexByte(text, ' '); i >= 0 {
 			id = text[i+1:]
 		}
-		if id == "breakdown" && id != text {
-			// "NAME breakdown": the target's breakdown is a known finding.
+		if targetExpectation(id) && id != text {
+			// "NAME breakdown": the target's breakdown is a known finding;
+			// "NAME nothing-judged": the target is known to give nothing to
+			// judge (a recording of header lists alone).
 			failures = append(failures, text)
 			continue
 		}
 		if !strings.HasPrefix(id, "enc/") && !strings.HasPrefix(id, "dec/") {
-			return nil, nil, fmt.Errorf("certify: %s:%d: %q is not a case id (enc/... or dec/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
+			return nil, nil, fmt.Errorf("%s:%d: %q is not a case id (enc/... or dec/...), nor a declaration (\"unsupported CASES: REASON\")", path, line, id)
 		}
 		if !knownCase(id) {
-			return nil, nil, fmt.Errorf("certify: %s:%d: no case %q (see hpackcert list)", path, line, id)
+			return nil, nil, fmt.Errorf("%s:%d: no case %q (see hpackcert list)", path, line, id)
 		}
 		failures = append(failures, text)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("certify: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return failures, declared, nil
 }

@@ -24,7 +24,7 @@ func RecordedStories(name, where string, vs []*vectors.Story) (Target, error) {
 	t := &recordedTarget{name: name}
 	for _, s := range vs {
 		if len(s.Cases) == 0 {
-			return nil, fmt.Errorf("certify: %s: the story has no cases", s.Path)
+			return nil, fmt.Errorf("%s: the story has no cases", s.Path)
 		}
 		missing := 0
 		for _, c := range s.Cases {
@@ -40,11 +40,11 @@ func RecordedStories(name, where string, vs []*vectors.Story) (Target, error) {
 		default:
 			// One missing block leaves the compression context of every
 			// later block unknown: the story cannot be graded.
-			return nil, fmt.Errorf("certify: %s: %d of %d cases have no \"wire\"; a recorded story needs the wire of every case, since each block depends on the ones before it", s.Path, missing, len(s.Cases))
+			return nil, fmt.Errorf("%s: %d of %d cases have no \"wire\"; a recorded story needs the wire of every case, since each block depends on the ones before it", s.Path, missing, len(s.Cases))
 		}
 	}
 	if len(t.stories) > 0 && len(t.withoutWire) > 0 {
-		return nil, fmt.Errorf("certify: %s: %d story files carry \"wire\" and %d do not (%s ...): grade the recorded ones from a directory of their own", dir, len(t.stories), len(t.withoutWire), t.withoutWire[0])
+		return nil, fmt.Errorf("%s: %d story files carry \"wire\" and %d do not (%s ...): grade the recorded ones from a directory of their own", dir, len(t.stories), len(t.withoutWire), t.withoutWire[0])
 	}
 	return t, nil
 }
@@ -236,7 +236,7 @@ func EncodeStory(t Target, s *vectors.Story) (*vectors.Story, error) {
 	for i, c := range s.Cases {
 		wire, err := encodeSafely(enc, buf[:0], &c)
 		if err != nil {
-			return nil, fmt.Errorf("certify: %s: case %d: %w", s.Path, i, err)
+			return nil, fmt.Errorf("%s: case %d: %w", s.Path, i, err)
 		}
 		buf = wire
 		c.Wire = append([]byte(nil), wire...)

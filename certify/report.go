@@ -75,6 +75,10 @@ type TargetInfo struct {
 	// ("NAME breakdown" in an expect file, Options.ExpectFail): a known
 	// finding, reported as such, that does not fail the run.
 	BreakdownExpected bool
+	// NothingJudgedExpected is set when the run judged nothing for the
+	// target (Report.NothingJudged) and it was declared to ("NAME
+	// nothing-judged" in an expect file): the run does not fail for it.
+	NothingJudgedExpected bool
 	// Live describes a target whose blocks were captured live over
 	// HTTP/2 (hpackcert live); nil for the others.
 	Live *LiveInfo
@@ -109,11 +113,15 @@ type LiveInfo struct {
 
 // Failed reports whether the run fails (exit status 1): a case failed
 // for some encoder without the failure being expected, a target broke
-// down, or a MUST case was left ungraded for an encoder the certifier
-// drives without being declared (Ungraded).
+// down, a MUST case was left ungraded for an encoder the certifier
+// drives without being declared (Ungraded), or a target had no case
+// judged at all without being declared to (NothingJudged).
 func (r *Report) Failed() bool {
 	for _, enc := range r.Encoders {
 		if info := r.Targets[enc]; (info.Breakdown != "" && !info.BreakdownExpected) || len(r.Ungraded(enc)) > 0 {
+			return true
+		}
+		if r.NothingJudged(enc) && !r.Targets[enc].NothingJudgedExpected {
 			return true
 		}
 		for _, res := range r.Results[enc] {
@@ -123,6 +131,44 @@ func (r *Report) Failed() bool {
 		}
 	}
 	return false
+}
+
+// NothingJudged reports whether the run judged no case for a target: no
+// case passed, broke a SHOULD or failed, and the target did not break
+// down (a breakdown is its one failure as a whole). Measurements (info)
+// judge no rule. A gate pointed at the wrong folder, or at recordings
+// without their "wire", would otherwise pass on nothing; the run fails
+// unless the target was declared to judge nothing
+// (TargetInfo.NothingJudgedExpected).
+func (r *Report) NothingJudged(encoder string) bool {
+	if r.Targets[encoder].Breakdown != "" {
+		return false
+	}
+	for _, res := range r.Results[encoder] {
+		if res.Grade == Pass || res.Grade == NonStrict || res.Grade == Fail {
+			return false
+		}
+	}
+	return true
+}
+
+// nothingJudgedKey is the expect-file line that declares a target to
+// judge nothing: "NAME nothing-judged".
+const nothingJudgedKey = "nothing-judged"
+
+// expectNothingJudged marks the targets the run judged nothing for that
+// were declared to, and returns the expectations it met.
+func (r *Report) expectNothingJudged(expect map[string]bool) (met []string) {
+	for _, enc := range r.Encoders {
+		key := enc + " " + nothingJudgedKey
+		if expect[key] && r.NothingJudged(enc) {
+			info := r.Targets[enc]
+			info.NothingJudgedExpected = true
+			r.Targets[enc] = info
+			met = append(met, key)
+		}
+	}
+	return met
 }
 
 // Ungraded is a MUST case a run did not grade for an encoder.

@@ -27,7 +27,8 @@ func (b *playedBlock) where() string {
 
 // repro writes a self-contained reproduction of the block: the context
 // that led to it (the earlier blocks of its story, inline when they are
-// few) and the block itself with its wire and the oracles' verdicts.
+// few) and the block itself with its wire and the oracles' verdicts,
+// indented under it as each earlier block's wire is under that block.
 func (b *playedBlock) repro(problem string) string {
 	var sb strings.Builder
 	// The problem and the errors quote what the encoder and the oracles
@@ -47,27 +48,37 @@ func (b *playedBlock) repro(problem string) string {
 	for i := start; i <= b.index; i++ {
 		writeBlock(&sb, i, &b.story.Cases[i])
 		if p := earlier[i]; i < b.index && p != nil && p.encErr == nil {
-			fmt.Fprintf(&sb, "    wire (%d octets): %s\n", p.wireLen, p.wireText())
+			writeWire(&sb, p)
 		}
 	}
 	if b.encErr != nil {
-		fmt.Fprintf(&sb, "encoder error: %s\n", visible.Line(b.encErr.Error()))
+		fmt.Fprintf(&sb, "    encoder error: %s\n", visible.Line(b.encErr.Error()))
 		return sb.String()
 	}
-	fmt.Fprintf(&sb, "wire (%d octets): %s\n", b.wireLen, b.wireText())
+	writeWire(&sb, b)
 	for _, d := range b.decoded {
 		switch {
 		case d.skipped:
-			fmt.Fprintf(&sb, "oracle %s: not run (its context broke on an earlier block)\n", d.oracle)
+			fmt.Fprintf(&sb, "    oracle %s: not run (its context broke on an earlier block)\n", d.oracle)
 		case d.known != "":
-			fmt.Fprintf(&sb, "oracle %s: %s (a known leniency of the oracle, %q, not counted)\n", d.oracle, visible.Line(d.err.Error()), d.known)
+			fmt.Fprintf(&sb, "    oracle %s: %s (a known leniency of the oracle, %q, not counted)\n", d.oracle, visible.Line(d.err.Error()), d.known)
 		case d.err != nil:
-			fmt.Fprintf(&sb, "oracle %s: %s\n", d.oracle, visible.Line(d.err.Error()))
+			fmt.Fprintf(&sb, "    oracle %s: %s\n", d.oracle, visible.Line(d.err.Error()))
 		default:
-			fmt.Fprintf(&sb, "oracle %s: decoded %d fields\n", d.oracle, d.count)
+			fmt.Fprintf(&sb, "    oracle %s: decoded %d fields\n", d.oracle, d.count)
 		}
 	}
 	return sb.String()
+}
+
+// writeWire writes a block's wire under the block; an empty block says so
+// rather than end its line in a colon.
+func writeWire(sb *strings.Builder, b *playedBlock) {
+	if b.wireLen == 0 {
+		fmt.Fprintf(sb, "    wire: empty (0 octets)\n")
+		return
+	}
+	fmt.Fprintf(sb, "    wire (%d octets): %s\n", b.wireLen, b.wireText())
 }
 
 func writeBlock(sb *strings.Builder, i int, in *block) {

@@ -20,9 +20,10 @@ type Options struct {
 	// Strict turns non-strict grades into failures.
 	Strict bool
 	// ExpectFail lists known failures that do not fail the run: each entry
-	// is a case id, or "ENCODER CASE" for one encoder, or "ENCODER
-	// breakdown" for a known breakdown (TargetInfo.BreakdownExpected; see
-	// ReadExpectations).
+	// is a case id, or "ENCODER CASE" for one encoder, "ENCODER
+	// breakdown" for a known breakdown (TargetInfo.BreakdownExpected), or
+	// "ENCODER nothing-judged" for a target known to give no case anything
+	// to judge (TargetInfo.NothingJudgedExpected; see ReadExpectations).
 	ExpectFail []string
 	// Declared lists the cases the user declares an encoder cannot be
 	// graded on (its library cannot express them): a MUST case left
@@ -318,6 +319,9 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		rep.Targets[name] = done[i].info
 		rep.Results[name] = done[i].results
 		rep.Coverage[name] = done[i].coverage
+	}
+	for _, key := range rep.expectNothingJudged(r.expect) {
+		r.expectMet[key] = true
 	}
 	for _, e := range opts.ExpectFail {
 		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {

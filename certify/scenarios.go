@@ -131,11 +131,11 @@ func (r *runner) traffic() ([]story, error) {
 		}
 		var err error
 		if vs, err = readStories(raw, r.opts.TrafficStories, r.opts.maxStoryFileSize()); err != nil {
-			return nil, fmt.Errorf("certify: traffic stories: %w", err)
+			return nil, fmt.Errorf("traffic stories in %s: %w", dir, err)
 		}
 		for _, v := range vs {
 			if len(v.Cases) == 0 {
-				return nil, fmt.Errorf("certify: traffic stories: %s: the story has no cases", v.Path)
+				return nil, fmt.Errorf("traffic stories in %s: %s: the story has no cases", dir, v.Path)
 			}
 		}
 		r.trafficSource = raw
@@ -162,7 +162,7 @@ func (r *runner) traffic() ([]story, error) {
 		blocks += len(st.Cases)
 	}
 	if blocks == 0 {
-		return nil, fmt.Errorf("certify: traffic stories from %s hold no header block", r.trafficSource)
+		return nil, fmt.Errorf("traffic stories from %s hold no header block", r.trafficSource)
 	}
 	r.trafficSource += fmt.Sprintf("; %d blocks of %d stories used", blocks, len(stories))
 	r.trafficStories = stories

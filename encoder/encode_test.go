@@ -243,6 +243,7 @@ func TestPolicy(t *testing.T) {
 	}{
 		{name: "authorization is never indexed", field: "authorization", value: "Bearer abc", want: "never", wantNameIndex: 23},
 		{name: "proxy-authorization is never indexed", field: "proxy-authorization", value: "Basic xyz", want: "never", wantNameIndex: 49},
+		{name: "authorization of 20 bytes and more is never indexed", field: "authorization", value: "Bearer 0123456789abcdefghij", want: "never", wantNameIndex: 23},
 		{name: "short cookie is never indexed", field: "cookie", value: strings.Repeat("c", 19), want: "never", wantNameIndex: 32},
 		{name: "20-byte cookie is indexed", field: "cookie", value: strings.Repeat("c", 20), want: "incremental", wantNameIndex: 32},
 		{name: "ShortCookieLen 30", field: "cookie", value: strings.Repeat("c", 29), policy: Policy{ShortCookieLen: 30}, want: "never", wantNameIndex: 32},

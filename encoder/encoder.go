@@ -44,10 +44,11 @@
 // value means DefaultPolicy, modelled on nghttp2:
 //
 //   - a field passed with sensitive set is "Never Indexed" (§6.2.3), always;
-//   - "authorization", "proxy-authorization", and "cookie" values shorter
-//     than 20 bytes are "Never Indexed": they are secrets or easily guessed
-//     (an empty value, which the static table holds, is sent as that
-//     entry's index: it reveals nothing);
+//   - "authorization" and "proxy-authorization" values, whatever their
+//     length, and "cookie" values shorter than 20 bytes are "Never
+//     Indexed": they are secrets or easily guessed (an empty value, which
+//     the static table holds, is sent as that entry's index: it reveals
+//     nothing);
 //   - ":path" values containing "?" or longer than 28 bytes,
 //     "content-length", "etag", "if-modified-since", "if-none-match",
 //     "last-modified", "location", "set-cookie" and "age" are sent
@@ -203,9 +204,10 @@ const (
 )
 
 // DefaultPolicy is the indexing policy of a zero Config: never-index
-// authorization, proxy-authorization and cookies under 20 bytes, do not
-// index the fields that rarely repeat nor entries over 3/4 of the table,
-// index the rest, and Huffman code strings when shorter.
+// authorization and proxy-authorization at any length and cookies under
+// 20 bytes, do not index the fields that rarely repeat nor entries over
+// 3/4 of the table, index the rest, and Huffman code strings when
+// shorter.
 var DefaultPolicy = Policy{ShortCookieLen: 20, LargeEntryPercent: 75}
 
 // IndexAllPolicy returns the policy that indexes every field that is not

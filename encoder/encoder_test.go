@@ -3,6 +3,9 @@ package encoder
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -114,5 +117,27 @@ func TestMemory(t *testing.T) {
 	}
 	if unsafe.Sizeof(entry{}) != 32 {
 		t.Errorf("entry is %d bytes; dynamicTable.memory assumes 32", unsafe.Sizeof(entry{}))
+	}
+}
+
+// TestPolicyDocumented checks that the package doc and README state the
+// credential rule as DefaultPolicy applies it (TestPolicy) and as
+// hpackcert grades it (enc/7.1.3/2): authorization and
+// proxy-authorization never indexed at any length, only cookies by their
+// length. An encoder written from either text gets the rule right.
+func TestPolicyDocumented(t *testing.T) {
+	space := regexp.MustCompile(`\s+`)
+	for _, file := range []string{"encoder.go", "../README.md"} {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := space.ReplaceAllString(strings.ReplaceAll(string(raw), "//", ""), " ")
+		_, policy, _ := strings.Cut(text, "Indexing policy")
+		_, rule, ok := strings.Cut(policy, "authorization")
+		rule, _, _ = strings.Cut(rule, "\"Never Indexed\"")
+		if !ok || !strings.Contains(rule, "whatever their length") || !strings.Contains(rule, "cookie") {
+			t.Errorf("%s: the indexing policy's credential rule reads %q; want authorization never indexed whatever its length, cookies by their length", file, "authorization"+rule)
+		}
 	}
 }

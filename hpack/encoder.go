@@ -12,8 +12,10 @@
 // preceded by any pending "Dynamic Table Size Update" (RFC 7541 §6.3); the
 // table size is capped by the limit, 4096 until SetMaxDynamicTableSizeLimit
 // changes it; a limit below the current size shrinks the table and is
-// signalled before the next field. A decoder of either encoder's output
-// gets the same header fields. WriteField allocates nothing once its
+// signalled before the next field; a field whose entry (name, value and
+// 32 bytes, §4.1) is larger than the table is sent "without Indexing" and
+// leaves the table as it was, as x/net's shouldIndex does. A decoder of
+// either encoder's output gets the same header fields. WriteField allocates nothing once its
 // buffer has grown to the largest field (and the io.Writer allocates
 // nothing: a bytes.Buffer with room, say).
 //
@@ -26,9 +28,6 @@
 //     whose values rarely repeat nor entries over 3/4 of the table), where
 //     x/net indexes every field that fits. NewEncoderPolicy takes another
 //     policy; encoder.IndexAllPolicy() is x/net's rule.
-//   - Giant fields: a field whose entry is larger than the table is sent
-//     "without Indexing" and the table is left as it was; x/net sends it
-//     the same way and also leaves its table alone.
 //   - Size updates: a size set again to the value the decoder already
 //     has is not signalled again; x/net signals every call of
 //     SetMaxDynamicTableSize. Both signal at most two updates, the

@@ -32,10 +32,11 @@ func writeIndented(w io.Writer, prefix, s string) {
 
 // textName is how an encoder's name reads in the text report: as it is
 // when it is made of ASCII letters, digits and the punctuation of version
-// strings, with single spaces between words (ref, x/net, nghttp2 1.64.0);
-// Go-quoted otherwise. A colon, a tab, a run of spaces or a control
-// character gets the name quoted, so that it cannot pass for a summary
-// line, a column or a case row of the report.
+// strings, with single spaces between words (ref, x/net, nghttp2 1.64.0),
+// and a colon inside a word (recorded:nghttp2, the name of a recording);
+// Go-quoted otherwise. A colon that ends a word, a tab, a run of spaces or
+// a control character gets the name quoted, so that it cannot pass for a
+// summary line ("NAME: ..."), a column or a case row of the report.
 func textName(name string) string {
 	if plainName(name) {
 		return name
@@ -52,6 +53,7 @@ func plainName(name string) bool {
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		case strings.IndexByte(" ._-+/()@,=~", c) >= 0:
+		case c == ':' && i+1 < len(name) && name[i+1] != ' ':
 		default:
 			return false
 		}

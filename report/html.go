@@ -41,11 +41,11 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <p class="verdict">{{.VerdictText}}{{with .First}}; {{$.FirstLabel}}: <a href="#{{.Anchor}}">{{.Encoder}} <code>{{.Case.ID}}</code></a> ({{.Case.Title}}){{end}}.</p>
 {{with .Repro}}{{if .Files}}<p class="repro">Reproductions: {{.Count}} in <code>{{.Dir}}</code>; replay one with</p><pre><code>{{.Replay}}</code></pre>{{else}}<p class="repro">Reproductions: none to write to <code>{{.Dir}}</code> (no case failed).</p>{{end}}
 {{end}}
-<table class="summary"><tr><th>encoder</th><th>driven</th><th>fail</th><th>non-strict</th><th>unsupported</th><th>info</th><th>pass</th><th>coverage</th><th>time</th></tr>
+<table class="summary"><tr><th>encoder</th><th>driven</th><th>fail</th><th>non-strict</th><th>unsupported</th><th>n/a</th><th>info</th><th>pass</th><th>coverage</th><th>time</th></tr>
 {{range .Summaries}}<tr><td>{{.Encoder}}{{if .Reported}}<br>reports itself as <code>{{.Reported}}</code>{{end}}</td><td class="k">{{.Kind}}{{if .Binary}}, binary form{{end}}</td>
-<td class="n{{if or .Fail .Ungraded}} fail{{end}}">{{.Fail}}{{if .Expected}} (+{{.Expected}} expected){{end}}{{if .Ungraded}}, {{.Ungraded}} not graded{{end}}</td><td class="n{{if .NonStrict}} non-strict{{end}}">{{.NonStrict}}</td><td class="n">{{.Unsupported}}</td><td class="n">{{.Info}}</td><td class="n">{{.Pass}}</td><td>{{.Coverage}}</td><td class="k">{{.Elapsed}}</td></tr>
-{{with .Breakdown}}<tr><td class="fail" colspan="9">{{.}}</td></tr>
-{{end}}{{with .BreakdownFull}}<tr><td colspan="9"><details><summary>its reproduction</summary><pre><code>{{.}}</code></pre></details></td></tr>
+<td class="n{{if or .Fail .Ungraded}} fail{{end}}">{{.Fail}}{{if .Expected}} (+{{.Expected}} expected){{end}}{{if .Ungraded}}, {{.Ungraded}} not graded{{end}}</td><td class="n{{if .NonStrict}} non-strict{{end}}">{{.NonStrict}}</td><td class="n">{{.Unsupported}}</td><td class="n">{{.NA}}</td><td class="n">{{.Info}}</td><td class="n">{{.Pass}}</td><td>{{.Coverage}}</td><td class="k">{{.Elapsed}}</td></tr>
+{{with .Breakdown}}<tr><td class="fail" colspan="10">{{.}}</td></tr>
+{{end}}{{with .BreakdownFull}}<tr><td colspan="10"><details><summary>its reproduction</summary><pre><code>{{.}}</code></pre></details></td></tr>
 {{end}}{{end}}</table>
 <p>Traffic stories: {{.Traffic}}.{{if .Strict}} Strict: non-strict counts as fail.{{end}}</p>
 {{with .Run}}<p>{{.}}</p>
@@ -104,7 +104,7 @@ type htmlSummary struct {
 	Encoder, Reported, Kind                string
 	Binary                                 bool
 	Fail, Expected, NonStrict, Unsupported int
-	Ungraded, Info, Pass                   int
+	NA, Ungraded, Info, Pass               int
 	Coverage, Breakdown, BreakdownFull     string
 	Elapsed                                time.Duration
 }
@@ -169,7 +169,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 				Anchor:   fmt.Sprintf("e%d-%s", i, strings.NewReplacer("/", "-", ".", "_").Replace(c.ID)),
 				Class:    res.Grade.String(),
 				Label:    r.cell(enc, c.ID, res),
-				Rule:     rule(c),
+				Rule:     c.Rule(),
 				Detail:   visible.Line(res.Detail),
 				Repro:    visible.Text(res.Repro),
 				Stderr:   visible.Text(res.Stderr),
@@ -233,8 +233,9 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 	}
 	for i, enc := range r.Encoders {
 		info := r.Targets[enc]
-		n := r.Counts(enc)
+		n, inapplicable := r.counts(enc)
 		s := htmlSummary{
+			NA:          inapplicable,
 			Encoder:     data.Encoders[i],
 			Kind:        info.Kind,
 			Binary:      info.Binary,

@@ -62,6 +62,8 @@ type jsonEncoder struct {
 	BreakdownStderr string                `json:"breakdown_stderr,omitempty"`
 	Ungraded        []jsonUngraded        `json:"ungraded,omitempty"`
 	NotExercised    []jsonUngraded        `json:"not_exercised,omitempty"`
+	NothingJudged   string                `json:"nothing_judged,omitempty"`
+	NothingExpected bool                  `json:"nothing_judged_expected,omitempty"`
 	Summary         map[string]int        `json:"summary"`
 	Coverage        *certify.Coverage     `json:"coverage,omitempty"`
 	Cases           map[string]jsonResult `json:"cases"`
@@ -117,7 +119,10 @@ type jsonRepro struct {
 // MUST cases not graded for an encoder the certifier drives, each
 // {case, why}: they fail the run), "not_exercised" (for a recording, the
 // MUST cases its stories do not exercise, {case, why}: they do not fail
-// it), "summary" (cases per grade, every grade present), "coverage" (see
+// it), "nothing_judged" (when no case was judged for the target, the
+// first case's reason: it fails the run unless "nothing_judged_expected"
+// says it was declared), "summary" (cases per grade, every grade present, and "n/a": the cases
+// that do not apply, counted apart from "unsupported"), "coverage" (see
 // certify.Coverage) and "cases", each case id mapped to {grade, detail,
 // duration in seconds, repro, at (where the first violation is),
 // expected_failure, stderr, evidence, consequences, caused_by, declared,
@@ -180,9 +185,13 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			BreakdownStderr: jsonText(info.BreakdownStderr),
 			Ungraded:        jsonUngradedList(r.Ungraded(enc)),
 			NotExercised:    jsonUngradedList(r.NotExercised(enc)),
+			NothingExpected: info.NothingJudgedExpected,
 			Summary:         map[string]int{},
 			Coverage:        r.Coverage[enc],
 			Cases:           map[string]jsonResult{},
+		}
+		if r.NothingJudged(enc) {
+			je.NothingJudged = jsonText(r.nothingJudgedWhy(enc))
 		}
 		if l := info.Live; l != nil {
 			je.Live = &jsonLive{
@@ -215,9 +224,11 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 		for g := certify.Pass; g <= certify.Fail; g++ {
 			je.Summary[g.String()] = 0
 		}
-		for g, n := range r.Counts(enc) {
+		counts, inapplicable := r.counts(enc)
+		for g, n := range counts {
 			je.Summary[g.String()] = n
 		}
+		je.Summary["n/a"] = inapplicable
 		out.Encoders[jsonText(enc)] = je
 	}
 	var buf bytes.Buffer

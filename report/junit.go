@@ -68,7 +68,8 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // ("declared: REASON") and expected failures are <skipped>; the detail of
 // every other grade goes to <system-out>. A target that broke down has
 // one more testcase after its cases, "breakdown", a <failure> with the
-// breakdown.
+// breakdown; a target that had no case judged, "nothing judged", a
+// <failure> with the first case's reason (<skipped> when declared).
 //
 // Every testcase has the properties evidence.blocks,
 // evidence.representations, evidence.insertions, evidence.evictions,
@@ -165,17 +166,10 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 			s.Cases = append(s.Cases, tc)
 		}
 		if info := r.Targets[enc]; info.Breakdown != "" {
-			tc := junitCase{Name: "breakdown", Classname: "hpackcert." + name, Time: seconds(0)}
-			msg := &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(breakdownText(info))}
-			if info.BreakdownExpected {
-				// A known breakdown fails no run: skipped, with its text.
-				tc.Skipped = msg
-				s.Skipped++
-			} else {
-				tc.Failure = msg
-				s.Failures++
-			}
-			s.Cases = append(s.Cases, tc)
+			s.addWhole(name, "breakdown", &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(breakdownText(info))}, info.BreakdownExpected)
+		}
+		if r.NothingJudged(enc) {
+			s.addWhole(name, "nothing judged", &junitMessage{Message: "nothing judged: " + visible.Line(r.nothingJudgedWhy(enc)), Type: "nothing judged"}, r.Targets[enc].NothingJudgedExpected)
 		}
 		s.Tests = len(s.Cases)
 		s.Time = seconds(total)
@@ -194,6 +188,21 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// addWhole adds the testcase of a finding about the target as a whole
+// (its breakdown, nothing judged): a <failure>, or, when the finding was
+// expected and so fails no run, <skipped> with the same text.
+func (s *junitSuite) addWhole(target, name string, msg *junitMessage, expected bool) {
+	tc := junitCase{Name: name, Classname: "hpackcert." + target, Time: seconds(0)}
+	if expected {
+		tc.Skipped = msg
+		s.Skipped++
+	} else {
+		tc.Failure = msg
+		s.Failures++
+	}
+	s.Cases = append(s.Cases, tc)
 }
 
 // junitResultProperties are a testcase's properties: what the case

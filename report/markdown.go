@@ -122,7 +122,7 @@ func (r rep) writeMarkdownEntry(w io.Writer, e entry, open bool) {
 	}
 	res := e.res
 	fmt.Fprintf(w, "\n<details%s><summary>%s <code>%s</code> %s: %s</summary>\n\n", attr, htmlLine(r.Encoders[e.enc]), e.c.ID, r.cell(r.Encoders[e.enc], e.c.ID, res), htmlLine(res.Detail))
-	fmt.Fprintf(w, "**%s**: %s\n\n", mdText(e.c.Title), mdText(rule(e.c)))
+	fmt.Fprintf(w, "**%s**: %s\n\n", mdText(e.c.Title), mdText(e.c.Rule()))
 	if res.Declared != "" {
 		fmt.Fprintf(w, "Declared: %s\n\n", mdText(res.Declared))
 	}

@@ -64,12 +64,33 @@ func (r rep) names(escape func(string) string) []string {
 	return out
 }
 
-// summary counts an encoder's grades, then, in parentheses, what the
-// grades alone do not say: the failures expected, the MUST cases not
-// graded, the cases declared and those left to a root cause.
+// counts returns how many cases got each grade for an encoder, the
+// cases that do not apply to it (n/a) counted apart from the unsupported
+// ones: not applicable is no lack.
+func (r rep) counts(encoder string) (n map[certify.Grade]int, inapplicable int) {
+	n = r.Counts(encoder)
+	for _, res := range r.Results[encoder] {
+		if inapplicableResult(res) {
+			inapplicable++
+		}
+	}
+	n[certify.Unsupported] -= inapplicable
+	return n, inapplicable
+}
+
+// inapplicableResult reports whether a result is n/a: a case that does not
+// apply to the kind of target, neither declared nor left by a root cause.
+func inapplicableResult(res *certify.Result) bool {
+	return res.Grade == certify.Unsupported && res.NotApplicable && res.Declared == "" && len(res.CausedBy) == 0
+}
+
+// summary counts an encoder's grades, the cases that do not apply apart
+// ("n/a"), then, in parentheses, what the grades alone do not say: the
+// failures expected, the MUST cases not graded, the cases declared and
+// those left to a root cause.
 func (r rep) summary(encoder string) string {
-	n := r.Counts(encoder)
-	var expected, declared, caused, inapplicable int
+	n, inapplicable := r.counts(encoder)
+	var expected, declared, caused int
 	for _, res := range r.Results[encoder] {
 		switch {
 		case res.Expected:
@@ -78,11 +99,12 @@ func (r rep) summary(encoder string) string {
 			declared++
 		case res.Grade == certify.Unsupported && len(res.CausedBy) > 0:
 			caused++
-		case res.Grade == certify.Unsupported && res.NotApplicable:
-			inapplicable++
 		}
 	}
 	s := fmt.Sprintf("%d pass, %d non-strict, %d fail, %d info, %d unsupported", n[certify.Pass], n[certify.NonStrict], n[certify.Fail], n[certify.Info], n[certify.Unsupported])
+	if inapplicable > 0 {
+		s += fmt.Sprintf(", %d n/a", inapplicable)
+	}
 	var also []string
 	for _, k := range []struct {
 		n         int
@@ -92,7 +114,6 @@ func (r rep) summary(encoder string) string {
 		{len(r.ungraded[encoder]), "MUST case not graded", "MUST cases not graded"},
 		{declared, "declared", "declared"},
 		{caused, "consequence of a failure", "consequences of failures"},
-		{inapplicable, "not applicable", "not applicable"},
 	} {
 		if k.n > 0 {
 			also = append(also, counted(k.n, k.one, k.many))
@@ -239,6 +260,16 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 			fails = append(fails, fmt.Sprintf("%s for %s: %s (%s)", counted(len(u), "MUST case not graded", "MUST cases not graded"), names[i], caseIDs(u), esc(cut(u[0].Why))))
 		}
 	}
+	expectedNothing := 0
+	for i, enc := range r.Encoders {
+		switch {
+		case !r.NothingJudged(enc):
+		case r.Targets[enc].NothingJudgedExpected:
+			expectedNothing++
+		default:
+			fails = append(fails, fmt.Sprintf("nothing judged for %s (%s)", names[i], esc(cut(r.nothingJudgedWhy(enc)))))
+		}
+	}
 	text = "no failure"
 	if len(fails) > 0 {
 		text = strings.Join(fails, "; ")
@@ -261,6 +292,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	}{
 		{len(ranked[rankExpected]), "expected failure", "expected failures"},
 		{expectedBreakdowns, "expected breakdown", "expected breakdowns"},
+		{expectedNothing, "target expected to judge nothing", "targets expected to judge nothing"},
 		{len(ranked[rankNonStrict]), "non-strict", "non-strict"},
 		{len(ranked[rankUnsupported]) - declared - caused - inapplicable, "unsupported", "unsupported"},
 		{declared, "declared", "declared"},
@@ -276,7 +308,7 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 	}
 	for i, enc := range r.Encoders {
 		u := r.NotExercised(enc)
-		if len(u) == 0 {
+		if len(u) == 0 || r.NothingJudged(enc) {
 			continue
 		}
 		recording := "the recording"
@@ -286,6 +318,18 @@ func (r rep) verdict(ranked *[ranks][]entry, names []string, esc func(string) st
 		text += fmt.Sprintf("; %s does not exercise %s: %s", recording, counted(len(u), "MUST case", "MUST cases"), caseIDs(u))
 	}
 	return word, text
+}
+
+// nothingJudgedWhy says why a target had no case judged: the first
+// case's reason, which for a recording without "wire" or a target that
+// lacks everything is every case's.
+func (r rep) nothingJudgedWhy(encoder string) string {
+	for _, c := range r.Cases {
+		if res := r.Results[encoder][c.ID]; res != nil && res.Detail != "" {
+			return c.ID + ": " + res.Detail
+		}
+	}
+	return "no case ran"
 }
 
 // caseIDs lists the ids of cases, comma-separated.
@@ -367,16 +411,6 @@ func counted(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// rule is the RFC text a case checks, citing RFC 7541 once: the texts
-// start with the section they quote (not always the case's own), or name
-// an appendix.
-func rule(c certify.Case) string {
-	if strings.HasPrefix(c.RFC, "§") || strings.HasPrefix(c.RFC, "Appendix ") {
-		return "RFC 7541 " + c.RFC
-	}
-	return "RFC 7541 §" + c.Section + ": " + c.RFC
 }
 
 // runLine says which build and catalogue graded the run, and when; empty

@@ -135,18 +135,22 @@ func WriteText(w io.Writer, report *certify.Report) error {
 // writeTextEntry writes a result in full: a line with the encoder's name,
 // the case and its title, then, indented, the rule, the detail, what the
 // case judged, the consequences of a root cause, the reproduction and the
-// encoder's stderr. A reproduction starts with the detail, most of the
-// time: the detail is then not written twice.
+// encoder's stderr. A reproduction starts with the problem its block
+// shows, which the detail starts with too (and may add to, "; 4 blocks
+// not judged ..."): that line is written once, the whole detail.
 func (r rep) writeTextEntry(w io.Writer, name string, e entry) {
 	fmt.Fprintf(w, "  %s %s %s: %s\n", name, e.c.ID, r.cell(r.Encoders[e.enc], e.c.ID, e.res), e.c.Title)
-	writeIndented(w, "    ", rule(e.c))
-	if !strings.HasPrefix(e.res.Repro, e.res.Detail+"\n") {
-		writeIndented(w, "    ", e.res.Detail)
+	writeIndented(w, "    ", e.c.Rule())
+	repro := e.res.Repro
+	problem, rest, _ := strings.Cut(repro, "\n")
+	if problem != "" && (e.res.Detail == problem || strings.HasPrefix(e.res.Detail, problem+"; ")) {
+		repro = rest
 	}
+	writeIndented(w, "    ", e.res.Detail)
 	fmt.Fprintf(w, "    evidence: %s\n", visible.Line(e.res.Evidence.String()))
 	writeTextConsequences(w, e)
-	if e.res.Repro != "" {
-		writeIndented(w, "    ", e.res.Repro)
+	if repro != "" {
+		writeIndented(w, "    ", repro)
 	}
 	if e.res.Stderr != "" {
 		fmt.Fprintln(w, "    encoder stderr:")

@@ -270,7 +270,7 @@ func TestVerdictHTML(t *testing.T) {
 	out := write(t, "html", hostileReport("enc"))
 	mustContain(t, "HTML", out,
 		"1 breakdown (enc); 1 MUST case not graded for enc: enc/2.3.2/2 (not exercised: enc); 1 expected failure, 1 non-strict, 1 unsupported, 1 declared, 1 consequence of a failure; first failure: ",
-		`<tr><td class="fail" colspan="9">enc: breakdown: encoder broke hpack-stdio at request 7: enc</td></tr>`,
+		`<tr><td class="fail" colspan="10">enc: breakdown: encoder broke hpack-stdio at request 7: enc</td></tr>`,
 		`<td class="n fail">1 (+1 expected), 1 not graded</td>`,
 		`<td class="g pass" title="judged 3 size updates in 7 blocks (30 representations, 4 insertions, 1 eviction, 2 size updates, 9 Huffman strings, 1 sensitive field)"><a href="#e0-enc-2_3_2-2">pass</a></td>`,
 		`<td class="g ungraded" title="judged no block; 2 blocks not judged; not graded, which fails the run: not exercised: enc"><a href="#e1-enc-2_3_2-2">not graded</a></td>`,
@@ -456,7 +456,7 @@ func TestBreakdownAloneFails(t *testing.T) {
 	if lines[0] != "verdict: FAIL: 1 breakdown (rec)" || !strings.HasPrefix(lines[1], "rec: breakdown: encoder broke hpack-stdio at request 3: ") {
 		t.Errorf("text report starts %q; want the verdict FAIL and the breakdown", lines[:2])
 	}
-	mustContain(t, "HTML", write(t, "html", rep), "<title>hpackcert: FAIL</title>", "1 breakdown (rec)", `colspan="9">rec: breakdown: `)
+	mustContain(t, "HTML", write(t, "html", rep), "<title>hpackcert: FAIL</title>", "1 breakdown (rec)", `colspan="10">rec: breakdown: `)
 	mustContain(t, "Markdown", write(t, "md", rep), "## hpackcert: FAIL\n\n1 breakdown (rec).", "\n- **rec**: breakdown: encoder broke")
 	if s := readJUnit(t, write(t, "junit", rep)).Suites[0]; s.Failures != 1 || s.Cases[len(s.Cases)-1].Name != "breakdown" {
 		t.Errorf("JUnit: %d failures; want the breakdown", s.Failures)

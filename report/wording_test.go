@@ -47,3 +47,36 @@ func TestWording(t *testing.T) {
 		t.Errorf("Repro.Text() = %q; want \"1 story file in\"", got)
 	}
 }
+
+// TestNotApplicableCountedApart grades one case of an encoder n/a: every
+// summary counts it apart from the unsupported cases, since a case that
+// does not apply is no lack.
+func TestNotApplicableCountedApart(t *testing.T) {
+	rep := hostileReport("enc")
+	rep.Results["ref"]["enc/7.3/1"] = &certify.Result{Grade: certify.Unsupported, NotApplicable: true, Detail: "not applicable: measured only in process"}
+	want := map[string][]string{
+		"text": {"ref: 6 pass, 0 non-strict, 0 fail, 0 info, 0 unsupported, 1 n/a\n"},
+		"md":   {"**ref**: 6 pass, 0 non-strict, 0 fail, 0 info, 0 unsupported, 1 n/a"},
+		"html": {`<th>unsupported</th><th>n/a</th>`, `<td class="n">0</td><td class="n">1</td><td class="n">0</td><td class="n">6</td>`},
+		"json": {`"unsupported": 0`, `"n/a": 1`},
+	}
+	for format, marks := range want {
+		var buf bytes.Buffer
+		if err := report.Write(&buf, format, rep); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if format == "json" {
+			_, out, _ = strings.Cut(out, `"ref": {`)
+			out, _, _ = strings.Cut(out, `"cases"`)
+		}
+		for _, m := range marks {
+			if !strings.Contains(out, m) {
+				t.Errorf("%s report lacks %q:\n%s", format, m, out)
+			}
+		}
+		if strings.Contains(out, "(1 not applicable)") {
+			t.Errorf("%s report counts the n/a case among the unsupported ones", format)
+		}
+	}
+}

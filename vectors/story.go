@@ -65,7 +65,6 @@ type StoryError struct {
 
 func (e *StoryError) Error() string {
 	var b strings.Builder
-	b.WriteString("vectors: ")
 	b.WriteString(e.Path)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
@@ -144,7 +143,7 @@ func ReadStoryDirLimit(dir string, maxSize int64) ([]*Story, error) {
 		if _, err := os.Stat(dir); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("vectors: no *.json story in %s", dir)
+		return nil, fmt.Errorf("no *.json story in %s", dir)
 	}
 	sort.Strings(paths)
 	stories := make([]*Story, 0, len(paths))

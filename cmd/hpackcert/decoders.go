@@ -30,6 +30,7 @@ type decoderRun struct {
 
 var decodersCommand = &command{
 	Name:      "decoders",
+	Grades:    true,
 	UsageLine: "hpackcert decoders [flags]",
 	Short:     "certify decoders on the dec/ cases (default: the built-in ones)",
 	Long: `Decoders grades every selected dec/ case for every decoder named, in one matrix, as
@@ -69,12 +70,12 @@ func (d *decoderRun) options() (certify.DecoderOptions, error) {
 	opts := certify.DecoderOptions{Strict: d.strict, Cases: splitCases(d.cases), Seed: d.seed,
 		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}}
 	if _, err := certify.SelectDecoderCases(opts.Cases); err != nil {
-		return opts, err
+		return opts, &usageError{fmt.Sprintf("--cases: %v", err)}
 	}
 	if d.expectFail != "" {
 		failures, declared, err := certify.ReadExpectations(d.expectFail)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("--expect-fail: %w", err)
 		}
 		opts.ExpectFail, opts.Declared = failures, declared
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/source/inprocess"
@@ -75,6 +76,36 @@ func TestDecodersBuiltins(t *testing.T) {
 			if res.Grade != w {
 				t.Errorf("%s %s: %s, want %s: %s", name, id, res.Grade, w, res.Detail)
 			}
+		}
+	}
+}
+
+// TestDecodersNothingJudged certifies a decoder that lacks what the only
+// case selected needs: with the lack declared, the run still judged
+// nothing, and fails saying so.
+func TestDecodersNothingJudged(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "lacker")
+	script := "#!/bin/sh\nwhile read -r line; do echo '{\"name\":\"lacker\",\"decoder\":true,\"lacks\":[\"never-indexed\"]}'; done\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr := runCLI(t, "decoders", "--exec", prog, "--cases", "dec/7.1.3", "--declare-unsupported", "dec/7.1.3: no never-indexed flag in its output")
+	verdict, _, _ := strings.Cut(out, "\n")
+	if status != 1 || !strings.HasPrefix(verdict, "verdict: FAIL: nothing judged for lacker (dec/7.1.3/1: ") {
+		t.Errorf("decoders with every case declared: exit %d, verdict %q; want 1 and nothing judged\n%s", status, verdict, stderr)
+	}
+}
+
+// TestDecodersConsequenceDetail: every consequence under x/net's failures
+// says what the case found there, never an empty detail.
+func TestDecodersConsequenceDetail(t *testing.T) {
+	status, out, stderr := runCLI(t, "decoders", "--decoder", "builtin:xnet", "--cases", "dec/3.2,dec/4.2,dec/5.1", "--traffic-stories", "2", "--traffic-blocks", "20")
+	if status != 1 || !strings.Contains(out, "also found fault with") {
+		t.Fatalf("exit %d; want 1 and consequences of x/net's failures\n%s%s", status, out, stderr)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "also found fault with") && strings.HasSuffix(line, ": )") {
+			t.Errorf("a consequence without its detail: %q", line)
 		}
 	}
 }

@@ -24,6 +24,7 @@ const stepSummaryLimit = 1000000
 
 var gateCommand = &command{
 	Name:      "gate",
+	Grades:    true,
 	UsageLine: "hpackcert gate [--out DIR] [flags]",
 	Short:     "certify as a CI gate: every report and reproduction into one folder",
 	Long: `Gate certifies the encoders named, as run does, and writes every report into the

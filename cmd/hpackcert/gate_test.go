@@ -131,7 +131,7 @@ func TestGateArgumentErrors(t *testing.T) {
 		{"report flag inline", []string{"--exec", "./enc", "-md=s.md"}, "--md: the gate writes every report into its --out folder"},
 		{"repro flag", []string{"--exec", "./enc", "--repro", "r"}, "--repro: the gate writes every report"},
 		{"unknown case", []string{"--exec", "./enc", "--cases", "enc/nope"}, "no case id starts with"},
-		{"missing expect file", []string{"--exec", "./enc", "--expect-fail", "/nonexistent/expected.txt"}, "expect file"},
+		{"missing expect file", []string{"--exec", "./enc", "--expect-fail", "/nonexistent/expected.txt"}, "--expect-fail: open /nonexistent/expected.txt"},
 		{"bad timeout", []string{"--exec", "./enc", "--timeout", "0s"}, "--timeout 0s: must be positive"},
 	}
 	for _, tt := range tests {

@@ -24,6 +24,9 @@ type command struct {
 	// Long is the help text printed after the usage line, before the
 	// flags.
 	Long string
+	// Grades is set for the commands that grade (run, gate, repro, live,
+	// decoders): their help ends with the exit status a grade gives.
+	Grades bool
 	// Refused maps the flags the command refuses, which other commands
 	// take, to the reason.
 	Refused map[string]string
@@ -100,9 +103,10 @@ func (c *command) flagNames() []string {
 	return names
 }
 
-// exitStatusHelp ends every help text.
-const exitStatusHelp = "\nexit status: 0 nothing failed; 1 a case failed, or a MUST case was left ungraded and not\n" +
-	"declared (--declare-unsupported); 2 the run could not happen\n"
+// exitStatusHelp ends the help of every command that grades.
+const exitStatusHelp = "\nexit status: 0 nothing failed; 1 a case failed, a MUST case was left ungraded and not declared\n" +
+	"(--declare-unsupported), or a target had no case judged and was not declared to (\"NAME\n" +
+	"nothing-judged\" in the --expect-fail file); 2 the run could not happen\n"
 
 // helpWidth is the width help text is wrapped to, and helpColumn where
 // the description of a flag starts.
@@ -110,14 +114,19 @@ const helpWidth, helpColumn = 100, 27
 
 // printHelp prints c's usage line, its long help and its flags.
 func (c *command) printHelp(w io.Writer) {
-	fmt.Fprintf(w, "usage: %s\n\n", c.UsageLine)
+	fmt.Fprintf(w, "usage: %s\n", c.UsageLine)
 	if c.Long != "" {
-		fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Long))
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
 	}
 	fs := newFlags(c.Name)
 	c.Flags(fs)
-	printFlags(w, fs)
-	fmt.Fprint(w, exitStatusHelp)
+	if len(fs.sections) > 0 {
+		fmt.Fprintln(w)
+		printFlags(w, fs)
+	}
+	if c.Grades {
+		fmt.Fprint(w, exitStatusHelp)
+	}
 }
 
 // printFlags prints the flags of fs section by section.
@@ -133,7 +142,8 @@ func printFlags(w io.Writer, fs *flagSet) {
 	}
 }
 
-// printFlag prints one flag: "--name VALUE" and its description, wrapped.
+// printFlag prints one flag: its spelling (flagSpelling), its value and
+// its description, wrapped.
 // A description starting with a back-quoted word names the value
 // ("`FILE` write ..."); the default is added when it is not the zero
 // value and the description does not give it.
@@ -160,7 +170,7 @@ func printFlag(w io.Writer, f *flag.Flag) {
 			text += fmt.Sprintf(" (default %s)", f.DefValue)
 		}
 	}
-	head := "  --" + f.Name
+	head := "  " + flagSpelling(f.Name)
 	if value != "" {
 		head += " " + value
 	}
@@ -174,6 +184,16 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	for _, l := range lines {
 		fmt.Fprintf(w, "%*s%s\n", helpColumn, "", l)
 	}
+}
+
+// flagSpelling is how help writes a flag: "-v" for a one-letter name, as
+// README and common use write it, "--name" for the others (the flag
+// package takes either).
+func flagSpelling(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // wrap breaks text into lines of at most width characters, at spaces.

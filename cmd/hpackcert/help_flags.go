@@ -49,7 +49,7 @@ func (f *gradeFlags) declare(fs *flagSet) {
 	fs.section("cases and verdict", func() {
 		fs.Var(&f.cases, "cases", "`PREFIX` run the cases whose id starts with PREFIX (repeatable, or comma-separated)")
 		fs.BoolVar(&f.strict, "strict", false, "non-strict grades (a SHOULD broken) fail too")
-		fs.StringVar(&f.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"ENCODER CASE\", per line) that do not fail the run, and declared lacks (\"unsupported CASES: REASON\" lines, as --declare-unsupported)")
+		fs.StringVar(&f.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"ENCODER CASE\", per line) that do not fail the run, declared lacks (\"unsupported CASES: REASON\" lines, as --declare-unsupported), and targets known to give nothing to judge (\"ENCODER nothing-judged\")")
 		fs.Var(&f.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases (ids or id prefixes, comma-separated; \"CASES for ENCODER: REASON\" for one encoder) cannot be graded, and why: a MUST case left unsupported fails the run unless declared; a declared one is reported as declared, never as pass (repeatable)")
 	})
 }
@@ -60,12 +60,12 @@ func (f *gradeFlags) declare(fs *flagSet) {
 func (f *gradeFlags) options() (certify.Options, error) {
 	opts := certify.Options{Strict: f.strict, Cases: splitCases(f.cases)}
 	if _, err := certify.SelectCases(opts.Cases); err != nil {
-		return opts, err
+		return opts, &usageError{fmt.Sprintf("--cases: %v", err)}
 	}
 	if f.expectFail != "" {
 		failures, declared, err := certify.ReadExpectations(f.expectFail)
 		if err != nil {
-			return opts, err
+			return opts, fmt.Errorf("--expect-fail: %w", err)
 		}
 		opts.ExpectFail, opts.Declared = failures, declared
 	}

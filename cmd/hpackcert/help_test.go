@@ -24,8 +24,8 @@ func TestCommandHelp(t *testing.T) {
 			continue
 		}
 		for _, name := range c.flagNames() {
-			if !strings.Contains(help, "\n  --"+name+" ") && !strings.Contains(help, "\n  --"+name+"\n") {
-				t.Errorf("help %s does not list --%s:\n%s", c.Name, name, help)
+			if spelled := "\n  " + flagSpelling(name); !strings.Contains(help, spelled+" ") && !strings.Contains(help, spelled+"\n") {
+				t.Errorf("help %s does not list %s:\n%s", c.Name, flagSpelling(name), help)
 			}
 		}
 		if c == helpCommand || c == versionCommand {
@@ -99,11 +99,34 @@ func TestHelpLayout(t *testing.T) {
 	})
 	printFlags(&b, fs)
 	want := "s:\n" +
-		"  --n INT                  a number (default 3)\n" +
+		"  -n INT                   a number (default 3)\n" +
 		"  --out DIR                where\n" +
 		"  --strict                 a bool\n"
 	if b.String() != want {
 		t.Errorf("printFlags:\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestHelpEnds checks how each command's help ends: the commands that
+// grade with the one exit-status text, the others with their last flag,
+// and none with an empty section; and that list's -v reads as README
+// writes it.
+func TestHelpEnds(t *testing.T) {
+	grading := []string{"run", "gate", "repro", "live", "decoders"}
+	for _, c := range commands {
+		help := captureHelp(c)
+		if got, want := strings.HasSuffix(help, exitStatusHelp), slices.Contains(grading, c.Name); got != want || strings.Count(help, "exit status:") > 1 {
+			t.Errorf("help %s ends with the exit status of a grade: %v, want %v:\n%s", c.Name, got, want, help)
+		}
+		if strings.Contains(help, "\n\n\n") || strings.HasSuffix(help, "\n\n") {
+			t.Errorf("help %s holds an empty section:\n%q", c.Name, help)
+		}
+	}
+	if help := captureHelp(listCommand); !strings.Contains(help, "\n  -v   ") || strings.Contains(help, "--v") {
+		t.Errorf("help list does not spell -v as README does:\n%s", help)
+	}
+	if got := captureHelp(versionCommand); got != "usage: "+versionCommand.UsageLine+"\n" {
+		t.Errorf("help version = %q; want its usage line alone", got)
 	}
 }
 
@@ -174,7 +197,7 @@ func TestDeclareUnsupportedFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1"}, `--declare-unsupported: certify: declaration "enc/7.1.3/1": no reason`},
+		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1"}, `--declare-unsupported: declaration "enc/7.1.3/1": no reason`},
 		{[]string{"run", "--declare-unsupported", "enc/7.1.3/1: ok", "--declare-unsupported", "enc/9/: x"}, `no case id starts with "enc/9/"`},
 		{[]string{"gate", "--out", t.TempDir(), "--exec", "/nonexistent/enc", "--declare-unsupported", "enc/7.1.3/1 for x:"}, "the reason after the colon is empty"},
 		{[]string{"live", "--server", "http://127.0.0.1:1", "--declare-unsupported", "enc/7.1.3/1 enc/4.2/1: x"}, "separate case ids with commas"},

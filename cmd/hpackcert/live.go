@@ -17,6 +17,7 @@ import (
 
 var liveCommand = &command{
 	Name:      "live",
+	Grades:    true,
 	UsageLine: "hpackcert live [flags]",
 	Short:     "grade HTTP/2 servers, proxies and clients over the wire",
 	Long: `Live grades the HPACK encoders of HTTP/2 servers, proxies and clients over the
@@ -65,7 +66,7 @@ func declareLive(fs *flagSet) *liveFlags {
 		}
 	}
 	fs.section("targets (repeatable, one matrix)", func() {
-		fs.Func("target", "`NAME[:OPTION]` a target hpackcert starts on loopback and stops: ref-server, go-server, go-proxy, go-client (in process), nginx, h2o, haproxy, nghttpx, apache2, caddy (Debian, as reverse proxies of hpackcert's origin), curl, nghttp (Debian clients); NAME:tls runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c (go-proxy, haproxy, nghttpx, apache2, caddy); reported as NAME-tls, NAME-h2c-origin", add("target"))
+		fs.Func("target", targetFlagHelp(), add("target"))
 		fs.Func("server", "`URL` an HTTP/2 server you run: http://HOST:PORT (h2c, prior knowledge) or https://HOST:PORT (TLS, ALPN h2); its header lists are unknown unless --scripted", add("server"))
 		fs.Func("proxy", "`URL` an HTTP/2 proxy you run, forwarding to --origin, where hpackcert runs the origin", add("proxy"))
 		fs.Func("client", "`'CMD {urls}'` a client command line: {urls} becomes the URLs, one word each; {url} the next URL; {headers} -H 'name: value' options, the fields hpackcert asks the client to add", add("client"))
@@ -317,4 +318,24 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 		return nil, err
 	}
 	return c, nil
+}
+
+// targetFlagHelp is the help of --target, its names taken from the
+// catalogue (targets.Targets), so that it lists every target the flag
+// takes.
+func targetFlagHelp() string {
+	byRole := map[string][]string{}
+	var inProcess, h2cOrigin []string
+	for _, t := range targets.Targets() {
+		byRole[t.Role] = append(byRole[t.Role], t.Name)
+		if t.Package == "" {
+			inProcess = append(inProcess, t.Name)
+		}
+		if t.H2COrigin {
+			h2cOrigin = append(h2cOrigin, t.Name)
+		}
+	}
+	return fmt.Sprintf("`NAME[:OPTION]` a target hpackcert starts on loopback and stops: the servers %s; the proxies (of hpackcert's origin) %s; the clients %s (%s in process, the others from their installed package); NAME:tls runs that one over TLS, NAME:h2c-origin has a proxy reach the origin over h2c (%s); reported as NAME-tls, NAME-h2c-origin",
+		strings.Join(byRole[live.RoleServer], ", "), strings.Join(byRole[live.RoleProxy], ", "), strings.Join(byRole[live.RoleClient], ", "),
+		strings.Join(inProcess, ", "), strings.Join(h2cOrigin, ", "))
 }

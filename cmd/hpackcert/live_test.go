@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
+	"github.com/hpackcert/hpackcert/source/live/targets"
 )
 
 func TestLiveUsageErrors(t *testing.T) {
@@ -60,6 +62,16 @@ func TestLiveHelp(t *testing.T) {
 			t.Errorf("live --help does not spell %q for --transform:\n%s", word, out.String())
 		}
 	}
+	// Every target of the catalogue is named in --target's help, which
+	// wraps at spaces: the names are searched among its words.
+	_, target, _ := strings.Cut(out.String(), "--target ")
+	target, _, _ = strings.Cut(target, "\n\n")
+	words := strings.FieldsFunc(target, func(r rune) bool { return r == ' ' || r == ',' || r == '\n' || r == ';' || r == '(' || r == ')' })
+	for _, name := range targets.TargetNames() {
+		if !slices.Contains(words, name) {
+			t.Errorf("live --help: --target does not name %s:\n%s", name, target)
+		}
+	}
 }
 
 func TestLiveGoTargets(t *testing.T) {
@@ -89,6 +101,26 @@ func TestLiveGoTargets(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("--md file lacks %q:\n%s", want, data)
 		}
+	}
+}
+
+// TestLiveNothingJudged grades a live server on a case that does not
+// apply to it alone: nothing is judged, and the run fails saying so,
+// unless the expect file declares it.
+func TestLiveNothingJudged(t *testing.T) {
+	args := []string{"--target", "go-server", "--cases", "enc/7.3/2", "--stories", "1", "--blocks", "4"}
+	var out bytes.Buffer
+	status, err := liveCmd(args, &out)
+	if status != 1 || err != nil || !strings.Contains(out.String(), "\nverdict: FAIL: nothing judged for go-server (enc/7.3/2: not applicable") {
+		t.Errorf("live on an n/a case alone: status %d, error %v; want 1 and nothing judged\n%s", status, err, out.String())
+	}
+	expect := filepath.Join(t.TempDir(), "expect-fail.txt")
+	if err := os.WriteFile(expect, []byte("go-server nothing-judged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if status, err := liveCmd(append(args, "--expect-fail", expect), &out); status != 0 || err != nil {
+		t.Errorf("live with \"go-server nothing-judged\" expected: status %d, error %v; want 0\n%s", status, err, out.String())
 	}
 }
 

@@ -141,6 +141,7 @@ type certification struct {
 
 var runCommand = &command{
 	Name:      "run",
+	Grades:    true,
 	UsageLine: "hpackcert [run] [flags]",
 	Short:     "certify encoders (default: the built-in ones)",
 	Long: `Run grades every selected case for every encoder named, in one matrix, and prints
@@ -152,7 +153,9 @@ leaves unsupported fails the run, with --strict or without, unless it is declare
 --expect-fail file ("CASES for ENCODER: REASON" for one encoder). A declared case is
 reported as declared, never as pass. Recorded stories (--stories) cannot be driven:
 their verdict line names the MUST cases the recording does not exercise, and their
-exit status follows the cases it did.`,
+exit status follows the cases it did. Nothing judged is not a pass: a target with no
+case judged at all (story files without "wire") fails the run unless a line "NAME
+nothing-judged" of the --expect-fail file declares it.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		c := &certification{replayBin: "hpackcert"}
 		c.encoderFlags.declare(fs)
@@ -165,6 +168,7 @@ exit status follows the cases it did.`,
 
 var reproCommand = &command{
 	Name:      "repro",
+	Grades:    true,
 	UsageLine: "hpackcert repro --story FILE [flags]",
 	Short:     "replay one failure written by run --repro DIR (or by the gate)",
 	Long: `Repro runs the cases named with --cases on the blocks of one story file that
@@ -201,10 +205,10 @@ func (c *certification) run(stdout io.Writer) (int, error) {
 	if c.story != "" {
 		st, err := vectors.ReadStoryLimit(c.story, opts.MaxStoryFileSize)
 		if err != nil {
-			return 2, err
+			return 2, fmt.Errorf("--story: %w", err)
 		}
 		if len(st.Cases) == 0 {
-			return 2, fmt.Errorf("%s: the story has no cases", c.story)
+			return 2, fmt.Errorf("--story %s: the story has no cases", c.story)
 		}
 		opts.Replay = []*vectors.Story{st}
 	}
@@ -439,13 +443,13 @@ var listCommand = &command{
 			}
 			selected, err := selectCases(prefixes)
 			if err != nil {
-				return 2, err
+				return 2, &usageError{fmt.Sprintf("--cases: %v", err)}
 			}
 			fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
 			for _, c := range selected {
 				fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
 				if verbose {
-					fmt.Fprintf(stdout, "             %s\n", c.RFC)
+					fmt.Fprintf(stdout, "             %s\n", c.Rule())
 				}
 			}
 			return 0, nil
@@ -481,18 +485,18 @@ func encode(in, out, enc string, stdout io.Writer) error {
 	}
 	t, err := inprocess.Builtin(strings.TrimPrefix(enc, "builtin:"))
 	if err != nil {
-		return err
+		return fmt.Errorf("--encoder %s: %w", enc, err)
 	}
 	defer t.Close()
 	stories, err := vectors.ReadStoryDir(in)
 	if err != nil {
-		return err
+		return fmt.Errorf("--stories: %w", err)
 	}
 	if len(stories) == 0 {
-		return fmt.Errorf("%s: no story files (*.json)", in)
+		return fmt.Errorf("--stories %s: no story files (*.json)", in)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
+		return fmt.Errorf("--out: %w", err)
 	}
 	blocks := 0
 	for _, s := range stories {

@@ -88,7 +88,10 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"--stories", filepath.Join(dir, "missing")}, "--stories"},
 		{[]string{"--stories", dir}, "no *.json story"},
 		{[]string{"--encoder", "builtin:nope"}, "no built-in encoder"},
-		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "expect file"},
+		{[]string{"--expect-fail", filepath.Join(dir, "missing.txt")}, "--expect-fail: open " + filepath.Join(dir, "missing.txt")},
+		{[]string{"repro", "--story", filepath.Join(dir, "missing.json")}, "--story: open " + filepath.Join(dir, "missing.json")},
+		{[]string{"encode", "--stories", filepath.Join(dir, "missing"), "--out", dir}, "--stories: stat " + filepath.Join(dir, "missing")},
+		{[]string{"decoders", "--decoder", "builtin:nope"}, `--decoder builtin:nope: no built-in decoder "nope"`},
 		{[]string{"--timeout", "0s"}, "must be positive"},
 		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
 		{[]string{"--testcases", dir}, "no *.json story"},
@@ -112,6 +115,12 @@ func TestHarnessErrors(t *testing.T) {
 		}
 		if !strings.HasPrefix(stderr, "hpackcert: ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: stderr %q; want one line containing %q", tt.args, stderr, tt.want)
+		}
+		// The message is the tool's: no Go package speaks in it.
+		for _, pkg := range []string{"certify: ", "vectors: ", "inprocess: ", "hpackstdio: "} {
+			if strings.Contains(stderr, pkg) {
+				t.Errorf("%q: stderr %q carries the Go package prefix %q", tt.args, stderr, pkg)
+			}
 		}
 	}
 }
@@ -356,8 +365,8 @@ func TestRecordedHpackTestCase(t *testing.T) {
 			t.Errorf("--stories %s: exit %d; want 0 or 1; stderr %s", dir, status, stderr)
 			continue
 		}
-		if e.Name() == "raw-data" && !strings.Contains(out, "no encoder's output to grade") {
-			t.Errorf("--stories %s: the report does not say why nothing was graded:\n%s", dir, out)
+		if e.Name() == "raw-data" && (status != 1 || !strings.HasPrefix(out, "verdict: FAIL: nothing judged for recorded:raw-data (") || !strings.Contains(out, "no encoder's output to grade")) {
+			t.Errorf("--stories %s: exit %d; want 1, nothing judged and why:\n%s", dir, status, out)
 		}
 	}
 	if dirs < 4 {
@@ -468,4 +477,81 @@ func reportGrades(t *testing.T, data []byte) map[string]map[string]string {
 		}
 	}
 	return out
+}
+
+// TestNothingJudgedFails points run at story files without "wire": no case
+// has anything to judge, and the run fails saying so, unless the expect
+// file declares the recording as judging nothing.
+func TestNothingJudgedFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lists")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	story := `{"cases":[{"seqno":0,"headers":[{":method":"GET"},{":path":"/"}]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(story), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jsonPath, junitPath := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.xml")
+	status, out, stderr := runCLI(t, "run", "--stories", dir, "--json", jsonPath, "--junit", junitPath)
+	verdict, _, _ := strings.Cut(out, "\n")
+	if status != 1 || !strings.HasPrefix(verdict, "verdict: FAIL: nothing judged for ") || !strings.Contains(verdict, `without any "wire"`) {
+		t.Errorf("run --stories (no wire): exit %d, verdict %q; want 1 and nothing judged, with the reason\n%s", status, verdict, stderr)
+	}
+	raw, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"nothing_judged": "enc/`) || !strings.Contains(string(raw), `"failed": true`) {
+		t.Errorf("the JSON report does not say nothing was judged:\n%s", raw)
+	}
+	if raw, err = os.ReadFile(junitPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, after, ok := strings.Cut(string(raw), `<testcase name="nothing judged" classname="hpackcert.recorded:lists"`); !ok || !strings.Contains(after, `<failure message="nothing judged: enc/`) {
+		t.Errorf("the JUnit report has no failed testcase \"nothing judged\":\n%s", raw)
+	}
+	expect := filepath.Join(t.TempDir(), "expect.txt")
+	if err := os.WriteFile(expect, []byte("recorded:lists nothing-judged\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr = runCLI(t, "run", "--stories", dir, "--expect-fail", expect)
+	verdict, _, _ = strings.Cut(out, "\n")
+	if status != 0 || !strings.Contains(verdict, "1 target expected to judge nothing") || strings.Contains(out, "did not fail") {
+		t.Errorf("run --stories with \"recorded:lists nothing-judged\" expected: exit %d, verdict %q; want 0, the declaration counted and not stale\n%s", status, verdict, stderr)
+	}
+}
+
+// TestTextEntryLayout reads x/net's non-strict results in the text
+// report: each line of an entry is written once (the detail is not
+// repeated by its reproduction), and every block's wire and the oracles'
+// verdicts on it are indented under the block, the failing one's too.
+func TestTextEntryLayout(t *testing.T) {
+	status, out, stderr := runCLI(t, append([]string{"run", "--encoder", "builtin:xnet"}, quick...)...)
+	if status != 0 {
+		t.Fatalf("exit %d; want 0 (x/net breaks SHOULD rules only)\n%s", status, stderr)
+	}
+	_, section, ok := strings.Cut(out, "\nnon-strict:\n")
+	section, _, _ = strings.Cut(section, "\n\n")
+	if !ok || !strings.Contains(section, "enc/7.1.3/2") {
+		t.Fatalf("no non-strict section with enc/7.1.3/2:\n%s", out)
+	}
+	for _, entry := range strings.Split(section, "\n  x/net ")[1:] {
+		var seen []string
+		for _, line := range strings.Split(entry, "\n") {
+			text := strings.TrimLeft(line, " ")
+			// A detail may add to its reproduction's first line ("; 4
+			// blocks not judged ..."): that line is written once.
+			for _, earlier := range seen {
+				if len(text) > 40 && strings.HasPrefix(earlier, text) {
+					t.Errorf("line written twice: %q in\n%s", line, entry)
+				}
+			}
+			seen = append(seen, text)
+			if strings.HasPrefix(text, "wire") || strings.HasPrefix(text, "oracle ") {
+				if indent := len(line) - len(text); indent != 8 {
+					t.Errorf("%q indented %d; want 8, under its block", line, indent)
+				}
+			}
+		}
+	}
 }

@@ -54,10 +54,10 @@ func BuiltinNames() []string {
 func Builtin(name string) (certify.Target, error) {
 	newEncoder, ok := builtins[name]
 	if !ok && name == "nghttp2" {
-		return nil, errors.New("inprocess: built-in encoder \"nghttp2\" is not in this build: build with -tags nghttp2 (needs libnghttp2-dev and pkg-config), e.g. go build -tags nghttp2 -o hpackcert ./cmd/hpackcert")
+		return nil, errors.New("built-in encoder \"nghttp2\" is not in this build: build with -tags nghttp2 (needs libnghttp2-dev and pkg-config), e.g. go build -tags nghttp2 -o hpackcert ./cmd/hpackcert")
 	}
 	if !ok {
-		return nil, fmt.Errorf("inprocess: no built-in encoder %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+		return nil, fmt.Errorf("no built-in encoder %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
 	return certify.Func(builtinNames[name], newEncoder), nil
 }

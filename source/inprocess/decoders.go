@@ -47,10 +47,10 @@ func BuiltinDecoderNames() []string {
 func BuiltinDecoder(name string) (certify.DecoderTarget, error) {
 	b, ok := builtinDecoders[name]
 	if !ok && name == "nghttp2" {
-		return nil, errors.New("inprocess: built-in decoder \"nghttp2\" is not in this build: build with -tags nghttp2 (needs libnghttp2-dev and pkg-config), e.g. go build -tags nghttp2 -o hpackcert ./cmd/hpackcert")
+		return nil, errors.New("built-in decoder \"nghttp2\" is not in this build: build with -tags nghttp2 (needs libnghttp2-dev and pkg-config), e.g. go build -tags nghttp2 -o hpackcert ./cmd/hpackcert")
 	}
 	if !ok {
-		return nil, fmt.Errorf("inprocess: no built-in decoder %q (have %s)", name, strings.Join(BuiltinDecoderNames(), ", "))
+		return nil, fmt.Errorf("no built-in decoder %q (have %s)", name, strings.Join(BuiltinDecoderNames(), ", "))
 	}
 	return certify.DecoderFunc(b.reportName, b.newDecoder), nil
 }

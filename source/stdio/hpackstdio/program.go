@@ -33,11 +33,11 @@ type program struct {
 // startProgram starts argv as a program of role; it does not say hello.
 func startProgram(role string, argv []string, opts Options) (program, error) {
 	if len(argv) == 0 {
-		return program{}, errors.New("hpackstdio: no program to start")
+		return program{}, errors.New("no program to start")
 	}
 	p, err := startProcess(argv, opts.Stderr, role)
 	if err != nil {
-		return program{}, fmt.Errorf("hpackstdio: starting %s: %w", argv[0], err)
+		return program{}, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	g := program{role: role, argv: argv, timeout: opts.Timeout, proc: p}
 	if g.timeout <= 0 {

@@ -134,9 +134,9 @@ func (r *Report) Failed() bool {
 }
 
 // NothingJudged reports whether the run judged no case for a target: no
-// case passed, broke a SHOULD or failed, and the target did not break
-// down (a breakdown is its one failure as a whole). Measurements (info)
-// judge no rule. A gate pointed at the wrong folder, or at recordings
+// case passed, broke a SHOULD, failed or was measured (info: a user who
+// asks for a measurement alone, --cases enc/2.2/1, has it), and the target
+// did not break down (a breakdown is its one failure as a whole). A gate pointed at the wrong folder, or at recordings
 // without their "wire", would otherwise pass on nothing; the run fails
 // unless the target was declared to judge nothing
 // (TargetInfo.NothingJudgedExpected).
@@ -145,7 +145,7 @@ func (r *Report) NothingJudged(encoder string) bool {
 		return false
 	}
 	for _, res := range r.Results[encoder] {
-		if res.Grade == Pass || res.Grade == NonStrict || res.Grade == Fail {
+		if res.Grade == Pass || res.Grade == NonStrict || res.Grade == Fail || res.Grade == Info {
 			return false
 		}
 	}

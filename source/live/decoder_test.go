@@ -295,13 +295,11 @@ func TestDecoderSilentPeerIsABreakdown(t *testing.T) {
 		return nil
 	})
 	d := openTestDecoder(t, newTestDecoderTarget(t, url, 300*time.Millisecond))
-	began := time.Now()
+	// The block timeout, not a clock in the test, ends the wait: the
+	// breakdown names it (a hang is left to go test's -timeout).
 	_, err := d.DecodeBlock(rfcC31)
-	if took := time.Since(began); took > 3*time.Second {
-		t.Errorf("a silent peer held the decoder %v; want about the block timeout of 300ms", took)
-	}
-	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "no answer to block 1") {
-		t.Errorf("a silent peer: got %v; want a breakdown saying no answer came", err)
+	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "no answer to block 1 (stream 1) within 300ms") {
+		t.Errorf("a silent peer: got %v; want a breakdown saying no answer came within the block timeout of 300ms", err)
 	}
 }
 

@@ -368,13 +368,10 @@ func TestDecoderGracefulGoAwayIsABreakdown(t *testing.T) {
 }
 
 func TestDecoderNewDecoderAfterTheTargetStopped(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := refusingListener(t)
 	url := "http://" + ln.Addr().String()
 	ln.Close()
-	_, err = newTestDecoderTarget(t, url, time.Second).NewDecoder()
+	_, err := newTestDecoderTarget(t, url, time.Second).NewDecoder()
 	if err == nil || !strings.Contains(err.Error(), "target stopped serving before any connection was served") {
 		t.Errorf("NewDecoder of a closed port: %v; want \"target stopped serving before any connection was served\"", err)
 	}

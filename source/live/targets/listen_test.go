@@ -149,10 +149,10 @@ func TestWaitListeningWantsTheTargetsOwnSocket(t *testing.T) {
 func TestPortTakenLog(t *testing.T) {
 	for _, line := range []string{
 		"(98)Address already in use: AH00072: make_sock: could not bind to address 127.0.0.1:8080", // httpd
-		"Error: Could not get socket 127.0.0.1:8080: Address already in use",                        // varnishd
-		"listen tcp 127.0.0.1:8080: bind: address already in use",                                   // caddy
-		"java.net.BindException: Address already in use",                                            // Jetty, Tomcat
-		"Error: listen EADDRINUSE: address already in use 127.0.0.1:8080",                           // Bun
+		"Error: Could not get socket 127.0.0.1:8080: Address already in use",                       // varnishd
+		"listen tcp 127.0.0.1:8080: bind: address already in use",                                  // caddy
+		"java.net.BindException: Address already in use",                                           // Jetty, Tomcat
+		"Error: listen EADDRINUSE: address already in use 127.0.0.1:8080",                          // Bun
 	} {
 		if !portTakenLog.MatchString(line) {
 			t.Errorf("%q is not read as a port taken", line)

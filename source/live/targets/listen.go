@@ -167,18 +167,30 @@ func listensThere(sockets []tcpSocket, port, pgid int) (some, ours bool, err err
 
 // acceptedFrom reports whether a program accepted the connection to port
 // from peerPort: its side of it has a file (an inode), which a
-// connection waiting in the listener's queue has not. A listener with
+// connection waiting in the listener's queue has not, or the program
+// already closed it (a closing state on its side, CLOSE_WAIT on the
+// peer's), which it can do only once it accepted it. A listener with
 // TCP_DEFER_ACCEPT (httpd's AcceptFilter) keeps a connection without data
 // half-open (SYN_RECV) instead: the program set it up, and will accept
 // what comes, which is as much as can be seen of it.
 func acceptedFrom(sockets []tcpSocket, port, peerPort int) bool {
 	for _, s := range sockets {
-		if s.localPort == port && s.remotePort == peerPort && s.state != "0A" && (s.inode != "0" || s.state == "03") {
+		switch {
+		case s.localPort == port && s.remotePort == peerPort:
+			if s.inode != "0" || closedByProgram[s.state] || s.state == "03" {
+				return true
+			}
+		case s.localPort == peerPort && s.remotePort == port && s.state == "08":
 			return true
 		}
 	}
 	return false
 }
+
+// closedByProgram holds the states of /proc/net/tcp a connection is in
+// once the side that accepted it closed it: FIN_WAIT1, FIN_WAIT2,
+// TIME_WAIT, LAST_ACK, CLOSING.
+var closedByProgram = map[string]bool{"04": true, "05": true, "06": true, "09": true, "0B": true}
 
 // groupHolds reports whether the processes of the target whose leader
 // is pid hold every socket of inodes: those of its process group, or of

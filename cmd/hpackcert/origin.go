@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/hpackcert/hpackcert/source/live"
 )
@@ -41,15 +40,8 @@ func (o *originFlag) Set(v string) error {
 	if err != nil || fd < 3 {
 		return fmt.Errorf("want fd:N with N a descriptor number of 3 or more (0 to 2 are standard input, output and error)")
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return fmt.Errorf("descriptor %d: %v (was it handed down to hpackcert?)", fd, err)
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
-		return fmt.Errorf("descriptor %d is not a socket", fd)
-	}
-	if listening, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ACCEPTCONN); err != nil || listening == 0 {
-		return fmt.Errorf("descriptor %d is not a listening socket (call listen on it before handing it down)", fd)
+	if err := checkListening(fd); err != nil {
+		return err
 	}
 	o.file = os.NewFile(uintptr(fd), "--origin "+v)
 	return nil

@@ -46,7 +46,7 @@ type liveFlags struct {
 	name      string
 	transform live.Transform
 
-	origin                    string
+	origin                    originFlag
 	scripted, tlsOn           bool
 	stories, blocks, requests int
 	stepTimeout, timeout      time.Duration
@@ -72,7 +72,7 @@ func declareLive(fs *flagSet) *liveFlags {
 		fs.Func("client", "`'CMD {urls}'` a client command line: {urls} becomes the URLs, one word each; {url} the next URL; {headers} -H 'name: value' options, the fields hpackcert asks the client to add", add("client"))
 	})
 	fs.section("live flags", func() {
-		fs.StringVar(&l.origin, "origin", "", "`ADDR` loopback address of the origin for --proxy (e.g. 127.0.0.1:8081)")
+		fs.Var(&l.origin, "origin", "`ADDR|fd:N` where hpackcert's origin listens for --proxy: a loopback address (e.g. 127.0.0.1:8081), or fd:N, a listening loopback TCP socket hpackcert inherits as descriptor N (the program that starts hpackcert opens it on port 0, gives the proxy its address, and hands it down, e.g. as exec.Cmd.ExtraFiles[0], fd:3)")
 		fs.BoolVar(&l.scripted, "scripted", false, "the --server answers /hpackcert/C/S with the origin's lists")
 		fs.Func("transform", "`SPEC` what the next --server, --proxy or --client does to the lists, in "+live.TransformSyntax+"; e.g. 'drop=keep-alive;add=date;set=server,accept-ranges;drop-empty'. A field changed otherwise is reported under enc/3.2/x as an undeclared transformation", func(v string) error {
 			t, err := live.ParseTransform(v)
@@ -140,7 +140,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	// Every target is checked before any starts, and every report path
 	// created, so that a mistake stops the run at once.
 	for _, s := range specs {
-		if err := checkLiveSpec(s, l.origin); err != nil {
+		if err := checkLiveSpec(s, l.origin.given()); err != nil {
 			return 2, err
 		}
 	}
@@ -156,7 +156,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	var captures []*live.Capture
 	var skipped []string
 	for _, s := range specs {
-		c, err := captureLive(s, lo, l.origin, l.scripted)
+		c, err := captureLive(s, lo, &l.origin, l.scripted)
 		if errors.Is(err, targets.ErrNotInstalled) && l.skipMissing {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", s.value, err))
 			continue
@@ -199,7 +199,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 }
 
 // checkLiveSpec checks a target before anything starts.
-func checkLiveSpec(s liveSpec, origin string) error {
+func checkLiveSpec(s liveSpec, origin bool) error {
 	switch s.kind {
 	case "target":
 		name, _, err := targetOptions(s.value, targets.Options{})
@@ -213,8 +213,8 @@ func checkLiveSpec(s liveSpec, origin string) error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return &usageError{fmt.Sprintf("--%s %q: want http://HOST:PORT (h2c) or https://HOST:PORT (TLS)", s.kind, s.value)}
 		}
-		if s.kind == "proxy" && origin == "" {
-			return &usageError{"--proxy needs --origin ADDR, the loopback address the proxy forwards to"}
+		if s.kind == "proxy" && !origin {
+			return &usageError{"--proxy needs --origin ADDR or fd:N, where the origin the proxy forwards to listens"}
 		}
 	case "client":
 		_, err := live.ParseCommand(s.value)
@@ -242,7 +242,7 @@ func targetOptions(value string, lo targets.Options) (string, targets.Options, e
 }
 
 // captureLive captures one target of the command line.
-func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (*live.Capture, error) {
+func captureLive(s liveSpec, lo targets.Options, origin *originFlag, scripted bool) (*live.Capture, error) {
 	if s.kind == "target" {
 		name, lo, err := targetOptions(s.value, lo)
 		if err != nil {
@@ -299,7 +299,7 @@ func captureLive(s liveSpec, lo targets.Options, origin string, scripted bool) (
 		var o *live.Origin
 		if s.kind == "proxy" {
 			var oerr error
-			if o, oerr = live.StartOrigin(origin, lo.Script); oerr != nil {
+			if o, oerr = origin.start(lo.Script); oerr != nil {
 				return nil, oerr
 			}
 			defer o.Close()

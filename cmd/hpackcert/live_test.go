@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,14 +201,16 @@ func TestLiveCorrectPlantedServerPasses(t *testing.T) {
 }
 
 // TestLiveProxy certifies a proxy the test runs, in front of the origin
-// hpackcert live starts on --origin.
+// hpackcert live serves on the listener it is handed with --origin fd:N:
+// the test listens on port 0, gives the proxy that address, and the port
+// is never free for another program to take.
 func TestLiveProxy(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	originAddr := ln.Addr().String()
-	ln.Close()
+	originFD := handDown(t, ln)
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(&url.URL{Scheme: "http", Host: originAddr}) }}
 	var protocols http.Protocols
 	protocols.SetUnencryptedHTTP2(true)
@@ -221,7 +224,7 @@ func TestLiveProxy(t *testing.T) {
 	var out bytes.Buffer
 	status, err := liveCmd([]string{
 		"--name", "test-proxy", "--transform", "add=date,content-type",
-		"--proxy", "http://" + pl.Addr().String(), "--origin", originAddr, "--stories", "1", "--blocks", "12",
+		"--proxy", "http://" + pl.Addr().String(), "--origin", fmt.Sprintf("fd:%d", originFD), "--stories", "1", "--blocks", "12",
 	}, &out)
 	// Go's encoder indexes authorization: non-strict, not a failure.
 	if status != 0 || err != nil {
@@ -230,6 +233,62 @@ func TestLiveProxy(t *testing.T) {
 	for _, want := range []string{"test-proxy: proxy over h2c", "declared transformation: adds date, content-type", "non-strict"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// handDown returns a descriptor of ln's socket that hpackcert live, run
+// in this process, then owns, as a program started with it would; ln
+// itself is closed.
+func handDown(t *testing.T, ln interface {
+	File() (*os.File, error)
+	Close() error
+}) int {
+	t.Helper()
+	defer ln.Close()
+	f, err := ln.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd
+}
+
+// TestLiveOriginFDErrors checks that --origin fd:N names what is wrong
+// with a descriptor that cannot be the origin's listener.
+func TestLiveOriginFDErrors(t *testing.T) {
+	file, err := os.Open(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	bound, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(bound)
+	unix, err := net.ListenUnix("unix", &net.UnixAddr{Name: t.TempDir() + "/origin.sock", Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		origin, want string
+	}{
+		{"fd:x", "want fd:N with N a descriptor number of 3 or more"},
+		{"fd:1", "want fd:N with N a descriptor number of 3 or more"},
+		{"fd:100000", "descriptor 100000: bad file descriptor"},
+		{fmt.Sprintf("fd:%d", file.Fd()), "is not a socket"},
+		{fmt.Sprintf("fd:%d", bound), "is not a listening socket"},
+		{fmt.Sprintf("fd:%d", handDown(t, unix)), "loopback TCP address only"},
+	} {
+		var out bytes.Buffer
+		status, err := liveCmd([]string{"--proxy", "http://127.0.0.1:1", "--origin", tc.origin, "--stories", "1", "--blocks", "1"}, &out)
+		if status != 2 || err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "origin") {
+			t.Errorf("live --origin %s: status %d, error %v; want 2 and an error naming --origin and containing %q", tc.origin, status, err, tc.want)
 		}
 	}
 }

@@ -43,6 +43,7 @@ func RunMeasured() {
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.ExtraFiles = inheritedFiles()
 	err := cmd.Run()
 	if cmd.ProcessState == nil {
 		fmt.Fprintln(os.Stderr, "measure:", err)
@@ -52,6 +53,22 @@ func RunMeasured() {
 		os.WriteFile(out, []byte(strconv.FormatInt(int64(ru.Maxrss), 10)), 0o644)
 	}
 	os.Exit(cmd.ProcessState.ExitCode())
+}
+
+// inheritedFiles returns the descriptors from 3 up that this process
+// inherited (a listener its starter put in exec.Cmd.ExtraFiles), so that
+// the command gets them as it would have without the re-execution. They
+// are the run of descriptors from 3 without close-on-exec: everything
+// the Go runtime opens itself has it.
+func inheritedFiles() []*os.File {
+	var files []*os.File
+	for fd := 3; ; fd++ {
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if errno != 0 || flags&syscall.FD_CLOEXEC != 0 {
+			return files
+		}
+		files = append(files, os.NewFile(uintptr(fd), "inherited"))
+	}
 }
 
 // MeasuredCommand returns a command that runs name with args through a

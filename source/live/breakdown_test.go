@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"testing"
@@ -172,10 +171,7 @@ func TestGracefulGoAwayWithoutProgress(t *testing.T) {
 // gracefully and then takes no new one stopped where the new connection
 // was to go on, on that connection.
 func TestServerGoneAfterGracefulGoAway(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := refusingListener(t)
 	h := &hostile{name: "graceful-goaway-then-gone", answers: true, act: behaveThen(gracefulGoAway)}
 	done := make(chan struct{})
 	go func() {

@@ -295,13 +295,11 @@ func TestDecoderSilentPeerIsABreakdown(t *testing.T) {
 		return nil
 	})
 	d := openTestDecoder(t, newTestDecoderTarget(t, url, 300*time.Millisecond))
-	began := time.Now()
+	// The block timeout, not a clock in the test, ends the wait: the
+	// breakdown names it (a hang is left to go test's -timeout).
 	_, err := d.DecodeBlock(rfcC31)
-	if took := time.Since(began); took > 3*time.Second {
-		t.Errorf("a silent peer held the decoder %v; want about the block timeout of 300ms", took)
-	}
-	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "no answer to block 1") {
-		t.Errorf("a silent peer: got %v; want a breakdown saying no answer came", err)
+	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "no answer to block 1 (stream 1) within 300ms") {
+		t.Errorf("a silent peer: got %v; want a breakdown saying no answer came within the block timeout of 300ms", err)
 	}
 }
 
@@ -370,13 +368,10 @@ func TestDecoderGracefulGoAwayIsABreakdown(t *testing.T) {
 }
 
 func TestDecoderNewDecoderAfterTheTargetStopped(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := refusingListener(t)
 	url := "http://" + ln.Addr().String()
 	ln.Close()
-	_, err = newTestDecoderTarget(t, url, time.Second).NewDecoder()
+	_, err := newTestDecoderTarget(t, url, time.Second).NewDecoder()
 	if err == nil || !strings.Contains(err.Error(), "target stopped serving before any connection was served") {
 		t.Errorf("NewDecoder of a closed port: %v; want \"target stopped serving before any connection was served\"", err)
 	}

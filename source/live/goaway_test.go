@@ -92,17 +92,10 @@ func TestGoAwayAsClient(t *testing.T) {
 	if len(conns) != len(sc.Conns) {
 		t.Fatalf("%d connections captured; want %d", len(conns), len(sc.Conns))
 	}
-	// The tap's readers finish when the connections close.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		tap.mu.Lock()
-		n := len(tap.seen)
-		tap.mu.Unlock()
-		if n == len(sc.Conns) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The tap's readers finish when the capture's connections close: wait
+	// for them all, not for a time (a hang is left to go test's -timeout).
+	tap.ln.Close()
+	tap.wg.Wait()
 	tap.mu.Lock()
 	defer tap.mu.Unlock()
 	if len(tap.seen) != len(sc.Conns) {

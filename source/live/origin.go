@@ -51,6 +51,18 @@ func StartOrigin(addr string, script *Script) (*Origin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("live: origin: %w", err)
 	}
+	return ServeOrigin(ln, script)
+}
+
+// ServeOrigin starts an origin for script on ln, a listener someone else
+// opened (one handed down by the program that started hpackcert, so that
+// no port is chosen free and bound later). ln must listen on a loopback
+// TCP address; when it does not, ServeOrigin closes it and says so.
+func ServeOrigin(ln net.Listener, script *Script) (*Origin, error) {
+	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+		ln.Close()
+		return nil, fmt.Errorf("live: origin listener on %s %s: the origin listens on a loopback TCP address only", ln.Addr().Network(), ln.Addr())
+	}
 	o := &Origin{script: script, ln: ln, conns: map[net.Conn]bool{}, served: map[string]int{}}
 	o.h2 = &Server{Script: script, served: func() { o.count("h2c") }}
 	o.wg.Add(1)

@@ -81,6 +81,18 @@ func TestOriginListensOnLoopbackOnly(t *testing.T) {
 			t.Errorf("StartOrigin(%q) succeeded; want a refusal", addr)
 		}
 	}
+	// A listener handed down is held to the same rule, and closed.
+	ln, err := net.Listen("unix", t.TempDir()+"/origin.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err := ServeOrigin(ln, script(t)); err == nil {
+		o.Close()
+		t.Errorf("ServeOrigin(unix listener) succeeded; want a refusal")
+	}
+	if _, err := ln.Accept(); err == nil {
+		t.Errorf("ServeOrigin left the listener it refused open")
+	}
 }
 
 func TestOriginBoundsTheRequestHead(t *testing.T) {

@@ -121,15 +121,29 @@ func TestProbeQuietForAnExactPeer(t *testing.T) {
 }
 
 func TestCaptureServerErrors(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := refusingListener(t)
 	closed := "http://" + ln.Addr().String()
 	ln.Close()
 	for _, url := range []string{closed, "ftp://127.0.0.1:1", "127.0.0.1:80"} {
 		if _, err := CaptureServer(context.Background(), ServerOptions{URL: url, Script: script(t)}); err == nil {
 			t.Errorf("CaptureServer(%q) succeeded; want an error", url)
 		}
+	}
+}
+
+// TestRefusingListenerHoldsItsPort checks the tests' closed port: after
+// the listener closes, connections are refused and no other listener
+// can take the port.
+func TestRefusingListenerHoldsItsPort(t *testing.T) {
+	ln := refusingListener(t)
+	addr := ln.Addr().String()
+	ln.Close()
+	if nc, err := net.Dial("tcp", addr); err == nil {
+		nc.Close()
+		t.Errorf("a connection to %s succeeded; want refused", addr)
+	}
+	if other, err := net.Listen("tcp", addr); err == nil {
+		other.Close()
+		t.Errorf("another listener took %s", addr)
 	}
 }

@@ -29,16 +29,20 @@ var appFiles embed.FS
 // origin is, and the certificate when it serves TLS.
 type appArgs struct {
 	dir       string
-	port      int
+	listen    *listening
 	origin    string
 	cert, key string // PEM files, with TLS
 	marks     bool   // the target's MarksSensitive is set
 }
 
-// flags returns the --port, --origin, --cert and --key options every app
-// server takes, and --marks for a target whose app marks sensitive fields.
+// flags returns the --port (or --fd, for a socket handed down), --origin,
+// --cert and --key options every app server takes, and --marks for a
+// target whose app marks sensitive fields.
 func (a appArgs) flags() []string {
-	out := []string{"--port", strconv.Itoa(a.port), "--origin", a.origin}
+	out := []string{"--port", strconv.Itoa(a.listen.Port), "--origin", a.origin}
+	if a.listen.file != nil {
+		out[0], out[1] = "--fd", strconv.Itoa(inheritedFD)
+	}
 	if a.cert != "" {
 		out = append(out, "--cert", a.cert, "--key", a.key)
 	}
@@ -63,11 +67,7 @@ func appServer(files []string, ready func() error, argv func(a appArgs) (args, e
 		if err := writeApps(env.dir, files...); err != nil {
 			return nil, err
 		}
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		a := appArgs{dir: env.dir, port: port, origin: env.origin.Addr(), marks: env.spec.MarksSensitive != ""}
+		a := appArgs{dir: env.dir, origin: env.origin.Addr(), marks: env.spec.MarksSensitive != ""}
 		if env.tls {
 			a.cert, a.key = filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
 			if err := os.WriteFile(a.cert, env.cert.CertPEM, 0o644); err != nil {
@@ -77,15 +77,17 @@ func appServer(files []string, ready func() error, argv func(a appArgs) (args, e
 				return nil, err
 			}
 		}
-		args, extraEnv := argv(a)
-		addr := fmt.Sprintf("127.0.0.1:%d", port)
-		run, err := startProcess(env, addr, append(extraEnv, "HOME="+env.dir), args[0], args[1:]...)
+		run, err := startListening(env, func(l *listening) (*running, error) {
+			a.listen = l
+			args, extraEnv := argv(a)
+			return startProcess(env, l, append(extraEnv, "HOME="+env.dir), args[0], args[1:]...)
+		})
 		if err != nil {
 			return nil, err
 		}
-		run.url = "http://" + addr
+		run.url = "http://" + a.listen.Addr
 		if env.tls {
-			run.url = "https://" + addr
+			run.url = "https://" + a.listen.Addr
 		}
 		run.version = version()
 		return run, nil
@@ -287,7 +289,7 @@ var grpcClientTransform = live.Transform{
 // grpcio.
 var appTargets = []TargetSpec{
 	{
-		Name: "node-server", Role: live.RoleServer, Package: "nodejs", Binary: "node",
+		Name: "node-server", Role: live.RoleServer, Package: "nodejs", Binary: "node", inherits: true,
 		Encoder:        "libnghttp2's deflater (Node's bundled nghttp2)",
 		Transform:      nodeTransform,
 		NeverIndexes:   live.Nghttp2NeverIndex,
@@ -297,7 +299,7 @@ var appTargets = []TargetSpec{
 		}, func() string { return commandVersion("node", "--version") }),
 	},
 	{
-		Name: "node-proxy", Role: live.RoleProxy, Package: "nodejs", Binary: "node",
+		Name: "node-proxy", Role: live.RoleProxy, Package: "nodejs", Binary: "node", inherits: true,
 		Encoder:      "libnghttp2's deflater (Node's bundled nghttp2)",
 		Transform:    nodeTransform,
 		NeverIndexes: live.Nghttp2NeverIndex,
@@ -335,7 +337,7 @@ var appTargets = []TargetSpec{
 		}, func() string { return commandVersion(bunBinary(), "--version") }),
 	},
 	{
-		Name: "hypercorn", Role: live.RoleServer, Package: "python3-hypercorn", Binary: "hypercorn",
+		Name: "hypercorn", Role: live.RoleServer, Package: "python3-hypercorn", Binary: "hypercorn", inherits: true,
 		Encoder:      "python-hpack (python-h2 through hypercorn)",
 		NeverIndexes: live.PythonH2NeverIndex,
 		Transform: live.Transform{
@@ -344,7 +346,7 @@ var appTargets = []TargetSpec{
 			Why:     "hypercorn adds date, and server: hypercorn to every response",
 		},
 		start: appServer([]string{"hypercorn_app.py", "origin.py"}, nil, func(a appArgs) ([]string, []string) {
-			args := []string{"hypercorn", "--bind", fmt.Sprintf("127.0.0.1:%d", a.port), "--keep-alive", "30"}
+			args := []string{"hypercorn", "--bind", fmt.Sprintf("fd://%d", inheritedFD), "--keep-alive", "30"}
 			if a.cert != "" {
 				args = append(args, "--certfile", a.cert, "--keyfile", a.key)
 			}

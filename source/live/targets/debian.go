@@ -3,6 +3,7 @@ package targets
 import (
 	"context"
 	"embed"
+	"fmt"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -34,10 +35,12 @@ type confData struct {
 
 // debianProxy returns the start function of a Debian server configured
 // as a reverse proxy by the template conf/name; command gives the program
-// and its arguments for the written configuration file.
-func debianProxy(name string, command func(d confData, confPath string) []string) func(env *startEnv) (*running, error) {
+// and its arguments for the written configuration file, and what it adds
+// to the environment.
+func debianProxy(name string, command func(d confData, confPath string) (argv, env []string)) func(env *startEnv) (*running, error) {
 	return configuredProxy([]string{name}, func(d confData) ([]string, []string, error) {
-		return command(d, filepath.Join(d.Dir, path.Base(name))), nil, nil
+		argv, env := command(d, filepath.Join(d.Dir, path.Base(name)))
+		return argv, env, nil
 	})
 }
 
@@ -74,24 +77,32 @@ var debianTargets = []TargetSpec{
 		Name: "nginx", Role: live.RoleProxy, Package: "nginx-light", Binary: "nginx",
 		Encoder:   "nginx's own (ngx_http_v2)",
 		Transform: live.Transform{Drop: []string{"x-pad"}, Replace: []string{"date", "server", "content-type"}, Why: "nginx does not pass the origin's date, server and x-pad but sets its own date and server, and rebuilds content-type from the type and charset it parsed, one field"},
-		start: debianProxy("nginx.conf", func(d confData, path string) []string {
-			return []string{"nginx", "-p", d.Dir, "-c", path, "-e", filepath.Join(d.Dir, "error.log")}
+		inherits:  true,
+		// nginx takes the sockets NGINX lists, as it hands them to the
+		// binary of a live upgrade, for the listen directives of their
+		// address.
+		start: debianProxy("nginx.conf", func(d confData, path string) ([]string, []string) {
+			return []string{"nginx", "-p", d.Dir, "-c", path, "-e", filepath.Join(d.Dir, "error.log")}, []string{fmt.Sprintf("NGINX=%d;", inheritedFD)}
 		}),
 	},
 	{
 		Name: "h2o", Role: live.RoleProxy, Package: "h2o", Binary: "h2o",
 		Encoder:   "h2o's own (lib/http2/hpack.c)",
 		Transform: live.Transform{Replace: []string{"server", "date"}, Why: "h2o puts its own server and date first, in place of the origin's"},
-		start: debianProxy("h2o.conf", func(d confData, path string) []string {
-			return []string{"h2o", "-c", path}
+		inherits:  true,
+		// h2o takes the sockets Server::Starter's variable lists, for the
+		// listen entries of their address.
+		start: debianProxy("h2o.conf", func(d confData, path string) ([]string, []string) {
+			return []string{"h2o", "-c", path}, []string{fmt.Sprintf("SERVER_STARTER_PORT=%s=%d", d.Addr, inheritedFD)}
 		}),
 	},
 	{
 		Name: "haproxy", Role: live.RoleProxy, H2COrigin: true, Package: "haproxy", Binary: "haproxy",
 		NoLargeH2COrigin: "HAProxy refuses the stream (RST_STREAM REFUSED_STREAM) of a response from an h2c origin whose fields do not fit its 16 KiB buffer",
 		Encoder:          "HAProxy's own (src/hpack-enc.c)",
-		start: debianProxy("haproxy.cfg", func(d confData, path string) []string {
-			return []string{"haproxy", "-db", "-f", path}
+		inherits:         true, // bind fd@3 in conf/haproxy.cfg
+		start: debianProxy("haproxy.cfg", func(d confData, path string) ([]string, []string) {
+			return []string{"haproxy", "-db", "-f", path}, nil
 		}),
 	},
 	{
@@ -100,8 +111,11 @@ var debianTargets = []TargetSpec{
 		Encoder:          "libnghttp2's deflater",
 		NeverIndexes:     live.Nghttp2NeverIndex,
 		Transform:        live.Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
-		start: debianProxy("nghttpx.conf", func(d confData, path string) []string {
-			return []string{"nghttpx", "--conf=" + path}
+		inherits:         true,
+		// nghttpx takes the sockets NGHTTPX_ACCEPT_N name, as its own
+		// reload hands them down, for the frontends of their address.
+		start: debianProxy("nghttpx.conf", func(d confData, path string) ([]string, []string) {
+			return []string{"nghttpx", "--conf=" + path}, []string{fmt.Sprintf("NGHTTPX_ACCEPT_1=tcp,%d", inheritedFD)}
 		}),
 	},
 	{
@@ -111,16 +125,16 @@ var debianTargets = []TargetSpec{
 		Encoder:          "libnghttp2's deflater (mod_http2)",
 		NeverIndexes:     live.Nghttp2NeverIndex,
 		Transform:        live.Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
-		start: debianProxy("apache2.conf", func(d confData, path string) []string {
-			return []string{"apache2", "-f", path, "-DFOREGROUND"}
+		start: debianProxy("apache2.conf", func(d confData, path string) ([]string, []string) {
+			return []string{"apache2", "-f", path, "-DFOREGROUND"}, nil
 		}),
 	},
 	{
 		Name: "caddy", Role: live.RoleProxy, H2COrigin: true, Package: "caddy", Binary: "caddy",
 		Encoder:   "Go net/http's HTTP/2 (x/net hpack, bundled)",
 		Transform: live.Transform{Add: []string{"date", "content-type"}, Replace: []string{"server"}, Why: "Caddy sets server to Caddy, and net/http adds date and a sniffed content-type when none is given"},
-		start: debianProxy("Caddyfile", func(d confData, path string) []string {
-			return []string{"caddy", "run", "--config", path, "--adapter", "caddyfile"}
+		start: debianProxy("Caddyfile", func(d confData, path string) ([]string, []string) {
+			return []string{"caddy", "run", "--config", path, "--adapter", "caddyfile"}, nil
 		}),
 	},
 	{

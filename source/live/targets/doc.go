@@ -3,8 +3,14 @@
 // what each does to header lists, and whose HPACK encoder each holds.
 // Go's own server, reverse proxy and client run in process; Debian's
 // nginx, h2o, HAProxy, nghttpx, Apache httpd with mod_http2 and Caddy are
-// started from the minimal configurations embedded from conf/, on free
-// loopback ports, and the clients curl and nghttp from command lines.
+// started from the minimal configurations embedded from conf/ on
+// loopback ports, and the clients curl and nghttp from command lines. A
+// program that can take an inherited listening socket (nginx, h2o,
+// HAProxy, nghttpx, lighttpd, the Node apps, hypercorn) is handed one
+// hpackcert opened on a port the kernel chose, so that no other program
+// can take the port first; any other is told a port that was free, and
+// started again on a new one when another program took it before it
+// could bind it (startListening).
 // Capture starts a target, drives it with package live's capture engine
 // and stops it.
 //

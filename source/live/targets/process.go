@@ -25,16 +25,6 @@ func KillTargets() { proc.KillAll() }
 // startTimeout bounds how long a target may take to listen.
 const startTimeout = 15 * time.Second
 
-// freePort returns a loopback port nothing listens on now.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 // serveOnLoopback serves srv on a free loopback port, with TLS when env
 // asks for it.
 func serveOnLoopback(env *startEnv, srv *live.Server) (*running, error) {
@@ -59,10 +49,12 @@ func serveOnLoopback(env *startEnv, srv *live.Server) (*running, error) {
 }
 
 // startProcess runs a server in a process group of its own, its output
-// in a log file of env.dir, waits until it accepts connections on addr,
-// and returns how to stop it: SIGTERM to the group, then SIGKILL after a
-// few seconds.
-func startProcess(env *startEnv, addr string, extraEnv []string, name string, args ...string) (*running, error) {
+// in a log file of env.dir, with l's socket as descriptor inheritedFD
+// when it has one, waits until it listens on l and accepts connections
+// there, and returns how to stop it: SIGTERM to the group, then SIGKILL
+// after a few seconds. When it failed because another program took its
+// port, the error is errPortTaken (see startListening).
+func startProcess(env *startEnv, l *listening, extraEnv []string, name string, args ...string) (*running, error) {
 	logPath := env.dir + "/" + env.spec.Name + ".out"
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -75,6 +67,9 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 	cmd.Dir = env.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), extraEnv...)
+	if l.file != nil {
+		cmd.ExtraFiles = []*os.File{l.file}
+	}
 	if err := group.Start(); err != nil {
 		return nil, err
 	}
@@ -92,33 +87,62 @@ func startProcess(env *startEnv, addr string, extraEnv []string, name string, ar
 		<-exited
 		return errors.New("it did not stop within 5s of SIGTERM and was killed")
 	}
-	if err := waitListening(env.ctx, addr, exited); err != nil {
+	if err := waitListening(env.ctx, l, cmd.Process.Pid, exited); err != nil {
 		stop()
-		return nil, fmt.Errorf("%w; the end of its log: %s", err, readLog())
+		tail := readLog()
+		if errors.Is(err, errPortTaken) || portTakenLog.MatchString(tail) {
+			return nil, fmt.Errorf("%w (%s): %v; the end of its log: %s", errPortTaken, l.Addr, err, tail)
+		}
+		return nil, fmt.Errorf("%w; the end of its log: %s", err, tail)
 	}
 	return &running{stop: stop, log: readLog, pid: cmd.Process.Pid}, nil
 }
 
-// waitListening waits until addr accepts a connection, the process exits
-// or startTimeout passes.
-func waitListening(ctx context.Context, addr string, exited chan error) error {
+// waitListening waits until the process group pgid listens on l and has
+// accepted a connection made there, the process exits, or startTimeout
+// passes. A connection that succeeds is not enough: another program may
+// hold the port (the error is then errPortTaken), and a socket handed
+// down listens before the program is ready to accept.
+func waitListening(ctx context.Context, l *listening, pgid int, exited chan error) error {
 	deadline := time.Now().Add(startTimeout)
+	var probe net.Conn
+	defer func() {
+		if probe != nil {
+			probe.Close()
+		}
+	}()
 	for {
-		nc, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			nc.Close()
+		sockets, err := tcpSockets()
+		if err != nil {
+			return err
+		}
+		some, ours, err := listensThere(sockets, l.Port, pgid)
+		if err != nil {
+			return err
+		}
+		if ours && probe == nil {
+			// Dialled once: it waits in the listener's queue until the
+			// program accepts it.
+			if probe, err = net.DialTimeout("tcp", l.Addr, time.Second); err != nil {
+				probe = nil
+			}
+		}
+		if ours && probe != nil && acceptedFrom(sockets, l.Port, probe.LocalAddr().(*net.TCPAddr).Port) {
 			return nil
 		}
 		select {
 		case err := <-exited:
 			exited <- err
-			return fmt.Errorf("it exited before listening on %s: %v", addr, err)
+			return fmt.Errorf("it exited before listening on %s: %v", l.Addr, err)
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("nothing listens on %s after %v", addr, startTimeout)
+			if some && !ours {
+				return fmt.Errorf("%w: another program listens on %s", errPortTaken, l.Addr)
+			}
+			return fmt.Errorf("it did not listen and accept a connection on %s within %v", l.Addr, startTimeout)
 		}
 	}
 }

@@ -25,8 +25,12 @@ var proxies2 = []TargetSpec{
 			Add: []string{"accept-ranges", "date", "server"}, Replace: []string{"content-type"}, DropEmpty: true,
 			Why: "lighttpd drops every field with an empty value, adds accept-ranges, date and server after the origin's fields when they are missing, and rewrites a content-type of application/javascript as text/javascript",
 		},
+		inherits: true,
+		// lighttpd takes the socket as systemd's socket activation hands
+		// it down: LISTEN_FDS, and LISTEN_PID its own pid, which the
+		// shell that execs it knows.
 		start: configuredProxy([]string{"lighttpd.conf"}, func(d confData) ([]string, []string, error) {
-			return []string{"lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, nil, nil
+			return []string{"sh", "-c", `LISTEN_PID=$$ exec "$0" "$@"`, "lighttpd", "-D", "-f", filepath.Join(d.Dir, "lighttpd.conf")}, []string{"LISTEN_FDS=1"}, nil
 		}),
 	},
 	{
@@ -77,17 +81,15 @@ var trafficserverConf = []string{
 // by the templates conf/NAME of names, each filled in with confData and
 // written to the target's directory under the last element of NAME;
 // command gives the program, its arguments and what it adds to the
-// environment, or why it cannot start.
+// environment, or why it cannot start. The port comes from
+// startListening: handed down as a socket to a program that takes one
+// (TargetSpec.inherits), else written into the configuration, each start
+// with its own.
 func configuredProxy(names []string, command func(d confData) (argv, env []string, err error)) func(env *startEnv) (*running, error) {
 	return func(env *startEnv) (*running, error) {
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
 		_, originPort, _ := net.SplitHostPort(env.origin.Addr())
 		d := confData{
-			Dir: env.dir, Port: port, Addr: fmt.Sprintf("127.0.0.1:%d", port),
-			Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.originH2C, Root: os.Geteuid() == 0,
+			Dir: env.dir, Origin: env.origin.Addr(), TLS: env.tls, OriginH2C: env.originH2C, Root: os.Geteuid() == 0,
 		}
 		d.OriginPort, _ = strconv.Atoi(originPort)
 		if env.tls {
@@ -103,29 +105,18 @@ func configuredProxy(names []string, command func(d confData) (argv, env []strin
 				}
 			}
 		}
-		for _, name := range names {
-			text, err := conf.ReadFile("conf/" + name)
+		run, err := startListening(env, func(l *listening) (*running, error) {
+			d.Addr, d.Port = l.Addr, l.Port
+			if err := writeConf(names, d); err != nil {
+				return nil, err
+			}
+			argv, extraEnv, err := command(d)
 			if err != nil {
 				return nil, err
 			}
-			tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
-			if err != nil {
-				return nil, fmt.Errorf("conf/%s: %w", name, err)
-			}
-			var b bytes.Buffer
-			if err := tmpl.Execute(&b, d); err != nil {
-				return nil, fmt.Errorf("conf/%s: %w", name, err)
-			}
-			if err := os.WriteFile(filepath.Join(env.dir, path.Base(name)), b.Bytes(), 0o644); err != nil {
-				return nil, err
-			}
-		}
-		argv, extraEnv, err := command(d)
-		if err != nil {
-			return nil, err
-		}
-		extraEnv = append([]string{"HOME=" + env.dir, "XDG_DATA_HOME=" + env.dir, "XDG_CONFIG_HOME=" + env.dir}, extraEnv...)
-		run, err := startProcess(env, d.Addr, extraEnv, argv[0], argv[1:]...)
+			extraEnv = append([]string{"HOME=" + env.dir, "XDG_DATA_HOME=" + env.dir, "XDG_CONFIG_HOME=" + env.dir}, extraEnv...)
+			return startProcess(env, l, extraEnv, argv[0], argv[1:]...)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -136,6 +127,29 @@ func configuredProxy(names []string, command func(d confData) (argv, env []strin
 		run.version = programVersion(env.spec)
 		return run, nil
 	}
+}
+
+// writeConf fills in the templates conf/NAME of names with d and writes
+// each to d.Dir under the last element of NAME.
+func writeConf(names []string, d confData) error {
+	for _, name := range names {
+		text, err := conf.ReadFile("conf/" + name)
+		if err != nil {
+			return err
+		}
+		tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
+		if err != nil {
+			return fmt.Errorf("conf/%s: %w", name, err)
+		}
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, d); err != nil {
+			return fmt.Errorf("conf/%s: %w", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(d.Dir, path.Base(name)), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func init() {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,12 +100,7 @@ func builtAppServer(app string, argv func(dir string) ([]string, error)) func(en
 		if err != nil {
 			return nil, err
 		}
-		port, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		addr := fmt.Sprintf("127.0.0.1:%d", port)
-		args = append(args, "--listen", addr, "--origin", env.origin.Addr())
+		args = append(args, "--origin", env.origin.Addr())
 		scheme := "http://"
 		if env.tls {
 			cert, key, err := writePKCS8(env)
@@ -114,7 +110,12 @@ func builtAppServer(app string, argv func(dir string) ([]string, error)) func(en
 			args = append(args, "--cert", cert, "--key", key)
 			scheme = "https://"
 		}
-		run, err := startProcess(env, addr, []string{"HOME=" + env.dir}, args[0], args[1:]...)
+		var addr string
+		run, err := startListening(env, func(l *listening) (*running, error) {
+			addr = l.Addr
+			withListen := append(append([]string(nil), args...), "--listen", addr)
+			return startProcess(env, l, []string{"HOME=" + env.dir}, withListen[0], withListen[1:]...)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -256,16 +257,11 @@ var appOf = map[string]string{
 	"jdk-client":      "jdk-client",
 }
 
-// startLWS runs libwebsockets-test-server on a free loopback port. It
-// serves its own files, so its responses are its own, graded on their
-// decoded lists.
+// startLWS runs libwebsockets-test-server on a loopback port
+// (startListening). It serves its own files, so its responses are its
+// own, graded on their decoded lists.
 func startLWS(env *startEnv) (*running, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	args := []string{"-p", fmt.Sprint(port), "-i", "127.0.0.1"}
+	var args []string
 	scheme := "http://"
 	if env.tls {
 		cert, key := filepath.Join(env.dir, "cert.pem"), filepath.Join(env.dir, "key.pem")
@@ -278,7 +274,11 @@ func startLWS(env *startEnv) (*running, error) {
 		args = append(args, "-s", "-C", cert, "-K", key)
 		scheme = "https://"
 	}
-	run, err := startProcess(env, addr, nil, "libwebsockets-test-server", args...)
+	var addr string
+	run, err := startListening(env, func(l *listening) (*running, error) {
+		addr = l.Addr
+		return startProcess(env, l, nil, "libwebsockets-test-server", append([]string{"-p", strconv.Itoa(l.Port), "-i", "127.0.0.1"}, args...)...)
+	})
 	if err != nil {
 		return nil, err
 	}

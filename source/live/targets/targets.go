@@ -75,6 +75,11 @@ type TargetSpec struct {
 	// (DecoderTargets leaves it out).
 	NoDecoder string
 
+	// inherits is set for a server or proxy whose program takes its
+	// listening socket from hpackcert, as descriptor inheritedFD
+	// (startListening); any other binds the port it is told.
+	inherits bool
+
 	// start starts a server or proxy; client runs a client, with the
 	// fields of one of its runs.
 	start   func(env *startEnv) (*running, error)

@@ -4,7 +4,9 @@ each URL's path as a unary method, one after the other, with the fields of
 the headers file (a JSON array of [name, value] pairs) as metadata.
 hpackcert's server answers with HTTP, not gRPC, so each call ends in an
 error, which is expected and not reported: what is graded is the header
-blocks the client wrote.
+blocks the client wrote. Each call has a deadline of 10 s, which gRPC
+writes as grpc-timeout, the time left when the request is written: its
+value (10S, 10100m) differs from one run to the next.
 
 Usage: python3 grpc_client.py --headers FILE URL..."""
 

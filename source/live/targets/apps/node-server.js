@@ -1,6 +1,7 @@
 'use strict';
 // The node:http2 server of hpackcert live (node-server, node-proxy and,
-// under Bun, bun-node-http2). It listens on 127.0.0.1:PORT, h2c with prior
+// under Bun, bun-node-http2). It listens on 127.0.0.1:PORT, or on the
+// listening socket it inherited as descriptor N (--fd N), h2c with prior
 // knowledge or, given --cert and --key, TLS with ALPN h2, and answers each
 // request with the status, fields and body that hpackcert's origin gives
 // for its path over HTTP/1.1.
@@ -11,7 +12,7 @@
 // are sensitive and lists them in http2.sensitiveHeaders, so that
 // node:http2 sends those fields never-indexed.
 //
-// Usage: node node-server.js --port PORT --origin HOST:PORT [--cert F --key F] [--mode server|proxy] [--marks by-name]
+// Usage: node node-server.js --port PORT|--fd N --origin HOST:PORT [--cert F --key F] [--mode server|proxy] [--marks by-name]
 
 const fs = require('node:fs');
 const http2 = require('node:http2');
@@ -88,4 +89,8 @@ if (mode === 'server') {
   });
 }
 server.on('sessionError', () => {});
-server.listen(Number(o.port), '127.0.0.1');
+if (o.fd !== undefined) {
+  server.listen({ fd: Number(o.fd) });
+} else {
+  server.listen(Number(o.port), '127.0.0.1');
+}

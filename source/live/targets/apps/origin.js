@@ -102,12 +102,12 @@ function options(argv) {
   const o = {};
   for (let i = 0; i + 1 < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
-    if (!['port', 'origin', 'cert', 'key', 'mode', 'marks'].includes(key)) {
-      throw new Error(`unknown option ${argv[i]} (want --port, --origin, --cert, --key, --mode, --marks)`);
+    if (!['port', 'fd', 'origin', 'cert', 'key', 'mode', 'marks'].includes(key)) {
+      throw new Error(`unknown option ${argv[i]} (want --port, --fd, --origin, --cert, --key, --mode, --marks)`);
     }
     o[key] = argv[i + 1];
   }
-  if (!o.port || !o.origin) throw new Error('want --port PORT --origin HOST:PORT');
+  if (!(o.port || o.fd) || !o.origin) throw new Error('want --port PORT or --fd N, and --origin HOST:PORT');
   return o;
 }
 

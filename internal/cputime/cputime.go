@@ -17,7 +17,19 @@ import (
 // where there is no /proc or no schedstat, nor for a process that
 // exited. A thread that ended is no longer counted, so a second reading
 // can be lower than the first.
-func Process(pid int) (time.Duration, bool) {
+func Process(pid int) (time.Duration, bool) { return schedstat(pid, 0) }
+
+// Waiting returns how long process pid's threads have waited, runnable,
+// for a core, the sum of the second field of /proc/PID/task/TID/schedstat
+// (the run-queue delay, in nanoseconds), and whether it is known, as
+// Process. On a busy machine it grows while the program waits its turn:
+// time no deadline on the program's answer should count (package
+// hpackstdio's timeouts).
+func Waiting(pid int) (time.Duration, bool) { return schedstat(pid, 1) }
+
+// schedstat sums field (0: time on a CPU, 1: time waiting for one) of
+// the schedstat files of process pid's threads.
+func schedstat(pid, field int) (time.Duration, bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(dir)
 	if err != nil || len(tasks) == 0 {
@@ -29,7 +41,7 @@ func Process(pid int) (time.Duration, bool) {
 		if err != nil {
 			return 0, false
 		}
-		ns, ok := parseSchedstat(stat)
+		ns, ok := parseSchedstat(stat, field)
 		if !ok {
 			return 0, false
 		}
@@ -38,14 +50,15 @@ func Process(pid int) (time.Duration, bool) {
 	return sum, true
 }
 
-// parseSchedstat reads the first field of a schedstat file, "1234 56 7",
-// the time on a CPU in nanoseconds.
-func parseSchedstat(stat []byte) (time.Duration, bool) {
+// parseSchedstat reads a field of a schedstat file, "1234 56 7": the
+// time on a CPU, the time waiting for one (both in nanoseconds), the
+// count of time slices.
+func parseSchedstat(stat []byte, field int) (time.Duration, bool) {
 	fields := bytes.Fields(stat)
-	if len(fields) == 0 {
+	if len(fields) <= field {
 		return 0, false
 	}
-	ns, err := strconv.ParseInt(string(fields[0]), 10, 64)
+	ns, err := strconv.ParseInt(string(fields[field]), 10, 64)
 	if err != nil || ns < 0 {
 		return 0, false
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -64,25 +65,82 @@ func TestProcess(t *testing.T) {
 	}
 }
 
-// TestParseSchedstat reads the first field of schedstat, and refuses
+// TestParseSchedstat reads the field asked of schedstat, and refuses
 // what is not a count of nanoseconds.
 func TestParseSchedstat(t *testing.T) {
 	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
+		in    string
+		field int
+		want  time.Duration
+		ok    bool
 	}{
-		{"6035693 9074300 3\n", 6035693, true},
-		{"0 0 0\n", 0, true},
-		{"", 0, false},
-		{"-5 1 1\n", 0, false},
-		{"12x 1 1\n", 0, false},
-		{"99999999999999999999 1 1\n", 0, false},
+		{"6035693 9074300 3\n", 0, 6035693, true},
+		{"6035693 9074300 3\n", 1, 9074300, true},
+		{"0 0 0\n", 0, 0, true},
+		{"", 0, 0, false},
+		{"5\n", 1, 0, false},
+		{"-5 1 1\n", 0, 0, false},
+		{"1 -5 1\n", 1, 0, false},
+		{"12x 1 1\n", 0, 0, false},
+		{"99999999999999999999 1 1\n", 0, 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := parseSchedstat([]byte(tt.in))
+		got, ok := parseSchedstat([]byte(tt.in), tt.field)
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseSchedstat(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("parseSchedstat(%q, %d) = %v, %v; want %v, %v", tt.in, tt.field, got, ok, tt.want, tt.ok)
 		}
 	}
 }
+
+// TestWaiting: threads kept from their core by each other wait, and
+// Waiting counts it. The child spins two threads pinned to one core
+// (taskset), so one of them always waits for the other, whatever else
+// the machine does or how many cores it has.
+func TestWaiting(t *testing.T) {
+	if _, ok := Waiting(os.Getpid()); !ok {
+		if runtime.GOOS == "linux" {
+			t.Fatal("Waiting(self) unknown on Linux")
+		}
+		return
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Fatalf("taskset (util-linux) not found: %v", err)
+	}
+	cmd := exec.Command(taskset, "-c", "0", os.Args[0], "-test.run=^TestWaitingChild$")
+	cmd.Env = append(os.Environ(), waitingChildEnv+"=1", "GOMAXPROCS=2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	// A hang here (no wait ever counted) is left to the test's -timeout.
+	for {
+		if w, ok := Waiting(cmd.Process.Pid); ok && w > 0 {
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+// waitingChildEnv makes TestWaitingChild spin, for TestWaiting.
+const waitingChildEnv = "CPUTIME_WAITING_CHILD"
+
+// TestWaitingChild spins two threads until it is killed, when TestWaiting
+// starts it; otherwise it does nothing.
+func TestWaitingChild(t *testing.T) {
+	if os.Getenv(waitingChildEnv) == "" {
+		return
+	}
+	for range 2 {
+		go func() {
+			runtime.LockOSThread()
+			for {
+				sink2.Add(1)
+			}
+		}()
+	}
+	select {}
+}
+
+var sink2 atomic.Int64

@@ -94,12 +94,16 @@ func scriptArgs(hello, new, encode string) []string {
 // runScript answers each request with answers[op], a line to write (two,
 // if it holds a line feed) or an action: "hang" never answers; "exit"
 // writes to stderr and exits with status 3; "term" dies of SIGTERM;
-// "close-stdout" closes its standard output and hangs; "close-stdin"
-// closes its standard input, answers {} and hangs; "early" answers {},
-// then answers the next request before reading it; "wire N" answers with
-// a block of N zero octets; "headers N" answers a decode request with one
-// field whose value is N octets.
+// "segv" dies of SIGSEGV; "close-stdout" closes its standard output and
+// hangs; "close-stdin" closes its standard input, answers {} and hangs;
+// "early" answers {}, then answers the next request before reading it;
+// "wire N" answers with a block of N zero octets; "headers N" answers a
+// decode request with one field whose value is N octets. "segv TEXT",
+// "exit TEXT" and "close-stdout TEXT" write TEXT without a line feed
+// first, the start of a line; "once TEXT" answers TEXT to the first
+// request of its op and dies of SIGSEGV at the next.
 func runScript(mode string, answers map[string]string) int {
+	answered := map[string]bool{}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		req, err := ParseRequest(sc.Bytes(), true)
@@ -108,6 +112,19 @@ func runScript(mode string, answers map[string]string) int {
 			return 2
 		}
 		answer := answers[req.Op]
+		for _, action := range []string{"segv ", "exit ", "close-stdout "} {
+			if start, ok := strings.CutPrefix(answer, action); ok {
+				os.Stdout.WriteString(start)
+				answer = strings.TrimSpace(action)
+			}
+		}
+		if line, ok := strings.CutPrefix(answer, "once "); ok {
+			answer = line
+			if answered[req.Op] {
+				answer = "segv"
+			}
+			answered[req.Op] = true
+		}
 		switch {
 		case answer == "hang":
 			time.Sleep(time.Hour)
@@ -120,6 +137,8 @@ func runScript(mode string, answers map[string]string) int {
 				p.Signal(syscall.SIGTERM)
 			}
 			time.Sleep(time.Hour)
+		case answer == "segv":
+			return dieOfSIGSEGV(mode, req.Op)
 		case answer == "close-stdout":
 			os.Stdout.Close()
 			time.Sleep(time.Hour)
@@ -154,6 +173,17 @@ func runScript(mode string, answers map[string]string) int {
 		}
 	}
 	return 0
+}
+
+// dieOfSIGSEGV says so on standard error and dies of SIGSEGV, as a
+// crashing C program does. The Go runtime turns a SIGSEGV into a panic
+// and an exit, so a shell takes the process over and sends the signal to
+// itself.
+func dieOfSIGSEGV(mode, op string) int {
+	fmt.Fprintf(os.Stderr, "helper %s: crashing on %s\n", mode, op)
+	err := syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -SEGV $$"}, os.Environ())
+	fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+	return 2
 }
 
 // start starts the helper mode, for the test's lifetime.

@@ -166,7 +166,7 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 		}
 		if info := r.Targets[enc]; info.Breakdown != "" {
 			tc := junitCase{Name: "breakdown", Classname: "hpackcert." + name, Time: seconds(0)}
-			msg := &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(breakdownText(info))}
+			msg := &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(r.breakdownText(info))}
 			if info.BreakdownExpected {
 				// A known breakdown fails no run: skipped, with its text.
 				tc.Skipped = msg
@@ -232,14 +232,20 @@ func junitResultProperties(r rep, enc string, c certify.Case, res *certify.Resul
 }
 
 // breakdownText is a breakdown in full: what broke, its reproduction and
-// the encoder's stderr.
-func breakdownText(info certify.TargetInfo) string {
+// the program's stderr.
+func (r rep) breakdownText(info certify.TargetInfo) string {
 	text := info.Breakdown
 	if info.BreakdownRepro != "" {
 		text += "\n" + info.BreakdownRepro
 	}
 	if info.BreakdownStderr != "" {
-		text += "\nencoder stderr:\n" + info.BreakdownStderr
+		text += "\n" + r.stderrHeading() + "\n" + info.BreakdownStderr
 	}
 	return text
+}
+
+// stderrHeading heads the stderr of a breakdown: "encoder stderr:", or
+// "decoder stderr:" in a report of decoders.
+func (r rep) stderrHeading() string {
+	return strings.TrimSuffix(subjectNoun(r.Report), "s") + " stderr:"
 }

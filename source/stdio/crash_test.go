@@ -68,7 +68,7 @@ func crashCommand(t *testing.T, role, mode string) string {
 // line feed, and after a whole answer, at the next block: each is the
 // target's breakdown, the signal named, the start of a line quoted as a
 // partial answer and never judged as one, in every format of the report,
-// with what the program wrote on its standard error. The whole answer
+// with what the program wrote on its standard error, under its role. The whole answer
 // before a crash is judged: its block, always 82 (:method GET), fails
 // the first case that expected other fields.
 func TestCrashReported(t *testing.T) {
@@ -109,7 +109,11 @@ func TestCrashReported(t *testing.T) {
 					if err := report.Write(&buf, format, rep); err != nil {
 						t.Fatal(err)
 					}
-					for _, want := range append(tt.want, "SIGSEGV") {
+					want := append(tt.want, "SIGSEGV", "crasher: crashing on block")
+					if format != "json" { // where the stderr is a member of its own
+						want = append(want, role+" stderr:")
+					}
+					for _, want := range want {
 						if !strings.Contains(buf.String(), want) {
 							t.Errorf("%s report: no %q in\n%s", format, want, buf.String())
 						}

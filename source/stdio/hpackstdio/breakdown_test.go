@@ -20,11 +20,19 @@ const provokeTimeout = 300 * time.Millisecond
 // instead of the error it tests.
 const slowTimeout = 20 * time.Second
 
+// earlyTimeout is the timeout of the requests to a helper that answers
+// before reading the whole request: the answer must come within it, and
+// the helper be scheduled to write it, on a loaded machine too.
+const earlyTimeout = 2 * time.Second
+
 // caseTimeout is the timeout for a case whose helper does action: short
 // where the case tests a timeout, or a program that outlives its closed
 // pipe for as long, long where it does not.
 func caseTimeout(action string) time.Duration {
-	if strings.Contains(action, "hang") || action == "early" || strings.HasPrefix(action, "close-") {
+	switch {
+	case action == "early":
+		return earlyTimeout
+	case strings.Contains(action, "hang") || strings.HasPrefix(action, "close-"):
 		return provokeTimeout
 	}
 	return slowTimeout
@@ -141,7 +149,7 @@ func TestBreakdowns(t *testing.T) {
 		{OpNew, "{}\n", request2 + `the encoder wrote more than one line in answer to new, the next empty`, 2, "breakdown", "an empty second line"},
 		// A program that stops talking.
 		{OpEncode, "hang", request3 + `no answer to encode within 300ms`, 3, "breakdown", "a timeout, naming the limit"},
-		{OpNew, "early", request3 + `the encoder answered encode before reading the whole request, and read no more of it within 300ms`, 3, "breakdown", "an answer before the request"},
+		{OpNew, "early", request3 + `the encoder answered encode before reading the whole request, and read no more of it within 2s`, 3, "breakdown", "an answer before the request"},
 		{OpNew, "exit", request2 + `the encoder exited (exit status 3) without answering new`, 2, "breakdown", "an exit, with its status"},
 		{OpEncode, "term", request3 + `the encoder was killed by signal SIGTERM without answering encode`, 3, "breakdown", "a death by a signal, naming it"},
 		// An answer counts only when it is whole: a line cut short, or

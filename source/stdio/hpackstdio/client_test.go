@@ -96,7 +96,8 @@ func scriptArgs(hello, new, encode string) []string {
 // writes to stderr and exits with status 3; "term" dies of SIGTERM;
 // "segv" dies of SIGSEGV; "close-stdout" closes its standard output and
 // hangs; "close-stdin" closes its standard input, answers {} and hangs;
-// "early" answers {}, then answers the next request before reading it;
+// "early" answers {}, then answers the next request having read one
+// octet of it;
 // "wire N" answers with a block of N zero octets; "headers N" answers a
 // decode request with one field whose value is N octets. "segv TEXT",
 // "exit TEXT" and "close-stdout TEXT" write TEXT without a line feed
@@ -148,10 +149,15 @@ func runScript(mode string, answers map[string]string) int {
 			fmt.Println(`{}`)
 			time.Sleep(time.Hour)
 		case answer == "early":
-			// Answers, and a moment later answers the next request
-			// before reading any of it.
+			// Answers, and answers the next request once its first octet
+			// arrives, before reading the rest. Nothing follows this
+			// request until it is answered: the scanner holds none of the
+			// next.
 			fmt.Println(`{}`)
-			time.Sleep(100 * time.Millisecond)
+			if _, err := os.Stdin.Read(make([]byte, 1)); err != nil {
+				fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+				return 2
+			}
 			fmt.Println(`{"wire":"82"}`)
 			time.Sleep(time.Hour)
 		case strings.HasPrefix(answer, "wire "):
@@ -439,7 +445,7 @@ func TestClientExtraLine(t *testing.T) {
 // its request is read whole is not taken while the request is still
 // being written: the next request would be written over its rest.
 func TestClientAnswerBeforeRequest(t *testing.T) {
-	c := start(t, "early", Options{Timeout: 300 * time.Millisecond})
+	c := start(t, "early", Options{Timeout: earlyTimeout})
 	if err := c.New(); err != nil {
 		t.Fatal(err)
 	}

@@ -111,8 +111,8 @@ func TestDecoderBreakdowns(t *testing.T) {
 		{OpDecode, `segv {"headers":[["a","b"]],"never_indexed":[false]}`, request3 + `the decoder was killed by signal SIGSEGV in the middle of its answer to decode, a partial answer: "{\"headers\":[[\"a\",\"b\"]],\"never_indexed\":[false]}"`, 3, true, "a whole answer without its line feed, then a crash"},
 		{OpDecode, `once {"headers":[["a","b"]],"never_indexed":[false]}`, request4 + `the decoder was killed by signal SIGSEGV without answering decode`, 4, true, "a whole line counts; the crash at the next request"},
 		{OpDecode, `close-stdout {"headers":[["a","b"]],"never_indexed":[false]}`, request3 + `the decoder closed its standard output in the middle of its answer to decode, a partial answer: "{\"headers\":[[\"a\",\"b\"]],\"never_indexed\":[false]}"`, 3, true, "a line without its end, the program alive"},
-		// "early" answers new, then writes an encoder's answer before the
-		// decode request is sent: taken as the answer to decode, refused.
+		// "early" answers new, then writes an encoder's answer as the
+		// decode request comes: taken as the answer to decode, refused.
 		{OpNew, "early", request3 + `the answer to decode has "wire", a member of an encoder's answer to encode: "{\"wire\":\"82\"}"`, 3, true, "an answer to a request never sent"},
 		{OpNew, "{}\n{}", request2 + `the decoder wrote more than one line in answer to new, the next: "{}"`, 2, true, "a second line"},
 		// The decoder refusing the block: no breakdown.

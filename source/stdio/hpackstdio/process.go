@@ -43,6 +43,7 @@ type lostAnswerError struct {
 	line []byte
 }
 
+// Error says why the line does not count, without the line.
 func (e *lostAnswerError) Error() string { return e.what }
 
 // process is one running encoder program, in a process group of its own

@@ -124,7 +124,8 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		}
 		results := dr.run(cases)
 		info := TargetInfo{Kind: kind, Reported: name, Lacks: strings.Join(dr.lacks.Names(), ", "),
-			Elapsed: time.Since(tstart), Breakdown: dr.breakdown, BreakdownRepro: dr.breakdownRepro}
+			Elapsed: time.Since(tstart), Breakdown: dr.breakdown, BreakdownRepro: dr.breakdownRepro,
+			BreakdownStderr: dr.breakdownStderr}
 		if info.Breakdown != "" && (expect[name+" breakdown"]) {
 			info.BreakdownExpected = true
 			met[name+" breakdown"] = true
@@ -205,7 +206,7 @@ type decRunner struct {
 	lacks   DecoderLacks
 	stories map[string][]decStory
 
-	breakdown, breakdownRepro string
+	breakdown, breakdownRepro, breakdownStderr string
 }
 
 // decOutcome is what one story showed of the decoder.
@@ -603,6 +604,11 @@ func (dr *decRunner) broke(s *decStory, step int, what string) {
 	}
 	dr.breakdown = fmt.Sprintf("decoder broke down at story %s, block %d: %s", s.name, step, what)
 	dr.breakdownRepro = reproText(s, step, what)
+	// What the program said as it broke down, as for an encoder: taken
+	// now, before the next story restarts it.
+	if st, ok := dr.target.(StderrTail); ok {
+		dr.breakdownStderr = st.StderrTail()
+	}
 }
 
 // compareFields says how got differs from want, "" when it does not;

@@ -247,7 +247,7 @@ func WriteHTML(w io.Writer, report *certify.Report) error {
 		}
 		if info.Breakdown != "" {
 			s.Breakdown = breakdownLine(s.Encoder, visible.Line(info.Breakdown), info.BreakdownExpected)
-			s.BreakdownFull = visible.Text(breakdownText(info))
+			s.BreakdownFull = visible.Text(r.breakdownText(info))
 		}
 		for id, res := range r.Results[enc] {
 			switch r.rank(enc, id, res) {

@@ -166,7 +166,7 @@ func WriteJUnit(w io.Writer, report *certify.Report) error {
 			s.Cases = append(s.Cases, tc)
 		}
 		if info := r.Targets[enc]; info.Breakdown != "" {
-			s.addWhole(name, "breakdown", &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(breakdownText(info))}, info.BreakdownExpected)
+			s.addWhole(name, "breakdown", &junitMessage{Message: breakdownWord(info.BreakdownExpected) + ": " + visible.Line(info.Breakdown), Type: "breakdown", Text: visible.Text(r.breakdownText(info))}, info.BreakdownExpected)
 		}
 		if r.NothingJudged(enc) {
 			s.addWhole(name, "nothing judged", &junitMessage{Message: "nothing judged: " + visible.Line(r.nothingJudgedWhy(enc)), Type: "nothing judged"}, r.Targets[enc].NothingJudgedExpected)
@@ -241,14 +241,20 @@ func junitResultProperties(r rep, enc string, c certify.Case, res *certify.Resul
 }
 
 // breakdownText is a breakdown in full: what broke, its reproduction and
-// the encoder's stderr.
-func breakdownText(info certify.TargetInfo) string {
+// the program's stderr.
+func (r rep) breakdownText(info certify.TargetInfo) string {
 	text := info.Breakdown
 	if info.BreakdownRepro != "" {
 		text += "\n" + info.BreakdownRepro
 	}
 	if info.BreakdownStderr != "" {
-		text += "\nencoder stderr:\n" + info.BreakdownStderr
+		text += "\n" + r.stderrHeading() + "\n" + info.BreakdownStderr
 	}
 	return text
+}
+
+// stderrHeading heads the stderr of a breakdown: "encoder stderr:", or
+// "decoder stderr:" in a report of decoders.
+func (r rep) stderrHeading() string {
+	return strings.TrimSuffix(subjectNoun(r.Report), "s") + " stderr:"
 }

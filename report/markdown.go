@@ -194,7 +194,7 @@ func (r rep) writeMarkdownBreakdowns(w io.Writer) {
 			continue
 		}
 		fmt.Fprintf(w, "\n<details open><summary>%s %s: %s</summary>\n\n", htmlLine(enc), breakdownWord(info.BreakdownExpected), htmlLine(info.Breakdown))
-		writeMarkdownCode(w, breakdownText(info))
+		writeMarkdownCode(w, r.breakdownText(info))
 		fmt.Fprintln(w, "</details>")
 	}
 }

@@ -171,7 +171,7 @@ func writeTextConsequences(w io.Writer, e entry) {
 }
 
 // writeBreakdownsText writes each target's breakdown in full: what broke,
-// its reproduction and the encoder's stderr, indented.
+// its reproduction and the program's stderr, indented.
 func (r rep) writeBreakdownsText(w io.Writer, names []string) {
 	heading := false
 	for i, enc := range r.Encoders {
@@ -189,7 +189,7 @@ func (r rep) writeBreakdownsText(w io.Writer, names []string) {
 			writeIndented(w, "    ", info.BreakdownRepro)
 		}
 		if info.BreakdownStderr != "" {
-			fmt.Fprintln(w, "    encoder stderr:")
+			fmt.Fprintln(w, "    "+r.stderrHeading())
 			writeIndented(w, "      ", info.BreakdownStderr)
 		}
 	}

@@ -21,7 +21,8 @@ import (
 // two that exclude each other, a "wire" that is not hex or is over the
 // per-block limit, a lack the protocol does not define or named twice, a
 // refused range that is no range of octets, more than one line), an
-// answer over its bound, no answer in time, an exit, a closed pipe. The
+// answer over its bound, no answer in time, an exit, a crash (a death by
+// a signal, or an answer line cut short, quoted), a closed pipe. The
 // Client has killed the program, and every later request fails. An error
 // answer is not one: it is an *AnswerError.
 type BreakdownError struct {

@@ -94,12 +94,17 @@ func scriptArgs(hello, new, encode string) []string {
 // runScript answers each request with answers[op], a line to write (two,
 // if it holds a line feed) or an action: "hang" never answers; "exit"
 // writes to stderr and exits with status 3; "term" dies of SIGTERM;
-// "close-stdout" closes its standard output and hangs; "close-stdin"
-// closes its standard input, answers {} and hangs; "early" answers {},
-// then answers the next request before reading it; "wire N" answers with
-// a block of N zero octets; "headers N" answers a decode request with one
-// field whose value is N octets.
+// "segv" dies of SIGSEGV; "close-stdout" closes its standard output and
+// hangs; "close-stdin" closes its standard input, answers {} and hangs;
+// "early" answers {}, then answers the next request having read one
+// octet of it;
+// "wire N" answers with a block of N zero octets; "headers N" answers a
+// decode request with one field whose value is N octets. "segv TEXT",
+// "exit TEXT" and "close-stdout TEXT" write TEXT without a line feed
+// first, the start of a line; "once TEXT" answers TEXT to the first
+// request of its op and dies of SIGSEGV at the next.
 func runScript(mode string, answers map[string]string) int {
+	answered := map[string]bool{}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		req, err := ParseRequest(sc.Bytes(), true)
@@ -108,6 +113,19 @@ func runScript(mode string, answers map[string]string) int {
 			return 2
 		}
 		answer := answers[req.Op]
+		for _, action := range []string{"segv ", "exit ", "close-stdout "} {
+			if start, ok := strings.CutPrefix(answer, action); ok {
+				os.Stdout.WriteString(start)
+				answer = strings.TrimSpace(action)
+			}
+		}
+		if line, ok := strings.CutPrefix(answer, "once "); ok {
+			answer = line
+			if answered[req.Op] {
+				answer = "segv"
+			}
+			answered[req.Op] = true
+		}
 		switch {
 		case answer == "hang":
 			time.Sleep(time.Hour)
@@ -120,6 +138,8 @@ func runScript(mode string, answers map[string]string) int {
 				p.Signal(syscall.SIGTERM)
 			}
 			time.Sleep(time.Hour)
+		case answer == "segv":
+			return dieOfSIGSEGV(mode, req.Op)
 		case answer == "close-stdout":
 			os.Stdout.Close()
 			time.Sleep(time.Hour)
@@ -129,10 +149,15 @@ func runScript(mode string, answers map[string]string) int {
 			fmt.Println(`{}`)
 			time.Sleep(time.Hour)
 		case answer == "early":
-			// Answers, and a moment later answers the next request
-			// before reading any of it.
+			// Answers, and answers the next request once its first octet
+			// arrives, before reading the rest. Nothing follows this
+			// request until it is answered: the scanner holds none of the
+			// next.
 			fmt.Println(`{}`)
-			time.Sleep(100 * time.Millisecond)
+			if _, err := os.Stdin.Read(make([]byte, 1)); err != nil {
+				fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+				return 2
+			}
 			fmt.Println(`{"wire":"82"}`)
 			time.Sleep(time.Hour)
 		case strings.HasPrefix(answer, "wire "):
@@ -154,6 +179,17 @@ func runScript(mode string, answers map[string]string) int {
 		}
 	}
 	return 0
+}
+
+// dieOfSIGSEGV says so on standard error and dies of SIGSEGV, as a
+// crashing C program does. The Go runtime turns a SIGSEGV into a panic
+// and an exit, so a shell takes the process over and sends the signal to
+// itself.
+func dieOfSIGSEGV(mode, op string) int {
+	fmt.Fprintf(os.Stderr, "helper %s: crashing on %s\n", mode, op)
+	err := syscall.Exec("/bin/sh", []string{"sh", "-c", "kill -SEGV $$"}, os.Environ())
+	fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
+	return 2
 }
 
 // start starts the helper mode, for the test's lifetime.
@@ -409,7 +445,7 @@ func TestClientExtraLine(t *testing.T) {
 // its request is read whole is not taken while the request is still
 // being written: the next request would be written over its rest.
 func TestClientAnswerBeforeRequest(t *testing.T) {
-	c := start(t, "early", Options{Timeout: 300 * time.Millisecond})
+	c := start(t, "early", Options{Timeout: earlyTimeout})
 	if err := c.New(); err != nil {
 		t.Fatal(err)
 	}

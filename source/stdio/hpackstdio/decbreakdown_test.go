@@ -54,6 +54,7 @@ func TestDecoderBreakdowns(t *testing.T) {
 		request1 = "decoder broke hpack-stdio at request 1: "
 		request2 = "decoder broke hpack-stdio at request 2: "
 		request3 = "decoder broke hpack-stdio at request 3: "
+		request4 = "decoder broke hpack-stdio at request 4: "
 	)
 	tests := []struct {
 		op, action string
@@ -103,9 +104,15 @@ func TestDecoderBreakdowns(t *testing.T) {
 		{OpDecode, "exit", request3 + `the decoder exited (exit status 3) without answering decode`, 3, true, "an exit, naming the decoder"},
 		{OpDecode, "headers 70000", request3 + `an answer to decode of more than 65,536 octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts`, 3, true, "an answer over its bound, an *OversizeAnswerError"},
 		{OpDecode, "close-stdout", request3 + `the decoder closed its standard output without answering decode`, 3, true, "stdout closed, the process alive"},
-		{OpDecode, "term", request3 + `the decoder was killed (signal: terminated) without answering decode`, 3, true, "killed by a signal"},
-		// "early" answers new, then writes an encoder's answer before the
-		// decode request is sent: taken as the answer to decode, refused.
+		{OpDecode, "term", request3 + `the decoder was killed by signal SIGTERM without answering decode`, 3, true, "killed by a signal"},
+		// An answer counts only when it is whole: a line cut short, or
+		// one the program died of a signal after, is the crash.
+		{OpDecode, `segv {"headers":[["a`, request3 + `the decoder was killed by signal SIGSEGV in the middle of its answer to decode, a partial answer: "{\"headers\":[[\"a"`, 3, true, "a crash in the middle of a line, never taken for JSON"},
+		{OpDecode, `segv {"headers":[["a","b"]],"never_indexed":[false]}`, request3 + `the decoder was killed by signal SIGSEGV in the middle of its answer to decode, a partial answer: "{\"headers\":[[\"a\",\"b\"]],\"never_indexed\":[false]}"`, 3, true, "a whole answer without its line feed, then a crash"},
+		{OpDecode, `once {"headers":[["a","b"]],"never_indexed":[false]}`, request4 + `the decoder was killed by signal SIGSEGV without answering decode`, 4, true, "a whole line counts; the crash at the next request"},
+		{OpDecode, `close-stdout {"headers":[["a","b"]],"never_indexed":[false]}`, request3 + `the decoder closed its standard output in the middle of its answer to decode, a partial answer: "{\"headers\":[[\"a\",\"b\"]],\"never_indexed\":[false]}"`, 3, true, "a line without its end, the program alive"},
+		// "early" answers new, then writes an encoder's answer as the
+		// decode request comes: taken as the answer to decode, refused.
 		{OpNew, "early", request3 + `the answer to decode has "wire", a member of an encoder's answer to encode: "{\"wire\":\"82\"}"`, 3, true, "an answer to a request never sent"},
 		{OpNew, "{}\n{}", request2 + `the decoder wrote more than one line in answer to new, the next: "{}"`, 2, true, "a second line"},
 		// The decoder refusing the block: no breakdown.
@@ -143,6 +150,9 @@ func TestDecoderBreakdowns(t *testing.T) {
 			}
 			if stopped := d.Err() != nil; stopped != tt.breakdown {
 				t.Errorf("stopped = %t after %q; want %t", stopped, err, tt.breakdown)
+			}
+			if tt.breakdown {
+				checkReaped(t, d.proc)
 			}
 		})
 	}

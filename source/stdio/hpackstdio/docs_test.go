@@ -36,9 +36,13 @@ var docSituations = map[string]struct{ op, action string }{
 	"answers a block of 2 MiB":            {OpEncode, fmt.Sprintf("wire %d", 2*DefaultMaxWire)},
 	"does not answer":                     {OpEncode, "hang"},
 	"answers a request of 1 MiB before reading it, then reads no more": {OpNew, "early"},
-	"dies of SIGTERM":                       {OpEncode, "term"},
-	"closes its standard output":            {OpEncode, "close-stdout"},
-	"closed its standard input after `new`": {OpNew, "close-stdin"},
+	"dies of SIGTERM": {OpEncode, "term"},
+	"writes `{\"wire\":\"82` and dies of SIGSEGV":                                     {OpEncode, `segv {"wire":"82`},
+	"writes `{\"wire\":\"82\"}` without its line feed and dies of SIGSEGV":            {OpEncode, `segv {"wire":"82"}`},
+	"answers the first `encode`, then dies of SIGSEGV at the next":                    {OpEncode, `once {"wire":"82"}`},
+	"writes `{\"wire\":\"82\"}` without its line feed and closes its standard output": {OpEncode, `close-stdout {"wire":"82"}`},
+	"closes its standard output":                                                      {OpEncode, "close-stdout"},
+	"closed its standard input after `new`":                                           {OpNew, "close-stdin"},
 }
 
 // docRow is one row of the table: the request N the message names, what
@@ -186,9 +190,11 @@ func checkDocTable(t *testing.T, tab docTable, role string, situations map[strin
 // docs/STDIO.md uses for what a decoder does, other than "answers `LINE`",
 // with the request whose answer provokeDecoder scripts and how.
 var decoderDocSituations = map[string]struct{ op, action string }{
-	"answers a field of 16 MiB": {OpDecode, fmt.Sprintf("headers %d", DefaultMaxAnswer)},
-	"does not answer":           {OpDecode, "hang"},
-	"exits with status 3":       {OpDecode, "exit"},
+	"answers a field of 16 MiB":                                       {OpDecode, fmt.Sprintf("headers %d", DefaultMaxAnswer)},
+	"does not answer":                                                 {OpDecode, "hang"},
+	"exits with status 3":                                             {OpDecode, "exit"},
+	"writes `{\"headers\":[[\"a` and dies of SIGSEGV":                 {OpDecode, `segv {"headers":[["a`},
+	"writes a whole answer without its line feed and dies of SIGSEGV": {OpDecode, `segv {"headers":[[":method","GET"]],"never_indexed":[false]}`},
 }
 
 // TestDocDecoderBreakdowns makes each breakdown of the decoder table of

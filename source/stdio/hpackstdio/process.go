@@ -21,11 +21,6 @@ import (
 // holds the pipe: then its pipes are closed under it.
 const stopGrace = time.Second
 
-// exitGrace bounds how long, after the program's standard output ended or
-// its standard input was refused, the client waits for the program to
-// exit, so as to say how it exited.
-const exitGrace = 500 * time.Millisecond
-
 // stdoutBuffer is the size of the buffered reader on standard output, and
 // stderrBuffer the size of the writes to Options.Stderr.
 const (
@@ -35,6 +30,21 @@ const (
 
 // errTooLong is returned by readLine for a line over its limit.
 var errTooLong = errors.New("hpackstdio: answer line too long")
+
+// errUnterminated is returned by readLine, with what it read, for a last
+// line that the end of input cut before its "\n": never an answer.
+var errUnterminated = errors.New("hpackstdio: answer line without its end")
+
+// lostAnswerError is the error of exchange for an answer line that does
+// not count, being cut short or written by a program that then died of a
+// signal: what says so, in words for a report, and line is that line.
+type lostAnswerError struct {
+	what string
+	line []byte
+}
+
+// Error says why the line does not count, without the line.
+func (e *lostAnswerError) Error() string { return e.what }
 
 // process is one running encoder program, in a process group of its own
 // where the platform has them, and the goroutines around it:
@@ -57,7 +67,8 @@ type process struct {
 	once   sync.Once
 }
 
-// lineRead is one line of standard output, or why there is none.
+// lineRead is one line of standard output, or why there is none, with
+// the start of a line that the end of output cut (errUnterminated).
 type lineRead struct {
 	line []byte
 	err  error
@@ -164,7 +175,7 @@ func (p *process) read() {
 		case limit := <-p.reads:
 			line, err := readLine(p.r, buf[:0], limit)
 			if err != nil {
-				p.lines <- lineRead{err: err}
+				p.lines <- lineRead{line: line, err: err}
 				return
 			}
 			buf = line
@@ -176,7 +187,9 @@ func (p *process) read() {
 }
 
 // readLine reads one line into buf and returns it without its end ("\n"
-// or "\r\n"); a last line without "\n" ends at the end of input. A line
+// or "\r\n"). A last line that the end of input cuts before its "\n" is
+// returned with errUnterminated: a program that stops in the middle of
+// a line has not answered, whatever the start says. A line
 // of more than limit octets is refused with errTooLong as soon as that is
 // known, having read at most limit+2 octets of it and a buffer more: no
 // more of it is held, nor waited for. The line returned may reuse buf,
@@ -201,6 +214,10 @@ func readLine(r *bufio.Reader, buf []byte, limit int) ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF) && len(line) > 0:
+			if len(line) > limit {
+				return nil, errTooLong
+			}
+			return line, errUnterminated
 		default:
 			return nil, err
 		}
@@ -248,11 +265,20 @@ func (p *process) extra() ([]byte, bool) {
 // it, of at most limit octets, once the request is written whole, all
 // within timeout; a longer line is errTooLong. It does not stop the
 // program on failure: the Client does. An error other than errTooLong
-// says what happened in words meant for a report.
+// says what happened in words meant for a report; a *lostAnswerError
+// carries the line that did not count.
 //
-// A line is taken as the answer only if it was read before the program
-// was seen to exit: once the program is reaped, its group is killed, and
-// what a descendant might still write is not read.
+// An answer counts only when it is whole: a line ended by its "\n", from
+// a program not found dead of a signal once the line is read and the
+// request written. A line that the end of output cuts, or whose program
+// is found killed by a signal, is the program's crash, and the line is
+// quoted as what it is. When the output ends or the program exits first,
+// the verdict waits for the other, within timeout: once the program is
+// dead, all it wrote is in the pipe, and its group is killed as soon as
+// it is reaped, so that what is judged is what the program did, not
+// which of the two was noticed first. Only a descendant that left the
+// group can hold the output open past the exit: then the exit is the
+// verdict, and what the descendant writes is not read.
 func (p *process) exchange(op string, request []byte, limit int, timeout time.Duration) ([]byte, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -275,35 +301,30 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 				if errors.As(err, &pe) {
 					err = pe.Err // "broken pipe", without the pipe's name
 				}
-				return nil, p.gone(op, fmt.Sprintf("the %s closed its standard input (writing the %s request: %v)", p.role, op, err))
+				return nil, p.gone(op, fmt.Sprintf("the %s closed its standard input (writing the %s request: %v)", p.role, op, err), timer.C)
 			}
 			written = nil
 		case got := <-lines:
-			switch {
-			case got.err == nil:
-				answer, lines = got.line, nil
-			case errors.Is(got.err, errTooLong):
-				return nil, got.err
-			case errors.Is(got.err, io.EOF):
-				return nil, p.gone(op, "the "+p.role+" closed its standard output")
-			default:
-				return nil, p.gone(op, fmt.Sprintf("reading the %s's standard output: %v", p.role, got.err))
+			if got.err != nil {
+				return nil, p.readError(op, got, timer.C)
 			}
+			answer, lines = got.line, nil
 		case <-exited:
 			exited = nil
-			if lines != nil {
-				select {
-				case got := <-lines:
-					if got.err != nil {
-						return nil, p.exitError(op)
-					}
-					answer, lines = got.line, nil
-				default:
-					return nil, p.exitError(op)
-				}
+			if lines == nil {
+				// The answer came first; the write ends at once, one way or
+				// the other, now that nothing of the group is left to read.
+				continue
 			}
-			// The answer came first; the write ends at once, one way or
-			// the other, now that nothing of the group is left to read.
+			select {
+			case got := <-lines:
+				if got.err != nil {
+					return nil, p.readError(op, got, timer.C)
+				}
+				answer, lines = got.line, nil
+			case <-timer.C:
+				return nil, p.exitError(op)
+			}
 		case <-timer.C:
 			if lines == nil {
 				return nil, &timeoutError{fmt.Sprintf("the %s answered %s before reading the whole request, and read no more of it within %v", p.role, op, timeout)}
@@ -311,30 +332,58 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 			return nil, &timeoutError{fmt.Sprintf("no answer to %s within %v", op, timeout)}
 		}
 	}
+	select {
+	case <-p.exited:
+		if how, signaled := p.howExited(); signaled {
+			return nil, &lostAnswerError{what: fmt.Sprintf("the %s %s after its answer to %s, which does not count", p.role, how, op), line: answer}
+		}
+	default:
+	}
 	return answer, nil
 }
 
+// readError returns the error of a read of the answer to op that found no
+// whole line, got.err, once the program's end is known, by deadline,
+// where that decides what is said.
+func (p *process) readError(op string, got lineRead, deadline <-chan time.Time) error {
+	switch {
+	case errors.Is(got.err, errTooLong):
+		return got.err
+	case errors.Is(got.err, errUnterminated):
+		how := "closed its standard output"
+		if p.awaitExit(deadline) {
+			how, _ = p.howExited()
+		}
+		return &lostAnswerError{what: fmt.Sprintf("the %s %s in the middle of its answer to %s, a partial answer", p.role, how, op), line: got.line}
+	case errors.Is(got.err, io.EOF):
+		return p.gone(op, "the "+p.role+" closed its standard output", deadline)
+	}
+	return p.gone(op, fmt.Sprintf("reading the %s's standard output: %v", p.role, got.err), deadline)
+}
+
 // gone returns the error of a program that stopped talking: how it
-// exited, if it does within exitGrace, or else what was seen.
-func (p *process) gone(op, seen string) error {
+// exited, if it does by deadline, or else what was seen.
+func (p *process) gone(op, seen string, deadline <-chan time.Time) error {
+	if p.awaitExit(deadline) {
+		return p.exitError(op)
+	}
+	return fmt.Errorf("%s without answering %s", seen, op)
+}
+
+// awaitExit waits for the program to be reaped, or for deadline, and
+// reports whether it was.
+func (p *process) awaitExit(deadline <-chan time.Time) bool {
 	select {
 	case <-p.exited:
-		return p.exitError(op)
-	case <-time.After(exitGrace):
-		return fmt.Errorf("%s without answering %s", seen, op)
+		return true
+	case <-deadline:
+		return false
 	}
 }
 
 // exitError says how the program exited; call it once exited is closed.
 func (p *process) exitError(op string) error {
-	how := "exited"
-	switch st := p.group.Cmd.ProcessState; {
-	case st == nil:
-	case st.Exited():
-		how = "exited (" + st.String() + ")"
-	default:
-		how = "was killed (" + st.String() + ")"
-	}
+	how, _ := p.howExited()
 	return fmt.Errorf("the %s %s without answering %s", p.role, how, op)
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,30 +126,12 @@ func procAlive(pid int, mark string) bool {
 	return err == nil && bytes.Contains(cmdline, []byte(mark))
 }
 
-// waitGone fails the test unless every process of pids whose command line
-// holds mark is gone within the given time.
-func waitGone(t *testing.T, pids []int, mark string, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		var alive []int
-		for _, pid := range pids {
-			if procAlive(pid, mark) {
-				alive = append(alive, pid)
-			}
-		}
-		if len(alive) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("processes %v still running %v later; want them killed with their group", alive, within)
-			for _, pid := range alive {
-				if p, err := os.FindProcess(pid); err == nil {
-					p.Kill()
-				}
-			}
-			return
-		}
+// waitGone waits for every process of pids whose command line holds mark
+// to be gone, killed with its group. The kill is sent before the call and
+// takes no time a test could bound on a loaded machine: a process that
+// survives it is a hang, for go test's -timeout to catch and name.
+func waitGone(pids []int, mark string) {
+	for slices.ContainsFunc(pids, func(pid int) bool { return procAlive(pid, mark) }) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
@@ -169,24 +152,22 @@ func startFork(t *testing.T, onEncode string, opts Options) (*Client, int) {
 		t.Fatalf("hello named %q; want fork and the sleeper's pid", c.Name())
 	}
 	// Between its fork and its exec the sleeper still has the parent's
-	// command line: wait for the exec.
-	for deadline := time.Now().Add(5 * time.Second); !procAlive(pid, "sleeper") && time.Now().Before(deadline); {
+	// command line: wait for the exec, which nothing but a kill stops
+	// once hello is answered.
+	for !procAlive(pid, "sleeper") {
 		time.Sleep(10 * time.Millisecond)
-	}
-	if !procAlive(pid, "sleeper") {
-		t.Fatalf("the sleeper %d is not running", pid)
 	}
 	return c, pid
 }
 
 // TestProcessGroupKilled drives a program that leaves a descendant
 // holding its pipes, and checks that closing it, a timeout and its exit
-// each kill the descendant within a bounded time, without waiting for the
-// pipes it holds, and that what the descendant writes after the program
+// each kill the descendant, that none waits for the pipes it holds (a
+// wait would be a hang, for go test's -timeout), that the errors say
+// what happened, and that what the descendant writes after the program
 // exited is not taken as an answer.
 func TestProcessGroupKilled(t *testing.T) {
 	needProc(t)
-	const bound = 3 * time.Second // well under the timeouts that would hide a hang
 	t.Run("close", func(t *testing.T) {
 		c, pid := startFork(t, "answer", Options{Timeout: 10 * time.Second})
 		if err := c.New(); err != nil {
@@ -195,42 +176,33 @@ func TestProcessGroupKilled(t *testing.T) {
 		if got, err := c.Encode(nil, nil, nil); err != nil || !bytes.Equal(got, []byte{0x82}) {
 			t.Fatalf("Encode = %x, %v; want 82", got, err)
 		}
-		begin := time.Now()
 		c.Close()
-		if elapsed := time.Since(begin); elapsed > bound {
-			t.Errorf("Close took %v with a descendant holding the pipes", elapsed)
-		}
-		waitGone(t, []int{pid}, "sleeper", bound)
+		checkReaped(t, c.proc)
+		waitGone([]int{pid}, "sleeper")
 	})
 	t.Run("timeout", func(t *testing.T) {
 		c, pid := startFork(t, "hang", Options{Timeout: 300 * time.Millisecond})
 		if err := c.New(); err != nil {
 			t.Fatal(err)
 		}
-		begin := time.Now()
 		if _, err := c.Encode(nil, nil, nil); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "no answer to encode within 300ms") {
 			t.Errorf("Encode of a hanging program: error %v; want a timeout naming it", err)
 		}
-		if elapsed := time.Since(begin); elapsed > bound {
-			t.Errorf("a 300ms timeout took %v", elapsed)
-		}
-		waitGone(t, []int{pid}, "sleeper", bound) // before Close
+		checkReaped(t, c.proc)
+		waitGone([]int{pid}, "sleeper") // before Close
 	})
 	t.Run("exit", func(t *testing.T) {
 		c, pid := startFork(t, "exit", Options{Timeout: 10 * time.Second})
 		if err := c.New(); err != nil {
 			t.Fatal(err)
 		}
-		begin := time.Now()
 		got, err := c.Encode(nil, nil, nil)
 		const want = "encoder broke hpack-stdio at request 3: the encoder exited (exit status 3) without answering encode"
 		if err == nil || err.Error() != want {
 			t.Errorf("Encode of a program that exits = %x, %v; want the error %q", got, err, want)
 		}
-		if elapsed := time.Since(begin); elapsed > bound {
-			t.Errorf("the exit was reported after %v, not when it happened", elapsed)
-		}
-		waitGone(t, []int{pid}, "sleeper", bound) // before Close
+		checkReaped(t, c.proc)
+		waitGone([]int{pid}, "sleeper") // before Close
 	})
 }
 
@@ -246,9 +218,9 @@ func TestKillAll(t *testing.T) {
 		pids = append(pids, pid, c.proc.group.Cmd.Process.Pid)
 	}
 	KillAll()
-	waitGone(t, pids, os.Args[0], 3*time.Second) // leaders and sleepers
+	waitGone(pids, os.Args[0]) // leaders and sleepers
 	for i, c := range clients {
-		if err := c.New(); err == nil || !strings.Contains(err.Error(), "signal: killed") {
+		if err := c.New(); err == nil || !strings.Contains(err.Error(), "the encoder was killed by signal SIGKILL without answering new") {
 			t.Errorf("client %d: New after KillAll: error %v; want one saying the encoder was killed", i, err)
 		}
 	}
@@ -259,18 +231,18 @@ func TestReadLine(t *testing.T) {
 	tests := []struct {
 		in    string
 		limit int
-		want  string // "" with err set
+		want  string // "" with err set, but for errUnterminated
 		err   error
 	}{
 		{"abc\n", 3, "abc", nil},
 		{"abc\r\n", 3, "abc", nil},
 		{"abcd\n", 3, "", errTooLong},
 		{"abcd\r\n", 3, "", errTooLong},
-		{"abc", 3, "abc", nil},      // a last line without its end
-		{"abcd", 3, "", errTooLong}, // and too long
-		{"", 3, "", io.EOF},         // no line at all
-		{"\n", 0, "", nil},          // an empty line
-		{"x\n", 0, "", errTooLong},  // over a limit of 0
+		{"abc", 3, "abc", errUnterminated}, // a last line without its end
+		{"abcd", 3, "", errTooLong},        // and too long
+		{"", 3, "", io.EOF},                // no line at all
+		{"\n", 0, "", nil},                 // an empty line
+		{"x\n", 0, "", errTooLong},         // over a limit of 0
 		{strings.Repeat("h", 200) + "\n", 200, strings.Repeat("h", 200), nil}, // over several buffers
 		{strings.Repeat("h", 201) + "\n", 200, "", errTooLong},
 	}

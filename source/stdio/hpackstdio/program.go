@@ -84,6 +84,7 @@ func (g *program) roundTrip(req *Request, rule exchangeRule) (answer, error) {
 	g.lastOp = req.Op
 	broke := &BreakdownError{Decoder: decoder, Request: g.requests, Op: req.Op}
 	reply, err := g.proc.exchange(req.Op, line, rule.limit, g.timeout)
+	var lost *lostAnswerError
 	if g.afterAnswer != nil && (err == nil || errors.Is(err, errTooLong)) {
 		g.afterAnswer(req.Op)
 	}
@@ -94,6 +95,10 @@ func (g *program) roundTrip(req *Request, rule exchangeRule) (answer, error) {
 			broke.Err = rule.overLimit()
 			broke.What = broke.Err.Error()
 		}
+		return answer{}, g.stop(broke)
+	case errors.As(err, &lost):
+		broke.What = lost.what
+		broke.Line, broke.LineLen = cut(lost.line, MaxQuotedLine), len(lost.line)
 		return answer{}, g.stop(broke)
 	case err != nil:
 		broke.What = err.Error()

@@ -51,6 +51,10 @@ func runHelper(mode string) int {
 	switch mode {
 	case "sleeper":
 		return runSleeper()
+	case "slow-hello":
+		return runSlowHello(os.Args[2])
+	case "spinner":
+		return runSpinner()
 	case "fork":
 		return runFork(os.Args[2])
 	case "wire":

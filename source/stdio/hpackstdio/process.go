@@ -263,7 +263,8 @@ func (p *process) extra() ([]byte, bool) {
 
 // exchange writes one request line for op and returns the line answering
 // it, of at most limit octets, once the request is written whole, all
-// within timeout; a longer line is errTooLong. It does not stop the
+// within timeout, not counting the time the program waited for a core
+// (deadline); a longer line is errTooLong. It does not stop the
 // program on failure: the Client does. An error other than errTooLong
 // says what happened in words meant for a report; a *lostAnswerError
 // carries the line that did not count.
@@ -280,8 +281,8 @@ func (p *process) extra() ([]byte, bool) {
 // group can hold the output open past the exit: then the exit is the
 // verdict, and what the descendant writes is not read.
 func (p *process) exchange(op string, request []byte, limit int, timeout time.Duration) ([]byte, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	timer := newDeadline(p.group.Cmd.Process.Pid, timeout)
+	defer timer.end()
 	data := append(request[:len(request):len(request)], '\n')
 	written := make(chan error, 1)
 	go func() {
@@ -327,9 +328,9 @@ func (p *process) exchange(op string, request []byte, limit int, timeout time.Du
 			}
 		case <-timer.C:
 			if lines == nil {
-				return nil, &timeoutError{fmt.Sprintf("the %s answered %s before reading the whole request, and read no more of it within %v", p.role, op, timeout)}
+				return nil, &timeoutError{fmt.Sprintf("the %s answered %s before reading the whole request, and read no more of it %s", p.role, op, timer.within())}
 			}
-			return nil, &timeoutError{fmt.Sprintf("no answer to %s within %v", op, timeout)}
+			return nil, &timeoutError{fmt.Sprintf("no answer to %s %s", op, timer.within())}
 		}
 	}
 	select {

@@ -94,6 +94,7 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"decoders", "--decoder", "builtin:nope"}, `--decoder builtin:nope: no built-in decoder "nope"`},
 		{[]string{"--timeout", "0s"}, "must be positive"},
 		{[]string{"--exec", "/nonexistent/encoder"}, "starting /nonexistent/encoder"},
+		{[]string{"--exec", "sh -c 'exit 3'"}, `--exec "sh -c 'exit 3'": sh: encoder broke hpack-stdio at request 1: the encoder exited (exit status 3) without answering hello`},
 		{[]string{"--testcases", dir}, "no *.json story"},
 		{[]string{"--testcases", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"encode"}, "needs --stories DIR and --out DIR"},

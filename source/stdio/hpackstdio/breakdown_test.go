@@ -176,7 +176,7 @@ func TestBreakdowns(t *testing.T) {
 			}
 			got := err.Error()
 			if c == nil { // Start failed
-				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
+				got = strings.TrimPrefix(got, os.Args[0]+": ")
 			}
 			if got != tt.want {
 				t.Errorf("error\n%s\nwant\n%s\n(%s)", got, tt.want, tt.reason)

@@ -128,7 +128,7 @@ func TestDecoderBreakdowns(t *testing.T) {
 			}
 			got := err.Error()
 			if d == nil { // StartDecoder failed
-				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
+				got = strings.TrimPrefix(got, os.Args[0]+": ")
 			}
 			if got != tt.want {
 				t.Errorf("error\n%s\nwant\n%s\n(%s)", got, tt.want, tt.reason)

@@ -172,7 +172,7 @@ func checkDocTable(t *testing.T, tab docTable, role string, situations map[strin
 			}
 			got := err.Error()
 			if !started { // the start failed, naming the program first
-				got = strings.TrimPrefix(got, "hpackstdio: "+os.Args[0]+": ")
+				got = strings.TrimPrefix(got, os.Args[0]+": ")
 			}
 			if got != row.message {
 				t.Errorf("STDIO.md:%d: the %s that %s to %s:\nthe tool says %s\nthe table says %s", row.line, role, row.does, row.request, got, row.message)

@@ -129,7 +129,7 @@ func (g *program) hello(rule exchangeRule) (answer, error) {
 	a, err := g.roundTrip(&Request{Op: OpHello}, rule)
 	if err != nil {
 		g.stop(err)
-		return answer{}, fmt.Errorf("hpackstdio: %s: %w", g.argv[0], err)
+		return answer{}, fmt.Errorf("%s: %w", g.argv[0], err)
 	}
 	return a, nil
 }

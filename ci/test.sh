@@ -19,23 +19,11 @@ step() {
 	tp=$now
 }
 
-need_pkgs=()
-command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
-if ! pkg-config --exists libnghttp2 2>/dev/null; then need_pkgs+=(libnghttp2-dev); fi
-# The HTML report is rendered by headless Chromium in certify's tests.
-command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
-/usr/bin/python3 -c 'import hpack' 2>/dev/null || need_pkgs+=(python3-hpack)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-	./ci/apt-install.sh "${need_pkgs[@]}"
-fi
-
-step "packages ready"
-
-# The HTTP/2 servers, proxies and clients hpackcert live certifies (nginx,
-# h2o, HAProxy, nghttpx, Apache httpd, Caddy, curl, nghttp): the live tests
-# need them under CI=true.
-./ci/live.sh --install-only
-step "live targets installed"
+# What the suite needs (libnghttp2-dev, Chromium, python3-hpack, the live
+# targets), installed when missing: ci/install.sh, which ci/flaky.sh runs
+# too.
+./ci/install.sh
+step "packages and live targets ready"
 
 tags=nghttp2
 # -trimpath keeps the checkout's directory out of the build cache's keys,

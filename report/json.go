@@ -3,13 +3,17 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 )
 
-type jsonResult struct {
+// JSONResult is one case's result as the JSON report spells it (see
+// WriteJSON for what each member means).
+type JSONResult struct {
 	Grade        certify.Grade     `json:"grade"`
 	Detail       string            `json:"detail"`
 	Duration     float64           `json:"duration"` // seconds
@@ -18,7 +22,7 @@ type jsonResult struct {
 	Expected     bool              `json:"expected_failure,omitempty"`
 	Stderr       string            `json:"stderr,omitempty"`
 	Evidence     certify.Evidence  `json:"evidence"`
-	Consequences []jsonConsequence `json:"consequences,omitempty"`
+	Consequences []JSONConsequence `json:"consequences,omitempty"`
 	CausedBy     []string          `json:"caused_by,omitempty"`
 	Declared     string            `json:"declared,omitempty"`
 	NotGraded    bool              `json:"not_graded,omitempty"`
@@ -27,9 +31,9 @@ type jsonResult struct {
 	NotApplicable bool `json:"not_applicable,omitempty"`
 }
 
-// jsonConsequence is certify.Consequence as the JSON report spells it:
+// JSONConsequence is certify.Consequence as the JSON report spells it:
 // every member present, the case "" for the blocks no case judged.
-type jsonConsequence struct {
+type JSONConsequence struct {
 	Case    string `json:"case"`
 	Blocks  int    `json:"blocks"`
 	Stories int    `json:"stories"`
@@ -37,21 +41,24 @@ type jsonConsequence struct {
 	Detail  string `json:"detail"`
 }
 
-// jsonUngraded is certify.Ungraded as the JSON report spells it.
-type jsonUngraded struct {
+// JSONUngraded is certify.Ungraded as the JSON report spells it.
+type JSONUngraded struct {
 	Case string `json:"case"`
 	Why  string `json:"why"`
 }
 
-func jsonUngradedList(list []certify.Ungraded) []jsonUngraded {
-	var out []jsonUngraded
+func jsonUngradedList(list []certify.Ungraded) []JSONUngraded {
+	var out []JSONUngraded
 	for _, u := range list {
-		out = append(out, jsonUngraded{u.Case, jsonText(u.Why)})
+		out = append(out, JSONUngraded{u.Case, jsonText(u.Why)})
 	}
 	return out
 }
 
-type jsonEncoder struct {
+// JSONTarget is one target's results as the JSON report spells them, under
+// its name in JSONReport.Encoders (a decoder's too: the member keeps its
+// name so that dashboards read both sides alike).
+type JSONTarget struct {
 	Kind            string                `json:"kind"`
 	Reported        string                `json:"reported"`
 	Binary          bool                  `json:"binary"`
@@ -60,18 +67,18 @@ type jsonEncoder struct {
 	Breakdown       string                `json:"breakdown,omitempty"`
 	BreakdownRepro  string                `json:"breakdown_repro,omitempty"`
 	BreakdownStderr string                `json:"breakdown_stderr,omitempty"`
-	Ungraded        []jsonUngraded        `json:"ungraded,omitempty"`
-	NotExercised    []jsonUngraded        `json:"not_exercised,omitempty"`
+	Ungraded        []JSONUngraded        `json:"ungraded,omitempty"`
+	NotExercised    []JSONUngraded        `json:"not_exercised,omitempty"`
 	NothingJudged   string                `json:"nothing_judged,omitempty"`
 	NothingExpected bool                  `json:"nothing_judged_expected,omitempty"`
 	Summary         map[string]int        `json:"summary"`
 	Coverage        *certify.Coverage     `json:"coverage,omitempty"`
-	Cases           map[string]jsonResult `json:"cases"`
-	Live            *jsonLive             `json:"live,omitempty"`
+	Cases           map[string]JSONResult `json:"cases"`
+	Live            *JSONLive             `json:"live,omitempty"`
 }
 
-// jsonLive is certify.LiveInfo as the JSON report spells it.
-type jsonLive struct {
+// JSONLive is certify.LiveInfo as the JSON report spells it.
+type JSONLive struct {
 	Version   string   `json:"version,omitempty"`
 	Role      string   `json:"role"`
 	Encoder   string   `json:"hpack_encoder,omitempty"`
@@ -84,22 +91,25 @@ type jsonLive struct {
 	Elapsed   float64  `json:"elapsed_seconds"`
 }
 
-type jsonReport struct {
-	Version           string                 `json:"version"`
-	Catalogue         string                 `json:"catalogue"`
-	Started           string                 `json:"started,omitempty"`
-	Elapsed           float64                `json:"elapsed_seconds"`
-	Failed            bool                   `json:"failed"`
-	Traffic           string                 `json:"traffic"`
-	Strict            bool                   `json:"strict"`
-	Subject           string                 `json:"subject,omitempty"`
-	Encoders          map[string]jsonEncoder `json:"encoders"`
-	StaleExpectations []string               `json:"stale_expectations,omitempty"`
-	Repro             *jsonRepro             `json:"repro,omitempty"`
+// JSONReport is the JSON report's one object, the shape WriteJSON writes
+// and ReadJSON reads: the programs that read reports (ci/grades, the
+// matrix pages, the tests) use it rather than declaring their own.
+type JSONReport struct {
+	Version           string                `json:"version"`
+	Catalogue         string                `json:"catalogue"`
+	Started           string                `json:"started,omitempty"`
+	Elapsed           float64               `json:"elapsed_seconds"`
+	Failed            bool                  `json:"failed"`
+	Traffic           string                `json:"traffic"`
+	Strict            bool                  `json:"strict"`
+	Subject           string                `json:"subject,omitempty"`
+	Encoders          map[string]JSONTarget `json:"encoders"`
+	StaleExpectations []string              `json:"stale_expectations,omitempty"`
+	Repro             *JSONRepro            `json:"repro,omitempty"`
 }
 
-// jsonRepro is certify.Repro as the JSON report spells it.
-type jsonRepro struct {
+// JSONRepro is certify.Repro as the JSON report spells it.
+type JSONRepro struct {
 	Dir    string `json:"dir"`
 	Files  int    `json:"files"`
 	Replay string `json:"replay,omitempty"`
@@ -153,7 +163,7 @@ type jsonRepro struct {
 // encoder's name or in what it wrote, reads \xNN (see jsonText).
 func WriteJSON(w io.Writer, report *certify.Report) error {
 	r := newRep(report)
-	out := jsonReport{
+	out := JSONReport{
 		Version:   r.Version,
 		Catalogue: r.Catalogue,
 		Subject:   r.Subject,
@@ -161,7 +171,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 		Failed:    r.Failed(),
 		Traffic:   jsonText(r.TrafficSource),
 		Strict:    r.Strict,
-		Encoders:  map[string]jsonEncoder{},
+		Encoders:  map[string]JSONTarget{},
 	}
 	if !r.Started.IsZero() {
 		out.Started = r.Started.Format(time.RFC3339)
@@ -170,11 +180,11 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 		out.StaleExpectations = append(out.StaleExpectations, jsonText(e))
 	}
 	if rp := r.Repro; rp != nil {
-		out.Repro = &jsonRepro{Dir: jsonText(rp.Dir), Files: rp.Files, Replay: jsonText(rp.Replay)}
+		out.Repro = &JSONRepro{Dir: jsonText(rp.Dir), Files: rp.Files, Replay: jsonText(rp.Replay)}
 	}
 	for _, enc := range r.Encoders {
 		info := r.Targets[enc]
-		je := jsonEncoder{
+		je := JSONTarget{
 			Kind:            info.Kind,
 			Reported:        jsonText(info.Reported),
 			Binary:          info.Binary,
@@ -188,13 +198,13 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			NothingExpected: info.NothingJudgedExpected,
 			Summary:         map[string]int{},
 			Coverage:        r.Coverage[enc],
-			Cases:           map[string]jsonResult{},
+			Cases:           map[string]JSONResult{},
 		}
 		if r.NothingJudged(enc) {
 			je.NothingJudged = jsonText(r.nothingJudgedWhy(enc))
 		}
 		if l := info.Live; l != nil {
-			je.Live = &jsonLive{
+			je.Live = &JSONLive{
 				Version: jsonText(l.Version), Role: jsonText(l.Role), Encoder: jsonText(l.Encoder),
 				Where: jsonText(l.Where), Transport: jsonText(l.Transport),
 				Blocks: l.Blocks, Conns: l.Conns, Elapsed: l.Elapsed.Seconds(),
@@ -207,7 +217,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 			}
 		}
 		for id, res := range r.Results[enc] {
-			jr := jsonResult{
+			jr := JSONResult{
 				Grade: res.Grade, Detail: jsonText(res.Detail), Duration: res.Duration.Seconds(), Repro: jsonText(res.Repro),
 				At: jsonText(res.At), Expected: res.Expected, Stderr: jsonText(res.Stderr), Evidence: res.Evidence,
 				Declared: jsonText(res.Declared), NotGraded: r.ungraded[enc][id], NotApplicable: res.NotApplicable,
@@ -217,7 +227,7 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 				jr.CausedBy = append(jr.CausedBy, jsonText(id))
 			}
 			for _, c := range res.Consequences {
-				jr.Consequences = append(jr.Consequences, jsonConsequence{c.Case, c.Blocks, c.Stories, jsonText(c.First), jsonText(c.Detail)})
+				jr.Consequences = append(jr.Consequences, JSONConsequence{c.Case, c.Blocks, c.Stories, jsonText(c.First), jsonText(c.Detail)})
 			}
 			je.Cases[id] = jr
 		}
@@ -241,4 +251,30 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 	}
 	_, err := w.Write(jsonEscapeControls(buf.Bytes()))
 	return err
+}
+
+// ReadJSON reads a report WriteJSON wrote. Members it does not know are
+// ignored, so that a report of a newer hpackcert still reads; a document
+// that is not one JSON object with "encoders", or a grade it cannot name,
+// is an error saying where.
+func ReadJSON(r io.Reader) (*JSONReport, error) {
+	dec := json.NewDecoder(r)
+	var out JSONReport
+	if err := dec.Decode(&out); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, fmt.Errorf("not a JSON report: %v at octet %d", err, syntax.Offset)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("not a JSON report: empty")
+		}
+		return nil, fmt.Errorf("not a JSON report: %w", err)
+	}
+	if out.Encoders == nil {
+		return nil, errors.New(`not a JSON report: no "encoders" object`)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("not a JSON report: more after its object, at octet %d", dec.InputOffset())
+	}
+	return &out, nil
 }

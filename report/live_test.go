@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -62,15 +61,8 @@ func TestLiveHostile(t *testing.T) {
 		if err := report.WriteJSON(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
-		var doc struct {
-			Encoders map[string]struct {
-				Live *struct {
-					Version string   `json:"version"`
-					Notes   []string `json:"notes"`
-				} `json:"live"`
-			} `json:"encoders"`
-		}
-		if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		doc, err := report.ReadJSON(&buf)
+		if err != nil {
 			t.Fatal(err)
 		}
 		var live int

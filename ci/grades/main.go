@@ -1,51 +1,63 @@
-// Command grades reads hpackcert JSON reports (run --json, live --json) and
-// prints one line per encoder and case: the encoder, the case id and its
-// grade, sorted. Two revisions' outputs compared with diff show whether a
-// change kept behaviour (ci/golden.sh does that for the built-in encoders,
-// the recorded directories, the matrix adapters and the live targets).
+// Command grades reads hpackcert JSON reports (run, decoders and live, each
+// with --json) and prints one line per target and case: the target, the
+// case id and its grade, sorted. Two revisions' outputs compared with diff
+// show whether a change kept behaviour (ci/golden.sh does that for the
+// built-in encoders and decoders, the recorded directories, the adapters
+// and the live targets).
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
-)
 
-// report is the part of a JSON report this command reads.
-type report struct {
-	Encoders map[string]struct {
-		Cases map[string]struct {
-			Grade string `json:"grade"`
-		} `json:"cases"`
-	} `json:"encoders"`
-}
+	"github.com/hpackcert/hpackcert/report"
+)
 
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: grades REPORT.json...")
 		os.Exit(2)
 	}
+	lines, err := grades(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "grades:", err)
+		os.Exit(2)
+	}
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+}
+
+// grades returns the "target<TAB>case<TAB>grade" lines of the reports at
+// paths, sorted.
+func grades(paths []string) ([]string, error) {
 	var lines []string
-	for _, path := range os.Args[1:] {
-		data, err := os.ReadFile(path)
+	for _, path := range paths {
+		r, err := readReport(path)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "grades:", err)
-			os.Exit(2)
+			return nil, err
 		}
-		var r report
-		if err := json.Unmarshal(data, &r); err != nil {
-			fmt.Fprintf(os.Stderr, "grades: %s: %v\n", path, err)
-			os.Exit(2)
-		}
-		for enc, e := range r.Encoders {
-			for id, c := range e.Cases {
-				lines = append(lines, fmt.Sprintf("%s\t%s\t%s", enc, id, c.Grade))
+		for name, target := range r.Encoders {
+			for id, c := range target.Cases {
+				lines = append(lines, fmt.Sprintf("%s\t%s\t%s", name, id, c.Grade))
 			}
 		}
 	}
 	slices.Sort(lines)
-	for _, l := range lines {
-		fmt.Println(l)
+	return lines, nil
+}
+
+// readReport reads the JSON report at path; its errors name the file.
+func readReport(path string) (*report.JSONReport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	r, err := report.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
 }

@@ -16,8 +16,9 @@
 # certification is bounded to 5 minutes once the packages are installed.
 #
 # Usage: ci/live.sh [--install-only | [--clients] [--out FILE]]
-# --install-only installs the packages and stops (for the tests of
-# source/live and source/live/targets, which need them under CI=true); --out writes the section
+# --install-only builds hpackcert (for its catalogue), installs the
+# packages and stops (for the tests of source/live and
+# source/live/targets, which need them under CI=true); --out writes the section
 # to FILE rather than docs/MATRIX-live.md. --clients certifies the client
 # targets only (curl, nghttp, go-client, node-client, jdk-client,
 # grpc-client), with the lines of live/expect-fail.txt that name them,
@@ -25,6 +26,9 @@
 # ${TMPDIR:-/tmp}/MATRIX-live-clients.md, never to docs/MATRIX-live.md.
 # LIVE_JSON, when set, names a file for the JSON report too (ci/golden.sh
 # reads it).
+# The targets and their Debian packages come from hpackcert's own
+# catalogue (hpackcert live --list); this script only adds the runs over
+# TLS and with an h2c origin that the matrix shows.
 # Exit status: that of hpackcert live (0 nothing failed but the expected,
 # 1 a case failed, 2 the run could not happen), or 2 for a bad option.
 set -euo pipefail
@@ -58,33 +62,44 @@ if [ -z "$out" ]; then
 	$clients && out=${TMPDIR:-/tmp}/MATRIX-live-clients.md
 fi
 
-# Debian package and the program hpackcert runs from it, in pairs.
-targets=(
-	nginx-light nginx
-	h2o h2o
-	haproxy haproxy
-	nghttp2-proxy nghttpx
-	apache2 apache2
-	caddy caddy
-	curl curl
-	nghttp2-client nghttp
-	lighttpd lighttpd
-	lighttpd-mod-openssl lighttpd
-	varnish varnishd
-	trafficserver traffic_server
-	libwebsockets-test-server libwebsockets-test-server
-	openjdk-17-jdk-headless javac
-	nodejs node
-	npm npm
-	python3-hypercorn hypercorn
-)
+# The catalogue comes from the binary (hpackcert live --list, one target a
+# line: NAME, ROLE, Debian package, program; "-" for none), so hpackcert
+# is built first, even for --install-only.
+bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/hpackcert" ./cmd/hpackcert
+"$bin/hpackcert" live --list >"$bin/catalogue.tsv"
+
+# installed PACKAGE PROGRAM: whether the program is on PATH, or, for a
+# package that holds no program hpackcert runs (a Python module, a
+# library an app links), whether dpkg has the package.
+installed() {
+	if [ "$2" != - ]; then
+		command -v "$2" >/dev/null 2>&1
+	else
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+	fi
+}
+# What the targets' apps need beyond the catalogue's packages, PACKAGE
+# PROGRAM in pairs: npm (Bun's install), lighttpd's TLS module, the JDK's
+# compiler (ci/live-apps.sh builds the JDK client).
+needs=(npm npm lighttpd-mod-openssl - openjdk-17-jdk-headless javac)
+while IFS=$'\t' read -r _ _ pkg program; do
+	# A package that is no Debian package name (Bun comes from npm,
+	# through its own install.sh below) is not apt's to install.
+	if [[ $pkg =~ ^[a-z0-9][a-z0-9+.-]+$ ]]; then
+		needs+=("$pkg" "$program")
+	fi
+done <"$bin/catalogue.tsv"
 missing=()
-for ((i = 0; i < ${#targets[@]}; i += 2)); do
-	command -v "${targets[i + 1]}" >/dev/null 2>&1 || missing+=("${targets[i]}")
+declare -A listed=()
+for ((i = 0; i < ${#needs[@]}; i += 2)); do
+	pkg=${needs[i]}
+	if [ -z "${listed[$pkg]:-}" ] && ! installed "$pkg" "${needs[i + 1]}"; then
+		missing+=("$pkg")
+		listed[$pkg]=1
+	fi
 done
-# gRPC C-core for Debian's Python (grpc-server, grpc-client): a module,
-# no program.
-/usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing+=(python3-grpcio)
 if [ ${#missing[@]} -gt 0 ]; then
 	# A package's maintainer script would start its service on port 80
 	# and more; policy-rc.d (101: action forbidden) keeps them stopped.
@@ -110,24 +125,38 @@ ci/live-apps.sh
 source/live/targets/apps/bun/install.sh
 $install_only && exit 0
 
-bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
-trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/hpackcert" ./cmd/hpackcert
-
-names=(
-	nginx nginx:tls h2o haproxy nghttpx
-	haproxy:h2c-origin apache2 apache2:h2c-origin caddy
-	nghttpx:h2c-origin caddy:h2c-origin go-proxy:h2c-origin
-	curl nghttp
-	go-server go-proxy go-client
-	lighttpd lighttpd:tls varnish trafficserver
-	lws-server jdk-client jetty9-server tomcat10-server warp-server
-	node-server node-proxy node-client bun-node-http2 bun-serve
-	hypercorn grpc-server grpc-client
-)
+# The targets: every one of the catalogue (clients only with --clients)
+# but hpackcert's own server, a check of hpackcert rather than of a
+# library; and, after its plain run, each proxy that can reach the origin
+# over h2c once more so, and nginx and lighttpd once more over TLS.
+variants=(nginx:tls lighttpd:tls haproxy:h2c-origin apache2:h2c-origin nghttpx:h2c-origin caddy:h2c-origin go-proxy:h2c-origin)
+names=()
+declare -A chosen=()
+choose() {
+	if [ -z "${chosen[$1]:-}" ]; then
+		names+=("$1")
+		chosen[$1]=1
+	fi
+}
+while IFS=$'\t' read -r name role _ _; do
+	if [ "$name" = ref-server ] || { $clients && [ "$role" != client ]; }; then
+		continue
+	fi
+	choose "$name"
+	if ! $clients; then
+		for v in "${variants[@]}"; do
+			if [ "${v%%:*}" = "$name" ]; then
+				choose "$v"
+			fi
+		done
+	fi
+done <"$bin/catalogue.tsv"
+[ ${#names[@]} -gt 0 ] || {
+	echo "ci/live.sh: hpackcert live --list named no target" >&2
+	exit 2
+}
 expect=live/expect-fail.txt
 if $clients; then
-	names=(curl nghttp go-client node-client jdk-client grpc-client)
 	# The known failures and declared lacks of the clients: "NAME CASE"
 	# and "unsupported CASES for NAME: REASON" lines.
 	expect=$bin/expect-fail-clients.txt

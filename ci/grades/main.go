@@ -4,9 +4,16 @@
 // show whether a change kept behaviour (ci/golden.sh does that for the
 // built-in encoders and decoders, the recorded directories, the adapters
 // and the live targets).
+//
+//	grades [-kind KIND] REPORT.json...
+//
+// -kind keeps the targets of one kind ("in-process", "stdio", "recorded"
+// or "live"): one decoder run's report gives the adapters' and the live
+// targets' grades apart.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -15,11 +22,17 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: grades REPORT.json...")
+	kind := flag.String("kind", "", "keep the targets of this `KIND` only")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: grades [-kind KIND] REPORT.json...")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
 		os.Exit(2)
 	}
-	lines, err := grades(os.Args[1:])
+	lines, err := grades(flag.Args(), *kind)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "grades:", err)
 		os.Exit(2)
@@ -30,8 +43,8 @@ func main() {
 }
 
 // grades returns the "target<TAB>case<TAB>grade" lines of the reports at
-// paths, sorted.
-func grades(paths []string) ([]string, error) {
+// paths, sorted: of every target, or of the targets of kind when it is set.
+func grades(paths []string, kind string) ([]string, error) {
 	var lines []string
 	for _, path := range paths {
 		r, err := readReport(path)
@@ -39,6 +52,9 @@ func grades(paths []string) ([]string, error) {
 			return nil, err
 		}
 		for name, target := range r.Encoders {
+			if kind != "" && target.Kind != kind {
+				continue
+			}
 			for id, c := range target.Cases {
 				lines = append(lines, fmt.Sprintf("%s\t%s\t%s", name, id, c.Grade))
 			}

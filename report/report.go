@@ -1,7 +1,10 @@
 // Package report renders the results of a certification run
 // (certify.Report) in every format: text for a terminal (text.go), JSON
-// for dashboards (json.go), JUnit XML for CI systems (junit.go), an HTML
-// matrix (html.go) and Markdown for CI step summaries (markdown.go). Every
+// for dashboards (json.go, which also reads a report back: ReadJSON),
+// JUnit XML for CI systems (junit.go), an HTML matrix (html.go) and
+// Markdown for CI step summaries (markdown.go, live.go for the live
+// section); the published matrix pages put a run's Markdown report in
+// their page (page.go, the layout; matrixpages.go, each page's words). Every
 // source's results, live captures included, are written here and nowhere
 // else. Every format lists failures first, and every string a source
 // controls (an encoder's name and output, a recorded file, a live peer's

@@ -17,11 +17,11 @@ type MatrixFacts struct {
 	Report   *JSONReport
 }
 
-// MatrixSides are the published matrix pages, by the side they certify:
+// matrixSides are the published matrix pages, by the side they certify:
 // "encoders" (docs/MATRIX.md, written by ci/matrix.sh) and "decoders"
 // (docs/MATRIX-decoders.md, by ci/decoders.sh). The live page
 // (docs/MATRIX-live.md) is hpackcert live's Markdown report as it is.
-var MatrixSides = []string{"encoders", "decoders"}
+var matrixSides = []string{"encoders", "decoders"}
 
 // MatrixPage returns the published page of side for the run f describes.
 func MatrixPage(side string, f MatrixFacts) (*Page, error) {
@@ -69,7 +69,7 @@ refusals and acceptance are graded, and the cases that compare fields are unsupp
 		p.Setup = "`adapters/install.sh` and `ci/live.sh --install-only`"
 		p.Outputs = []string{"--md", "report.md", "--html", "matrix-decoders.html"}
 	default:
-		return nil, fmt.Errorf("no matrix page for %q: want one of %q", side, MatrixSides)
+		return nil, fmt.Errorf("no matrix page for %q: want one of %q", side, matrixSides)
 	}
 	return p, nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -258,9 +260,9 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 // that is not one JSON object with "encoders", or a grade it cannot name,
 // is an error saying where.
 func ReadJSON(r io.Reader) (*JSONReport, error) {
+	var raw json.RawMessage
 	dec := json.NewDecoder(r)
-	var out JSONReport
-	if err := dec.Decode(&out); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
 			return nil, fmt.Errorf("not a JSON report: %v at octet %d", err, syntax.Offset)
@@ -270,11 +272,41 @@ func ReadJSON(r io.Reader) (*JSONReport, error) {
 		}
 		return nil, fmt.Errorf("not a JSON report: %w", err)
 	}
-	if out.Encoders == nil {
-		return nil, errors.New(`not a JSON report: no "encoders" object`)
-	}
 	if dec.More() {
 		return nil, fmt.Errorf("not a JSON report: more after its object, at octet %d", dec.InputOffset())
 	}
+	var out JSONReport
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("not a JSON report: %w%s", err, badGradeAt(raw))
+	}
+	if out.Encoders == nil {
+		return nil, errors.New(`not a JSON report: no "encoders" object`)
+	}
 	return &out, nil
+}
+
+// badGradeAt says which target and case hold the first grade that names
+// none (", at target T, case C"), for the error of a report that does not
+// read; "" when no grade is to blame.
+func badGradeAt(raw json.RawMessage) string {
+	var loose struct {
+		Encoders map[string]struct {
+			Cases map[string]struct {
+				Grade json.RawMessage `json:"grade"`
+			} `json:"cases"`
+		} `json:"encoders"`
+	}
+	if json.Unmarshal(raw, &loose) != nil {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(loose.Encoders)) {
+		cases := loose.Encoders[name].Cases
+		for _, id := range slices.Sorted(maps.Keys(cases)) {
+			var g certify.Grade
+			if grade := cases[id].Grade; grade != nil && json.Unmarshal(grade, &g) != nil {
+				return fmt.Sprintf(", at target %q, case %q", name, id)
+			}
+		}
+	}
+	return ""
 }

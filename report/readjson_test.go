@@ -27,7 +27,9 @@ func TestReadJSON(t *testing.T) {
 		{`[]`, "not a JSON report: json: cannot unmarshal array"},
 		{`{"version": "v"}`, `not a JSON report: no "encoders" object`},
 		{`{"encoders": null}`, `no "encoders" object`},
-		{`{"encoders": {"e": {"cases": {"c": {"grade": "excellent"}}}}}`, `unknown grade "excellent"`},
+		{`{"encoders": {"e": {"cases": {"c": {"grade": "excellent"}}}}}`, `unknown grade "excellent", at target "e", case "c"`},
+		{`{"encoders": {"e": {"cases": {"c": {"grade": 3}}}}}`, `of type certify.Grade, at target "e", case "c"`},
+		{`{"encoders": {"e": {"cases": []}}}`, "cannot unmarshal array"},
 		{`{"encoders": {}} {}`, "more after its object, at octet 17"},
 	} {
 		_, err := report.ReadJSON(strings.NewReader(c.in))

@@ -85,7 +85,11 @@ func ExecDecoder(command string, opts ExecOptions) (certify.DecoderTarget, error
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, stderrNote(t.stderr))
 	}
-	t.name, t.lacks = t.client.Name(), t.client.Lacks()
+	t.name = t.client.Name()
+	if t.lacks, err = certifyDecoderLacks(t.client.Lacks()); err != nil {
+		t.kill()
+		return nil, err
+	}
 	t.showsTable = t.probeTable()
 	return t, nil
 }
@@ -125,7 +129,7 @@ func (t *execDecoderTarget) Name() string {
 func (t *execDecoderTarget) start() error {
 	c, err := hpackstdio.StartDecoder(t.argv, hpackstdio.Options{Timeout: t.opts.Timeout, MaxAnswer: t.opts.MaxAnswer, Stderr: t.stderr})
 	if err != nil {
-		return withTimeout(err)
+		return certifyError(err)
 	}
 	t.client = c
 	return nil
@@ -162,7 +166,7 @@ func (t *execDecoderTarget) NewDecoder() (certify.Decoder, error) {
 		}
 	}
 	if err := t.client.New(); err != nil {
-		return nil, withTimeout(err)
+		return nil, certifyError(err)
 	}
 	d := &stdioDecoder{t: t, c: t.client, tableSize: hpackstdio.InitialTableSize}
 	if t.showsTable {
@@ -196,13 +200,6 @@ func (d *stdioDecoder) SetMaxHeaderListSize(n uint32) error {
 	return nil
 }
 
-// SettingUnsupportedPrefix starts the error answer of a decoder that
-// cannot take the table_size or max_header_list of a decode request in a
-// context made with another (a library that takes them only when a
-// decoder is made): the story is then not exercised, neither a refusal
-// nor a breakdown (certify.ErrSettingUnsupported).
-const SettingUnsupportedPrefix = "setting unsupported:"
-
 // DecodeBlock sends the block with the settings in force; an error
 // answer is a *certify.Rejection (or, starting with
 // SettingUnsupportedPrefix, certify.ErrSettingUnsupported), anything else
@@ -213,24 +210,11 @@ func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	}
 	d.last = hpackstdio.Decoded{}
 	got, err := d.c.Decode(block, d.tableSize, d.maxHeaderList)
-	var ae *hpackstdio.AnswerError
-	if errors.As(err, &ae) && ae.Op == hpackstdio.OpDecode {
-		if strings.HasPrefix(ae.Text, SettingUnsupportedPrefix) {
-			// The library takes the setting only when a context is made
-			// (docs/STDIO.md): the story needs what it cannot do.
-			return nil, fmt.Errorf("%w: %s", certify.ErrSettingUnsupported, ae.Text)
-		}
-		return nil, &certify.Rejection{Reason: ae.Text, Err: err}
-	}
 	if err != nil {
-		return nil, withTimeout(err)
+		return nil, certifyDecodeError(err)
 	}
 	d.last = got
-	fields := make([]certify.Field, len(got.Fields))
-	for i, f := range got.Fields {
-		fields[i] = certify.Field(f)
-	}
-	return fields, nil
+	return certifyFields(make([]certify.Field, 0, len(got.Fields)), got.Fields), nil
 }
 
 // stdioTableDecoder is a context of a decoder that shows its table.
@@ -242,11 +226,7 @@ func (d *stdioTableDecoder) DecoderTable() ([]certify.Field, error) {
 	if !d.last.HasTable {
 		return nil, ErrNoTable
 	}
-	table := make([]certify.Field, len(d.last.Table))
-	for i, f := range d.last.Table {
-		table[i] = certify.Field(f)
-	}
-	return table, nil
+	return certifyFields(make([]certify.Field, 0, len(d.last.Table)), d.last.Table), nil
 }
 
 // PeakMemory returns the peak resident set size of the decoder program,
@@ -268,16 +248,14 @@ func (d *stdioDecoder) CPUTime() (time.Duration, bool) { return d.c.CPUTime() }
 // certify.DecoderTableReader. To declare lacks:
 //
 //	stdio.ServeDecoder(os.Stdin, os.Stdout, name, newDecoder,
-//		func(s *hpackstdio.Server) {
-//			s.DecoderLacks = certify.DecoderLacks{NeverIndexed: true}
-//		})
+//		stdio.DeclareDecoderLacks(certify.DecoderLacks{NeverIndexed: true}))
 //
 // It returns nil at the end of r, and an error when reading or writing
 // fails or when the decoder breaks down (any other error, a panic): the
 // program should then exit with a failing status, which the certifier
 // takes as the breakdown it is.
 func ServeDecoder(r io.Reader, w io.Writer, name string, newDecoder func() certify.Decoder, opts ...ServeOption) error {
-	s := &hpackstdio.Server{Name: name, NewDecoder: newDecoder}
+	s := &hpackstdio.Server{Name: name, NewDecoder: func() hpackstdio.Decoder { return servedDecoder(newDecoder()) }}
 	for _, o := range opts {
 		o(s)
 	}

@@ -99,7 +99,7 @@ func runDecoderHelper(args []string) int {
 		}
 		return &d
 	}
-	opts := []stdio.ServeOption{func(s *hpackstdio.Server) { s.DecoderLacks, s.Complete = lacks, true }}
+	opts := []stdio.ServeOption{stdio.DeclareDecoderLacks(lacks), func(s *hpackstdio.Server) { s.Complete = true }}
 	if log != "" {
 		f, err := os.Create(log)
 		if err != nil {

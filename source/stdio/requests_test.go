@@ -207,10 +207,9 @@ func TestServeOffersBinary(t *testing.T) {
 	}{
 		{"default", nil, `{"name":"ref"}`},
 		{"binary", []stdio.ServeOption{func(s *hpackstdio.Server) { s.Binary = true }}, `{"name":"ref","binary":true}`},
-		{"lacks", []stdio.ServeOption{func(s *hpackstdio.Server) {
-			s.Binary = true
-			s.Lacks = certify.Lacks{NeverIndex: true, Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}}
-		}}, `{"name":"ref","binary":true,"lacks":["never-index"],"refuses":[[0,31]]}`},
+		{"lacks", []stdio.ServeOption{func(s *hpackstdio.Server) { s.Binary = true },
+			stdio.DeclareLacks(certify.Lacks{NeverIndex: true, Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}})},
+			`{"name":"ref","binary":true,"lacks":["never-index"],"refuses":[[0,31]]}`},
 	}
 	for _, tt := range tests {
 		var out strings.Builder

@@ -60,9 +60,14 @@
 // program and checks its answers as strictly as Client does an
 // encoder's, its messages saying "decoder"; an error answer to decode is
 // an *AnswerError, after which the context is dead until new. Server
-// with NewDecoder serves a Go certify.Decoder. docs/STDIO.md describes
+// with NewDecoder serves a Go Decoder. docs/STDIO.md describes
 // the protocol in full, and docs/hpack-stdio.schema.json has a JSON
 // Schema of every message.
+//
+// The package stands alone: it imports no part of the certifier, neither
+// its engine nor an oracle, so that a program speaking the protocol links
+// the protocol only. Its Field, Encoder, Decoder, Lacks and errors are its
+// own, and package source/stdio converts them to the certifier's.
 package hpackstdio
 
 import (

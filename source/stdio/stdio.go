@@ -2,6 +2,11 @@
 // program in any language speaking the protocol (package hpackstdio, its
 // messages, client and server), and Serve makes a Go certify.Encoder
 // speak it; ExecDecoder and ServeDecoder do the same for decoders.
+//
+// Files: stdio.go (the encoder side: Exec, Serve), decoder.go (the
+// decoder side: ExecDecoder, ServeDecoder; a timeout ends a decoder
+// target), convert.go (the one place where the protocol's types meet
+// the certifier's: fields, lacks, errors, served encoders and decoders).
 package stdio
 
 import (

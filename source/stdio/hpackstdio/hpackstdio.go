@@ -68,6 +68,15 @@
 // its engine nor an oracle, so that a program speaking the protocol links
 // the protocol only. Its Field, Encoder, Decoder, Lacks and errors are its
 // own, and package source/stdio converts them to the certifier's.
+//
+// Files: hpackstdio.go (the operations, Field, Encoder, the shared
+// errors), request.go and decrequest.go (requests, both roles), answer.go
+// and decanswer.go (answers checked against their request, breakdown
+// messages), lacks.go (what a hello declares), client.go and
+// decclient.go (Client, DecoderClient), server.go and decserver.go
+// (Server, Decoder, Refusal), program.go, process.go, deadline.go,
+// exit.go and peakrss.go (one running program: its process group,
+// deadlines that do not count a busy machine, exits, memory).
 package hpackstdio
 
 import (

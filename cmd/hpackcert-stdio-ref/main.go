@@ -11,6 +11,10 @@
 // -capacity and -no-huffman select the encoder's Config, so that the
 // certifier can be shown an encoder with another table budget or without
 // Huffman coding.
+//
+// It links the protocol (source/stdio/hpackstdio) and the encoder only,
+// none of the certifier: an example of how little a program speaking
+// hpack-stdio/1 needs.
 package main
 
 import (
@@ -18,9 +22,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
-	"github.com/hpackcert/hpackcert/source/stdio"
 	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
@@ -34,11 +36,32 @@ func main() {
 		cfg.Policy.Huffman = encoder.HuffmanNever
 	}
 	name := fmt.Sprintf("hpackcert-stdio-ref (capacity %d)", cfg.Capacity)
-	err := stdio.Serve(os.Stdin, os.Stdout, name, func() certify.Encoder {
-		return certify.NewReference(cfg)
-	}, func(s *hpackstdio.Server) { s.Binary = !*utf8Only })
-	if err != nil {
+	s := &hpackstdio.Server{
+		Name:       name,
+		NewEncoder: func() hpackstdio.Encoder { return &context{enc: encoder.New(cfg)} },
+		Binary:     !*utf8Only,
+	}
+	if err := s.Serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "hpackcert-stdio-ref:", err)
 		os.Exit(1)
 	}
+}
+
+// context is one encoding context of the reference encoder, as the
+// Server drives it.
+type context struct{ enc *encoder.Encoder }
+
+func (c *context) SetMaxDynamicTableSize(n uint32) error {
+	c.enc.SetMaxDynamicTableSize(n)
+	return nil
+}
+
+// EncodeBlock starts the block with the size updates pending, so that a
+// block without fields still carries them (RFC 7541 §4.2).
+func (c *context) EncodeBlock(dst []byte, fields []hpackstdio.Field) ([]byte, error) {
+	dst = c.enc.AppendSizeUpdates(dst)
+	for _, f := range fields {
+		dst = c.enc.AppendFieldString(dst, f.Name, f.Value, f.Sensitive)
+	}
+	return dst, nil
 }

@@ -50,12 +50,18 @@ var ErrNoTable = errors.New("stdio: the decoder showed no table in its last answ
 // an exit, an answer that is not hpack-stdio/1 or over its bound: a
 // *hpackstdio.BreakdownError, "decoder broke hpack-stdio at request N:
 // ...") is a breakdown, a plain error, and kills the program; the next
-// NewDecoder starts it again, so that a breakdown costs the rest of one
-// story, never the run. The target is a certify.Restarter, which kills
-// the program for a fresh one at the start of each story, and keeps the
-// end of its standard error for the report (StderrTail). What the hello
-// declares the library lacks the target returns as a
-// certify.DecoderLacker.
+// NewDecoder starts it again, so that a crash costs the rest of one
+// story, never the run. A timeout is different: a program that stopped
+// answering would most likely stop again, and each story would wait for
+// a timeout of its own, so the first request not answered in time ends
+// the target. No program is started after it: every later NewDecoder
+// fails at once, sending nothing, Restart no longer restarts, and
+// Breakdown returns that timeout, so that a decoder that hangs costs one
+// timeout, not one a story. The target is a certify.Restarter, which
+// kills the program for a fresh one when asked, and keeps the end of its
+// standard error for the report (StderrTail): after a timeout, the tail
+// of the program that stopped answering. What the hello declares the
+// library lacks the target returns as a certify.DecoderLacker.
 //
 // To learn whether the decoder shows its dynamic table (the table of a
 // decode answer is optional), ExecDecoder opens a context and decodes the
@@ -85,7 +91,11 @@ func ExecDecoder(command string, opts ExecOptions) (certify.DecoderTarget, error
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, stderrNote(t.stderr))
 	}
-	t.name, t.lacks = t.client.Name(), t.client.Lacks()
+	t.name = t.client.Name()
+	if t.lacks, err = certifyDecoderLacks(t.client.Lacks()); err != nil {
+		t.kill()
+		return nil, err
+	}
 	t.showsTable = t.probeTable()
 	return t, nil
 }
@@ -93,11 +103,11 @@ func ExecDecoder(command string, opts ExecOptions) (certify.DecoderTarget, error
 // probeTable decodes the empty block in a fresh context and reports
 // whether the answer showed a table.
 func (t *execDecoderTarget) probeTable() bool {
-	if t.client.New() != nil {
+	if t.failed(t.client.New()) != nil {
 		return false
 	}
 	got, err := t.client.Decode([]byte{}, hpackstdio.InitialTableSize, 0)
-	return err == nil && got.HasTable
+	return t.failed(err) == nil && got.HasTable
 }
 
 // execDecoderTarget is a decoder program speaking hpack-stdio/1; it is a
@@ -112,6 +122,9 @@ type execDecoderTarget struct {
 	showsTable bool
 	stderr     *tail.Buffer
 	client     *hpackstdio.DecoderClient // nil after Restart, until the next NewDecoder
+	// broken is the timeout that ended the target, nil before it: no
+	// program is started after it.
+	broken error
 }
 
 func (t *execDecoderTarget) Name() string {
@@ -125,7 +138,7 @@ func (t *execDecoderTarget) Name() string {
 func (t *execDecoderTarget) start() error {
 	c, err := hpackstdio.StartDecoder(t.argv, hpackstdio.Options{Timeout: t.opts.Timeout, MaxAnswer: t.opts.MaxAnswer, Stderr: t.stderr})
 	if err != nil {
-		return withTimeout(err)
+		return certifyError(t.failed(err))
 	}
 	t.client = c
 	return nil
@@ -136,10 +149,27 @@ func (t *execDecoderTarget) start() error {
 func (t *execDecoderTarget) DecoderLacks() certify.DecoderLacks { return t.lacks }
 
 // Restart kills the program, to be started again with empty stderr by the
-// next NewDecoder.
+// next NewDecoder; after a timeout it does nothing, keeping the tail of
+// the program that stopped answering.
 func (t *execDecoderTarget) Restart() {
+	if t.broken != nil {
+		return
+	}
 	t.kill()
 	t.stderr.Reset()
+}
+
+// Breakdown returns the timeout that ended the target, or nil while
+// programs are started: the target's one failure as a whole.
+func (t *execDecoderTarget) Breakdown() error { return t.broken }
+
+// failed makes err, an error of the program, the target's end when it
+// is a timeout, and returns it.
+func (t *execDecoderTarget) failed(err error) error {
+	if t.broken == nil && errors.Is(err, hpackstdio.ErrTimeout) {
+		t.broken = certifyError(err)
+	}
+	return err
 }
 
 func (t *execDecoderTarget) kill() {
@@ -154,15 +184,18 @@ func (t *execDecoderTarget) kill() {
 func (t *execDecoderTarget) StderrTail() string { return t.stderr.String() }
 
 // NewDecoder asks for a fresh context, starting the program first if it
-// is not running.
+// is not running, unless a timeout ended the target.
 func (t *execDecoderTarget) NewDecoder() (certify.Decoder, error) {
+	if t.broken != nil {
+		return nil, fmt.Errorf("no request sent: the decoder is not started again since it stopped answering (%w)", t.broken)
+	}
 	if t.client == nil || t.client.Err() != nil {
 		if err := t.start(); err != nil {
 			return nil, err
 		}
 	}
 	if err := t.client.New(); err != nil {
-		return nil, withTimeout(err)
+		return nil, certifyError(t.failed(err))
 	}
 	d := &stdioDecoder{t: t, c: t.client, tableSize: hpackstdio.InitialTableSize}
 	if t.showsTable {
@@ -196,13 +229,6 @@ func (d *stdioDecoder) SetMaxHeaderListSize(n uint32) error {
 	return nil
 }
 
-// SettingUnsupportedPrefix starts the error answer of a decoder that
-// cannot take the table_size or max_header_list of a decode request in a
-// context made with another (a library that takes them only when a
-// decoder is made): the story is then not exercised, neither a refusal
-// nor a breakdown (certify.ErrSettingUnsupported).
-const SettingUnsupportedPrefix = "setting unsupported:"
-
 // DecodeBlock sends the block with the settings in force; an error
 // answer is a *certify.Rejection (or, starting with
 // SettingUnsupportedPrefix, certify.ErrSettingUnsupported), anything else
@@ -213,24 +239,11 @@ func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	}
 	d.last = hpackstdio.Decoded{}
 	got, err := d.c.Decode(block, d.tableSize, d.maxHeaderList)
-	var ae *hpackstdio.AnswerError
-	if errors.As(err, &ae) && ae.Op == hpackstdio.OpDecode {
-		if strings.HasPrefix(ae.Text, SettingUnsupportedPrefix) {
-			// The library takes the setting only when a context is made
-			// (docs/STDIO.md): the story needs what it cannot do.
-			return nil, fmt.Errorf("%w: %s", certify.ErrSettingUnsupported, ae.Text)
-		}
-		return nil, &certify.Rejection{Reason: ae.Text, Err: err}
-	}
 	if err != nil {
-		return nil, withTimeout(err)
+		return nil, certifyDecodeError(d.t.failed(err))
 	}
 	d.last = got
-	fields := make([]certify.Field, len(got.Fields))
-	for i, f := range got.Fields {
-		fields[i] = certify.Field(f)
-	}
-	return fields, nil
+	return certifyFields(make([]certify.Field, 0, len(got.Fields)), got.Fields), nil
 }
 
 // stdioTableDecoder is a context of a decoder that shows its table.
@@ -242,11 +255,7 @@ func (d *stdioTableDecoder) DecoderTable() ([]certify.Field, error) {
 	if !d.last.HasTable {
 		return nil, ErrNoTable
 	}
-	table := make([]certify.Field, len(d.last.Table))
-	for i, f := range d.last.Table {
-		table[i] = certify.Field(f)
-	}
-	return table, nil
+	return certifyFields(make([]certify.Field, 0, len(d.last.Table)), d.last.Table), nil
 }
 
 // PeakMemory returns the peak resident set size of the decoder program,
@@ -268,16 +277,14 @@ func (d *stdioDecoder) CPUTime() (time.Duration, bool) { return d.c.CPUTime() }
 // certify.DecoderTableReader. To declare lacks:
 //
 //	stdio.ServeDecoder(os.Stdin, os.Stdout, name, newDecoder,
-//		func(s *hpackstdio.Server) {
-//			s.DecoderLacks = certify.DecoderLacks{NeverIndexed: true}
-//		})
+//		stdio.DeclareDecoderLacks(certify.DecoderLacks{NeverIndexed: true}))
 //
 // It returns nil at the end of r, and an error when reading or writing
 // fails or when the decoder breaks down (any other error, a panic): the
 // program should then exit with a failing status, which the certifier
 // takes as the breakdown it is.
 func ServeDecoder(r io.Reader, w io.Writer, name string, newDecoder func() certify.Decoder, opts ...ServeOption) error {
-	s := &hpackstdio.Server{Name: name, NewDecoder: newDecoder}
+	s := &hpackstdio.Server{Name: name, NewDecoder: func() hpackstdio.Decoder { return servedDecoder(newDecoder()) }}
 	for _, o := range opts {
 		o(s)
 	}

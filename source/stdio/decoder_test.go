@@ -99,7 +99,7 @@ func runDecoderHelper(args []string) int {
 		}
 		return &d
 	}
-	opts := []stdio.ServeOption{func(s *hpackstdio.Server) { s.DecoderLacks, s.Complete = lacks, true }}
+	opts := []stdio.ServeOption{stdio.DeclareDecoderLacks(lacks), func(s *hpackstdio.Server) { s.Complete = true }}
 	if log != "" {
 		f, err := os.Create(log)
 		if err != nil {
@@ -273,8 +273,9 @@ func TestExecDecoderLacks(t *testing.T) {
 
 // TestExecDecoderBreakdowns drives decoders that crash, hang, answer
 // garbage or expand a bomb: each is a plain error, not a refusal, with
-// what the program said on its standard error, and the next context runs
-// in a fresh program.
+// what the program said on its standard error; the next context runs in
+// a fresh program, but for the decoder that hung: a timeout ends the
+// target, and its next context fails at once.
 func TestExecDecoderBreakdowns(t *testing.T) {
 	tests := []struct {
 		args    string
@@ -320,8 +321,14 @@ func TestExecDecoderBreakdowns(t *testing.T) {
 			if _, err := d.DecodeBlock([]byte{0x82}); err == nil {
 				t.Error("DecodeBlock after the breakdown: no error")
 			}
-			// The next story: a fresh program.
+			// The next story: a fresh program, or none after a timeout.
 			d, err = target.NewDecoder()
+			if tt.timeout {
+				if err == nil || !strings.Contains(err.Error(), "no request sent: the decoder is not started again since it stopped answering") {
+					t.Errorf("NewDecoder after a timeout: %v; want an error saying no program is started again", err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,11 @@
 // program in any language speaking the protocol (package hpackstdio, its
 // messages, client and server), and Serve makes a Go certify.Encoder
 // speak it; ExecDecoder and ServeDecoder do the same for decoders.
+//
+// Files: stdio.go (the encoder side: Exec, Serve), decoder.go (the
+// decoder side: ExecDecoder, ServeDecoder; a timeout ends a decoder
+// target), convert.go (the one place where the protocol's types meet
+// the certifier's: fields, lacks, errors, served encoders and decoders).
 package stdio
 
 import (
@@ -84,7 +89,11 @@ func ExecWith(command string, opts ExecOptions) (certify.Target, error) {
 	if err := t.start(); err != nil {
 		return nil, fmt.Errorf("%w%s", err, stderrNote(t.stderr))
 	}
-	t.name, t.binary, t.lacks = t.client.Name(), t.client.Binary(), t.client.Lacks()
+	t.name, t.binary = t.client.Name(), t.client.Binary()
+	if t.lacks, err = certifyLacks(t.client.Lacks()); err != nil {
+		t.kill()
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -118,7 +127,7 @@ func (t *execTarget) Name() string {
 func (t *execTarget) start() error {
 	c, err := hpackstdio.Start(t.argv, hpackstdio.Options{Timeout: t.opts.Timeout, MaxWire: t.opts.MaxWire, Stderr: t.stderr})
 	if err != nil {
-		return withTimeout(err)
+		return certifyError(err)
 	}
 	t.client = c
 	return nil
@@ -160,7 +169,7 @@ func (t *execTarget) NewEncoder() (certify.Encoder, error) {
 		}
 	}
 	if err := t.client.New(); err != nil {
-		return nil, withTimeout(err)
+		return nil, certifyError(err)
 	}
 	return &stdioEncoder{t: t, c: t.client}, nil
 }
@@ -187,30 +196,12 @@ func (e *stdioEncoder) EncodeBlock(dst []byte, fields []certify.Field) ([]byte, 
 	if e.c != e.t.client {
 		return dst, errors.New("the encoder process was restarted; this context is gone")
 	}
-	e.fields = e.fields[:0]
-	for _, f := range fields {
-		e.fields = append(e.fields, hpackstdio.Field(f))
-	}
+	e.fields = protocolFields(e.fields[:0], fields)
 	sizes := e.pending
 	e.pending = nil
 	wire, err := e.c.Encode(dst, sizes, e.fields)
-	return wire, withTimeout(err)
+	return wire, certifyError(err)
 }
-
-// withTimeout makes a timeout of package hpackstdio match
-// certify.ErrTimeout too.
-func withTimeout(err error) error {
-	if errors.Is(err, hpackstdio.ErrTimeout) {
-		return timeoutError{err}
-	}
-	return err
-}
-
-// timeoutError is an hpackstdio error that also matches certify.ErrTimeout.
-type timeoutError struct{ err error }
-
-func (e timeoutError) Error() string   { return e.err.Error() }
-func (e timeoutError) Unwrap() []error { return []error{e.err, certify.ErrTimeout} }
 
 // A ServeOption configures the hpackstdio.Server that Serve runs, after
 // Serve has set its Name and NewEncoder. To offer the binary-safe form,
@@ -218,10 +209,8 @@ func (e timeoutError) Unwrap() []error { return []error{e.err, certify.ErrTimeou
 // library without a never-index API:
 //
 //	stdio.Serve(os.Stdin, os.Stdout, name, newEncoder,
-//		func(s *hpackstdio.Server) {
-//			s.Binary = true
-//			s.Lacks = certify.Lacks{NeverIndex: true}
-//		})
+//		func(s *hpackstdio.Server) { s.Binary = true },
+//		stdio.DeclareLacks(certify.Lacks{NeverIndex: true}))
 type ServeOption func(*hpackstdio.Server)
 
 // Serve speaks the encoder side of hpack-stdio/1 for a Go
@@ -239,22 +228,4 @@ func Serve(r io.Reader, w io.Writer, name string, newEncoder func() certify.Enco
 		o(s)
 	}
 	return s.Serve(r, w)
-}
-
-// servedEncoder is a certify.Encoder as Serve drives it.
-type servedEncoder struct {
-	enc    certify.Encoder
-	fields []certify.Field
-}
-
-func (e *servedEncoder) SetMaxDynamicTableSize(n uint32) error {
-	return e.enc.SetMaxDynamicTableSize(n)
-}
-
-func (e *servedEncoder) EncodeBlock(dst []byte, fields []hpackstdio.Field) ([]byte, error) {
-	e.fields = e.fields[:0]
-	for _, f := range fields {
-		e.fields = append(e.fields, certify.Field(f))
-	}
-	return e.enc.EncodeBlock(dst, e.fields)
 }

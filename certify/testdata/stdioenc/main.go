@@ -145,11 +145,10 @@ func main() {
 	}, func(s *hpackstdio.Server) {
 		s.Binary = !*utf8Only
 		s.Complete = *validate
-		s.Lacks.NeverIndex = *declNever
 		if log != nil {
 			s.Log = log
 		}
-	})
+	}, stdio.DeclareLacks(certify.Lacks{NeverIndex: *declNever}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdioenc:", err)
 		os.Exit(1)

@@ -5,13 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // BreakdownError is the error of an encoder program that broke
@@ -116,8 +111,8 @@ func groupDigits(n int) string {
 type answer struct {
 	name         string
 	binary       bool
-	lacks        certify.Lacks
-	decoderLacks certify.DecoderLacks
+	lacks        Lacks
+	decoderLacks []string
 	wire         []byte
 	fields       []Field // the fields of a decode answer, Sensitive as never_indexed says
 	table        []Field // the table of a decode answer, when hasTable
@@ -317,87 +312,6 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		a.wire = octets
 	}
 	return a, nil
-}
-
-// parseLacks returns the lacks an answer to hello declares in its
-// "lacks" and "refuses" members, JSON arrays or nil, or what is wrong
-// with them.
-func parseLacks(lacksJSON, refusesJSON json.RawMessage) (certify.Lacks, string) {
-	var lacks, refuses []json.RawMessage
-	json.Unmarshal(lacksJSON, &lacks) // an array or nothing, as checked before
-	json.Unmarshal(refusesJSON, &refuses)
-	var names []string
-	for i, raw := range lacks {
-		var name string
-		if kind := jsonKind(raw); kind != '"' {
-			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %s at index %d, not a string`, valueKind(kind, false), i)
-		}
-		json.Unmarshal(raw, &name)
-		switch {
-		case !slices.Contains(certify.LackNames, name):
-			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %s at index %d, not a lack hpack-stdio/1 defines (%s)`,
-				quoteName(name), i, strings.Join(certify.LackNames, ", "))
-		case slices.Contains(names, name):
-			return certify.Lacks{}, fmt.Sprintf(`the "lacks" of the answer to hello has %q twice`, name)
-		}
-		names = append(names, name)
-	}
-	var ranges [][2]int
-	for i, raw := range refuses {
-		r, what, why := octetRange(raw)
-		if what != "" {
-			return certify.Lacks{}, fmt.Sprintf(`the "refuses" of the answer to hello has %s at index %d, %s`, what, i, why)
-		}
-		ranges = append(ranges, r)
-	}
-	l, err := certify.ParseLacks(names, ranges)
-	if err != nil { // not after the checks above; a guard should they differ
-		return certify.Lacks{}, `the answer to hello declares lacks the certifier refuses: ` + err.Error()
-	}
-	return l, ""
-}
-
-// octetRange returns the range raw, an item of "refuses", is, or what it
-// is instead and why that is no range.
-func octetRange(raw json.RawMessage) (r [2]int, what, why string) {
-	const notRange = "not a range [LO, HI] of two integers"
-	var items []json.RawMessage
-	if kind := jsonKind(raw); kind != '[' {
-		return r, valueKind(kind, false), notRange
-	}
-	json.Unmarshal(raw, &items)
-	if len(items) != 2 {
-		return r, fmt.Sprintf("an array of %d values", len(items)), notRange
-	}
-	var texts [2]string
-	integers := true
-	for j, item := range items {
-		if kind := jsonKind(item); kind != '-' && (kind < '0' || kind > '9') {
-			return r, "an array with " + valueKind(kind, false), notRange
-		}
-		texts[j] = string(bytes.TrimSpace(item))
-		// Only whether it is an octet matters, so a number past the
-		// range of float64 counts as one past 255.
-		f, _ := strconv.ParseFloat(texts[j], 64)
-		switch {
-		case f != math.Trunc(f):
-			integers = false
-		case f < -1:
-			r[j] = -1
-		case f > 256:
-			r[j] = 256
-		default:
-			r[j] = int(f)
-		}
-	}
-	shown := "[" + texts[0] + ", " + texts[1] + "]"
-	switch {
-	case !integers:
-		return r, shown, notRange
-	case r[0] < 0 || r[1] > 255 || r[0] > r[1]:
-		return r, shown, "not two octet values 0-255, the first at most the second"
-	}
-	return r, "", ""
 }
 
 // quoteName quotes a member name for a message, cut if it is long.

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/stdioschema"
 )
 
@@ -56,19 +55,19 @@ func TestParseAnswer(t *testing.T) {
 func TestParseAnswerLacks(t *testing.T) {
 	tests := []struct {
 		line   string
-		want   certify.Lacks
+		want   Lacks
 		reason string
 	}{
-		{`{"name":"x"}`, certify.Lacks{}, "nothing declared"},
-		{`{"name":"x","lacks":[],"refuses":[]}`, certify.Lacks{}, "empty lists declare nothing"},
-		{`{"name":"x","lacks":["never-index"]}`, certify.Lacks{NeverIndex: true}, "one lack"},
+		{`{"name":"x"}`, Lacks{}, "nothing declared"},
+		{`{"name":"x","lacks":[],"refuses":[]}`, Lacks{}, "empty lists declare nothing"},
+		{`{"name":"x","lacks":["never-index"]}`, Lacks{Names: []string{"never-index"}}, "one lack"},
 		{`{"name":"x","lacks":["uppercase-names","empty-block","one-size-update","pseudo-first","never-index"]}`,
-			certify.Lacks{NeverIndex: true, PseudoFirst: true, OneSizeUpdate: true, EmptyBlock: true, UppercaseNames: true}, "every lack, in any order"},
+			Lacks{Names: []string{"uppercase-names", "empty-block", "one-size-update", "pseudo-first", "never-index"}}, "several lacks, in the order declared"},
 		{`{"name":"x","refuses":[[0, 31],[127,127], [128,255]]}`,
-			certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}, {Lo: 127, Hi: 127}, {Lo: 128, Hi: 255}}}, "ranges, one of a single octet"},
+			Lacks{Refuses: []OctetRange{{Lo: 0, Hi: 31}, {Lo: 127, Hi: 127}, {Lo: 128, Hi: 255}}}, "ranges, one of a single octet"},
 		{`{"refuses":[[0,0]],"binary":true,"lacks":["empty-block"],"name":"x"}`,
-			certify.Lacks{EmptyBlock: true, Refuses: []certify.OctetRange{{Lo: 0, Hi: 0}}}, "members in any order"},
-		{`{"name":"x","refuses":[[0,1e2]]}`, certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 100}}}, "an integer written with an exponent"},
+			Lacks{Names: []string{"empty-block"}, Refuses: []OctetRange{{Lo: 0, Hi: 0}}}, "members in any order"},
+		{`{"name":"x","refuses":[[0,1e2]]}`, Lacks{Refuses: []OctetRange{{Lo: 0, Hi: 100}}}, "an integer written with an exponent"},
 	}
 	for _, tt := range tests {
 		a, err := parseAnswer(OpHello, []byte(tt.line), DefaultMaxWire)

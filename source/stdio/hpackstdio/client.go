@@ -5,8 +5,6 @@ import (
 	"io"
 	"math"
 	"time"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // Options configures Start.
@@ -81,7 +79,7 @@ type Client struct {
 	maxWire int
 	name    string
 	binary  bool
-	lacks   certify.Lacks
+	lacks   Lacks
 }
 
 // Start starts the program argv[0] with the arguments argv[1:] and asks
@@ -121,7 +119,7 @@ func (c *Client) Binary() bool { return c.binary }
 // library cannot express: the lacks named in its "lacks" member and the
 // octets of its "refuses" ranges. A name the protocol does not define, or
 // a range that is not one, is a breakdown of hello, so Start fails.
-func (c *Client) Lacks() certify.Lacks { return c.lacks }
+func (c *Client) Lacks() Lacks { return c.lacks }
 
 // Err returns why the program was stopped, or nil while it runs.
 func (c *Client) Err() error { return c.err }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // decoderWords is the vocabulary of a decoder's answers: hello is
@@ -25,7 +23,7 @@ var decoderWords = vocabulary{
 // op, as the protocol defines it (readMembers, decoderWords). lacks is
 // what the decoder declared in its answer to hello: a decoder that lacks
 // "never-indexed" may leave never_indexed out of its decode answers.
-func parseDecoderAnswer(op string, line []byte, lacks certify.DecoderLacks) (answer, *lineError) {
+func parseDecoderAnswer(op string, line []byte, lacks []string) (answer, *lineError) {
 	var a answer
 	fail := func(format string, args ...any) (answer, *lineError) {
 		return a, answerError(op, format, args...)
@@ -70,7 +68,7 @@ func parseDecoderAnswer(op string, line []byte, lacks certify.DecoderLacks) (ans
 		}
 		raw, ok = members["never_indexed"]
 		if !ok {
-			if !lacks.NeverIndexed {
+			if !slices.Contains(lacks, "never-indexed") {
 				return fail(`has no "never_indexed" (one flag a header), and the decoder did not declare the lack "never-indexed"`)
 			}
 			return a, nil
@@ -130,31 +128,4 @@ func parsePairs(raw json.RawMessage, what string, hexForm bool) ([]Field, *lineE
 		fields[i] = Field{Name: nv[0], Value: nv[1]}
 	}
 	return fields, nil
-}
-
-// parseDecoderLacks returns the lacks the "lacks" of a decoder's answer to
-// hello declares, a JSON array or nil, or what is wrong with them.
-func parseDecoderLacks(raw json.RawMessage) (certify.DecoderLacks, *lineError) {
-	var lacks certify.DecoderLacks
-	var list []json.RawMessage
-	json.Unmarshal(raw, &list) // an array or nothing, as checked before
-	var names []string
-	for i, item := range list {
-		fail := func(format string, args ...any) (certify.DecoderLacks, *lineError) {
-			return certify.DecoderLacks{}, &lineError{what: fmt.Sprintf(`the "lacks" of the answer to hello has `+format, args...)}
-		}
-		var name string
-		if kind := jsonKind(item); kind != '"' {
-			return fail("%s at index %d, not a string", valueKind(kind, false), i)
-		}
-		json.Unmarshal(item, &name)
-		if slices.Contains(names, name) {
-			return fail("%q twice", name)
-		}
-		if err := lacks.ParseDecoderLack(name); err != nil {
-			return fail("%s at index %d: %v", quoteName(name), i, err)
-		}
-		names = append(names, name)
-	}
-	return lacks, nil
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/cputime"
 )
 
@@ -23,9 +22,9 @@ const DefaultMaxAnswer = 16 << 20
 // that expands a decompression bomb (a block of many references to a
 // large entry) instead of refusing its header list (RFC 9113 §6.5.2,
 // RFC 7541 §7.3). The line was refused unread past the bound, and the
-// program killed. It is a breakdown like any line over its bound, and
-// matches certify.ErrAnswerTooLarge (errors.Is), by which the dec/ cases
-// grade the expansion rather than the breakdown.
+// program killed. It is a breakdown like any line over its bound; the
+// certifier finds it (errors.As) to grade the expansion rather than the
+// breakdown.
 type OversizeAnswerError struct {
 	// Limit is the bound of the answer line, in octets.
 	Limit int
@@ -35,9 +34,6 @@ type OversizeAnswerError struct {
 func (e *OversizeAnswerError) Error() string {
 	return fmt.Sprintf("an answer to decode of more than %s octets, the bound of a decode answer: the decoder expanded the block beyond any header list the certifier accepts", groupDigits(e.Limit))
 }
-
-// Is reports whether target is certify.ErrAnswerTooLarge.
-func (e *OversizeAnswerError) Is(target error) bool { return target == certify.ErrAnswerTooLarge }
 
 // Decoded is a decoder's answer to decode.
 type Decoded struct {
@@ -63,7 +59,7 @@ type DecoderClient struct {
 	program
 	maxAnswer int
 	name      string
-	lacks     certify.DecoderLacks
+	lacks     []string
 	// open is set while a context is open: after New, until the decoder
 	// refuses a block; refusal is then that refusal.
 	open    bool
@@ -75,8 +71,8 @@ type DecoderClient struct {
 // StartDecoder starts the decoder program argv[0] with the arguments
 // argv[1:] and asks its name with hello, which must say "decoder":true
 // (a program that does not is an encoder, and its hello a breakdown). Its
-// "lacks" are what it declares its library cannot do (see
-// certify.DecoderLacks); an unknown one is a breakdown of hello. An error
+// "lacks" are what it declares its library cannot do or show, among
+// DecoderLackNames; an unknown one is a breakdown of hello. An error
 // means the program could not be started or did not answer hello so; the
 // program is killed then. Options.MaxWire does not apply to a decoder;
 // Options.MaxAnswer does.
@@ -104,8 +100,8 @@ func StartDecoder(argv []string, opts Options) (*DecoderClient, error) {
 func (d *DecoderClient) Name() string { return d.name }
 
 // Lacks returns what the decoder declared in its answer to hello that its
-// library cannot do or show.
-func (d *DecoderClient) Lacks() certify.DecoderLacks { return d.lacks }
+// library cannot do or show, by the names of DecoderLackNames.
+func (d *DecoderClient) Lacks() []string { return d.lacks }
 
 // Err returns why the program was stopped, or nil while it runs.
 func (d *DecoderClient) Err() error { return d.err }

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/source/inprocess"
+	"github.com/hpackcert/hpackcert/oracle/strict"
 )
 
 // decoderHelpers are the decoder programs of the tests, by helper mode.
@@ -20,15 +19,15 @@ var decoderHelpers = map[string]func() int{
 		return serveDecoder(&Server{Name: "strict", NewDecoder: newStrict, Complete: true, DecoderLacks: allDecoderLacks})
 	},
 	"dec-panic": func() int {
-		return serveDecoder(&Server{Name: "panic", NewDecoder: func() certify.Decoder { return panicDecoder{} }})
+		return serveDecoder(&Server{Name: "panic", NewDecoder: func() Decoder { return panicDecoder{} }})
 	},
 	"dec-grow": func() int {
-		return serveDecoder(&Server{Name: "grow", NewDecoder: func() certify.Decoder { return &growDecoder{} }})
+		return serveDecoder(&Server{Name: "grow", NewDecoder: func() Decoder { return &growDecoder{} }})
 	},
 }
 
 // allDecoderLacks declares every decoder lack there is.
-var allDecoderLacks = certify.DecoderLacks{NeverIndexed: true, MaxHeaderList: true}
+var allDecoderLacks = DecoderLackNames
 
 // serveDecoder serves s on the standard input and output and returns
 // the exit status: 1 when Serve failed, a decoder's breakdown among
@@ -41,8 +40,36 @@ func serveDecoder(s *Server) int {
 	return 0
 }
 
-// newStrict returns the strict decoder, which shows its table.
-func newStrict() certify.Decoder { return inprocess.NewStrictDecoder() }
+// strictDecoder is the strict decoder of package oracle/strict as a
+// Server serves it: each of its errors a refusal, its table shown.
+type strictDecoder struct{ d *strict.Decoder }
+
+// newStrict returns the strict decoder, with no header-list limit.
+func newStrict() Decoder {
+	d := strict.New()
+	d.SetMaxHeaderListSize(0)
+	return strictDecoder{d}
+}
+
+func (s strictDecoder) SetMaxDynamicTableSize(n uint32) error {
+	s.d.SetMaxDynamicTableSize(n)
+	return nil
+}
+
+func (s strictDecoder) SetMaxHeaderListSize(n uint32) error {
+	s.d.SetMaxHeaderListSize(int(n))
+	return nil
+}
+
+func (s strictDecoder) DecodeBlock(block []byte) ([]Field, error) {
+	fields, err := s.d.DecodeBlock(block)
+	if err != nil {
+		return nil, &Refusal{Reason: err.Error(), Err: err}
+	}
+	return fields, nil
+}
+
+func (s strictDecoder) DecoderTable() ([]Field, error) { return s.d.Table(), nil }
 
 // panicDecoder panics on every block.
 type panicDecoder struct{}
@@ -126,7 +153,7 @@ func TestDecoderClientStrict(t *testing.T) {
 		{"a lowered table size without its update refused", []block{{"82", 100, 0, nil, nil}}},
 	}
 	d := startDecoder(t, "dec-strict", Options{})
-	if d.Name() != "strict" || d.Lacks() != (certify.DecoderLacks{}) {
+	if d.Name() != "strict" || len(d.Lacks()) > 0 {
 		t.Errorf("Name, Lacks = %q, %+v; want strict and none", d.Name(), d.Lacks())
 	}
 	for _, tt := range tests {
@@ -190,7 +217,7 @@ func TestDecoderClientDeadContext(t *testing.T) {
 // leave never_indexed out.
 func TestDecoderClientLacks(t *testing.T) {
 	d := startDecoder(t, "dec-strict-lacks", Options{})
-	if got := d.Lacks(); got != allDecoderLacks {
+	if got := d.Lacks(); !reflect.DeepEqual(got, allDecoderLacks) {
 		t.Errorf("Lacks() = %+v; want %+v", got, allDecoderLacks)
 	}
 	c, err := StartDecoder(scriptDecoderArgs(`{"name":"x","decoder":true,"lacks":["never-indexed"]}`, `{}`, `{"headers":[["a","b"]]}`), startOptions(Options{}))

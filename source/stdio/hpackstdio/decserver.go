@@ -5,17 +5,54 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
+
+// Decoder is one HPACK decoding context, as a Server of a decoder program
+// drives it. A new Decoder starts with an empty dynamic table, table size
+// 4096 and no header-list limit.
+type Decoder interface {
+	// SetMaxDynamicTableSize records the SETTINGS_HEADER_TABLE_SIZE of
+	// the blocks that follow (a decode request's table_size, given when
+	// it changed).
+	SetMaxDynamicTableSize(n uint32) error
+	// SetMaxHeaderListSize records the SETTINGS_MAX_HEADER_LIST_SIZE of
+	// the blocks that follow, 0 meaning none (a decode request's
+	// max_header_list, given when it changed).
+	SetMaxHeaderListSize(n uint32) error
+	// DecodeBlock decodes one complete header block into its fields, in
+	// order, Sensitive set on each never-indexed one. An error wrapping a
+	// *Refusal is the decoder refusing the block; any other error is its
+	// breakdown.
+	DecodeBlock(block []byte) ([]Field, error)
+}
+
+// TableReader is implemented by a Decoder that shows its dynamic table:
+// DecoderTable returns the entries after the last block, newest first,
+// which the answer to decode carries as its "table".
+type TableReader interface {
+	DecoderTable() ([]Field, error)
+}
+
+// Refusal is a served decoder's refusal of a block, a decoding error:
+// Serve answers {"error": Reason}, and the context is dead until the
+// next new.
+type Refusal struct {
+	// Reason is what the decoder said, the text of the error answer.
+	Reason string
+	// Err is the decoder's own error, when there is one.
+	Err error
+}
+
+func (r *Refusal) Error() string { return "the decoder refused the block: " + r.Reason }
+func (r *Refusal) Unwrap() error { return r.Err }
 
 // decoderContext is the decoding context of a Server's session and the
 // settings it was given.
 type decoderContext struct {
-	dec           certify.Decoder // nil before the first new
-	dead          bool            // after a refusal, until the next new
-	tableSize     uint32          // the SETTINGS_HEADER_TABLE_SIZE dec was given
-	maxHeaderList uint32          // the SETTINGS_MAX_HEADER_LIST_SIZE dec was given
+	dec           Decoder // nil before the first new
+	dead          bool    // after a refusal, until the next new
+	tableSize     uint32  // the SETTINGS_HEADER_TABLE_SIZE dec was given
+	maxHeaderList uint32  // the SETTINGS_MAX_HEADER_LIST_SIZE dec was given
 }
 
 // decodeAnswer is the JSON form of an answer to decode: the fields,
@@ -39,7 +76,7 @@ func (sess *session) decoderAnswer(req *Request) ([]byte, error) {
 			Name    string   `json:"name"`
 			Decoder bool     `json:"decoder"`
 			Lacks   []string `json:"lacks,omitempty"`
-		}{sess.s.Name, true, sess.s.DecoderLacks.Names()})
+		}{sess.s.Name, true, sess.s.DecoderLacks})
 	case OpNew:
 		dec, err := newServedDecoder(sess.s.NewDecoder)
 		if err != nil {
@@ -64,11 +101,11 @@ func (sess *session) decoderAnswer(req *Request) ([]byte, error) {
 		*c = decoderContext{dec: dec, tableSize: InitialTableSize}
 	}
 	fields, table, hasTable, err := c.decode(req)
-	var refusal *certify.Rejection
+	var refusal *Refusal
 	if errors.As(err, &refusal) {
 		c.dead = true
 		if refusal.Reason != "" {
-			// The decoder's words, without the Rejection's preamble.
+			// The decoder's words, without the Refusal's preamble.
 			err = errors.New(refusal.Reason)
 		}
 		return errorAnswer(err)
@@ -81,7 +118,7 @@ func (sess *session) decoderAnswer(req *Request) ([]byte, error) {
 
 // newServedDecoder calls newDecoder, making a panic or a nil decoder an
 // error.
-func newServedDecoder(newDecoder func() certify.Decoder) (dec certify.Decoder, err error) {
+func newServedDecoder(newDecoder func() Decoder) (dec Decoder, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("hpackstdio: the decoder's constructor panicked: %v", r)
@@ -95,7 +132,7 @@ func newServedDecoder(newDecoder func() certify.Decoder) (dec certify.Decoder, e
 
 // decode gives the decoder the settings of req where they changed, a
 // repeated value being no new acknowledgement, and decodes its block.
-// An error of DecodeBlock wrapping a *certify.Rejection is the decoder
+// An error of DecodeBlock wrapping a *Refusal is the decoder
 // refusing the block; any other error, a setting refused or a panic
 // among them, is its breakdown.
 func (c *decoderContext) decode(req *Request) (fields, table []Field, hasTable bool, err error) {
@@ -119,7 +156,7 @@ func (c *decoderContext) decode(req *Request) (fields, table []Field, hasTable b
 	if fields, err = c.dec.DecodeBlock(req.Wire); err != nil {
 		return nil, nil, false, err
 	}
-	if r, ok := c.dec.(certify.DecoderTableReader); ok {
+	if r, ok := c.dec.(TableReader); ok {
 		if table, err = r.DecoderTable(); err != nil {
 			return nil, nil, false, fmt.Errorf("reading the table: %w", err)
 		}

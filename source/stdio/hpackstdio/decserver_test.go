@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // TestServeDecoder runs Server for the strict decoder on a script of
@@ -43,7 +41,7 @@ func TestServeDecoder(t *testing.T) {
 		requests[i] = s.request
 	}
 	var log bytes.Buffer
-	s := &Server{Name: "strict", NewDecoder: newStrict, DecoderLacks: certify.DecoderLacks{NeverIndexed: true}, Complete: true, Log: &log}
+	s := &Server{Name: "strict", NewDecoder: newStrict, DecoderLacks: []string{"never-indexed"}, Complete: true, Log: &log}
 	answers := serve(t, s, requests...)
 	for i, sc := range script {
 		if got := answers[i]; !(got == sc.answer || strings.HasSuffix(sc.answer, `"`) && strings.HasPrefix(got, sc.answer)) {
@@ -75,7 +73,7 @@ func TestServeEncoderRefusesDecode(t *testing.T) {
 // Serve with an error saying so, after the answers before it.
 func TestServeDecoderBreakdown(t *testing.T) {
 	var out bytes.Buffer
-	s := &Server{Name: "panic", NewDecoder: func() certify.Decoder { return panicDecoder{} }}
+	s := &Server{Name: "panic", NewDecoder: func() Decoder { return panicDecoder{} }}
 	in := `{"op":"hello"}` + "\n" + `{"op":"new"}` + "\n" + `{"op":"decode","wire":"82","table_size":4096,"max_header_list":0}` + "\n"
 	err := s.Serve(strings.NewReader(in), &out)
 	if err == nil || err.Error() != "hpackstdio: the decoder broke down: the decoder panicked: planted panic" {
@@ -84,7 +82,7 @@ func TestServeDecoderBreakdown(t *testing.T) {
 	if want := `{"name":"panic","decoder":true}` + "\n{}\n"; out.String() != want {
 		t.Errorf("answers %q; want %q", out.String(), want)
 	}
-	nilDecoder := &Server{Name: "nil", NewDecoder: func() certify.Decoder { return nil }}
+	nilDecoder := &Server{Name: "nil", NewDecoder: func() Decoder { return nil }}
 	if err := nilDecoder.Serve(strings.NewReader(`{"op":"new"}`+"\n"), new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "returned nil") {
 		t.Errorf("Serve with a constructor returning nil: error %v; want one saying so", err)
 	}

@@ -60,9 +60,23 @@
 // program and checks its answers as strictly as Client does an
 // encoder's, its messages saying "decoder"; an error answer to decode is
 // an *AnswerError, after which the context is dead until new. Server
-// with NewDecoder serves a Go certify.Decoder. docs/STDIO.md describes
+// with NewDecoder serves a Go Decoder. docs/STDIO.md describes
 // the protocol in full, and docs/hpack-stdio.schema.json has a JSON
 // Schema of every message.
+//
+// The package stands alone: it imports no part of the certifier, neither
+// its engine nor an oracle, so that a program speaking the protocol links
+// the protocol only. Its Field, Encoder, Decoder, Lacks and errors are its
+// own, and package source/stdio converts them to the certifier's.
+//
+// Files: hpackstdio.go (the operations, Field, Encoder, the shared
+// errors), request.go and decrequest.go (requests, both roles), answer.go
+// and decanswer.go (answers checked against their request, breakdown
+// messages), lacks.go (what a hello declares), client.go and
+// decclient.go (Client, DecoderClient), server.go and decserver.go
+// (Server, Decoder, Refusal), program.go, process.go, deadline.go,
+// exit.go and peakrss.go (one running program: its process group,
+// deadlines that do not count a busy machine, exits, memory).
 package hpackstdio
 
 import (

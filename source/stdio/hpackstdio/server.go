@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // Server is the encoder side of hpack-stdio/1, for a Go Encoder, or its
-// decoder side, for a Go certify.Decoder: what a program passes to the
+// decoder side, for a Go Decoder: what a program passes to the
 // certifier's --exec runs Serve on its standard input and output.
 type Server struct {
 	// Name is the answer to hello; it must not be empty.
@@ -24,10 +22,11 @@ type Server struct {
 	// of a decoder program: its hello then says "decoder":true, and it
 	// answers decode requests (see decode in decserver.go) and no encode
 	// request.
-	NewDecoder func() certify.Decoder
+	NewDecoder func() Decoder
 	// DecoderLacks declares in a decoder's answer to hello what its
-	// library cannot do or show (its "lacks" member).
-	DecoderLacks certify.DecoderLacks
+	// library cannot do or show (its "lacks" member), by names among
+	// DecoderLackNames.
+	DecoderLacks []string
 	// Binary offers the binary-safe form in the answer to hello. Serve
 	// accepts encode requests in both forms whatever it offered.
 	Binary bool
@@ -36,7 +35,7 @@ type Server struct {
 	// certifier builds every scenario from what it can. Serve still
 	// encodes whatever it is asked: the encoder must cope with a request
 	// the declaration rules out, from a certifier that does not know it.
-	Lacks certify.Lacks
+	Lacks Lacks
 	// Complete makes Serve reject any request that is not exactly what
 	// the protocol defines, with an error answer: the checks of
 	// ParseRequest with complete set, an encode request in the form that
@@ -54,16 +53,20 @@ type Server struct {
 // Serve reads requests from r and writes one answer line for each to w,
 // until r ends. It returns nil at the end of r, and an error only when
 // reading or writing fails, when a request line is longer than MaxLine,
-// when the Server lacks a Name or has not exactly one of NewEncoder and
-// NewDecoder, or when a decoder breaks down (an error that is not a
-// certify.Rejection, a panic: the program should then exit, which the
-// certifier takes as the breakdown it is).
+// when the Server lacks a Name, has not exactly one of NewEncoder and
+// NewDecoder or declares a lack the protocol does not define, or when a
+// decoder breaks down (an error that is not a *Refusal, a panic: the
+// program should then exit, which the certifier takes as the breakdown
+// it is).
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	if s.Name == "" {
 		return errors.New("hpackstdio: Server.Name is empty")
 	}
 	if (s.NewEncoder == nil) == (s.NewDecoder == nil) {
 		return errors.New("hpackstdio: a Server needs exactly one of NewEncoder and NewDecoder")
+	}
+	if err := s.checkLacks(); err != nil {
+		return err
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
@@ -181,15 +184,25 @@ func (sess *session) encode(req *Request) ([]byte, error) {
 	return sess.enc.EncodeBlock(sess.wire[:0], req.Fields)
 }
 
-// helloLacks returns l as the "lacks" and "refuses" members of the answer
-// to hello spell it, nil for none.
-func helloLacks(l certify.Lacks) ([]string, [][2]int) {
-	names := l.Names()
-	var refuses [][2]int
-	for _, r := range l.Refuses {
-		refuses = append(refuses, [2]int{int(r.Lo), int(r.Hi)})
+// checkLacks returns an error when the lacks the Server declares are not
+// the protocol's: an unknown name or one named twice, a range whose Lo
+// is over its Hi, lacks declared for the other role.
+func (s *Server) checkLacks() error {
+	if s.NewDecoder != nil {
+		if len(s.Lacks.Names) > 0 || len(s.Lacks.Refuses) > 0 {
+			return errors.New("hpackstdio: a decoder Server declares encoder lacks (Lacks); a decoder's are DecoderLacks")
+		}
+		return checkLackNames(roleDecoder, s.DecoderLacks, DecoderLackNames)
 	}
-	return names, refuses
+	if len(s.DecoderLacks) > 0 {
+		return errors.New("hpackstdio: an encoder Server declares decoder lacks (DecoderLacks); an encoder's are Lacks")
+	}
+	for _, r := range s.Lacks.Refuses {
+		if r.Lo > r.Hi {
+			return fmt.Errorf("hpackstdio: the encoder refuses the octets [%d, %d], not a range: its Lo is over its Hi", r.Lo, r.Hi)
+		}
+	}
+	return checkLackNames(roleEncoder, s.Lacks.Names, EncoderLackNames)
 }
 
 // errorAnswer returns the error answer saying err, never an empty one,

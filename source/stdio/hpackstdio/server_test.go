@@ -9,8 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/hpackcert/hpackcert/certify"
 )
 
 // echoEncoder is an Encoder whose block spells out what it was given, so
@@ -122,28 +120,24 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestServeComplete checks what Complete adds: the order of hello, new
-// and encode, and the form hello negotiated.
 // TestServeLacks checks the answer to hello of a Server that declares
 // lacks, each on its own and all at once: its members, in the schema,
 // and read back by parseAnswer as they were declared.
 func TestServeLacks(t *testing.T) {
 	sch := schemas(t)
 	tests := []struct {
-		lacks certify.Lacks
+		lacks Lacks
 		want  string
 	}{
-		{certify.Lacks{}, `{"name":"echo"}`},
-		{certify.Lacks{NeverIndex: true}, `{"name":"echo","lacks":["never-index"]}`},
-		{certify.Lacks{PseudoFirst: true}, `{"name":"echo","lacks":["pseudo-first"]}`},
-		{certify.Lacks{OneSizeUpdate: true}, `{"name":"echo","lacks":["one-size-update"]}`},
-		{certify.Lacks{EmptyBlock: true}, `{"name":"echo","lacks":["empty-block"]}`},
-		{certify.Lacks{UppercaseNames: true}, `{"name":"echo","lacks":["uppercase-names"]}`},
-		{certify.Lacks{GroupedNames: true}, `{"name":"echo","lacks":["grouped-names"]}`},
-		{certify.Lacks{PseudoOrder: true}, `{"name":"echo","lacks":["pseudo-order"]}`},
-		{certify.Lacks{TokenNames: true}, `{"name":"echo","lacks":["token-names"]}`},
-		{certify.Lacks{Refuses: []certify.OctetRange{{Lo: 0, Hi: 31}}}, `{"name":"echo","refuses":[[0,31]]}`},
-		{everyLack, `{"name":"echo","lacks":["never-index","pseudo-first","one-size-update","empty-block","uppercase-names"],"refuses":[[0,8],[127,127],[255,255]]}`},
+		{Lacks{}, `{"name":"echo"}`},
+		{Lacks{Refuses: []OctetRange{{Lo: 0, Hi: 31}}}, `{"name":"echo","refuses":[[0,31]]}`},
+		{everyLack, `{"name":"echo","lacks":["never-index","pseudo-first","one-size-update","empty-block","uppercase-names","empty-name","grouped-names","pseudo-order","token-names","request-head"],"refuses":[[0,8],[127,127],[255,255]]}`},
+	}
+	for _, name := range EncoderLackNames {
+		tests = append(tests, struct {
+			lacks Lacks
+			want  string
+		}{Lacks{Names: []string{name}}, `{"name":"echo","lacks":["` + name + `"]}`})
 	}
 	for _, tt := range tests {
 		got := serve(t, &Server{Name: "echo", NewEncoder: newEcho, Lacks: tt.lacks}, `{"op":"hello"}`)[0]
@@ -158,21 +152,10 @@ func TestServeLacks(t *testing.T) {
 			t.Errorf("Lacks %+v: the answer %s read back as %+v, %v", tt.lacks, got, a.lacks, le)
 		}
 	}
-	// Every name of certify.LackNames, which the Server spells, is one
-	// parseAnswer takes.
-	for _, name := range certify.LackNames {
-		line := `{"name":"x","lacks":["` + name + `"]}`
-		want, err := certify.ParseLacks([]string{name}, nil)
-		a, le := parseAnswer(OpHello, []byte(line), DefaultMaxWire)
-		if err != nil || le != nil || !reflect.DeepEqual(a.lacks, want) {
-			t.Errorf("the lack %q: parseAnswer %+v, %v; ParseLacks %+v, %v", name, a.lacks, le, want, err)
-		}
-		if got, _ := helloLacks(want); len(got) != 1 || got[0] != name {
-			t.Errorf("the lack %q is spelt %q in the answer to hello", name, got)
-		}
-	}
 }
 
+// TestServeComplete checks what Complete adds: the order of hello, new
+// and encode, and the form hello negotiated.
 func TestServeComplete(t *testing.T) {
 	const (
 		hello  = `{"op":"hello"}`
@@ -242,6 +225,12 @@ func TestServeMisconfigured(t *testing.T) {
 		{"no name", &Server{NewEncoder: newEcho}, "Name is empty"},
 		{"no encoder", &Server{Name: "x"}, "exactly one of NewEncoder and NewDecoder"},
 		{"encoder and decoder", &Server{Name: "x", NewEncoder: newEcho, NewDecoder: newStrict}, "exactly one of NewEncoder and NewDecoder"},
+		{"unknown lack", &Server{Name: "x", NewEncoder: newEcho, Lacks: Lacks{Names: []string{"never-indexed"}}}, `the encoder lacks name "never-indexed", not a lack hpack-stdio/1 defines`},
+		{"lack twice", &Server{Name: "x", NewEncoder: newEcho, Lacks: Lacks{Names: []string{"empty-block", "empty-block"}}}, `the encoder lacks name "empty-block" twice`},
+		{"no range", &Server{Name: "x", NewEncoder: newEcho, Lacks: Lacks{Refuses: []OctetRange{{Lo: 9, Hi: 8}}}}, "refuses the octets [9, 8], not a range"},
+		{"unknown decoder lack", &Server{Name: "x", NewDecoder: newStrict, DecoderLacks: []string{"never-index"}}, `the decoder lacks name "never-index", not a lack hpack-stdio/1 defines`},
+		{"encoder lacks of a decoder", &Server{Name: "x", NewDecoder: newStrict, Lacks: everyLack}, "a decoder Server declares encoder lacks"},
+		{"decoder lacks of an encoder", &Server{Name: "x", NewEncoder: newEcho, DecoderLacks: DecoderLackNames}, "an encoder Server declares decoder lacks"},
 	}
 	for _, tt := range tests {
 		err := tt.s.Serve(strings.NewReader(""), new(bytes.Buffer))

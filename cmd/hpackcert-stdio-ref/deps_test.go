@@ -43,7 +43,7 @@ func TestForbiddenDep(t *testing.T) {
 		{"golang.org/x/net/http2/hpack", "golang.org/x/net", true},
 		{"example.com/m/certifyx", m, false},
 		{"example.com/m/encoder", m, false},
-		{"example.com/m/source/stdio/hpackstdio", m, false},
+		{"example.com/m/hpackstdio", m, false},
 		{"golang.org/x/net/http2", "golang.org/x/net", false},
 		{"other.org/certify", "other.org", false},
 		{"fmt", "", false},
@@ -66,7 +66,7 @@ func TestLinksNoEngine(t *testing.T) {
 	}
 	mainModule := strings.TrimSpace(string(mod))
 	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}",
-		".", mainModule+"/source/stdio/hpackstdio").Output()
+		".", mainModule+"/hpackstdio").Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {

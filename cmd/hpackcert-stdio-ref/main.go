@@ -12,7 +12,7 @@
 // certifier can be shown an encoder with another table budget or without
 // Huffman coding.
 //
-// It links the protocol (source/stdio/hpackstdio) and the encoder only,
+// It links the protocol (hpackstdio) and the encoder only,
 // none of the certifier: an example of how little a program speaking
 // hpack-stdio/1 needs.
 package main
@@ -23,7 +23,7 @@ import (
 	"os"
 
 	"github.com/hpackcert/hpackcert/encoder"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 )
 
 func main() {

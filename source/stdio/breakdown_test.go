@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 )
 
 // TestExecBreakdownError checks that the breakdowns of a program reach

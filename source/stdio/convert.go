@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 )
 
 // This file is the one place where the protocol's types (package

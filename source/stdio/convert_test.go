@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 )
 
 // TestLackNamesAgree checks that the lacks the protocol defines are the

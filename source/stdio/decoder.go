@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/tail"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 // OversizeAnswerError is the error, wrapped in a breakdown, that

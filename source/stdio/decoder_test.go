@@ -14,9 +14,9 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/stdio"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 // decoderHelperEnv, set to 1, makes the test binary a decoder program:

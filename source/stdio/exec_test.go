@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/source/stdio"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 // TestExecRefusesInvalidUTF8 checks that a field that is not valid UTF-8

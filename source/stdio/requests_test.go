@@ -12,10 +12,10 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/stdioschema"
 	"github.com/hpackcert/hpackcert/source/stdio"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 // stdioSchemas loads the schema's definitions or stops the test.

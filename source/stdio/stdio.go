@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/internal/tail"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 // DefaultTimeout is how long Exec waits for each answer by default.

@@ -35,9 +35,9 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/hpackstdio"
 	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/source/stdio"
-	"github.com/hpackcert/hpackcert/source/stdio/hpackstdio"
 )
 
 var (

@@ -74,7 +74,7 @@ func TestUndeclaredTransformation(t *testing.T) {
 	grade := func(c Capture) *certify.Report {
 		t.Helper()
 		c.Name, c.Role, c.Where, c.Conns = "rewriting-proxy", RoleProxy, url, conns
-		rep, err := Grade([]*Capture{&c}, certify.Options{})
+		rep, err := gradeCaptures([]*Capture{&c}, certify.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

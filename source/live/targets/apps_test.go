@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
@@ -75,7 +76,7 @@ func TestAppTargets(t *testing.T) {
 			if err := c.Breakdown(); err != nil {
 				t.Errorf("breakdown: %v (notes %q)", err, c.Notes)
 			}
-			rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
+			rep, err := livegrade.Grade(live.Transcripts([]*live.Capture{c}), live.ScheduleText(), certify.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

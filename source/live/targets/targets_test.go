@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
@@ -60,7 +61,7 @@ func certifyWith(t *testing.T, name string, o Options) (*live.Capture, *certify.
 	if err != nil {
 		t.Fatalf("Capture(%s): %v", name, err)
 	}
-	rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
+	rep, err := livegrade.Grade(live.Transcripts([]*live.Capture{c}), live.ScheduleText(), certify.Options{})
 	if err != nil {
 		t.Fatalf("Grade(%s): %v", name, err)
 	}

@@ -1,62 +1,64 @@
 // Package live is the live source of hpackcert: it captures the header
 // blocks real HTTP/2 servers, proxies and clients write, over the wire,
-// and hands them to the engine as recorded wire. It holds the capture
-// engine (client, server, origin, frames, acknowledgements); the
-// catalogue of targets it knows by name, their configurations and how to
-// start them, is package targets beside it. It grades nothing and renders
-// nothing itself: Grade runs certify.Run on the captures and describes each
-// in the report (certify.TargetInfo.Live) for package report.
+// and hands them to the engine as transcripts (Capture.Transcript, a
+// livegrade.Transcript). It grades nothing and renders nothing itself:
+// package certify/livegrade infers the list each block must decode to and
+// grades the transcripts with certify.Run, and package report renders
+// them. The catalogue of targets it knows by name, with everything
+// particular to a library (how to start it, what it does to the lists it
+// relays, what its HPACK library never-indexes by itself), is package
+// targets beside it.
 //
 // It speaks HTTP/2 itself, with golang.org/x/net/http2's Framer and no
 // HPACK decoder of x/net's transport: every header block the peer writes
 // (a HEADERS or PUSH_PROMISE frame and its CONTINUATION frames, joined) is
 // kept as raw octets, with the SETTINGS_HEADER_TABLE_SIZE values the peer
-// acknowledged since its previous block, in order, and the header list the
-// block must decode to. One connection becomes one story of the
-// hpack-test-case format, one block one case, and the stories are graded
-// as recorded wire by certify.RecordedStories and certify.Run: the cases,
-// oracles and reports are those of hpackcert run.
+// acknowledged since its previous block, in order, and the header list it
+// was sent to carry where hpackcert knows it.
 //
-// Three roles are certified:
+// Its files, by job:
 //
-//   - an origin server: CaptureServer is the HTTP/2 client (h2c with prior
-//     knowledge, or TLS with ALPN h2), and the server answers each request
-//     of a Script with the response header list the script gives (the
-//     in-process servers serve Origin's answers), or with a list hpackcert
-//     does not know;
-//   - a proxy: the same client in front, and an Origin behind it (HTTP/1.1
-//     and h2c on loopback) answering each request with the script's list;
-//     what the proxy does to a list on the way (hop-by-hop fields dropped,
-//     date or server replaced, ...) is declared once per target, in a
-//     Transform, and shown in the report. The lists a proxy relays, or a
-//     server answers with, are an inference of what its encoder was
-//     given: a block every oracle decodes alike and cleanly to other
-//     fields is judged as it decodes, and the difference is reported
-//     under the list cases as an undeclared transformation
-//     (certify.WithInferredLists), unless the capture is of hpackcert's
-//     own server (Capture.SentExact);
-//   - a client: CaptureClient is the HTTP/2 server and runs the client's
-//     command line, whose request header lists it knows from the command;
-//     it runs the client again on the same server, for a replay of the
-//     same input (enc/2.2/1), and with fields built for the cases
-//     (GeneratedClientHeaders), graded as generated stories.
+//   - live.go, capture.go: the blocks and connections captured (Block,
+//     Conn), one target's capture (Capture) and its transcript;
+//   - client.go: hpackcert as the client of a server or proxy
+//     (CaptureServer): h2c with prior knowledge, or TLS with ALPN h2; the
+//     server answers each request of a Script with the response header
+//     list the script gives (the in-process servers serve Origin's
+//     answers), or with a list hpackcert does not know;
+//   - server.go, servercapture.go, serverrun.go, command.go: hpackcert as
+//     the server of a client (CaptureClient): its HTTP/2 Server, the runs
+//     of the client's command line, whose request header lists it knows
+//     from the command, again on the same server for a replay of the same
+//     input (enc/2.2/1) and with fields built for the cases
+//     (GeneratedClientHeaders), graded as generated stories;
+//   - origin.go: the origin behind a proxy (Origin, HTTP/1.1 and h2c on
+//     loopback), answering each request with the script's list; what the
+//     proxy does to a list on the way is the Transform its catalogue entry
+//     declares;
+//   - wire.go, breakdown.go, limits.go, peertext.go, tls.go: frames and
+//     wire: header blocks read and joined, SETTINGS sent and acknowledged,
+//     how a peer stopped (Stop, BreakdownError), the bounds a peer cannot
+//     pass (PeerError), the peer's text escaped, the certificate;
+//   - script.go, exercise.go: what is asked (Script, the schedule of
+//     table sizes, the lists built for the cases);
+//   - decoder.go, decodermem.go: the live decoder driver (DecoderTarget).
 //
 // Between requests on one connection hpackcert changes its
 // SETTINGS_HEADER_TABLE_SIZE, waiting for each acknowledgement: down to 0,
 // down then up, below the table's size, above 4096. The size-update rules
 // of RFC 7541 §4.2 and §6.3 (restated for HTTP/2 by RFC 9113 §4.3.1) are
-// judged as on a real connection, since each case of a story carries the
-// exact settings history its block was written under.
+// judged as on a real connection, since each block of a transcript carries
+// the exact settings history it was written under.
 //
 // A target that stops before its schedule ends (it closes or resets the
 // connection or a request's stream, sends GOAWAY with an error, stops
 // answering, or never acknowledges a SETTINGS frame, RFC 9113 §6.5.3)
 // is the capture's breakdown, its one failure: "target stopped at
-// request N of M: ..." (Capture.Breakdown, passed on by
-// certify.WithBreakdown); the blocks it wrote before are graded. A server
-// that ends a connection gracefully (GOAWAY NO_ERROR, as one that serves
-// a number of requests per connection does) is no breakdown: the rest of
-// the schedule goes over a new connection.
+// request N of M: ..." (Capture.Breakdown, in the transcript); the
+// blocks it wrote before are graded. A server that ends a connection
+// gracefully (GOAWAY NO_ERROR, as one that serves a number of requests
+// per connection does) is no breakdown: the rest of the schedule goes
+// over a new connection.
 //
 // The decoders of servers and proxies are certified too (the dec/ cases,
 // issue 25): a DecoderTarget sends the certifier's header blocks as
@@ -65,8 +67,6 @@
 // GOAWAY with an error or a closed connection a refused one (Decoder's
 // DecodeBlock says exactly how), with the time each verdict took and the
 // target's memory at its peak.
-//
-// Package targets lists the targets hpackcert knows by name.
 package live
 
 import (

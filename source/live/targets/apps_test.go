@@ -7,10 +7,8 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
-	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // TestAppTargets certifies the targets built from language runtimes that
@@ -76,10 +74,7 @@ func TestAppTargets(t *testing.T) {
 			if err := c.Breakdown(); err != nil {
 				t.Errorf("breakdown: %v (notes %q)", err, c.Notes)
 			}
-			rep, err := livegrade.Grade(live.Transcripts([]*live.Capture{c}), live.ScheduleText(), certify.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := grade(t, c)
 			t.Logf("%s %s: %d blocks on %d connections in %v", tc.target, c.Version, c.Blocks(), len(c.Conns), c.Elapsed)
 			certifytest.WantGrades(t, rep, tc.want)
 			wantClientRunsGraded(t, c, rep)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/source/live/targets"
@@ -172,7 +173,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	if len(captures) == 0 {
 		return 2, errors.New("live: every target was left out: nothing to grade")
 	}
-	rep, err := live.Grade(captures, opts)
+	rep, err := livegrade.Grade(live.Transcripts(captures), live.ScheduleText(), opts)
 	if err != nil {
 		return 2, err
 	}

@@ -93,7 +93,8 @@ func TestHostileBreakdowns(t *testing.T) {
 					if !strings.Contains(strings.Join(connNotes(c), "\n"), stopNote(want)) {
 						t.Errorf("notes %q; want %q", connNotes(c), stopNote(want))
 					}
-					target, err := c.Target()
+					tr := c.Transcript()
+					target, _, err := tr.Target()
 					if err != nil {
 						t.Fatal(err)
 					}

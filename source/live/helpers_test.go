@@ -10,7 +10,16 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 )
+
+// gradeCaptures grades captures as hpackcert live does: the engine grades
+// their transcripts.
+func gradeCaptures(captures []*Capture, opts certify.Options) (*certify.Report, error) {
+	return livegrade.Grade(Transcripts(captures), ScheduleText(), opts)
+}
 
 // testScript is the script of the tests: the targeted connection and two
 // traffic stories of 24 blocks, every change of the schedule on each.

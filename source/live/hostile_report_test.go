@@ -72,7 +72,7 @@ func TestHostileServerReports(t *testing.T) {
 	}
 	c := &Capture{Name: "hostile", Role: RoleServer, Where: url, Transport: "h2c", Conns: conns,
 		Notes: []string{"GOAWAY from the peer: " + hostileValue}}
-	rep, err := Grade([]*Capture{c}, certify.Options{})
+	rep, err := gradeCaptures([]*Capture{c}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,62 +1,64 @@
 // Package live is the live source of hpackcert: it captures the header
 // blocks real HTTP/2 servers, proxies and clients write, over the wire,
-// and hands them to the engine as recorded wire. It holds the capture
-// engine (client, server, origin, frames, acknowledgements); the
-// catalogue of targets it knows by name, their configurations and how to
-// start them, is package targets beside it. It grades nothing and renders
-// nothing itself: Grade runs certify.Run on the captures and describes each
-// in the report (certify.TargetInfo.Live) for package report.
+// and hands them to the engine as transcripts (Capture.Transcript, a
+// livegrade.Transcript). It grades nothing and renders nothing itself:
+// package certify/livegrade infers the list each block must decode to and
+// grades the transcripts with certify.Run, and package report renders
+// them. The catalogue of targets it knows by name, with everything
+// particular to a library (how to start it, what it does to the lists it
+// relays, what its HPACK library never-indexes by itself), is package
+// targets beside it.
 //
 // It speaks HTTP/2 itself, with golang.org/x/net/http2's Framer and no
 // HPACK decoder of x/net's transport: every header block the peer writes
 // (a HEADERS or PUSH_PROMISE frame and its CONTINUATION frames, joined) is
 // kept as raw octets, with the SETTINGS_HEADER_TABLE_SIZE values the peer
-// acknowledged since its previous block, in order, and the header list the
-// block must decode to. One connection becomes one story of the
-// hpack-test-case format, one block one case, and the stories are graded
-// as recorded wire by certify.RecordedStories and certify.Run: the cases,
-// oracles and reports are those of hpackcert run.
+// acknowledged since its previous block, in order, and the header list it
+// was sent to carry where hpackcert knows it.
 //
-// Three roles are certified:
+// Its files, by job:
 //
-//   - an origin server: CaptureServer is the HTTP/2 client (h2c with prior
-//     knowledge, or TLS with ALPN h2), and the server answers each request
-//     of a Script with the response header list the script gives (the
-//     in-process servers serve Origin's answers), or with a list hpackcert
-//     does not know;
-//   - a proxy: the same client in front, and an Origin behind it (HTTP/1.1
-//     and h2c on loopback) answering each request with the script's list;
-//     what the proxy does to a list on the way (hop-by-hop fields dropped,
-//     date or server replaced, ...) is declared once per target, in a
-//     Transform, and shown in the report. The lists a proxy relays, or a
-//     server answers with, are an inference of what its encoder was
-//     given: a block every oracle decodes alike and cleanly to other
-//     fields is judged as it decodes, and the difference is reported
-//     under the list cases as an undeclared transformation
-//     (certify.WithInferredLists), unless the capture is of hpackcert's
-//     own server (Capture.SentExact);
-//   - a client: CaptureClient is the HTTP/2 server and runs the client's
-//     command line, whose request header lists it knows from the command;
-//     it runs the client again on the same server, for a replay of the
-//     same input (enc/2.2/1), and with fields built for the cases
-//     (GeneratedClientHeaders), graded as generated stories.
+//   - live.go, capture.go: the blocks and connections captured (Block,
+//     Conn), one target's capture (Capture) and its transcript;
+//   - client.go: hpackcert as the client of a server or proxy
+//     (CaptureServer): h2c with prior knowledge, or TLS with ALPN h2; the
+//     server answers each request of a Script with the response header
+//     list the script gives (the in-process servers serve Origin's
+//     answers), or with a list hpackcert does not know;
+//   - server.go, servercapture.go, serverrun.go, command.go: hpackcert as
+//     the server of a client (CaptureClient): its HTTP/2 Server, the runs
+//     of the client's command line, whose request header lists it knows
+//     from the command, again on the same server for a replay of the same
+//     input (enc/2.2/1) and with fields built for the cases
+//     (GeneratedClientHeaders), graded as generated stories;
+//   - origin.go: the origin behind a proxy (Origin, HTTP/1.1 and h2c on
+//     loopback), answering each request with the script's list; what the
+//     proxy does to a list on the way is the Transform its catalogue entry
+//     declares;
+//   - wire.go, breakdown.go, limits.go, peertext.go, tls.go: frames and
+//     wire: header blocks read and joined, SETTINGS sent and acknowledged,
+//     how a peer stopped (Stop, BreakdownError), the bounds a peer cannot
+//     pass (PeerError), the peer's text escaped, the certificate;
+//   - script.go, exercise.go: what is asked (Script, the schedule of
+//     table sizes, the lists built for the cases);
+//   - decoder.go, decodermem.go: the live decoder driver (DecoderTarget).
 //
 // Between requests on one connection hpackcert changes its
 // SETTINGS_HEADER_TABLE_SIZE, waiting for each acknowledgement: down to 0,
 // down then up, below the table's size, above 4096. The size-update rules
 // of RFC 7541 §4.2 and §6.3 (restated for HTTP/2 by RFC 9113 §4.3.1) are
-// judged as on a real connection, since each case of a story carries the
-// exact settings history its block was written under.
+// judged as on a real connection, since each block of a transcript carries
+// the exact settings history it was written under.
 //
 // A target that stops before its schedule ends (it closes or resets the
 // connection or a request's stream, sends GOAWAY with an error, stops
 // answering, or never acknowledges a SETTINGS frame, RFC 9113 §6.5.3)
 // is the capture's breakdown, its one failure: "target stopped at
-// request N of M: ..." (Capture.Breakdown, passed on by
-// certify.WithBreakdown); the blocks it wrote before are graded. A server
-// that ends a connection gracefully (GOAWAY NO_ERROR, as one that serves
-// a number of requests per connection does) is no breakdown: the rest of
-// the schedule goes over a new connection.
+// request N of M: ..." (Capture.Breakdown, in the transcript); the
+// blocks it wrote before are graded. A server that ends a connection
+// gracefully (GOAWAY NO_ERROR, as one that serves a number of requests
+// per connection does) is no breakdown: the rest of the schedule goes
+// over a new connection.
 //
 // The decoders of servers and proxies are certified too (the dec/ cases,
 // issue 25): a DecoderTarget sends the certifier's header blocks as
@@ -65,24 +67,31 @@
 // GOAWAY with an error or a closed connection a refused one (Decoder's
 // DecodeBlock says exactly how), with the time each verdict took and the
 // target's memory at its peak.
-//
-// Package targets lists the targets hpackcert knows by name.
 package live
 
 import (
-	"errors"
-	"fmt"
-	"strings"
-
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // Role names what a target is to the certifier.
 const (
-	RoleServer = "server" // an origin server; hpackcert is its client
-	RoleProxy  = "proxy"  // a proxy; hpackcert is its client and its origin
-	RoleClient = "client" // a client; hpackcert is its server
+	RoleServer = livegrade.RoleServer // an origin server; hpackcert is its client
+	RoleProxy  = livegrade.RoleProxy  // a proxy; hpackcert is its client and its origin
+	RoleClient = livegrade.RoleClient // a client; hpackcert is its server
 )
+
+// Transform declares what a target does to the header lists that pass
+// through it (livegrade.Transform): the catalogue declares one per target,
+// the command line one per --server, --proxy or --client.
+type Transform = livegrade.Transform
+
+// TransformSyntax describes what ParseTransform reads.
+const TransformSyntax = livegrade.TransformSyntax
+
+// ParseTransform reads a transformation written in TransformSyntax
+// (livegrade.ParseTransform).
+func ParseTransform(s string) (Transform, error) { return livegrade.ParseTransform(s) }
 
 // Block is one header block the peer wrote, as it came off the wire.
 type Block struct {
@@ -123,151 +132,3 @@ type Conn struct {
 	// ReplayOf is the script connection's (ScriptConn.ReplayOf).
 	ReplayOf string
 }
-
-// Transform declares what a target does to the header lists that pass
-// through it, so that a block is compared with what the target was meant
-// to send. A field name is matched in lower case.
-type Transform struct {
-	// Drop names the fields the target removes from the lists it relays
-	// (hop-by-hop fields, fields it consumes).
-	Drop []string
-	// Add names the fields the target may add when the list it relays
-	// lacks them (date, content-type, a client's user-agent): such a field
-	// is expected where and as the target wrote it.
-	Add []string
-	// Replace names the fields whose values the target sets itself,
-	// whatever it was given and whether or not it was given one (server,
-	// date, via, accept-ranges): they are expected where and as the
-	// target wrote them. ParseTransform reads it as set=.
-	Replace []string
-	// Why says in a few words why, for the report.
-	Why string
-	// DropEmpty says the target removes every field whose value is empty
-	// (lighttpd does), whatever its name.
-	DropEmpty bool
-}
-
-// None reports whether t declares nothing the target does to the lists
-// (its Why aside).
-func (t Transform) None() bool {
-	return len(t.Drop)+len(t.Add)+len(t.Replace) == 0 && !t.DropEmpty
-}
-
-func (t Transform) has(list []string, name string) bool {
-	for _, n := range list {
-		if strings.EqualFold(n, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// String describes the transformation in one line, as reports show it.
-func (t Transform) String() string {
-	var parts []string
-	for _, p := range []struct {
-		verb  string
-		names []string
-	}{{"drops", t.Drop}, {"adds", t.Add}, {"replaces", t.Replace}} {
-		if len(p.names) > 0 {
-			parts = append(parts, p.verb+" "+strings.Join(p.names, ", "))
-		}
-	}
-	if t.DropEmpty {
-		parts = append(parts, "drops fields with empty values")
-	}
-	if len(parts) == 0 {
-		parts = append(parts, "relays header lists unchanged")
-	}
-	s := strings.Join(parts, "; ")
-	if t.Why != "" {
-		s += " (" + t.Why + ")"
-	}
-	return s
-}
-
-// TransformSyntax describes what ParseTransform reads, for the usage of
-// the flag that takes it.
-const TransformSyntax = "words separated by ';': drop=NAMES (fields the target removes), add=NAMES (fields it adds when the list lacks them), set=NAMES (fields whose values it sets itself, whether or not they were sent; replace= is the same), drop-empty (it removes every field whose value is empty); NAMES are field names separated by ','"
-
-// ParseTransform reads a transformation written in TransformSyntax, such
-// as "drop=keep-alive;add=date;set=server,accept-ranges;drop-empty": each
-// word at most once, names in any case (they are compared in lower case).
-// set fills Replace. An empty string is no transformation. An error names
-// the word or the name it cannot take.
-func ParseTransform(s string) (Transform, error) {
-	var t Transform
-	seen := map[string]bool{}
-	for _, word := range strings.Split(s, ";") {
-		word = strings.TrimSpace(word)
-		if word == "" {
-			continue
-		}
-		key, value, hasValue := strings.Cut(word, "=")
-		key = strings.ToLower(strings.TrimSpace(key))
-		if key == "replace" {
-			key = "set"
-		}
-		bad := func(format string, args ...any) (Transform, error) {
-			return Transform{}, fmt.Errorf("transform %q: %s", s, fmt.Sprintf(format, args...))
-		}
-		switch {
-		case key != "drop" && key != "add" && key != "set" && key != "drop-empty":
-			return bad("unknown key %q (want drop=NAMES, add=NAMES, set=NAMES or drop-empty)", key)
-		case seen[key]:
-			return bad("%q: %s given twice (set and replace are one key)", word, key)
-		case key == "drop-empty" && hasValue:
-			return bad("%q: drop-empty takes no names (it drops every field whose value is empty)", word)
-		case key == "drop-empty":
-			seen[key], t.DropEmpty = true, true
-			continue
-		case !hasValue:
-			return bad("%q: %s needs names, as %s=NAME,NAME", word, key, key)
-		}
-		seen[key] = true
-		var names []string
-		for _, n := range strings.Split(value, ",") {
-			n = strings.ToLower(strings.TrimSpace(n))
-			if n == "" {
-				continue
-			}
-			if !isFieldName(n) {
-				return bad("%q is not a field name (a token of RFC 9110 §5.1, or a pseudo-header such as :status)", n)
-			}
-			names = append(names, n)
-		}
-		if len(names) == 0 {
-			return bad("%q names no field (want %s=NAME,NAME)", word, key)
-		}
-		switch key {
-		case "drop":
-			t.Drop = names
-		case "add":
-			t.Add = names
-		case "set":
-			t.Replace = names
-		}
-	}
-	return t, nil
-}
-
-// isFieldName reports whether n is a field name as a target writes it: a
-// token (RFC 9110 §5.6.2), after a ':' for a pseudo-header.
-func isFieldName(n string) bool {
-	n = strings.TrimPrefix(n, ":")
-	if n == "" {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// ErrNoBlocks is returned when a run captured no header block to grade.
-var ErrNoBlocks = errors.New("live: no header block was captured")

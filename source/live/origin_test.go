@@ -64,7 +64,7 @@ func TestOriginSpeaksH2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Grade([]*Capture{{Name: "origin", Role: RoleServer, Where: o.Addr(), Conns: conns}}, certify.Options{})
+	rep, err := gradeCaptures([]*Capture{{Name: "origin", Role: RoleServer, Where: o.Addr(), Conns: conns}}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,60 +202,6 @@ func TestCaptureSensitiveByName(t *testing.T) {
 	}
 }
 
-// TestCaptureNeverIndexPolicy: a target whose HPACK library never-indexes
-// credentials by itself (Capture.NeverIndexes) is graded under enc/7.1.3/1
-// on them, once: an indexed credential fails that case and not also
-// enc/7.1.3/2; without the policy it is enc/7.1.3/2's, and enc/7.1.3/1 is
-// declared.
-func TestCaptureNeverIndexPolicy(t *testing.T) {
-	sent := fields(":status", "200", "authorization", "Basic aHBhY2s=", "cookie", "sid=31d4", "x-plain", "p")
-	// str is a raw string literal; rep writes authorization (static
-	// name 23) and cookie (32) with the representation's prefix.
-	str := func(s string) []byte { return append([]byte{byte(len(s))}, s...) }
-	block := func(kind string) []byte {
-		b := []byte{0x88} // :status 200
-		switch kind {
-		case "never": // §6.2.3, 4-bit prefix: 15 + 8, 15 + 17
-			b = append(append(b, 0x1f, 0x08), str("Basic aHBhY2s=")...)
-			b = append(append(b, 0x1f, 0x11), str("sid=31d4")...)
-		case "indexed": // §6.2.1, 6-bit prefix
-			b = append(append(b, 0x40|23), str("Basic aHBhY2s=")...)
-			b = append(append(b, 0x40|32), str("sid=31d4")...)
-		case "without": // §6.2.2, 4-bit prefix
-			b = append(append(b, 0x0f, 0x08), str("Basic aHBhY2s=")...)
-			b = append(append(b, 0x0f, 0x11), str("sid=31d4")...)
-		}
-		b = append(b, 0x40)
-		b = append(append(b, str("x-plain")...), str("p")...)
-		return b
-	}
-	for _, tc := range []struct {
-		kind        string
-		policy      *NeverIndexPolicy
-		want, want2 certify.Grade
-	}{
-		{"never", Nghttp2NeverIndex, certify.Pass, certify.Pass},
-		{"indexed", Nghttp2NeverIndex, certify.Fail, certify.Pass},
-		{"without", Nghttp2NeverIndex, certify.Fail, certify.Pass},
-		{"indexed", nil, certify.Unsupported, certify.NonStrict},
-		{"never", PythonH2NeverIndex, certify.Pass, certify.Pass},
-	} {
-		results := gradeOneBlock(t, &Capture{NeverIndexes: tc.policy}, block(tc.kind), sent)
-		res := results["enc/7.1.3/1"]
-		if res.Grade != tc.want || (tc.want == certify.Unsupported) != (res.Declared != "") {
-			t.Errorf("%s, policy %v: enc/7.1.3/1 %v (%s; declared %q); want %v", tc.kind, tc.policy != nil, res.Grade, res.Detail, res.Declared, tc.want)
-		}
-		if res2 := results["enc/7.1.3/2"]; res2.Grade != tc.want2 {
-			t.Errorf("%s, policy %v: enc/7.1.3/2 %v (%s); want %v", tc.kind, tc.policy != nil, res2.Grade, res2.Detail, tc.want2)
-		}
-	}
-	if !Nghttp2NeverIndex.Covers("cookie", "sid=31d4") || Nghttp2NeverIndex.Covers("cookie", "a-cookie-of-20-octet") || Nghttp2NeverIndex.Covers("proxy-authorization", "x") || !PythonH2NeverIndex.Covers("proxy-authorization", "x") ||
-		!JettyNeverIndex.Covers("set-cookie", "a=1") || JettyNeverIndex.Covers("cookie", "sid=31d4") || JettyNeverIndex.Covers("authorization", "") ||
-		!JettyNeverIndex.Covers("set-cookie2", "") || !Nghttp2NeverIndex.Covers("authorization", "") {
-		t.Error("Covers: nghttp2 covers authorization and cookies under 20 octets, python-h2 proxy-authorization too, Jetty authorization and set-cookie but for fields equal to a static entry (set-cookie2 has none), no cookie")
-	}
-}
-
 // gradeOneBlock grades c as a server's capture of one connection of one
 // block, wire, the answer to sent (a connection without blocks before
 // it), and returns its results.
@@ -263,7 +209,7 @@ func gradeOneBlock(t *testing.T, c *Capture, wire []byte, sent []vectors.Field) 
 	t.Helper()
 	c.Name, c.Role, c.Where, c.Transport = "t", RoleServer, "test", "h2c"
 	c.Conns = []Conn{{Name: "empty"}, {Name: "c", Blocks: []Block{{Wire: wire, Sent: sent, Step: "s"}}}}
-	rep, err := Grade([]*Capture{c}, certify.Options{})
+	rep, err := gradeCaptures([]*Capture{c}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

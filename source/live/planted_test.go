@@ -57,7 +57,7 @@ func TestPlantedBugs(t *testing.T) {
 			}
 			c := &Capture{Name: "planted " + tc.bug.String(), Role: RoleServer, Where: url, Conns: conns, SentExact: true}
 			opts := certify.Options{Cases: []string{tc.id}}
-			live, err := Grade([]*Capture{c}, opts)
+			live, err := gradeCaptures([]*Capture{c}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestCorrectServerPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Grade([]*Capture{{Name: "broken none", Role: RoleServer, Where: url, Conns: conns, SentExact: true}}, certify.Options{})
+	rep, err := gradeCaptures([]*Capture{{Name: "broken none", Role: RoleServer, Where: url, Conns: conns, SentExact: true}}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -280,7 +280,7 @@ func targetedResponses() []labelled {
 		"x-api-key", "k-31d4-38afes7a8")
 	// Sensitive: an origin reached over h2c sends them never-indexed, and
 	// a proxy must relay them so (RFC 7541 §6.2.3); over HTTP/1.1 the mark
-	// cannot reach the proxy, and it is dropped (Capture.Target).
+	// cannot reach the proxy, and it is dropped (Capture.Transcript).
 	for i := range credentials {
 		switch credentials[i].Name {
 		case "authorization", "x-api-key":

@@ -292,7 +292,7 @@ var appTargets = []TargetSpec{
 		Name: "node-server", Role: live.RoleServer, Package: "nodejs", Binary: "node", inherits: true,
 		Encoder:        "libnghttp2's deflater (Node's bundled nghttp2)",
 		Transform:      nodeTransform,
-		NeverIndexes:   live.Nghttp2NeverIndex,
+		NeverIndexes:   Nghttp2NeverIndex,
 		MarksSensitive: "the app lists them in the response's http2.sensitiveHeaders, which stream.respond passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{"node", "node-server.js", "--mode", "server"}, a.flags()...), nil
@@ -302,7 +302,7 @@ var appTargets = []TargetSpec{
 		Name: "node-proxy", Role: live.RoleProxy, Package: "nodejs", Binary: "node", inherits: true,
 		Encoder:      "libnghttp2's deflater (Node's bundled nghttp2)",
 		Transform:    nodeTransform,
-		NeverIndexes: live.Nghttp2NeverIndex,
+		NeverIndexes: Nghttp2NeverIndex,
 		start: appServer([]string{"node-server.js", "origin.js"}, nil, func(a appArgs) ([]string, []string) {
 			return append([]string{"node", "node-server.js", "--mode", "proxy"}, a.flags()...), nil
 		}, func() string { return commandVersion("node", "--version") }),
@@ -310,7 +310,7 @@ var appTargets = []TargetSpec{
 	{
 		Name: "node-client", Role: live.RoleClient, Package: "nodejs", Binary: "node",
 		Encoder: "libnghttp2's deflater (Node's bundled nghttp2)", Transform: clientTransform,
-		NeverIndexes:   live.Nghttp2NeverIndex,
+		NeverIndexes:   Nghttp2NeverIndex,
 		client:         appClient(func() string { return "node" }, "node-client.js", nil, true),
 		MarksSensitive: "the app lists them in each request's http2.sensitiveHeaders, which session.request passes to nghttp2 as NGHTTP2_NV_FLAG_NO_INDEX",
 		fields:         newClientFields("node-client", true, nil),
@@ -339,7 +339,7 @@ var appTargets = []TargetSpec{
 	{
 		Name: "hypercorn", Role: live.RoleServer, Package: "python3-hypercorn", Binary: "hypercorn", inherits: true,
 		Encoder:      "python-hpack (python-h2 through hypercorn)",
-		NeverIndexes: live.PythonH2NeverIndex,
+		NeverIndexes: PythonH2NeverIndex,
 		Transform: live.Transform{
 			Add:     []string{"date"},
 			Replace: []string{"server"},

@@ -9,7 +9,6 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
-	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // TestAppTargets certifies the targets built from language runtimes that
@@ -75,10 +74,7 @@ func TestAppTargets(t *testing.T) {
 			if err := c.Breakdown(); err != nil {
 				t.Errorf("breakdown: %v (notes %q)", err, c.Notes)
 			}
-			rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := grade(t, c)
 			t.Logf("%s %s: %d blocks on %d connections in %v", tc.target, c.Version, c.Blocks(), len(c.Conns), c.Elapsed)
 			certifytest.WantGrades(t, rep, tc.want)
 			wantClientRunsGraded(t, c, rep)

@@ -109,7 +109,7 @@ var debianTargets = []TargetSpec{
 		Name: "nghttpx", Role: live.RoleProxy, H2COrigin: true, Package: "nghttp2-proxy", Binary: "nghttpx",
 		NoLargeH2COrigin: "nghttpx resets the stream (RST_STREAM INTERNAL_ERROR) of a response from an h2c origin with fields of 16 KiB",
 		Encoder:          "libnghttp2's deflater",
-		NeverIndexes:     live.Nghttp2NeverIndex,
+		NeverIndexes:     Nghttp2NeverIndex,
 		Transform:        live.Transform{Drop: []string{"cookie"}, Replace: []string{"server", "via"}, Why: "nghttpx drops a response's cookie, puts its own name in server and appends itself to via"},
 		inherits:         true,
 		// nghttpx takes the sockets NGHTTPX_ACCEPT_N name, as its own
@@ -123,7 +123,7 @@ var debianTargets = []TargetSpec{
 		NoLarge:          "httpd resets the stream (RST_STREAM PROTOCOL_ERROR) of a response with a field of 16 KiB",
 		NoLargeH2COrigin: "httpd resets the stream (RST_STREAM PROTOCOL_ERROR) of a response with a field of 16 KiB",
 		Encoder:          "libnghttp2's deflater (mod_http2)",
-		NeverIndexes:     live.Nghttp2NeverIndex,
+		NeverIndexes:     Nghttp2NeverIndex,
 		Transform:        live.Transform{Add: []string{"server"}, Replace: []string{"date", "expires", "last-modified", "content-type", "vary"}, Why: "httpd adds server when the origin gives none, rewrites date, expires and last-modified in the preferred date format (adding date), keeps one content-type and merges repeated vary fields into one"},
 		start: debianProxy("apache2.conf", func(d confData, path string) ([]string, []string) {
 			return []string{"apache2", "-f", path, "-DFOREGROUND"}, nil
@@ -140,7 +140,7 @@ var debianTargets = []TargetSpec{
 	{
 		Name: "curl", Role: live.RoleClient, Package: "curl", Binary: "curl",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform, fields: newClientFields("curl", false, nil),
-		NeverIndexes: live.Nghttp2NeverIndex,
+		NeverIndexes: Nghttp2NeverIndex,
 		NoH2C:        "curl 7.88.1 fails (exit status 16, \"Error in the HTTP2 framing layer\") on the second request it makes on an h2c connection with prior knowledge, whatever the server",
 		client: commandClient(
 			"curl --silent --show-error --http2-prior-knowledge {headers} {urls}",
@@ -149,7 +149,7 @@ var debianTargets = []TargetSpec{
 	{
 		Name: "nghttp", Role: live.RoleClient, Package: "nghttp2-client", Binary: "nghttp",
 		Encoder: "libnghttp2's deflater", Transform: clientTransform, fields: newClientFields("nghttp", false, nil),
-		NeverIndexes: live.Nghttp2NeverIndex,
+		NeverIndexes: Nghttp2NeverIndex,
 		client: commandClient(
 			"nghttp --null-out --peer-max-concurrent-streams=1 {headers} {urls}",
 			""),

@@ -1,6 +1,9 @@
 // Package targets is the catalogue of hpackcert live: the HTTP/2 servers,
 // proxies and clients it knows by name, how to start each on loopback,
-// what each does to header lists, and whose HPACK encoder each holds.
+// what each does to header lists (its Transform), whose HPACK encoder
+// each holds and what that library sends never-indexed of its own accord
+// (neverindex.go): everything particular to a library lives here, and
+// package live keeps the generic capture.
 // Go's own server, reverse proxy and client run in process; Debian's
 // nginx, h2o, HAProxy, nghttpx, Apache httpd with mod_http2 and Caddy are
 // started from the minimal configurations embedded from conf/ on
@@ -11,6 +14,7 @@
 // can take the port first; any other is told a port that was free, and
 // started again on a new one when another program took it before it
 // could bind it (startListening).
+//
 // Capture starts a target, drives it with package live's capture engine
 // and stops it.
 //

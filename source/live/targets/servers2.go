@@ -193,7 +193,7 @@ var servers2Targets = []TargetSpec{
 		Name: "jetty9-server", Role: live.RoleServer, Package: "libjetty9-java", Binary: "java",
 		Encoder:      "Jetty's own (jetty-http2-hpack, HpackEncoder)",
 		Transform:    jettyTransform,
-		NeverIndexes: live.JettyNeverIndex,
+		NeverIndexes: JettyNeverIndex,
 		NoLarge:      "Jetty 9.4 encodes a header block into one buffer of the peer's SETTINGS_MAX_FRAME_SIZE (16 KiB) and fails the connection (BufferOverflowException) on a larger one",
 		MaxList:      12 << 10, MaxListWhy: "Jetty 9.4 fails the connection (BufferOverflowException) on a header block over one 16 KiB frame (docs/FINDINGS-live.md)",
 		start:   builtAppServer("jetty9", javaApp("jetty9", "hpackcertlive.JettyServer")),

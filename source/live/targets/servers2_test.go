@@ -9,7 +9,6 @@ import (
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
-	"github.com/hpackcert/hpackcert/source/live"
 )
 
 // needApp stops the test, through testenv.Missing, when the target's
@@ -158,10 +157,7 @@ func TestServers2WithoutOversizedBlocks(t *testing.T) {
 			if !strings.Contains(strings.Join(c.Notes, "\n"), fmt.Sprintf("responses over %d octets: ", spec.MaxList)) {
 				t.Errorf("notes %q; want the responses left out, with the reason", c.Notes)
 			}
-			rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := grade(t, c)
 			if err := c.Breakdown(); err != nil {
 				t.Errorf("breakdown: %v (notes %q)", err, c.Notes)
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -70,7 +71,7 @@ type TargetSpec struct {
 	// NeverIndexes, when set, is what the target's HPACK library sends
 	// never-indexed of its own accord (live.Capture.NeverIndexes): those
 	// fields are expected never-indexed, and enc/7.1.3/1 is graded.
-	NeverIndexes *live.NeverIndexPolicy
+	NeverIndexes *livegrade.NeverIndexPolicy
 	// NoDecoder, when set, says why the target is no decoder target
 	// (DecoderTargets leaves it out).
 	NoDecoder string

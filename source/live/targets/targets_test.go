@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/live"
@@ -60,11 +61,17 @@ func certifyWith(t *testing.T, name string, o Options) (*live.Capture, *certify.
 	if err != nil {
 		t.Fatalf("Capture(%s): %v", name, err)
 	}
-	rep, err := live.Grade([]*live.Capture{c}, certify.Options{})
+	return c, grade(t, c)
+}
+
+// grade grades c as hpackcert live does: the engine grades its transcript.
+func grade(t *testing.T, c *live.Capture) *certify.Report {
+	t.Helper()
+	rep, err := livegrade.Grade(live.Transcripts([]*live.Capture{c}), live.ScheduleText(), certify.Options{})
 	if err != nil {
-		t.Fatalf("Grade(%s): %v", name, err)
+		t.Fatalf("grading %s: %v", c.Name, err)
 	}
-	return c, rep
+	return rep
 }
 
 // trafficCases are the cases graded on recorded wire, which live runs.

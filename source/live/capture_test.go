@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/livegrade"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
 )
 
@@ -74,7 +76,7 @@ func TestUndeclaredTransformation(t *testing.T) {
 	grade := func(c Capture) *certify.Report {
 		t.Helper()
 		c.Name, c.Role, c.Where, c.Conns = "rewriting-proxy", RoleProxy, url, conns
-		rep, err := Grade([]*Capture{&c}, certify.Options{})
+		rep, err := gradeCaptures([]*Capture{&c}, certify.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,5 +122,58 @@ func TestUndeclaredTransformation(t *testing.T) {
 	}
 	if wireRules == 0 {
 		t.Error("graded as the encoder's exact input, the rewritten lists fail no Huffman or table rule; the test shows nothing")
+	}
+}
+
+// TestTranscript checks what a capture hands the engine: every connection
+// (one without blocks too, for its notes), each block's settings, wire,
+// list sent and step, the capture's breakdown and notes, and which fields
+// are expected never-indexed: as sent for a proxy the origin reached over
+// h2c, by SensitiveNames for a server whose app marks by name, none
+// otherwise.
+func TestTranscript(t *testing.T) {
+	sent := fields(":status", "200", "x-token", "t", "cookie", "c1", "cookie", "c2")
+	sent[1].Sensitive, sent[2].Sensitive = true, true
+	stop := &Stop{Request: 2, Requests: 3, What: "the target closed the connection"}
+	capture := func() *Capture {
+		return &Capture{
+			Name: "t", Version: "1.0", Role: RoleServer, Encoder: "e", Where: "http://x", Transport: "h2c",
+			Transform: Transform{Add: []string{"date"}}, SentExact: true, Notes: []string{"a note"},
+			Conns: []Conn{
+				{Name: "empty", Notes: []string{"nothing"}},
+				{Name: "c", Traffic: true, ReplayOf: "b", Stop: stop, Blocks: []Block{{Stream: 1, Frame: "HEADERS", Acked: []uint32{0, 4096}, Wire: []byte{0x88}, Sent: sent, Step: "s"}}},
+			},
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		mark       func(c *Capture)
+		marks      livegrade.Marks
+		wantMarked []string
+	}{
+		{"unmarked", func(*Capture) {}, livegrade.Unmarked, nil},
+		{"relayed", func(c *Capture) { c.SensitiveRelayed, c.SensitiveByName = true, true }, livegrade.AsSent, nil},
+		{"by name", func(c *Capture) { c.SensitiveByName = true }, livegrade.ByName, []string{"x-token"}},
+	} {
+		c := capture()
+		tc.mark(c)
+		tr := c.Transcript()
+		if tr.Marks != tc.marks || !reflect.DeepEqual(tr.Conns[1].Blocks[0].Marked, tc.wantMarked) {
+			t.Errorf("%s: marks %v, marked %q; want %v, %q", tc.name, tr.Marks, tr.Conns[1].Blocks[0].Marked, tc.marks, tc.wantMarked)
+		}
+		want := livegrade.Transcript{
+			Name: "t", Version: "1.0", Role: RoleServer, Encoder: "e", Where: "http://x", Transport: "h2c",
+			Transform: c.Transform, Marks: tc.marks, SentExact: true, Notes: []string{"a note"}, Breakdown: c.Breakdown(),
+			Conns: []livegrade.Conn{
+				{Name: "empty", Notes: []string{"nothing"}},
+				{Name: "c", Traffic: true, ReplayOf: "b", Blocks: []livegrade.Block{{Acked: []uint32{0, 4096}, Wire: []byte{0x88}, Sent: sent, Step: "s", Marked: tc.wantMarked}}},
+			},
+		}
+		if !reflect.DeepEqual(tr, want) {
+			t.Errorf("%s: transcript\n%+v\nwant\n%+v", tc.name, tr, want)
+		}
+		if tr.Breakdown == nil || tr.Breakdown.Error() != "target stopped at request 2 of 3 on connection c: the target closed the connection" {
+			t.Errorf("%s: breakdown %v; want the stop on connection c", tc.name, tr.Breakdown)
+		}
 	}
 }

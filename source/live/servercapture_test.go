@@ -105,7 +105,7 @@ func TestClientRuns(t *testing.T) {
 		}
 	}
 	capture := &Capture{Name: "x-net-client", Role: RoleClient, Where: "in process", Transform: Transform{Add: []string{"user-agent", "accept-encoding"}}, Conns: conns}
-	rep, err := Grade([]*Capture{capture}, certify.Options{})
+	rep, err := gradeCaptures([]*Capture{capture}, certify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

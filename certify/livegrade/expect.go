@@ -1,9 +1,10 @@
-package live
+package livegrade
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/oracle"
 	"github.com/hpackcert/hpackcert/oracle/panel"
 	"github.com/hpackcert/hpackcert/vectors"
@@ -78,11 +79,11 @@ func Stories(conns []Conn, tr Transform) ([]*vectors.Story, []string) {
 type normalisers struct{ p *panel.Panel }
 
 // Every oracle stops decoding a block past a header list of
-// DefaultMaxBlock octets, as the engine's oracles stop past their limit:
+// certify.DefaultMaxBlockSize octets, as the engine's oracles stop past their limit:
 // a block of references to one big entry costs no oracle more than that.
 func newNormalisers() *normalisers {
 	p := panel.New()
-	p.SetMaxHeaderListSize(DefaultMaxBlock)
+	p.SetMaxHeaderListSize(certify.DefaultMaxBlockSize)
 	return &normalisers{p: p}
 }
 

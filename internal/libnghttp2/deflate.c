@@ -1,0 +1,57 @@
+//go:build nghttp2
+
+#include "deflate.h"
+
+static void hcdef_release(hcctx *c) {
+	hcdef *h = (hcdef *)c;
+
+	nghttp2_hd_deflate_del(h->deflater);
+	countmem_free(h->nva, &c->heap);
+}
+
+hcdef *hcdef_new(size_t max_table) {
+	hcdef *h;
+
+	h = (hcdef *)hcctx_new(sizeof *h);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (nghttp2_hd_deflate_new2(&h->deflater, max_table, &h->ctx.mem) != 0) {
+		hcctx_del(&h->ctx);
+		return NULL;
+	}
+	h->ctx.release = hcdef_release;
+	return h;
+}
+
+ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
+                     size_t nfields, uint8_t *dst, size_t dstcap) {
+	int rv;
+
+	if (nfields > h->nvcap) {
+		nghttp2_nv *nva;
+
+		if (nfields > SIZE_MAX / sizeof *nva) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		nva = countmem_realloc(h->nva, nfields * sizeof *nva, &h->ctx.heap);
+		if (nva == NULL) {
+			return NGHTTP2_ERR_NOMEM;
+		}
+		h->nva = nva;
+		h->nvcap = nfields;
+	}
+	rv = records_parse(h->nva, nfields, in, inlen);
+	if (rv != 0) {
+		return rv;
+	}
+	return nghttp2_hd_deflate_hd(h->deflater, dst, dstcap, h->nva, nfields);
+}
+
+static const nghttp2_nv *entry(void *deflater, size_t i) {
+	return nghttp2_hd_deflate_get_table_entry(deflater, i);
+}
+
+int hcdef_table(hcdef *h) {
+	return hcctx_table(&h->ctx, nghttp2_hd_deflate_get_num_table_entries(h->deflater), entry, h->deflater);
+}

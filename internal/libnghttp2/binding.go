@@ -74,6 +74,45 @@ func (h *handle) Close() error {
 	return nil
 }
 
+// Table returns the dynamic table, newest entry first, read with
+// nghttp2_hd_{de,in}flate_get_table_entry. Sensitive is false in every
+// entry. It returns nil after Close.
+func (h *handle) Table() []Field {
+	if h.ctx == nil {
+		return nil
+	}
+	if rv := C.hcctx_table(h.ctx); rv != 0 {
+		panic("nghttp2: out of memory reading the dynamic table")
+	}
+	table := h.records(int(C.hcctx_entries(h.ctx)), false)
+	runtime.KeepAlive(h)
+	return table
+}
+
+// TableSize returns the size of the dynamic table as nghttp2 counts it
+// (RFC 7541 §4.1: name + value + 32 per entry), or 0 after Close.
+func (h *handle) TableSize() uint32 {
+	if h.ctx == nil {
+		return 0
+	}
+	n := C.hcctx_size(h.ctx)
+	runtime.KeepAlive(h)
+	return uint32(n)
+}
+
+// MaxTableSize returns the maximum size of the dynamic table in force, or
+// 0 after Close. For a Deflater it is the one it uses now; for an
+// Inflater, the last dynamic table size update decoded or the
+// acknowledged setting that lowered it.
+func (h *handle) MaxTableSize() uint32 {
+	if h.ctx == nil {
+		return 0
+	}
+	n := C.hcctx_max_size(h.ctx)
+	runtime.KeepAlive(h)
+	return uint32(n)
+}
+
 // records parses the n records (see records.h) that C left in h's record
 // buffer. The bytes are copied into one Go string that every name and
 // value slices; Sensitive is kept only when keepFlags is set, since table

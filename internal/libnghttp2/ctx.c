@@ -21,21 +21,22 @@ void hcctx_del(hcctx *c) {
 	if (c == NULL) {
 		return;
 	}
-	if (c->release != NULL) {
-		c->release(c);
+	if (c->ops != NULL) {
+		c->ops->del(c);
 	}
 	countmem_free(c->out.data, &c->heap);
 	countmem_account(&c->heap, 0, c->size);
 	free(c);
 }
 
-int hcctx_table(hcctx *c, size_t n, const nghttp2_nv *(*get)(void *hd, size_t i), void *hd) {
-	size_t i;
+int hcctx_table(hcctx *c) {
+	size_t n, i;
 	int rv;
 
 	c->out.len = 0;
+	n = c->ops->entries(c);
 	for (i = STATIC_TABLE_LEN + 1; i <= n; i++) {
-		const nghttp2_nv *nv = get(hd, i);
+		const nghttp2_nv *nv = c->ops->entry(c, i);
 		if (nv == NULL) {
 			break;
 		}
@@ -45,4 +46,16 @@ int hcctx_table(hcctx *c, size_t n, const nghttp2_nv *(*get)(void *hd, size_t i)
 		}
 	}
 	return 0;
+}
+
+size_t hcctx_entries(hcctx *c) {
+	return c->ops->entries(c) - STATIC_TABLE_LEN;
+}
+
+size_t hcctx_size(hcctx *c) {
+	return c->ops->size(c);
+}
+
+size_t hcctx_max_size(hcctx *c) {
+	return c->ops->max_size(c);
 }

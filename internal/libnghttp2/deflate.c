@@ -2,12 +2,14 @@
 
 #include "deflate.h"
 
-static void hcdef_release(hcctx *c) {
+static void del(hcctx *c) {
 	hcdef *h = (hcdef *)c;
 
-	nghttp2_hd_deflate_del(h->deflater);
+	nghttp2_hd_deflate_del(h->hd);
 	countmem_free(h->nva, &c->heap);
 }
+
+HCCTX_OPS(deflate_ops, hcdef, deflate, del);
 
 hcdef *hcdef_new(size_t max_table) {
 	hcdef *h;
@@ -16,11 +18,11 @@ hcdef *hcdef_new(size_t max_table) {
 	if (h == NULL) {
 		return NULL;
 	}
-	if (nghttp2_hd_deflate_new2(&h->deflater, max_table, &h->ctx.mem) != 0) {
+	if (nghttp2_hd_deflate_new2(&h->hd, max_table, &h->ctx.mem) != 0) {
 		hcctx_del(&h->ctx);
 		return NULL;
 	}
-	h->ctx.release = hcdef_release;
+	h->ctx.ops = &deflate_ops;
 	return h;
 }
 
@@ -45,13 +47,5 @@ ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
 	if (rv != 0) {
 		return rv;
 	}
-	return nghttp2_hd_deflate_hd(h->deflater, dst, dstcap, h->nva, nfields);
-}
-
-static const nghttp2_nv *entry(void *deflater, size_t i) {
-	return nghttp2_hd_deflate_get_table_entry(deflater, i);
-}
-
-int hcdef_table(hcdef *h) {
-	return hcctx_table(&h->ctx, nghttp2_hd_deflate_get_num_table_entries(h->deflater), entry, h->deflater);
+	return nghttp2_hd_deflate_hd(h->hd, dst, dstcap, h->nva, nfields);
 }

@@ -81,7 +81,7 @@ func (d *Deflater) ChangeTableSize(n uint32) error {
 	if d.ctx == nil {
 		return ErrClosed
 	}
-	rv := C.nghttp2_hd_deflate_change_table_size(d.c().deflater, C.size_t(n))
+	rv := C.nghttp2_hd_deflate_change_table_size(d.c().hd, C.size_t(n))
 	runtime.KeepAlive(d)
 	if rv != 0 {
 		return deflateError("ChangeTableSize", int(rv))
@@ -117,42 +117,4 @@ func (d *Deflater) EncodeBlock(dst []byte, fields []Field) ([]byte, error) {
 		return dst, d.broken
 	}
 	return dst[:len(dst)+int(n)], nil
-}
-
-// Table returns the dynamic table, newest entry first, read with
-// nghttp2_hd_deflate_get_table_entry. Sensitive is false in every entry. It
-// returns nil after Close.
-func (d *Deflater) Table() []Field {
-	if d.ctx == nil {
-		return nil
-	}
-	if rv := C.hcdef_table(d.c()); rv != 0 {
-		panic("nghttp2: out of memory reading the dynamic table")
-	}
-	n := int(C.nghttp2_hd_deflate_get_num_table_entries(d.c().deflater)) - C.STATIC_TABLE_LEN
-	table := d.records(n, false)
-	runtime.KeepAlive(d)
-	return table
-}
-
-// TableSize returns the size of the dynamic table as nghttp2 counts it
-// (RFC 7541 §4.1: name + value + 32 per entry), or 0 after Close.
-func (d *Deflater) TableSize() uint32 {
-	if d.ctx == nil {
-		return 0
-	}
-	n := C.nghttp2_hd_deflate_get_dynamic_table_size(d.c().deflater)
-	runtime.KeepAlive(d)
-	return uint32(n)
-}
-
-// MaxTableSize returns the maximum size of the dynamic table the deflater
-// uses now, or 0 after Close.
-func (d *Deflater) MaxTableSize() uint32 {
-	if d.ctx == nil {
-		return 0
-	}
-	n := C.nghttp2_hd_deflate_get_max_dynamic_table_size(d.c().deflater)
-	runtime.KeepAlive(d)
-	return uint32(n)
 }

@@ -17,7 +17,7 @@
 
 typedef struct hcdef {
 	hcctx ctx; /* first: Go frees and measures an hcdef through it */
-	nghttp2_hd_deflater *deflater;
+	nghttp2_hd_deflater *hd;
 	nghttp2_nv *nva; /* the fields of the block being encoded */
 	size_t nvcap;
 } hcdef;
@@ -27,6 +27,5 @@ hcdef *hcdef_new(size_t max_table);
    dst; the bytes written or an nghttp2 error code. */
 ssize_t hcdef_encode(hcdef *h, const uint8_t *in, size_t inlen,
                      size_t nfields, uint8_t *dst, size_t dstcap);
-int hcdef_table(hcdef *h);
 
 #endif

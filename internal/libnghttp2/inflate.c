@@ -6,9 +6,11 @@
    list size in RFC 9113 §6.5.2. */
 #define ENTRY_OVERHEAD 32
 
-static void hcinf_release(hcctx *c) {
-	nghttp2_hd_inflate_del(((hcinf *)c)->inflater);
+static void del(hcctx *c) {
+	nghttp2_hd_inflate_del(((hcinf *)c)->hd);
 }
+
+HCCTX_OPS(inflate_ops, hcinf, inflate, del);
 
 hcinf *hcinf_new(void) {
 	hcinf *h;
@@ -17,11 +19,11 @@ hcinf *hcinf_new(void) {
 	if (h == NULL) {
 		return NULL;
 	}
-	if (nghttp2_hd_inflate_new2(&h->inflater, &h->ctx.mem) != 0) {
+	if (nghttp2_hd_inflate_new2(&h->hd, &h->ctx.mem) != 0) {
 		hcctx_del(&h->ctx);
 		return NULL;
 	}
-	h->ctx.release = hcinf_release;
+	h->ctx.ops = &inflate_ops;
 	return h;
 }
 
@@ -34,8 +36,8 @@ int hcinf_reset(hcinf *h) {
 	if (rv != 0) {
 		return rv;
 	}
-	nghttp2_hd_inflate_del(h->inflater);
-	h->inflater = inflater;
+	nghttp2_hd_inflate_del(h->hd);
+	h->hd = inflater;
 	h->ctx.out.len = 0;
 	h->consumed = 0;
 	h->nfields = 0;
@@ -54,7 +56,7 @@ int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
 		ssize_t n;
 		int rv;
 
-		n = nghttp2_hd_inflate_hd2(h->inflater, &nv, &flags,
+		n = nghttp2_hd_inflate_hd2(h->hd, &nv, &flags,
 		                           in == NULL ? in : in + h->consumed,
 		                           inlen - h->consumed, 1);
 		if (n < 0) {
@@ -74,19 +76,11 @@ int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit) {
 		}
 		h->consumed += (size_t)n;
 		if (flags & NGHTTP2_HD_INFLATE_FINAL) {
-			nghttp2_hd_inflate_end_headers(h->inflater);
+			nghttp2_hd_inflate_end_headers(h->hd);
 			return 0;
 		}
 		if (!(flags & NGHTTP2_HD_INFLATE_EMIT) && n == 0) {
 			return HCINF_ERR_NO_PROGRESS;
 		}
 	}
-}
-
-static const nghttp2_nv *entry(void *inflater, size_t i) {
-	return nghttp2_hd_inflate_get_table_entry(inflater, i);
-}
-
-int hcinf_table(hcinf *h) {
-	return hcctx_table(&h->ctx, nghttp2_hd_inflate_get_num_table_entries(h->inflater), entry, h->inflater);
 }

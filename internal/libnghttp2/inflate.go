@@ -102,7 +102,7 @@ func (d *Inflater) SetMaxDynamicTableSize(n uint32) {
 	if d.ctx == nil || d.broken != nil {
 		return
 	}
-	if rv := C.nghttp2_hd_inflate_change_table_size(d.c().inflater, C.size_t(n)); rv != 0 {
+	if rv := C.nghttp2_hd_inflate_change_table_size(d.c().hd, C.size_t(n)); rv != 0 {
 		d.broken = inflateError(0, 0, int(rv))
 	}
 	runtime.KeepAlive(d)
@@ -147,42 +147,4 @@ func (d *Inflater) DecodeBlock(block []byte) ([]Field, error) {
 	fields := d.records(int(c.nfields), true)
 	runtime.KeepAlive(d)
 	return fields, nil
-}
-
-// Table returns the dynamic table, newest entry first, read with
-// nghttp2_hd_inflate_get_table_entry. It returns nil after Close.
-func (d *Inflater) Table() []Field {
-	if d.ctx == nil {
-		return nil
-	}
-	if rv := C.hcinf_table(d.c()); rv != 0 {
-		panic("nghttp2: out of memory reading the dynamic table")
-	}
-	n := int(C.nghttp2_hd_inflate_get_num_table_entries(d.c().inflater)) - C.STATIC_TABLE_LEN
-	table := d.records(n, false)
-	runtime.KeepAlive(d)
-	return table
-}
-
-// TableSize returns the size of the dynamic table as nghttp2 counts it
-// (RFC 7541 §4.1: name + value + 32 per entry), or 0 after Close.
-func (d *Inflater) TableSize() uint32 {
-	if d.ctx == nil {
-		return 0
-	}
-	n := C.nghttp2_hd_inflate_get_dynamic_table_size(d.c().inflater)
-	runtime.KeepAlive(d)
-	return uint32(n)
-}
-
-// MaxTableSize returns the maximum size of the dynamic table in force: the
-// last dynamic table size update decoded or the acknowledged setting that
-// lowered it. It returns 0 after Close.
-func (d *Inflater) MaxTableSize() uint32 {
-	if d.ctx == nil {
-		return 0
-	}
-	n := C.nghttp2_hd_inflate_get_max_dynamic_table_size(d.c().inflater)
-	runtime.KeepAlive(d)
-	return uint32(n)
 }

@@ -23,7 +23,7 @@ enum {
 
 typedef struct hcinf {
 	hcctx ctx; /* first: Go frees and measures an hcinf through it */
-	nghttp2_hd_inflater *inflater;
+	nghttp2_hd_inflater *hd;
 	size_t consumed; /* bytes of the last block up to the end of the last field taken */
 	size_t nfields;  /* fields of the last block emitted so far */
 } hcinf;
@@ -33,6 +33,5 @@ hcinf *hcinf_new(void);
    keeping h and its record buffer; 0 or an nghttp2 error code. */
 int hcinf_reset(hcinf *h);
 int hcinf_block(hcinf *h, const uint8_t *in, size_t inlen, size_t list_limit);
-int hcinf_table(hcinf *h);
 
 #endif

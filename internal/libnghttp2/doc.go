@@ -11,10 +11,11 @@
 //     or pass after pass in one call, and deflaters held per connection
 //     with their heap counted.
 //
-// binding.go, ctx.c and records.c hold what the Deflater and the Inflater
-// share: how they are freed and measured, and the records (records.h)
-// through which fields cross between Go and C in one flat buffer, one cgo
-// call per block whatever its number of fields.
+// binding.go and ctx.c hold what the Deflater and the Inflater share: how
+// they are freed, measured and their tables read, through the functions of
+// each nghttp2 family (nghttp2_hd_deflate_* or nghttp2_hd_inflate_*).
+// records.c is how fields cross between Go and C for all four, in one flat
+// buffer, one cgo call per block whatever its number of fields.
 //
 // The package is empty unless built with -tags nghttp2, which needs cgo and
 // libnghttp2's headers and pkg-config file (Debian: libnghttp2-dev).

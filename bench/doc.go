@@ -14,6 +14,7 @@
 // revisions of ours the same way.
 //
 // The nghttp2 side needs cgo and libnghttp2 and is built only with the
-// nghttp2 build tag. Its loops run inside C, one cgo call per benchmark run,
-// so no cgo crossing is charged to nghttp2.
+// nghttp2 build tag. Its loops run inside C (internal/libnghttp2's Batch
+// and Conns), one cgo call per benchmark run, so no cgo crossing is
+// charged to nghttp2.
 package bench

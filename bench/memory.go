@@ -136,7 +136,7 @@ func (s *xnetConns) cHeap() int64 { return 0 }
 func (s *xnetConns) close()       {}
 
 // newNghttp2Conns and createNghttp2 are set by the nghttp2 build
-// (memory_nghttp2.go). createNghttp2 creates and deletes a deflater n
+// (nghttp2.go). createNghttp2 creates and deletes a deflater n
 // times in a loop in C, as newNghttp2Conns makes them.
 var (
 	newNghttp2Conns func(tableSize uint32, maxBlock int) (connSet, error)

@@ -15,7 +15,7 @@
 // (§5.1). When the acknowledged setting goes below the table's maximum, it
 // requires the next block to begin with a size update no larger than the
 // smallest value acknowledged, even if the setting went back up (§4.2).
-// The tests of this package pin each of these.
+// The tests of internal/libnghttp2 pin each of these.
 //
 // It accepts what the RFC allows but other oracles may grade: any number
 // of size updates at the start of a block, an integer with redundant zero
@@ -33,10 +33,13 @@
 // decoding error in HPACK is a connection error (RFC 7541 §2.3.3, RFC 9113
 // §4.3).
 //
-// # Memory
+// # Binding
 //
-// C memory is allocated through a counting nghttp2_mem allocator; no Go
-// pointer is kept by C (a block is read by C only during the call that
-// decodes it). Close frees it; a Decoder dropped without Close is freed by a
-// cleanup (runtime.AddCleanup). HeapBytes reports what a Decoder holds.
+// The cgo code is internal/libnghttp2, the module's one binding of
+// libnghttp2, which the certifier's nghttp2 encoder and the benchmarks use
+// too; this package registers its Inflater as an oracle. C memory goes
+// through a counting allocator; no Go pointer is kept by C (a block is read
+// by C only during the call that decodes it). Close frees it; a Decoder
+// dropped without Close is freed by a cleanup (runtime.AddCleanup).
+// HeapBytes reports what a Decoder holds.
 package nghttp2

@@ -4,7 +4,7 @@ package inprocess
 
 import (
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/oracle/nghttp2"
+	"github.com/hpackcert/hpackcert/internal/libnghttp2"
 )
 
 func init() {
@@ -12,20 +12,20 @@ func init() {
 }
 
 // Nghttp2Decoder adapts libnghttp2's HPACK inflater (nghttp2_hd_inflater,
-// through oracle/nghttp2's cgo code) to certify.Decoder and
+// through internal/libnghttp2, as the oracle) to certify.Decoder and
 // certify.DecoderTableReader. Sensitive comes from NGHTTP2_NV_FLAG_NO_INDEX;
 // the header-list limit stops the inflate loop at the first field past
 // it, so a bomb is refused without being expanded. It exists only in
 // binaries built with -tags nghttp2; its C memory is freed when it is
 // garbage collected.
 type Nghttp2Decoder struct {
-	d *nghttp2.Decoder
+	d *libnghttp2.Inflater
 }
 
 // NewNghttp2Decoder returns an nghttp2 inflater with a fresh context: an
 // empty table of 4096 octets and no header-list limit.
 func NewNghttp2Decoder() *Nghttp2Decoder {
-	d := nghttp2.New()
+	d := libnghttp2.NewInflater()
 	d.SetMaxHeaderListSize(0)
 	return &Nghttp2Decoder{d: d}
 }
@@ -48,7 +48,7 @@ func (n *Nghttp2Decoder) SetMaxHeaderListSize(size uint32) error {
 }
 
 // DecodeBlock implements certify.Decoder: every error of the inflater
-// (an *nghttp2.Error, and the errors after one) is a rejection.
+// (an *libnghttp2.InflateError, and the errors after one) is a rejection.
 func (n *Nghttp2Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	return guard("nghttp2", func() ([]certify.Field, error) {
 		fields, err := n.d.DecodeBlock(block)

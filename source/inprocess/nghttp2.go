@@ -4,7 +4,7 @@ package inprocess
 
 import (
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/internal/nghttp2deflate"
+	"github.com/hpackcert/hpackcert/internal/libnghttp2"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 )
@@ -15,16 +15,16 @@ func init() {
 }
 
 // Nghttp2 adapts libnghttp2's HPACK deflater (nghttp2_hd_deflater, through
-// internal/nghttp2deflate) to certify.Encoder. It exists only in binaries built
+// internal/libnghttp2) to certify.Encoder. It exists only in binaries built
 // with -tags nghttp2.
 type Nghttp2 struct {
-	d *nghttp2deflate.Deflater
+	d *libnghttp2.Deflater
 }
 
 // NewNghttp2 returns an nghttp2 deflater whose table may grow to 4096
 // octets, the size an HTTP/2 connection starts with.
 func NewNghttp2() *Nghttp2 {
-	return &Nghttp2{d: nghttp2deflate.New(spec.DefaultTableSize)}
+	return &Nghttp2{d: libnghttp2.NewDeflater(spec.DefaultTableSize)}
 }
 
 // SetMaxDynamicTableSize implements Encoder.

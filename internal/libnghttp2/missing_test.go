@@ -1,6 +1,6 @@
 //go:build !nghttp2
 
-package nghttp2deflate
+package libnghttp2
 
 import (
 	"testing"

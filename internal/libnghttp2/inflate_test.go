@@ -1,6 +1,6 @@
 //go:build nghttp2
 
-package nghttp2
+package libnghttp2
 
 import (
 	"encoding/hex"
@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/hpackcert/hpackcert/oracle"
 )
 
 func mustHex(t testing.TB, s string) []byte {
@@ -60,7 +58,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := New()
+			d := NewInflater()
 			defer d.Close()
 			if tt.listLimit != 0 {
 				d.SetMaxHeaderListSize(tt.listLimit)
@@ -72,9 +70,9 @@ func TestDecodeErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("DecodeBlock(%x) = %+v, nil; want an error", tt.block, fields)
 			}
-			var e *Error
+			var e *InflateError
 			if !errors.As(err, &e) {
-				t.Fatalf("error %v is %T; want *Error", err, err)
+				t.Fatalf("error %v is %T; want *InflateError", err, err)
 			}
 			if e.Offset != tt.wantOffset || e.Fields != tt.wantFields {
 				t.Errorf("error at offset %d after %d fields; want offset %d after %d fields (%v)", e.Offset, e.Fields, tt.wantOffset, tt.wantFields, err)
@@ -94,38 +92,38 @@ func TestDecodeAccepted(t *testing.T) {
 		name       string
 		sizes      []uint32
 		block      []byte
-		wantFields []oracle.Field
-		wantTable  []oracle.Field
+		wantFields []Field
+		wantTable  []Field
 		wantMax    uint32
 	}{
 		{name: "empty block", block: nil, wantMax: 4096},
 		{name: "three size updates (legal, §4.2)", block: mustHex(t, "20 3f e1 1f 20"), wantMax: 0},
 		{name: "size updates only after down-then-up", sizes: []uint32{0, 4096}, block: mustHex(t, "20 3f e1 1f"), wantMax: 4096},
 		{name: "setting up without an update", sizes: []uint32{8192}, block: mustHex(t, "82"),
-			wantFields: []oracle.Field{{Name: ":method", Value: "GET"}}, wantMax: 4096},
+			wantFields: []Field{{Name: ":method", Value: "GET"}}, wantMax: 4096},
 		{name: "never indexed, new name (§6.2.3)", block: mustHex(t, "10 01 61 01 62"),
-			wantFields: []oracle.Field{{Name: "a", Value: "b", Sensitive: true}}, wantMax: 4096},
+			wantFields: []Field{{Name: "a", Value: "b", Sensitive: true}}, wantMax: 4096},
 		{name: "never indexed, indexed name (§6.2.3)", block: mustHex(t, "1f 08 01 62"),
-			wantFields: []oracle.Field{{Name: "authorization", Value: "b", Sensitive: true}}, wantMax: 4096},
+			wantFields: []Field{{Name: "authorization", Value: "b", Sensitive: true}}, wantMax: 4096},
 		{name: "incremental indexing (§6.2.1)", block: mustHex(t, "40 01 61 01 62 be"),
-			wantFields: []oracle.Field{{Name: "a", Value: "b"}, {Name: "a", Value: "b"}},
-			wantTable:  []oracle.Field{{Name: "a", Value: "b"}}, wantMax: 4096},
+			wantFields: []Field{{Name: "a", Value: "b"}, {Name: "a", Value: "b"}},
+			wantTable:  []Field{{Name: "a", Value: "b"}}, wantMax: 4096},
 		{name: "newest entry first", block: mustHex(t, "40 01 61 01 62 40 01 63 01 64"),
-			wantFields: []oracle.Field{{Name: "a", Value: "b"}, {Name: "c", Value: "d"}},
-			wantTable:  []oracle.Field{{Name: "c", Value: "d"}, {Name: "a", Value: "b"}}, wantMax: 4096},
+			wantFields: []Field{{Name: "a", Value: "b"}, {Name: "c", Value: "d"}},
+			wantTable:  []Field{{Name: "c", Value: "d"}, {Name: "a", Value: "b"}}, wantMax: 4096},
 		{name: "entry larger than the table is not added (§4.4)", block: mustHex(t, "3f 02 40 01 61 01 62"),
-			wantFields: []oracle.Field{{Name: "a", Value: "b"}}, wantMax: 33},
+			wantFields: []Field{{Name: "a", Value: "b"}}, wantMax: 33},
 		{name: "Huffman with ones padding (§5.2)", block: mustHex(t, "00 81 1f 01 61"),
-			wantFields: []oracle.Field{{Name: "a", Value: "a"}}, wantMax: 4096},
+			wantFields: []Field{{Name: "a", Value: "a"}}, wantMax: 4096},
 		{name: "size update of 4 redundant continuation octets (§5.1)", block: mustHex(t, "3f 80 80 80 00"), wantMax: 31},
 		{name: "empty name (legal in HPACK, §5.2)", block: mustHex(t, "00 80 00"),
-			wantFields: []oracle.Field{{}}, wantMax: 4096},
+			wantFields: []Field{{}}, wantMax: 4096},
 		{name: "name of 65536 bytes", block: longName(65536),
-			wantFields: []oracle.Field{{Name: strings.Repeat("x", 65536)}}, wantMax: 4096},
+			wantFields: []Field{{Name: strings.Repeat("x", 65536)}}, wantMax: 4096},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := New()
+			d := NewInflater()
 			defer d.Close()
 			d.SetMaxHeaderListSize(0)
 			for _, n := range tt.sizes {
@@ -149,7 +147,7 @@ func TestDecodeAccepted(t *testing.T) {
 }
 
 func TestSetMaxDynamicTableSize(t *testing.T) {
-	d := New()
+	d := NewInflater()
 	defer d.Close()
 	if _, err := d.DecodeBlock(mustHex(t, "40 01 61 01 62")); err != nil {
 		t.Fatal(err)
@@ -165,7 +163,7 @@ func TestSetMaxDynamicTableSize(t *testing.T) {
 	if _, err := d.DecodeBlock(mustHex(t, "20 3f e1 1f 40 01 63 01 64")); err != nil {
 		t.Fatalf("block beginning with updates to 0 then 4096: %v", err)
 	}
-	want := []oracle.Field{{Name: "c", Value: "d"}}
+	want := []Field{{Name: "c", Value: "d"}}
 	if table := d.Table(); !slices.Equal(table, want) {
 		t.Fatalf("Table() = %+v; want %+v", table, want)
 	}
@@ -174,7 +172,7 @@ func TestSetMaxDynamicTableSize(t *testing.T) {
 func TestHeaderListLimit(t *testing.T) {
 	block := longName(2000) // 2000 + 32 bytes of header list per field
 	block = slices.Concat(block, block, block)
-	d := New()
+	d := NewInflater()
 	defer d.Close()
 	d.SetMaxHeaderListSize(3 * 2032)
 	if _, err := d.DecodeBlock(block); err != nil {
@@ -182,14 +180,14 @@ func TestHeaderListLimit(t *testing.T) {
 	}
 	d.SetMaxHeaderListSize(3*2032 - 1)
 	_, err := d.DecodeBlock(block)
-	var e *Error
+	var e *InflateError
 	if !errors.As(err, &e) || e.Code != 0 || e.Fields != 2 || e.Offset != 2*len(longName(2000)) {
 		t.Fatalf("block one byte over the limit: error %v; want the list limit after 2 fields", err)
 	}
 }
 
 func TestBrokenAfterError(t *testing.T) {
-	d := New()
+	d := NewInflater()
 	defer d.Close()
 	_, first := d.DecodeBlock(mustHex(t, "80"))
 	if first == nil {
@@ -201,8 +199,8 @@ func TestBrokenAfterError(t *testing.T) {
 	}
 }
 
-func TestClosed(t *testing.T) {
-	d := New()
+func TestInflaterClosed(t *testing.T) {
+	d := NewInflater()
 	if _, err := d.DecodeBlock(mustHex(t, "40 01 61 01 62")); err != nil {
 		t.Fatal(err)
 	}
@@ -221,12 +219,12 @@ func TestClosed(t *testing.T) {
 	}
 }
 
-// TestReset checks that a Decoder used for a connection, a lowered
+// TestReset checks that an Inflater used for a connection, a lowered
 // setting and a decoding error included, decodes after Reset exactly as a
 // new one does, keeps its header list limit, and holds no more C memory
 // than before.
 func TestReset(t *testing.T) {
-	used := New()
+	used := NewInflater()
 	defer used.Close()
 	used.SetMaxHeaderListSize(100)
 	used.DecodeBlock(mustHex(t, "40 01 61 01 62"))
@@ -237,17 +235,17 @@ func TestReset(t *testing.T) {
 	if got := used.HeapBytes(); got > heap {
 		t.Errorf("HeapBytes() = %d after Reset; want at most %d, as before", got, heap)
 	}
-	fresh := New()
+	fresh := NewInflater()
 	defer fresh.Close()
 	fresh.SetMaxHeaderListSize(100)
 
 	type result struct {
-		Fields    []oracle.Field
+		Fields    []Field
 		Err       string
-		Table     []oracle.Field
+		Table     []Field
 		Size, Max uint32
 	}
-	run := func(d *Decoder) []result {
+	run := func(d *Inflater) []result {
 		var out []result
 		for _, block := range []string{
 			"828684410f7777772e6578616d706c652e636f6d", // RFC 7541 C.3.1
@@ -265,12 +263,12 @@ func TestReset(t *testing.T) {
 	}
 	got, want := run(used), run(fresh)
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after Reset:\n%+v\nwant, as a new Decoder with the same limit:\n%+v", got, want)
+		t.Errorf("after Reset:\n%+v\nwant, as a new Inflater with the same limit:\n%+v", got, want)
 	}
 	if want[2].Err == "" {
 		t.Errorf("last block: no error; want the header list limit's")
 	}
-	closed := New()
+	closed := NewInflater()
 	closed.Close()
 	closed.Reset()
 	if _, err := closed.DecodeBlock(mustHex(t, "82")); err != ErrClosed {

@@ -1,5 +1,5 @@
 //go:build nghttp2 && race
 
-package nghttp2deflate
+package libnghttp2
 
 const raceEnabled = true

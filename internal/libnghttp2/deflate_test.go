@@ -1,6 +1,6 @@
 //go:build nghttp2
 
-package nghttp2deflate
+package libnghttp2
 
 import (
 	"bytes"
@@ -61,46 +61,6 @@ func rawStories(t testing.TB) [][][]Field {
 	return stories
 }
 
-// xnetTable reads the dynamic table of an x/net decoder that should hold n
-// entries, without changing it: one block of indexed field representations
-// of 62 to 61+n (RFC 7541 §6.1), which do not insert, then index 62+n, which
-// must be out of range. It reports false when the table does not hold
-// exactly n entries. The failed probe leaves the decoder inside a block
-// (DecodeFull skips Close on error), so Close ends it: otherwise x/net
-// would refuse a size update at the start of the next block.
-func xnetTable(dec *hpack.Decoder, n int) ([]Field, bool) {
-	var probe []byte
-	for index := range n {
-		probe = appendIndexed(probe, uint64(62+index))
-	}
-	fields, err := dec.DecodeFull(probe)
-	if err != nil {
-		dec.Close()
-		return nil, false
-	}
-	if _, err := dec.DecodeFull(appendIndexed(nil, uint64(62+n))); err == nil {
-		return nil, false
-	}
-	dec.Close()
-	table := make([]Field, n)
-	for i, f := range fields {
-		table[i] = Field{Name: f.Name, Value: f.Value}
-	}
-	return table, true
-}
-
-// appendIndexed appends an RFC 7541 §6.1 indexed field representation.
-func appendIndexed(dst []byte, index uint64) []byte {
-	if index < 127 {
-		return append(dst, 0x80|byte(index))
-	}
-	dst = append(dst, 0xff)
-	for index -= 127; index >= 128; index >>= 7 {
-		dst = append(dst, byte(index&0x7f)|0x80)
-	}
-	return append(dst, byte(index))
-}
-
 // neverIndexedByPolicy reports whether nghttp2's policy sends f never
 // indexed although the caller did not mark it.
 func neverIndexedByPolicy(f Field) bool {
@@ -134,7 +94,7 @@ func TestPolicy(t *testing.T) {
 		{Field{Name: "x", Value: long[:3039]}, false, true},
 	}
 	for _, tt := range tests {
-		d := New(4096)
+		d := NewDeflater(4096)
 		wire, err := d.EncodeBlock(nil, []Field{tt.field})
 		if err != nil {
 			t.Fatal(err)
@@ -173,7 +133,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			var wire []byte
 			for s, story := range stories {
-				d := New(sc.max)
+				d := NewDeflater(sc.max)
 				dec := hpack.NewDecoder(4096, nil)
 				for b, fields := range story {
 					for _, n := range sc.changes[b] {
@@ -231,7 +191,7 @@ func checkFields(t *testing.T, where string, decoded []hpack.HeaderField, fields
 }
 
 func TestChangeTableSize(t *testing.T) {
-	d := New(4096)
+	d := NewDeflater(4096)
 	defer d.Close()
 	fields := []Field{{Name: "x-a", Value: "1"}}
 	wire, err := d.EncodeBlock(nil, fields)
@@ -260,7 +220,7 @@ func TestChangeTableSize(t *testing.T) {
 }
 
 func TestEncodeBlockAppends(t *testing.T) {
-	d := New(4096)
+	d := NewDeflater(4096)
 	defer d.Close()
 	prefix := []byte("keep")
 	got, err := d.EncodeBlock(prefix, []Field{{Name: ":method", Value: "GET"}})
@@ -280,7 +240,7 @@ func TestEncodeBlockAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	d := New(4096)
+	d := NewDeflater(4096)
 	defer d.Close()
 	fields := []Field{
 		{Name: ":method", Value: "GET"},
@@ -301,8 +261,8 @@ func TestEncodeBlockAllocs(t *testing.T) {
 	}
 }
 
-func TestClosed(t *testing.T) {
-	d := New(4096)
+func TestDeflaterClosed(t *testing.T) {
+	d := NewDeflater(4096)
 	if err := d.Close(); err != nil {
 		t.Fatalf("Close() = %v", err)
 	}

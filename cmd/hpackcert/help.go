@@ -41,7 +41,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{runCommand, gateCommand, reproCommand, liveCommand, decodersCommand, listCommand, encodeCommand, helpCommand, versionCommand}
+	commands = []*command{runCommand, gateCommand, reproCommand, liveCommand, decodersCommand, listCommand, targetsCommand, encodeCommand, helpCommand, versionCommand}
 }
 
 // lookup returns the command called name, or nil.

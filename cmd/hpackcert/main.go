@@ -1,12 +1,15 @@
-// Command hpackcert certifies HPACK (RFC 7541) header encoders.
+// Command hpackcert certifies HPACK (RFC 7541) header encoders and
+// decoders.
 //
 // Usage:
 //
 //	hpackcert [run] [flags]       certify encoders (default: the built-in ones)
 //	hpackcert gate [flags]        run as a CI gate: every report into one folder
-//	hpackcert repro --story FILE [flags]  replay one failure written by run --repro DIR
+//	hpackcert repro --story FILE [flags]  replay one failure written by run or decoders --repro DIR
 //	hpackcert live [flags]        grade HTTP/2 servers, proxies and clients over the wire
+//	hpackcert decoders [flags]    certify decoders on the dec/ cases (default: the built-in ones)
 //	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
+//	hpackcert targets [--format tsv|json]  print live's target catalogue
 //	hpackcert encode --stories DIR --out DIR [--encoder E]
 //	                              write an encoder's output in the hpack-test-case format
 //	hpackcert help [COMMAND]      print the help, or a command's (also COMMAND -h)
@@ -19,6 +22,12 @@
 //	--stories DIR            story files with recorded "wire" to grade
 //
 // With none, the built-in encoders are certified.
+//
+// Each command is a file: run (encoders.go), repro (repro.go, and
+// decrepro.go for the engine's decoder reproductions), gate, live,
+// decoders, list, targets (catalogue.go), encode; help.go generates every
+// usage from the flags. The commands that grade share their flags
+// (flags.go) and end one way (exit.go).
 //
 // Exit status: 0 when no case fails, 1 when a case fails (not counting
 // --expect-fail entries) or a MUST case is left unsupported for an encoder
@@ -52,7 +61,7 @@ func main() {
 		sig := <-interrupted
 		proc.KillAll()
 		fmt.Fprintf(os.Stderr, "hpackcert: %v: stopped, encoder programs and live targets killed\n", sig)
-		os.Exit(2)
+		os.Exit(exitHarness)
 	}()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -70,9 +79,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		name, args = args[0], args[1:]
 	} else if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
 		printVersion(stdout)
-		return 0
+		return exitPass
 	}
-	status, err := 2, error(unknownCommand(name))
+	status, err := exitHarness, error(unknownCommand(name))
 	if c := lookup(name); c != nil {
 		fs := newFlags(c.Name)
 		exec := c.Flags(fs)
@@ -86,12 +95,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			} else {
 				printUsage(stdout)
 			}
-			return 0
+			return exitPass
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hpackcert: %s\n", oneLine(err.Error()))
-		return 2
+		return exitHarness
 	}
 	return status
 }

@@ -39,6 +39,14 @@ func TestFinish(t *testing.T) {
 	failed.Results[enc]["enc/4.1/1"].Grade = certify.Fail
 	withRepro := smallReport(t)
 	withRepro.Repro = &certify.Repro{Dir: "repro-dir"}
+	// A live target that stopped before its schedule ended fails the run
+	// by its breakdown alone, unless the breakdown is expected.
+	brokeDown, brokeDownExpected := smallReport(t), smallReport(t)
+	for i, rep := range []*certify.Report{brokeDown, brokeDownExpected} {
+		info := rep.Targets[rep.Encoders[0]]
+		info.Breakdown, info.BreakdownExpected = "target stopped at request 3 of 9", i == 1
+		rep.Targets[rep.Encoders[0]] = info
+	}
 	broken := errors.New("the run broke")
 	for _, tc := range []struct {
 		name    string
@@ -51,6 +59,8 @@ func TestFinish(t *testing.T) {
 		{"pass", passed, nil, exitPass, true, "verdict: PASS"},
 		{"fail", failed, nil, exitFail, true, "verdict: FAIL"},
 		{"repro", withRepro, nil, exitPass, true, "reproductions: none to write to repro-dir"},
+		{"breakdown", brokeDown, nil, exitFail, true, "verdict: FAIL"},
+		{"expected breakdown", brokeDownExpected, nil, exitPass, true, "verdict: PASS"},
 		{"no report", nil, broken, exitHarness, false, ""},
 		{"report then error", failed, broken, exitHarness, false, "verdict: FAIL"},
 	} {

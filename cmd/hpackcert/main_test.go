@@ -53,6 +53,12 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"list", "--cases", "enc/4.1,nope"}, `no case id starts with "nope"`},
 		{[]string{"--html", filepath.Join(dir, "missing", "r.html")}, "--html " + filepath.Join(dir, "missing", "r.html") + ": cannot write the report"},
 		{[]string{"--max-block", "0"}, "--max-block 0: must be positive"},
+		// run and decoders check the flags they share alike.
+		{[]string{"--traffic-stories", "-1"}, "--traffic-stories and --traffic-blocks must not be negative"},
+		{[]string{"decoders", "--traffic-blocks", "-1"}, "--traffic-stories and --traffic-blocks must not be negative"},
+		{[]string{"decoders", "--timeout", "0s"}, "--timeout 0s: must be positive"},
+		{[]string{"decoders", "--expect-fail", filepath.Join(dir, "missing.txt")}, "--expect-fail: open " + filepath.Join(dir, "missing.txt")},
+		{[]string{"targets", "extra"}, `unexpected argument "extra"`},
 	}
 	if !slices.Contains(inprocess.BuiltinNames(), "nghttp2") {
 		tests = append(tests, struct {

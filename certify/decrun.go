@@ -38,6 +38,9 @@ type DecoderOptions struct {
 	Seed int64
 	// Progress, when set, is called as each decoder starts.
 	Progress func(decoder string)
+	// ReproDir, when set, is the folder the reproduction of each failure
+	// is written to, as a story file hpackcert repro replays.
+	ReproDir string
 }
 
 // RunDecoders grades every decoder target on the dec/ cases and returns

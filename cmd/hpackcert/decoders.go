@@ -8,24 +8,20 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live/targets"
 	"github.com/hpackcert/hpackcert/source/stdio"
 )
 
-// decoderRun is one run of the decoders command.
+// decoderRun is one run of the decoders command, or of repro on a
+// decoder's reproduction.
 type decoderRun struct {
 	decoders, execs listFlag
 	lives           listFlag
 	tls             bool
-	cases, declared listFlag
-	strict          bool
-	expectFail      string
+	gradeFlags
 	reportFlags
-	timeout                       time.Duration
-	trafficStories, trafficBlocks int
-	seed                          int64
+	storyFlags
 }
 
 var decodersCommand = &command{
@@ -40,82 +36,68 @@ decoding error), a divergence is filed under the first failed case whose feature
 blocks use, and a crash, a panic or a protocol violation is the decoder's breakdown.
 With no decoder named, the built-in ones are certified: strict, x/net, and libnghttp2
 when built with -tags nghttp2. A MUST case left unsupported (a declared lack) fails the
-run unless declared, as for encoders.`,
+run unless declared, as for encoders. The traffic stories are those of dec/3.2/1; with
+--live targets alone, 4 stories of 30 blocks unless --traffic-stories or
+--traffic-blocks says otherwise. --repro DIR writes each failure's blocks as a story
+file that hpackcert repro replays against --decoder or --exec.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		d := &decoderRun{}
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {
-			fs.Var(&d.decoders, "decoder", "`builtin:NAME` a built-in Go decoder: "+strings.Join(inprocess.BuiltinDecoderNames(), ", "))
+			declareDecoderFlag(fs, &d.decoders)
 			fs.Var(&d.execs, "exec", "`'CMD ARGS'` a program speaking the decoder side of hpack-stdio/1 on its stdin and stdout (docs/STDIO.md)")
-			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue, started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); it shows no fields, so only refusals and acceptance are judged")
+			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue (hpackcert targets), started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); it shows no fields, so only refusals and acceptance are judged")
 			fs.BoolVar(&d.tls, "tls", false, "reach the --live targets over TLS (ALPN h2) instead of h2c")
 		})
-		fs.section("cases and verdict", func() {
-			fs.Var(&d.cases, "cases", "`PREFIX` run the dec/ cases whose id starts with PREFIX (repeatable, or comma-separated)")
-			fs.BoolVar(&d.strict, "strict", false, "non-strict grades (a SHOULD broken) fail too")
-			fs.StringVar(&d.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"DECODER CASE\", per line) and declared lacks (\"unsupported CASES: REASON\")")
-			fs.Var(&d.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases cannot be graded, and why (repeatable)")
-		})
-		d.reportFlags.declare(fs, false)
-		fs.section("run flags", func() {
-			fs.DurationVar(&d.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec decoders")
-			fs.IntVar(&d.trafficStories, "traffic-stories", 0, "`N` use only N of the embedded traffic stories in dec/3.2/1 (quick runs; --live alone: 4)")
-			fs.IntVar(&d.trafficBlocks, "traffic-blocks", 0, "`N` use only N blocks of each traffic story (quick runs; --live alone: 30)")
-			fs.Int64Var(&d.seed, "seed", 1, "`N` seed of the generated stories")
-		})
-		return func(stdout, _ io.Writer) (int, error) { return d.run(stdout) }
+		d.gradeFlags.declare(fs)
+		d.reportFlags.declare(fs, true)
+		d.storyFlags.declare(fs)
+		return func(stdout, _ io.Writer) (int, error) {
+			opts, err := d.options()
+			if err != nil {
+				return exitHarness, err
+			}
+			return d.certify(stdout, opts)
+		}
 	},
 }
 
-func (d *decoderRun) options() (certify.DecoderOptions, error) {
-	opts := certify.DecoderOptions{Strict: d.strict, Cases: splitCases(d.cases), Seed: d.seed,
-		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}}
-	if _, err := certify.SelectDecoderCases(opts.Cases); err != nil {
-		return opts, &usageError{fmt.Sprintf("--cases: %v", err)}
-	}
-	if d.expectFail != "" {
-		failures, declared, err := certify.ReadExpectations(d.expectFail)
-		if err != nil {
-			return opts, fmt.Errorf("--expect-fail: %w", err)
-		}
-		opts.ExpectFail, opts.Declared = failures, declared
-	}
-	for _, v := range d.declared {
-		declared, err := certify.ParseDeclaration(v)
-		if err != nil {
-			return opts, &usageError{fmt.Sprintf("--declare-unsupported: %v", err)}
-		}
-		opts.Declared = append(opts.Declared, declared...)
-	}
-	return opts, nil
+// declareDecoderFlag declares --decoder, the built-in decoders to
+// certify, into decoders.
+func declareDecoderFlag(fs *flagSet, decoders *listFlag) {
+	fs.Var(decoders, "decoder", "`builtin:NAME` a built-in Go decoder: "+strings.Join(inprocess.BuiltinDecoderNames(), ", "))
 }
 
-// run certifies the decoders and writes the reports asked for.
-func (d *decoderRun) run(stdout io.Writer) (int, error) {
-	opts, err := d.options()
+// options returns the options of the flags, checked.
+func (d *decoderRun) options() (certify.DecoderOptions, error) {
+	opts, err := d.gradeFlags.decoderOptions()
 	if err != nil {
-		return 2, err
+		return opts, err
 	}
-	if d.timeout <= 0 {
-		return 2, &usageError{fmt.Sprintf("--timeout %v: must be positive", d.timeout)}
+	if err := d.storyFlags.check(); err != nil {
+		return opts, err
 	}
-	if d.trafficStories < 0 || d.trafficBlocks < 0 {
-		return 2, &usageError{"--traffic-stories and --traffic-blocks must not be negative"}
-	}
+	opts.Seed, opts.TrafficStories, opts.TrafficBlocks = d.seed, d.trafficStories, d.trafficBlocks
+	opts.ReproDir = d.repro
 	if len(d.lives) > 0 && opts.TrafficStories == 0 && opts.TrafficBlocks == 0 {
 		// A live target shows no fields: dec/3.2/1 judges only that it
 		// takes valid blocks, which a sample of the traffic shows as well
 		// as all of it, at a round trip per block.
 		opts.TrafficStories, opts.TrafficBlocks, opts.Generated = 4, 30, 2
 	}
-	outputs, err := createOutputs(d.reportFlags.files())
-	if err != nil {
-		return 2, err
+	return opts, nil
+}
+
+// certify certifies the decoders with opts and writes the reports asked
+// for.
+func (d *decoderRun) certify(stdout io.Writer, opts certify.DecoderOptions) (int, error) {
+	if err := makeDirs(nil, opts.ReproDir); err != nil {
+		return exitHarness, err
 	}
-	defer func() {
-		for _, o := range outputs {
-			o.close()
-		}
-	}()
+	files, err := d.reportFlags.create()
+	if err != nil {
+		return exitHarness, err
+	}
+	defer files.close()
 	targets, err := openDecoders(d.decoders, d.execs, len(d.lives) > 0, d.timeout, opts)
 	if err == nil && len(d.lives) > 0 {
 		var lt []certify.DecoderTarget
@@ -128,31 +110,10 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 		}
 	}()
 	if err != nil {
-		return 2, err
+		return exitHarness, err
 	}
 	rep, err := certify.RunDecoders(targets, opts)
-	if err != nil {
-		return 2, err
-	}
-	return writeReports(stdout, rep, outputs)
-}
-
-// writeReports prints the text report, writes the report files asked
-// for and returns the exit status the report gives: 1 when the run
-// failed, 0 when it did not.
-func writeReports(stdout io.Writer, rep *certify.Report, outputs []*output) (int, error) {
-	if err := report.WriteText(stdout, rep); err != nil {
-		return 2, err
-	}
-	for _, o := range outputs {
-		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
-			return 2, err
-		}
-	}
-	if rep.Failed() {
-		return 1, nil
-	}
-	return 0, nil
+	return files.finish(stdout, rep, err)
 }
 
 // openDecoders opens the decoders named (the built-in ones when none is,

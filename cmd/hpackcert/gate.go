@@ -9,14 +9,11 @@ import (
 	"strings"
 )
 
-// The files the gate writes into its --out folder.
-const (
-	gateJSON     = "report.json"
-	gateJUnit    = "junit.xml"
-	gateHTML     = "report.html"
-	gateMarkdown = "summary.md"
-	gateRepro    = "repro"
-)
+// gateFiles are the report files the gate writes into its --out folder,
+// by format, and gateRepro the folder of the reproductions there.
+var gateFiles = map[string]string{"json": "report.json", "junit": "junit.xml", "html": "report.html", "md": "summary.md"}
+
+const gateRepro = "repro"
 
 // stepSummaryLimit is the most the gate appends to GitHub's job summary:
 // GitHub refuses a step summary over 1 MiB.
@@ -83,16 +80,13 @@ func (c *certification) gate(out string, stdout, stderr io.Writer) (int, error) 
 	}
 	c.dirs = []string{dir}
 	c.replayBin = bin
-	c.reportFlags = reportFlags{
-		json:  filepath.Join(dir, gateJSON),
-		junit: filepath.Join(dir, gateJUnit),
-		html:  filepath.Join(dir, gateHTML),
-		md:    filepath.Join(dir, gateMarkdown),
-		repro: filepath.Join(dir, gateRepro),
+	c.reportFlags = reportFlags{repro: filepath.Join(dir, gateRepro)}
+	for kind, name := range gateFiles {
+		c.reportFlags.set(kind, filepath.Join(dir, name))
 	}
 	status, err := c.run(stdout)
 	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" {
-		if serr := appendStepSummary(summary, c.md, stepSummaryLimit); serr != nil && err == nil {
+		if serr := appendStepSummary(summary, c.paths["md"], stepSummaryLimit); serr != nil && err == nil {
 			status, err = 2, serr
 		}
 	}
@@ -102,7 +96,7 @@ func (c *certification) gate(out string, stdout, stderr io.Writer) (int, error) 
 	case status == 0:
 		fmt.Fprintf(stderr, "hpackcert gate: HPACK conformance gate passed; reports in %s/\n", dir)
 	default:
-		fmt.Fprintf(stderr, "hpackcert gate: HPACK conformance gate FAILED: see the first failure above and %s\n", c.html)
+		fmt.Fprintf(stderr, "hpackcert gate: HPACK conformance gate FAILED: see the first failure above and %s\n", c.paths["html"])
 	}
 	return status, err
 }

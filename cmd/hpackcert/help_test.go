@@ -130,8 +130,8 @@ func TestHelpEnds(t *testing.T) {
 	}
 }
 
-// TestSharedFlags checks that run, repro, gate and live declare the flags
-// they share once: the same flags with the same descriptions.
+// TestSharedFlags checks that run, repro, gate, live and decoders declare
+// the flags they share once: the same flags with the same descriptions.
 func TestSharedFlags(t *testing.T) {
 	usages := func(c *command) map[string]string {
 		fs := newFlags(c.Name)
@@ -148,6 +148,7 @@ func TestSharedFlags(t *testing.T) {
 		{liveCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md"}},
 		{reproCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md", "exec", "timeout"}},
 		{gateCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "exec", "stories", "encoder", "timeout", "max-block"}},
+		{decodersCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md", "repro", "timeout", "traffic-stories", "traffic-blocks", "seed"}},
 	} {
 		other := usages(shared.c)
 		for _, name := range shared.flags {
@@ -158,6 +159,9 @@ func TestSharedFlags(t *testing.T) {
 	}
 	if _, ok := usages(liveCommand)["repro"]; ok {
 		t.Error("live declares --repro, which it cannot honour")
+	}
+	if repro, decoders := usages(reproCommand)["decoder"], usages(decodersCommand)["decoder"]; repro == "" || repro != decoders {
+		t.Errorf("repro --decoder is %q; decoders' is %q: want one declaration", repro, decoders)
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify/livegrade"
-	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/live"
 	"github.com/hpackcert/hpackcert/source/live/targets"
 )
@@ -103,7 +102,7 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 			liveCommand.printHelp(stdout)
 			return 0, nil
 		}
-		return 2, err
+		return exitHarness, err
 	}
 	return l.run(stdout)
 }
@@ -113,47 +112,43 @@ func liveCmd(args []string, stdout io.Writer) (int, error) {
 func (l *liveFlags) run(stdout io.Writer) (int, error) {
 	specs, name, transform := l.specs, l.name, l.transform
 	if len(specs) == 0 {
-		return 2, &usageError{"live needs a --target, --server, --proxy or --client (see hpackcert live --help)"}
+		return exitHarness, &usageError{"live needs a --target, --server, --proxy or --client (see hpackcert live --help)"}
 	}
 	if name != "" || !transform.None() {
-		return 2, &usageError{"--name and --transform apply to the --server, --proxy or --client that follows them"}
+		return exitHarness, &usageError{"--name and --transform apply to the --server, --proxy or --client that follows them"}
 	}
 	for _, l := range []struct {
 		flag string
 		n    int
 	}{{"--stories", l.stories}, {"--blocks", l.blocks}, {"--requests", l.requests}} {
 		if l.n <= 0 {
-			return 2, &usageError{fmt.Sprintf("%s %d: must be positive", l.flag, l.n)}
+			return exitHarness, &usageError{fmt.Sprintf("%s %d: must be positive", l.flag, l.n)}
 		}
 	}
 	if l.stepTimeout <= 0 || l.timeout <= 0 {
-		return 2, &usageError{"--step-timeout and --timeout must be positive"}
+		return exitHarness, &usageError{"--step-timeout and --timeout must be positive"}
 	}
 	opts, err := l.grade.options()
 	if err != nil {
-		return 2, err
+		return exitHarness, err
 	}
 	script, err := live.DefaultScript(l.stories, l.blocks)
 	if err != nil {
-		return 2, err
+		return exitHarness, err
 	}
 	lo := targets.Options{TLS: l.tlsOn, Script: script, StepTimeout: l.stepTimeout, Requests: l.requests, Timeout: l.timeout}
 	// Every target is checked before any starts, and every report path
 	// created, so that a mistake stops the run at once.
 	for _, s := range specs {
 		if err := checkLiveSpec(s, l.origin.given()); err != nil {
-			return 2, err
+			return exitHarness, err
 		}
 	}
-	outputs, err := createOutputs(l.reports.files())
+	files, err := l.reports.create()
 	if err != nil {
-		return 2, err
+		return exitHarness, err
 	}
-	defer func() {
-		for _, o := range outputs {
-			o.close()
-		}
-	}()
+	defer files.close()
 	var captures []*live.Capture
 	var skipped []string
 	for _, s := range specs {
@@ -163,7 +158,7 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 2, fmt.Errorf("--%s %s: %w", s.kind, s.value, err)
+			return exitHarness, fmt.Errorf("--%s %s: %w", s.kind, s.value, err)
 		}
 		captures = append(captures, c)
 	}
@@ -171,32 +166,12 @@ func (l *liveFlags) run(stdout io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "left out: %s\n", s)
 	}
 	if len(captures) == 0 {
-		return 2, errors.New("live: every target was left out: nothing to grade")
+		return exitHarness, errors.New("live: every target was left out: nothing to grade")
 	}
+	// A target that stopped before its schedule ended is graded on the
+	// blocks it wrote, its breakdown its one failure (certify.Report.Failed).
 	rep, err := livegrade.Grade(live.Transcripts(captures), live.ScheduleText(), opts)
-	if err != nil {
-		return 2, err
-	}
-	if err := report.WriteText(stdout, rep); err != nil {
-		return 2, err
-	}
-	for _, o := range outputs {
-		if err := o.write(func(w io.Writer) error { return report.Write(w, o.kind, rep) }); err != nil {
-			return 2, err
-		}
-	}
-	if rep.Failed() {
-		return 1, nil
-	}
-	// A target that stopped before its schedule ended fails the run,
-	// whatever the blocks it wrote before say, unless its breakdown is a
-	// known one ("NAME breakdown" in the expect file).
-	for i, c := range captures {
-		if c.Breakdown() != nil && !rep.Targets[rep.Encoders[i]].BreakdownExpected {
-			return 1, nil
-		}
-	}
-	return 0, nil
+	return files.finish(stdout, rep, err)
 }
 
 // checkLiveSpec checks a target before anything starts.

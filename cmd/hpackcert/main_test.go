@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"encoding/xml"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/vectors"
@@ -28,51 +24,6 @@ func runCLI(t *testing.T, args ...string) (status int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	status = run(args, &out, &errOut)
 	return status, out.String(), errOut.String()
-}
-
-func TestList(t *testing.T) {
-	status, out, _ := runCLI(t, "list")
-	if status != 0 {
-		t.Fatalf("list: exit %d", status)
-	}
-	for _, c := range certify.Cases() {
-		if !strings.Contains(out, c.ID+" ") {
-			t.Errorf("list lacks %s", c.ID)
-		}
-	}
-	status, out, _ = runCLI(t, "list", "--cases", "enc/4.2")
-	if lines := strings.Count(out, "\n"); status != 0 || lines != 5 {
-		t.Errorf("list --cases enc/4.2: exit %d, %d lines; want 0, a header and 4 cases:\n%s", status, lines, out)
-	}
-	// The comma lists run accepts.
-	status, out, _ = runCLI(t, "list", "--cases", "enc/4.1, enc/5.1")
-	if lines := strings.Count(out, "\n"); status != 0 || lines != 3 {
-		t.Errorf("list --cases 'enc/4.1, enc/5.1': exit %d, %d lines; want 0, a header and 2 cases:\n%s", status, lines, out)
-	}
-}
-
-var update = flag.Bool("update", false, "rewrite testdata/list.golden")
-
-// TestListGolden keeps the case list, with the RFC text of each case, in
-// testdata/list.golden: a change to a case shows up in review.
-func TestListGolden(t *testing.T) {
-	status, out, _ := runCLI(t, "list", "-v")
-	if status != 0 {
-		t.Fatalf("list -v: exit %d", status)
-	}
-	golden := filepath.Join("testdata", "list.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("list -v differs from %s (run go test -update if the change is meant):\n%s", golden, out)
-	}
 }
 
 func TestHarnessErrors(t *testing.T) {
@@ -102,6 +53,12 @@ func TestHarnessErrors(t *testing.T) {
 		{[]string{"list", "--cases", "enc/4.1,nope"}, `no case id starts with "nope"`},
 		{[]string{"--html", filepath.Join(dir, "missing", "r.html")}, "--html " + filepath.Join(dir, "missing", "r.html") + ": cannot write the report"},
 		{[]string{"--max-block", "0"}, "--max-block 0: must be positive"},
+		// run and decoders check the flags they share alike.
+		{[]string{"--traffic-stories", "-1"}, "--traffic-stories and --traffic-blocks must not be negative"},
+		{[]string{"decoders", "--traffic-blocks", "-1"}, "--traffic-stories and --traffic-blocks must not be negative"},
+		{[]string{"decoders", "--timeout", "0s"}, "--timeout 0s: must be positive"},
+		{[]string{"decoders", "--expect-fail", filepath.Join(dir, "missing.txt")}, "--expect-fail: open " + filepath.Join(dir, "missing.txt")},
+		{[]string{"targets", "extra"}, `unexpected argument "extra"`},
 	}
 	if !slices.Contains(inprocess.BuiltinNames(), "nghttp2") {
 		tests = append(tests, struct {
@@ -153,50 +110,6 @@ func TestDefaultEncoders(t *testing.T) {
 		if !strings.Contains(header, name) {
 			t.Errorf("matrix header %q lacks %s", header, name)
 		}
-	}
-}
-
-func TestReports(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{}
-	args := append([]string{"--encoder", "builtin:ref", "--encoder", "builtin:xnet", "--strict", "--cases", "enc/4.1,enc/4.4,enc/7.1.3/1"}, quick...)
-	for _, kind := range []string{"json", "junit", "html", "md"} {
-		files[kind] = filepath.Join(dir, "report."+kind)
-		args = append(args, "--"+kind, files[kind])
-	}
-	status, out, stderr := runCLI(t, args...)
-	if status != 0 {
-		t.Fatalf("exit %d; stderr %s\n%s", status, stderr, out)
-	}
-	read := func(kind string) []byte {
-		data, err := os.ReadFile(files[kind])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	var doc struct {
-		Encoders map[string]struct {
-			Cases map[string]map[string]any `json:"cases"`
-		} `json:"encoders"`
-	}
-	if err := json.Unmarshal(read("json"), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if got := doc.Encoders["x/net"].Cases["enc/4.4/1"]["grade"]; got != "pass" {
-		t.Errorf(`JSON .encoders["x/net"].cases["enc/4.4/1"].grade = %v; want "pass"`, got)
-	}
-	var junit struct {
-		Tests int `xml:"tests,attr"`
-	}
-	if n := len(doc.Encoders["ref"].Cases); n == 0 || xml.Unmarshal(read("junit"), &junit) != nil || junit.Tests != 2*n {
-		t.Errorf("JUnit: %d tests; want %d", junit.Tests, 2*n)
-	}
-	if html := read("html"); !bytes.Contains(html, []byte("<table>")) {
-		t.Error("HTML report has no table")
-	}
-	if md := read("md"); !bytes.Contains(md, []byte("| `enc/4.4/1` |")) {
-		t.Error("Markdown report has no row for enc/4.4/1")
 	}
 }
 
@@ -375,53 +288,6 @@ func TestRecordedHpackTestCase(t *testing.T) {
 	}
 }
 
-// TestRepro writes the reproductions of a broken encoder's failures with
-// --repro and replays one with hpackcert repro: the same case fails
-// against the same encoder, passes against a fixed one, and a recorded
-// failure replays from its file alone.
-func TestRepro(t *testing.T) {
-	dir := stdioEncoders(t)
-	broken := filepath.Join(dir, "stdioenc") + " -bug huffman-zero-padding"
-	repro := t.TempDir()
-	status, out, stderr := runCLI(t, append([]string{"--exec", broken, "--cases", "enc/5.2/1", "--repro", repro}, quick...)...)
-	if status != 1 {
-		t.Fatalf("broken encoder: exit %d; want 1\n%s%s", status, out, stderr)
-	}
-	story := filepath.Join(repro, "stdioenc_huffman-zero-padding--enc_5.2_1.json")
-	if !strings.Contains(out, "hpackcert repro --story "+story+" --cases enc/5.2/1 --exec ") {
-		t.Errorf("the report does not say how to replay %s:\n%s", story, out)
-	}
-	status, out, stderr = runCLI(t, "repro", "--story", story, "--cases", "enc/5.2/1", "--exec", broken)
-	if status != 1 || !strings.Contains(out, "not a prefix of EOS") {
-		t.Errorf("repro against the broken encoder: exit %d; want 1 naming the padding\n%s%s", status, out, stderr)
-	}
-	status, out, stderr = runCLI(t, "repro", "--story", story, "--cases", "enc/5.2/1", "--exec", filepath.Join(dir, "stdioenc"))
-	if status != 0 {
-		t.Errorf("repro against the fixed encoder: exit %d; want 0\n%s%s", status, out, stderr)
-	}
-	if status, _, stderr = runCLI(t, "repro", "--cases", "enc/5.2/1"); status != 2 || !strings.Contains(stderr, "needs --story") {
-		t.Errorf("repro without --story: exit %d, %q; want 2 asking for --story", status, stderr)
-	}
-
-	// Recorded wire: the reproduction carries it, and replays alone.
-	recorded := t.TempDir()
-	s := &vectors.Story{Cases: []vectors.Case{{Wire: []byte{0x82}, Headers: []vectors.Field{{Name: ":method", Value: "POST"}}}}}
-	if err := vectors.WriteStory(filepath.Join(recorded, "story_0.json"), s); err != nil {
-		t.Fatal(err)
-	}
-	repro = t.TempDir()
-	if status, out, _ = runCLI(t, "run", "--stories", recorded, "--cases", "enc/3.2/1", "--repro", repro); status != 1 {
-		t.Fatalf("recorded wire decoding to other fields: exit %d; want 1\n%s", status, out)
-	}
-	files, _ := filepath.Glob(filepath.Join(repro, "*.json"))
-	if len(files) != 1 {
-		t.Fatalf("%d reproductions of a recorded failure; want 1", len(files))
-	}
-	if status, out, _ = runCLI(t, "repro", "--story", files[0], "--cases", "enc/3.2/1"); status != 1 || !strings.Contains(out, `"POST"`) {
-		t.Errorf("repro of recorded wire: exit %d; want 1 naming the field\n%s", status, out)
-	}
-}
-
 // TestInterruptKillsEncoders interrupts hpackcert while its encoder (which
 // started two sleepers holding its pipes) hangs: hpackcert exits with
 // status 2 and leaves no process of the encoder's group behind.
@@ -455,104 +321,4 @@ func TestInterruptKillsEncoders(t *testing.T) {
 		t.Errorf("hpackcert after an interrupt: %v; want exit status 2", err)
 	}
 	testenv.WaitGone(sleepers...)
-}
-
-// reportGrades returns the grades of a JSON report, by encoder and case.
-func reportGrades(t *testing.T, data []byte) map[string]map[string]string {
-	t.Helper()
-	var rep struct {
-		Encoders map[string]struct {
-			Cases map[string]struct {
-				Grade string `json:"grade"`
-			} `json:"cases"`
-		} `json:"encoders"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatalf("the JSON report: %v", err)
-	}
-	out := map[string]map[string]string{}
-	for enc, e := range rep.Encoders {
-		out[enc] = map[string]string{}
-		for id, c := range e.Cases {
-			out[enc][id] = c.Grade
-		}
-	}
-	return out
-}
-
-// TestNothingJudgedFails points run at story files without "wire": no case
-// has anything to judge, and the run fails saying so, unless the expect
-// file declares the recording as judging nothing.
-func TestNothingJudgedFails(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lists")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	story := `{"cases":[{"seqno":0,"headers":[{":method":"GET"},{":path":"/"}]}]}`
-	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(story), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	jsonPath, junitPath := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.xml")
-	status, out, stderr := runCLI(t, "run", "--stories", dir, "--json", jsonPath, "--junit", junitPath)
-	verdict, _, _ := strings.Cut(out, "\n")
-	if status != 1 || !strings.HasPrefix(verdict, "verdict: FAIL: nothing judged for ") || !strings.Contains(verdict, `without any "wire"`) {
-		t.Errorf("run --stories (no wire): exit %d, verdict %q; want 1 and nothing judged, with the reason\n%s", status, verdict, stderr)
-	}
-	raw, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(raw), `"nothing_judged": "enc/`) || !strings.Contains(string(raw), `"failed": true`) {
-		t.Errorf("the JSON report does not say nothing was judged:\n%s", raw)
-	}
-	if raw, err = os.ReadFile(junitPath); err != nil {
-		t.Fatal(err)
-	}
-	if _, after, ok := strings.Cut(string(raw), `<testcase name="nothing judged" classname="hpackcert.recorded:lists"`); !ok || !strings.Contains(after, `<failure message="nothing judged: enc/`) {
-		t.Errorf("the JUnit report has no failed testcase \"nothing judged\":\n%s", raw)
-	}
-	expect := filepath.Join(t.TempDir(), "expect.txt")
-	if err := os.WriteFile(expect, []byte("recorded:lists nothing-judged\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	status, out, stderr = runCLI(t, "run", "--stories", dir, "--expect-fail", expect)
-	verdict, _, _ = strings.Cut(out, "\n")
-	if status != 0 || !strings.Contains(verdict, "1 target expected to judge nothing") || strings.Contains(out, "did not fail") {
-		t.Errorf("run --stories with \"recorded:lists nothing-judged\" expected: exit %d, verdict %q; want 0, the declaration counted and not stale\n%s", status, verdict, stderr)
-	}
-}
-
-// TestTextEntryLayout reads x/net's non-strict results in the text
-// report: each line of an entry is written once (the detail is not
-// repeated by its reproduction), and every block's wire and the oracles'
-// verdicts on it are indented under the block, the failing one's too.
-func TestTextEntryLayout(t *testing.T) {
-	status, out, stderr := runCLI(t, append([]string{"run", "--encoder", "builtin:xnet"}, quick...)...)
-	if status != 0 {
-		t.Fatalf("exit %d; want 0 (x/net breaks SHOULD rules only)\n%s", status, stderr)
-	}
-	_, section, ok := strings.Cut(out, "\nnon-strict:\n")
-	section, _, _ = strings.Cut(section, "\n\n")
-	if !ok || !strings.Contains(section, "enc/7.1.3/2") {
-		t.Fatalf("no non-strict section with enc/7.1.3/2:\n%s", out)
-	}
-	for _, entry := range strings.Split(section, "\n  x/net ")[1:] {
-		var seen []string
-		for _, line := range strings.Split(entry, "\n") {
-			text := strings.TrimLeft(line, " ")
-			// A detail may add to its reproduction's first line ("; 4
-			// blocks not judged ..."): that line is written once.
-			for _, earlier := range seen {
-				if len(text) > 40 && strings.HasPrefix(earlier, text) {
-					t.Errorf("line written twice: %q in\n%s", line, entry)
-				}
-			}
-			seen = append(seen, text)
-			if strings.HasPrefix(text, "wire") || strings.HasPrefix(text, "oracle ") {
-				if indent := len(line) - len(text); indent != 8 {
-					t.Errorf("%q indented %d; want 8, under its block", line, indent)
-				}
-			}
-		}
-	}
 }

@@ -27,8 +27,8 @@
 # LIVE_JSON, when set, names a file for the JSON report too (ci/golden.sh
 # reads it).
 # The targets and their Debian packages come from hpackcert's own
-# catalogue (hpackcert live --list); this script only adds the runs over
-# TLS and with an h2c origin that the matrix shows.
+# catalogue (hpackcert targets); this script only adds the runs over TLS
+# and, for each proxy the catalogue marks, with an h2c origin.
 # Exit status: that of hpackcert live (0 nothing failed but the expected,
 # 1 a case failed, 2 the run could not happen), or 2 for a bad option.
 set -euo pipefail
@@ -62,13 +62,14 @@ if [ -z "$out" ]; then
 	$clients && out=${TMPDIR:-/tmp}/MATRIX-live-clients.md
 fi
 
-# The catalogue comes from the binary (hpackcert live --list, one target a
-# line: NAME, ROLE, Debian package, program; "-" for none), so hpackcert
-# is built first, even for --install-only.
+# The catalogue comes from the binary (hpackcert targets: a header line,
+# then one target a line: name, role, Debian package, program, h2c-origin,
+# decoder; "-" for none), so hpackcert is built first, even for
+# --install-only.
 bin=$(mktemp -d "${TMPDIR:-/tmp}/hpackcert-live.XXXXXX")
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/hpackcert" ./cmd/hpackcert
-"$bin/hpackcert" live --list >"$bin/catalogue.tsv"
+"$bin/hpackcert" targets | tail -n +2 >"$bin/catalogue.tsv"
 
 # installed PACKAGE PROGRAM: whether the program is on PATH, or, for a
 # package that holds no program hpackcert runs (a Python module, a
@@ -84,7 +85,7 @@ installed() {
 # PROGRAM in pairs: npm (Bun's install), lighttpd's TLS module, the JDK's
 # compiler (ci/live-apps.sh builds the JDK client).
 needs=(npm npm lighttpd-mod-openssl - openjdk-17-jdk-headless javac)
-while IFS=$'\t' read -r _ _ pkg program; do
+while IFS=$'\t' read -r _ _ pkg program _; do
 	# A package that is no Debian package name (Bun comes from npm,
 	# through its own install.sh below) is not apt's to install.
 	if [[ $pkg =~ ^[a-z0-9][a-z0-9+.-]+$ ]]; then
@@ -129,7 +130,7 @@ $install_only && exit 0
 # but hpackcert's own server, a check of hpackcert rather than of a
 # library; and, after its plain run, each proxy that can reach the origin
 # over h2c once more so, and nginx and lighttpd once more over TLS.
-variants=(nginx:tls lighttpd:tls haproxy:h2c-origin apache2:h2c-origin nghttpx:h2c-origin caddy:h2c-origin go-proxy:h2c-origin)
+variants=(nginx:tls lighttpd:tls)
 names=()
 declare -A chosen=()
 choose() {
@@ -138,11 +139,14 @@ choose() {
 		chosen[$1]=1
 	fi
 }
-while IFS=$'\t' read -r name role _ _; do
+while IFS=$'\t' read -r name role _ _ h2c _; do
 	if [ "$name" = ref-server ] || { $clients && [ "$role" != client ]; }; then
 		continue
 	fi
 	choose "$name"
+	if ! $clients && [ "$h2c" = yes ]; then
+		choose "$name:h2c-origin"
+	fi
 	if ! $clients; then
 		for v in "${variants[@]}"; do
 			if [ "${v%%:*}" = "$name" ]; then
@@ -152,7 +156,7 @@ while IFS=$'\t' read -r name role _ _; do
 	fi
 done <"$bin/catalogue.tsv"
 [ ${#names[@]} -gt 0 ] || {
-	echo "ci/live.sh: hpackcert live --list named no target" >&2
+	echo "ci/live.sh: hpackcert targets named no target" >&2
 	exit 2
 }
 expect=live/expect-fail.txt

@@ -190,7 +190,7 @@ func (c *caseRun) judge(f blockRule) (verdict, Evidence) {
 				ev.NotJudged++
 				continue
 			}
-			ev.add(b, c.c.instance)
+			addJudged(&ev, b, c.c.instance)
 			if v.detail != "" {
 				continue
 			}

@@ -78,8 +78,8 @@ package certify
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 
@@ -127,48 +127,37 @@ type Target interface {
 	Close() error
 }
 
-// Grade is the verdict of one case for one encoder.
-type Grade int
+// Grade is the verdict of one case for one target (engine.Grade).
+type Grade = engine.Grade
 
 // The grades, from best to worst; Unsupported and Info are neither.
 const (
-	Pass        Grade = iota // the encoder does what the RFC text says
-	Info                     // a measurement, never a verdict
-	Unsupported              // the case cannot run against this target
-	NonStrict                // a SHOULD, or an efficiency rule, is broken
-	Fail                     // a MUST is broken, or the encoder broke down
+	Pass        = engine.Pass
+	Info        = engine.Info
+	Unsupported = engine.Unsupported
+	NonStrict   = engine.NonStrict
+	Fail        = engine.Fail
 )
-
-var gradeNames = [...]string{
-	Pass:        "pass",
-	Info:        "info",
-	Unsupported: "unsupported",
-	NonStrict:   "non-strict",
-	Fail:        "fail",
-}
-
-// String returns the grade as the reports spell it: "pass", "non-strict",
-// "fail", "info" or "unsupported".
-func (g Grade) String() string {
-	if g < 0 || int(g) >= len(gradeNames) {
-		return fmt.Sprintf("Grade(%d)", int(g))
-	}
-	return gradeNames[g]
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (g Grade) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (g *Grade) UnmarshalText(text []byte) error {
-	for i, name := range gradeNames {
-		if string(text) == name {
-			*g = Grade(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("certify: unknown grade %q", text)
-}
 
 // ErrTimeout is returned by an encoder that did not answer a request in time.
 var ErrTimeout = errors.New("certify: encoder did not answer in time")
+
+// The result of a case and what it judged, written once for both sides
+// in package engine.
+type (
+	// Result is the outcome of one case for one target.
+	Result = engine.Result
+	// Consequence is what followed from a root cause in the stories it
+	// broke.
+	Consequence = engine.Consequence
+	// Evidence counts what a case judged.
+	Evidence = engine.Evidence
+)
+
+// BreakdownCause is the Result.CausedBy of a case left with nothing to
+// judge by the target's breakdown (TargetInfo.Breakdown).
+const BreakdownCause = engine.BreakdownCause
+
+func plural(n int, one, many string) string { return engine.Plural(n, one, many) }
+
+func instancesOf(n int, of string) string { return engine.InstancesOf(n, of) }

@@ -287,7 +287,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 	consequences := map[string]*Consequence{}
 	for i := range outs {
 		o := &outs[i]
-		addEvidence(&ev, o.ev)
+		ev.Add(o.ev)
 		ev.Instances += o.instances
 		hidden += o.hidden
 		broke = broke || o.broke
@@ -322,7 +322,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 				own = o
 			}
 			// The case judged the block it found at fault.
-			addEvidence(&ev, o.div.ev)
+			ev.Add(o.div.ev)
 			failed[c.ID] |= o.div.feats & c.feats
 			continue
 		}
@@ -394,15 +394,6 @@ func uniq(s []string) []string {
 	return slices.Compact(s)
 }
 
-func addEvidence(dst *Evidence, e Evidence) {
-	dst.Blocks += e.Blocks
-	dst.Representations += e.Representations
-	dst.Insertions += e.Insertions
-	dst.Evictions += e.Evictions
-	dst.SizeUpdates += e.SizeUpdates
-	dst.HuffmanStrings += e.HuffmanStrings
-	dst.SensitiveFields += e.SensitiveFields
-}
 
 // play decodes one story in a fresh context.
 func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
@@ -493,7 +484,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			}
 			out.judged++
 			out.instances++
-			addEvidence(&out.ev, st.expect.ev)
+			out.ev.Add(st.expect.ev)
 			if !refusedForDecoding(err) && out.detail == "" {
 				out.detail = fmt.Sprintf("story %s refused, though not as a decoding error: %v", s.name, err)
 			}
@@ -550,7 +541,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			}
 		}
 		out.judged++
-		addEvidence(&out.ev, st.expect.ev)
+		out.ev.Add(st.expect.ev)
 		switch {
 		case c.kind == decNever:
 			out.instances += st.expect.ev.SensitiveFields

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -26,10 +27,22 @@ type DecoderOptions struct {
 	// Declared lists the cases the user declares a decoder cannot be
 	// graded on.
 	Declared []Declaration
-	// Kinds says how each decoder is driven, by name: "in-process"
-	// (the default), "stdio" or "live". A live target is held to RFC
-	// 9113 as well as RFC 7541 (dec/4.2/2).
+	// Kinds says how a decoder is driven, by name, when the target
+	// says nothing of it: "in-process", "stdio" or "live".
+	//
+	// Deprecated: a target says how it is driven through its markers
+	// (InProcess, Live; a target with neither is "stdio"), as on the
+	// encoder side; Kinds only names the kind of a target that has none,
+	// and goes once every source marks its targets.
 	Kinds map[string]string
+	// ReproDir, when set, is where the reproduction of every failed or
+	// non-strict case is written, one story file each (WriteRepros), and
+	// Report.Repro says where; ReplayDecoder replays one.
+	ReproDir string
+	// Replay, when set, replaces the stories of every selected case by
+	// these, read from reproductions (ReadDecoderRepro): hpackcert repro
+	// against a decoder.
+	Replay []*vectors.Story
 	// TrafficStories and TrafficBlocks, when positive, cut the traffic
 	// stories of dec/3.2/1 to that many stories of at most that many
 	// blocks; Generated is the number of generated stories (0 means 8).
@@ -73,6 +86,11 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 			continue
 		}
 		list := c.stories(in)
+		if opts.Replay != nil {
+			if list, err = replayStories(opts.Replay); err != nil {
+				return nil, err
+			}
+		}
 		var live []decStory
 		for i := range list {
 			if err := list[i].prepare(); err != nil {
@@ -97,23 +115,16 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		rep.Cases = append(rep.Cases, c.Case)
 	}
 	slices.SortFunc(rep.Cases, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
-	expect := map[string]bool{}
-	for _, e := range opts.ExpectFail {
-		expect[e] = true
+	rules, err := runRules("decoder", engine.Names(targets), opts.Strict, opts.ExpectFail, opts.Declared)
+	if err != nil {
+		return nil, err
 	}
-	met := map[string]bool{}
 	for _, t := range targets {
-		name := t.Name()
-		if _, dup := rep.Results[name]; dup {
-			return nil, fmt.Errorf("two decoders are named %q", name)
-		}
+		name := engine.UniqueName(rep.Encoders, t.Name())
 		if opts.Progress != nil {
 			opts.Progress(name)
 		}
-		kind := opts.Kinds[name]
-		if kind == "" {
-			kind = "in-process"
-		}
+		kind := decoderKind(t, opts.Kinds)
 		tstart := time.Now()
 		dr := &decRunner{target: t, kind: kind, stories: stories}
 		if kind == "live" {
@@ -123,48 +134,42 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 			dr.lacks = l.DecoderLacks()
 		}
 		results := dr.run(cases)
-		info := TargetInfo{Kind: kind, Reported: name, Lacks: strings.Join(dr.lacks.Names(), ", "),
+		if dr.breakdown == "" {
+			if err := engine.SourceBreakdown(t); err != nil {
+				dr.breakdown = err.Error()
+			}
+		}
+		info := TargetInfo{Kind: kind, Reported: t.Name(), Lacks: strings.Join(dr.lacks.Names(), ", "),
 			Elapsed: time.Since(tstart), Breakdown: dr.breakdown, BreakdownRepro: dr.breakdownRepro,
 			BreakdownStderr: dr.breakdownStderr}
-		if info.Breakdown != "" && (expect[name+" breakdown"]) {
-			info.BreakdownExpected = true
-			met[name+" breakdown"] = true
-		}
+		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
 		for _, c := range cases {
-			res := results[c.ID]
-			if res.Grade == NonStrict && opts.Strict {
-				res.Grade = Fail
-			}
-			if res.Grade == Fail || res.Grade == NonStrict {
-				for _, key := range []string{c.ID, name + " " + c.ID} {
-					if expect[key] {
-						res.Expected = true
-						met[key] = true
-					}
-				}
-			}
-			if res.Grade == Unsupported {
-				for _, d := range opts.Declared {
-					if d.covers(name, c.ID) {
-						res.Declared = d.Reason
-					}
-				}
-			}
+			rules.Settle(t.Name(), c.ID, results[c.ID])
 		}
 		rep.Encoders = append(rep.Encoders, name)
 		rep.Results[name] = results
 		rep.Targets[name] = info
 	}
-	for _, key := range rep.expectNothingJudged(expect) {
-		met[key] = true
-	}
-	for _, e := range opts.ExpectFail {
-		if !met[e] {
-			rep.StaleExpectations = append(rep.StaleExpectations, e)
-		}
-	}
+	rep.finishExpectations(rules.Expect)
 	rep.Elapsed = time.Since(start)
+	if opts.ReproDir != "" {
+		repro, err := WriteRepros(rep, opts.ReproDir)
+		if err != nil {
+			return nil, err
+		}
+		rep.Repro = &repro
+	}
 	return rep, nil
+}
+
+// decoderKind says how a decoder target is driven: by its markers, as an
+// encoder target is, or else by the deprecated DecoderOptions.Kinds.
+func decoderKind(t DecoderTarget, kinds map[string]string) string {
+	kind := engine.KindOf(unwrapDecoder(t))
+	if k := kinds[t.Name()]; kind == "stdio" && k != "" {
+		return k
+	}
+	return kind
 }
 
 // decoderInputs builds the traffic stories of dec/3.2/1.
@@ -269,6 +274,9 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 		return &Result{Grade: Unsupported, Detail: "not graded: the decoder declares the lack \"" + c.lack + "\""}
 	}
 	if c.kind == decTime {
+		if dr.breakdown != "" {
+			return brokenDown()
+		}
 		return dr.timing(c)
 	}
 	violation := c.Violation
@@ -313,6 +321,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 				if r.Grade != Fail {
 					r.Grade, r.Detail, r.Repro = Fail, o.div.what, o.div.repro
 					r.At = fmt.Sprintf("story %s, block %d", o.story.name, o.div.step)
+					r.Replay = dr.replay(o, decodesRight)
 					*order = append(*order, decodesRight)
 				}
 			}
@@ -349,6 +358,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 		res.At = fmt.Sprintf("story %s, block %d", own.story.name, own.div.step)
 		res.Detail = own.div.what
 		res.Repro = own.div.repro
+		res.Replay = dr.replay(own, c.ID)
 	case ev.Instances > 0:
 		res.Grade = Pass
 		res.Detail = "pass: " + ev.String()
@@ -394,13 +404,20 @@ func uniq(s []string) []string {
 	return slices.Compact(s)
 }
 
-
 // play decodes one story in a fresh context.
 func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 	out := decOutcome{story: s}
+	if dr.breakdown != "" {
+		// A breakdown is the target's one failure: its later stories are
+		// not played (a program that stopped answering would make each
+		// wait for its timeout), and what they would judge is its
+		// consequence.
+		out.broke = true
+		return out
+	}
 	d, err := dr.target.NewDecoder()
 	if err != nil {
-		dr.broke(s, 0, "opening a decoding context: "+err.Error())
+		dr.broke(nil, s, 0, "opening a decoding context: "+err.Error())
 		out.broke = true
 		return out
 	}
@@ -429,7 +446,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 				if errors.Is(err, ErrSettingUnsupported) {
 					out.unsupported = fmt.Sprintf("story %s needs %s %d: %v", s.name, name, want, err)
 				} else {
-					dr.broke(s, i, "setting "+name+": "+err.Error())
+					dr.broke(d, s, i, "setting "+name+": "+err.Error())
 					out.broke = true
 				}
 				return false
@@ -455,7 +472,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return out
 		}
 		if err != nil && !Rejected(err) && !errors.Is(err, ErrAnswerTooLarge) {
-			dr.broke(s, i, err.Error())
+			dr.broke(d, s, i, err.Error())
 			out.broke = true
 			return out
 		}
@@ -532,7 +549,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		if showsTable {
 			got, err := d.(DecoderTableReader).DecoderTable()
 			if err != nil {
-				dr.broke(s, i, "reading the table: "+err.Error())
+				dr.broke(d, s, i, "reading the table: "+err.Error())
 				out.broke = true
 				return out
 			}
@@ -588,8 +605,9 @@ func decodeSafely(d Decoder, block []byte) (fields []Field, err error) {
 	return d.DecodeBlock(block)
 }
 
-// broke records the target's first breakdown.
-func (dr *decRunner) broke(s *decStory, step int, what string) {
+// broke records the target's first breakdown; d, the decoding context
+// that broke down, is nil when none could be opened.
+func (dr *decRunner) broke(d Decoder, s *decStory, step int, what string) {
 	if dr.breakdown != "" {
 		return
 	}
@@ -597,9 +615,7 @@ func (dr *decRunner) broke(s *decStory, step int, what string) {
 	dr.breakdownRepro = reproText(s, step, what)
 	// What the program said as it broke down, as for an encoder: taken
 	// now, before the next story restarts it.
-	if st, ok := dr.target.(StderrTail); ok {
-		dr.breakdownStderr = st.StderrTail()
-	}
+	dr.breakdownStderr = engine.TailOf(d, unwrapDecoder(dr.target))
 }
 
 // compareFields says how got differs from want, "" when it does not;
@@ -673,8 +689,17 @@ func reproText(s *decStory, step int, what string) string {
 	return b.String()
 }
 
-func (dr *decRunner) brokeText(what string) {
+// brokeText records the target's first breakdown where no story was
+// being played (dec/7.3/2's timing); d is as for broke.
+func (dr *decRunner) brokeText(d Decoder, what string) {
 	if dr.breakdown == "" {
 		dr.breakdown = "decoder broke down: " + what
+		dr.breakdownStderr = engine.TailOf(d, unwrapDecoder(dr.target))
 	}
+}
+
+// brokenDown is the result of a case the target's breakdown left nothing
+// to judge.
+func brokenDown() *Result {
+	return &Result{Grade: Unsupported, Detail: "consequence: the decoder broke down", CausedBy: []string{BreakdownCause}}
 }

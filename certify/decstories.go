@@ -51,6 +51,10 @@ type decExpect struct {
 type decStory struct {
 	name  string
 	steps []decStep
+	// replayed marks a story read from a reproduction
+	// (storyFromRepro): its last block is the one to refuse when the
+	// strict decoder refuses it.
+	replayed bool
 }
 
 // story builder helpers: every step starts at the story's settings.

@@ -7,25 +7,13 @@ import (
 	"os"
 	"strings"
 	"unicode"
+
+	"github.com/hpackcert/hpackcert/certify/engine"
 )
 
 // Declaration says that a case, or every case under an id prefix, cannot
-// be graded for an encoder, and why: the line "unsupported PREFIX: REASON"
-// (every encoder) or "unsupported PREFIX for ENCODER: REASON" of an
-// expect file, or hpackcert's --declare-unsupported flag.
-type Declaration struct {
-	// Case is a case id or an id prefix ("enc/7.1.3/").
-	Case string
-	// Encoder names one encoder of the run; "" is every encoder.
-	Encoder string
-	// Reason says why the case cannot be graded; never empty.
-	Reason string
-}
-
-// covers reports whether d declares case id for encoder enc.
-func (d Declaration) covers(enc, id string) bool {
-	return strings.HasPrefix(id, d.Case) && (d.Encoder == "" || d.Encoder == enc)
-}
+// be graded for a target (engine.Declaration).
+type Declaration = engine.Declaration
 
 func knownCase(id string) bool {
 	for _, c := range allCases {
@@ -59,65 +47,32 @@ func checkPrefix(p string) error {
 	return fmt.Errorf("no case id starts with %q (see hpackcert list)", p)
 }
 
-// targetNames returns the names of the run's targets.
-func targetNames(targets []Target) []string {
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Name()
+// runRules checks a run's expected failures and declarations against
+// its targets, named names, and the catalogue, the same way on both
+// sides (side, "encoder" or "decoder", words the errors), and returns
+// the rules every result of the run is settled by.
+func runRules(side string, names []string, strict bool, expectFail []string, decls []Declaration) (*engine.Rules, error) {
+	expect, err := engine.NewExpectations(expectFail, side, names, knownCase)
+	if err != nil {
+		return nil, err
 	}
-	return names
+	if err := engine.CheckDeclared(decls, side, names, checkPrefix); err != nil {
+		return nil, err
+	}
+	return &engine.Rules{Strict: strict, Declared: decls, Expect: expect}, nil
 }
 
-// checkExpectFail checks that every expected failure names a case of the
-// catalogue and, when it names an encoder, one of the run's.
-func checkExpectFail(entries []string, targets []Target) error {
-	names := targetNames(targets)
-	for _, e := range entries {
-		id, encoder := e, ""
-		if i := strings.LastIndexByte(e, ' '); i >= 0 {
-			id, encoder = e[i+1:], e[:i]
-		}
-		// An expected breakdown, or nothing judged, names its target.
-		if !knownCase(id) && (!targetExpectation(id) || encoder == "") {
-			return fmt.Errorf("expected failure %q: no case %q (see hpackcert list)", e, id)
-		}
-		if encoder != "" && !contains(names, encoder) {
-			return fmt.Errorf("expected failure %q: no encoder %q in this run (have %q)", e, encoder, names)
+// finishExpectations marks the targets declared to judge nothing that
+// judged nothing, and lists the expectations no finding met.
+func (r *Report) finishExpectations(expect *engine.Expectations) {
+	for _, name := range r.Encoders {
+		if r.NothingJudged(name) && expect.NothingJudged(name) {
+			info := r.Targets[name]
+			info.NothingJudgedExpected = true
+			r.Targets[name] = info
 		}
 	}
-	return nil
-}
-
-// targetExpectation reports whether word, after a target's name on an
-// expect-file line, expects something of the target as a whole: its
-// breakdown ("NAME breakdown") or nothing judged ("NAME nothing-judged").
-func targetExpectation(word string) bool {
-	return word == "breakdown" || word == nothingJudgedKey
-}
-
-// checkDeclared checks that every declaration names cases of the
-// catalogue, gives a reason and, when it names an encoder, names one of
-// the run's: a declaration for an encoder that is not there (renamed, or
-// a new version) would otherwise declare nothing, and the run would fail
-// on the lack it meant to declare without saying why.
-func checkDeclared(decls []Declaration, targets []Target) error {
-	names := targetNames(targets)
-	for _, d := range decls {
-		what := fmt.Sprintf("declared unsupported %q", d.Case)
-		if d.Encoder != "" {
-			what += fmt.Sprintf(" for %q", d.Encoder)
-		}
-		if err := checkPrefix(d.Case); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		if strings.TrimSpace(d.Reason) == "" {
-			return fmt.Errorf("%s: no reason given (a declaration says why the case cannot be graded)", what)
-		}
-		if d.Encoder != "" && !contains(names, d.Encoder) {
-			return fmt.Errorf("%s: no encoder %q in this run (have %q)", what, d.Encoder, names)
-		}
-	}
-	return nil
+	r.StaleExpectations = expect.Stale()
 }
 
 // declarationSyntax is the form of a declaration, for error messages.
@@ -247,7 +202,7 @@ func parseExpectations(rd io.Reader, path string) (failures []string, declared [
 		if i := strings.LastIndexByte(text, ' '); i >= 0 {
 			id = text[i+1:]
 		}
-		if targetExpectation(id) && id != text {
+		if engine.TargetExpectation(id) && id != text {
 			// "NAME breakdown": the target's breakdown is a known finding;
 			// "NAME nothing-judged": the target is known to give nothing to
 			// judge (a recording of header lists alone).

@@ -128,7 +128,11 @@ func TestParseDeclaration(t *testing.T) {
 // is named, since a declaration for an encoder the run does not have
 // declares nothing.
 func TestCheckDeclared(t *testing.T) {
-	targets := []Target{namedTarget("ref"), namedTarget("okhttp 3.13.1 (no never-index API)")}
+	targets := []string{"ref", "okhttp 3.13.1 (no never-index API)"}
+	checkDeclared := func(decls []Declaration, names []string) error {
+		_, err := runRules("encoder", names, false, nil, decls)
+		return err
+	}
 	ok := []Declaration{
 		{Case: "enc/7.1.3/1", Reason: "no never-index API"},
 		{Case: "enc/4.2/", Encoder: "okhttp 3.13.1 (no never-index API)", Reason: "no never-index API"},
@@ -167,8 +171,8 @@ func TestDeclarationCovers(t *testing.T) {
 		{Declaration{Case: "enc/7.1.3/1", Encoder: "a"}, "a", "enc/7.1.3/1", true},
 		{Declaration{Case: "enc/7.1.3/1", Encoder: "a"}, "b", "enc/7.1.3/1", false},
 	} {
-		if got := tc.d.covers(tc.enc, tc.id); got != tc.want {
-			t.Errorf("%+v covers(%q, %q) = %v; want %v", tc.d, tc.enc, tc.id, got, tc.want)
+		if got := tc.d.Covers(tc.enc, tc.id); got != tc.want {
+			t.Errorf("%+v Covers(%q, %q) = %v; want %v", tc.d, tc.enc, tc.id, got, tc.want)
 		}
 	}
 }

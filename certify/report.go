@@ -152,25 +152,6 @@ func (r *Report) NothingJudged(encoder string) bool {
 	return true
 }
 
-// nothingJudgedKey is the expect-file line that declares a target to
-// judge nothing: "NAME nothing-judged".
-const nothingJudgedKey = "nothing-judged"
-
-// expectNothingJudged marks the targets the run judged nothing for that
-// were declared to, and returns the expectations it met.
-func (r *Report) expectNothingJudged(expect map[string]bool) (met []string) {
-	for _, enc := range r.Encoders {
-		key := enc + " " + nothingJudgedKey
-		if expect[key] && r.NothingJudged(enc) {
-			info := r.Targets[enc]
-			info.NothingJudgedExpected = true
-			r.Targets[enc] = info
-			met = append(met, key)
-		}
-	}
-	return met
-}
-
 // Ungraded is a MUST case a run did not grade for an encoder.
 type Ungraded struct {
 	Case string

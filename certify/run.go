@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -121,9 +122,9 @@ type runner struct {
 	// traffic stories, keyed by their names and lengths: every live
 	// encoder plays the same traffic, recorded targets their own.
 	refTraffic map[string]*transcript
-	expect     map[string]bool
-	expectMet  map[string]bool // entries of expect that matched a failure
-	// mu guards expectMet and refTraffic when targets are certified at
+	// rules are the run's strict, declarations and expected failures.
+	rules *engine.Rules
+	// mu guards refTraffic when targets are certified at
 	// once (Options.Jobs).
 	mu sync.Mutex
 }
@@ -140,13 +141,11 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExpectFail(opts.ExpectFail, targets); err != nil {
+	rules, err := runRules("encoder", engine.Names(targets), opts.Strict, opts.ExpectFail, opts.Declared)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclared(opts.Declared, targets); err != nil {
-		return nil, err
-	}
-	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, ruleIndex: map[string]int{}}
+	r := &runner{opts: opts, rules: rules, ruleIndex: map[string]int{}}
 	r.judging = &judging{lim: opts.limits(), index: r.ruleIndex, selected: map[string]bool{}}
 	for _, c := range cases {
 		r.judging.selected[c.ID] = true
@@ -155,9 +154,6 @@ func Run(targets []Target, opts Options) (*Report, error) {
 			r.judging.rules = append(r.judging.rules, c.rule)
 			r.judging.ids = append(r.judging.ids, c.ID)
 		}
-	}
-	for _, e := range opts.ExpectFail {
-		r.expect[e] = true
 	}
 	if opts.Replay != nil {
 		var names []string
@@ -177,7 +173,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	}
 	defer func() { rep.Elapsed = time.Since(start) }()
 	for _, t := range targets {
-		rep.Encoders = append(rep.Encoders, uniqueName(rep.Encoders, t.Name()))
+		rep.Encoders = append(rep.Encoders, engine.UniqueName(rep.Encoders, t.Name()))
 	}
 	done := make([]targetDone, len(targets))
 	one := func(i int) {
@@ -191,10 +187,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		info := describe(t)
 		info.Elapsed = time.Since(began)
 		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
-		if key := t.Name() + " breakdown"; info.Breakdown != "" && r.expect[key] {
-			info.BreakdownExpected = true
-			r.met(key)
-		}
+		info.BreakdownExpected = info.Breakdown != "" && r.rules.Expect.Breakdown(t.Name())
 		info.Lacks = lacksOf(t).String()
 		d.info = info
 		d.coverage = measureCoverage(played)
@@ -246,14 +239,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		rep.Results[name] = done[i].results
 		rep.Coverage[name] = done[i].coverage
 	}
-	for _, key := range rep.expectNothingJudged(r.expect) {
-		r.expectMet[key] = true
-	}
-	for _, e := range opts.ExpectFail {
-		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {
-			rep.StaleExpectations = append(rep.StaleExpectations, e)
-		}
-	}
+	rep.finishExpectations(r.rules.Expect)
 	return rep, nil
 }
 
@@ -265,29 +251,6 @@ type targetDone struct {
 	err      error
 }
 
-// met records that the expectation key matched.
-func (r *runner) met(key string) {
-	r.mu.Lock()
-	r.expectMet[key] = true
-	r.mu.Unlock()
-}
-
-func uniqueName(taken []string, name string) string {
-	out := name
-	for i := 2; contains(taken, out); i++ {
-		out = fmt.Sprintf("%s #%d", name, i)
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 // What a target can do beyond Target, asked through small interfaces
 // rather than by its concrete type; the exported ones let a source of
@@ -303,9 +266,13 @@ type (
 	// leaves out the octets valid UTF-8 never contains, saying so.
 	UTF8Only interface{ UTF8Only() bool }
 
-	// InProcess marks targets whose encoders run in this process, whose
-	// allocations can be counted.
-	InProcess interface{ InProcess() }
+	// InProcess marks targets that run in this process, whose
+	// allocations can be counted (engine.InProcess).
+	InProcess = engine.InProcess
+
+	// Live marks targets driven over a live HTTP/2 connection
+	// (engine.Live).
+	Live = engine.Live
 
 	// Restarter is implemented by targets that start each scenario
 	// afresh, such as a child process that is killed and started again:
@@ -314,8 +281,8 @@ type (
 
 	// StderrTail is implemented by targets whose diagnostics are
 	// captured: StderrTail returns the end of what they wrote since the
-	// last Restart, for the report.
-	StderrTail interface{ StderrTail() string }
+	// last Restart, for the report (engine.StderrTail).
+	StderrTail = engine.StderrTail
 )
 
 // recordedWithoutWire says why recorded stories without any "wire" grade
@@ -399,7 +366,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		for _, sc := range scenariosOf(t, c) {
 			tr := played[sc]
 			if tr.unsupported != "" {
-				if !contains(unsupported, tr.unsupported) {
+				if !slices.Contains(unsupported, tr.unsupported) {
 					unsupported = append(unsupported, tr.unsupported)
 				}
 				continue
@@ -430,12 +397,6 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 			if lack != "" {
 				res.Detail = lack + "; " + res.Detail
 			}
-			for _, d := range r.opts.Declared {
-				if d.covers(t.Name(), c.ID) {
-					res.Declared = d.Reason
-					break
-				}
-			}
 		}
 		if v.at != nil && v.at.story != nil && (v.grade == Fail || v.grade == NonStrict) {
 			res.At = v.at.where()
@@ -447,18 +408,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 				break
 			}
 		}
-		if r.opts.Strict && res.Grade == NonStrict {
-			res.Grade = Fail
-			res.Detail = "(strict) " + res.Detail
-		}
-		if res.Grade == Fail {
-			for _, key := range []string{c.ID, t.Name() + " " + c.ID} {
-				if r.expect[key] {
-					res.Expected = true
-					r.met(key)
-				}
-			}
-		}
+		r.rules.Settle(t.Name(), c.ID, res)
 		results[c.ID] = res
 	}
 	blockedByMissingUpdates(results)
@@ -500,8 +450,8 @@ func blockedByMissingUpdates(results map[string]*Result) {
 // (WithBreakdown), or the first scenario the encoder broke down in, or "";
 // with its reproduction and the encoder's stderr.
 func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string) {
-	if b, ok := t.(interface{ Breakdown() error }); ok && b.Breakdown() != nil {
-		return b.Breakdown().Error(), "", ""
+	if err := engine.SourceBreakdown(t); err != nil {
+		return err.Error(), "", ""
 	}
 	var first *transcript
 	more := 0

@@ -156,8 +156,14 @@ type caseRun struct {
 	// the target and the error that kept it from being played; the number
 	// of runs of an allocation measure.
 	reference, replayed *transcript
-	replayErr           error
-	allocRuns           int
+	// notPlayed are the case's scenarios left unplayed after the
+	// encoder's breakdown.
+	notPlayed []*transcript
+	// targetBroke is set when the encoder broke down in any scenario:
+	// nothing is played through it again (no replay).
+	targetBroke bool
+	replayErr   error
+	allocRuns   int
 }
 
 // judges reports whether the case judges the block: every block the

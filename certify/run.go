@@ -251,7 +251,6 @@ type targetDone struct {
 	err      error
 }
 
-
 // What a target can do beyond Target, asked through small interfaces
 // rather than by its concrete type; the exported ones let a source of
 // another package declare it.
@@ -338,15 +337,27 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	// (settleModels). A case's time includes the scenarios it was the
 	// first to need.
 	playTime := make([]time.Duration, len(cases))
+	// broke is the scenario the encoder broke down in: a breakdown is the
+	// target's one failure, and the scenarios after it are not played (a
+	// program that stopped answering would make each wait for its
+	// timeout); what they would judge is its consequence.
+	var broke *transcript
 	for ci := range cases {
 		start := time.Now()
 		for _, sc := range scenariosOf(t, &cases[ci]) {
 			if _, ok := played[sc]; ok {
 				continue
 			}
+			if broke != nil {
+				played[sc] = &transcript{scenario: sc, afterBreakdown: broke}
+				continue
+			}
 			tr, err := r.playScenario(t, sc)
 			if err != nil {
 				return nil, nil, err
+			}
+			if tr.breakdown != nil {
+				broke = tr
 			}
 			played[sc] = tr
 			order = append(order, tr)
@@ -358,13 +369,17 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	for ci := range cases {
 		c := &cases[ci]
 		start := time.Now().Add(-playTime[ci])
-		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded}
+		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded, targetBroke: broke != nil}
 		if i, ok := r.ruleIndex[c.ID]; ok {
 			run.ruleIndex = i
 		}
 		var unsupported []string
 		for _, sc := range scenariosOf(t, c) {
 			tr := played[sc]
+			if tr.afterBreakdown != nil {
+				run.notPlayed = append(run.notPlayed, tr)
+				continue
+			}
 			if tr.unsupported != "" {
 				if !slices.Contains(unsupported, tr.unsupported) {
 					unsupported = append(unsupported, tr.unsupported)
@@ -453,24 +468,14 @@ func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string
 	if err := engine.SourceBreakdown(t); err != nil {
 		return err.Error(), "", ""
 	}
-	var first *transcript
-	more := 0
-	for _, tr := range played {
-		switch {
-		case tr.breakdown == nil:
-		case first == nil:
-			first = tr
-		default:
-			more++
-		}
-	}
-	if first == nil {
+	// The scenarios after the first breakdown are not played: there is
+	// one at most.
+	i := slices.IndexFunc(played, func(tr *transcript) bool { return tr.breakdown != nil })
+	if i < 0 {
 		return "", "", ""
 	}
-	text = fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on in that scenario)", first.breakdown, first.scenario, first.breakdownAt.where())
-	if more > 0 {
-		text += fmt.Sprintf("; it broke down again in %s after a restart", plural(more, "more scenario", "more scenarios"))
-	}
+	first := played[i]
+	text = fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on, and no later scenario was played)", first.breakdown, first.scenario, first.breakdownAt.where())
 	// The reproduction's first line would say the breakdown again.
 	_, repro, _ = strings.Cut(first.breakdownAt.repro(first.breakdown.Error()), "\n")
 	return text, repro, first.stderr
@@ -479,6 +484,23 @@ func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string
 // judge runs the case's check, after the checks every case shares: a
 // scenario the target cannot run, and an encoder that broke down.
 func (r *runner) judge(run *caseRun, unsupported []string) verdict {
+	if len(run.notPlayed) > 0 {
+		v := r.judgePlayed(run, unsupported)
+		first := run.notPlayed[0]
+		why := fmt.Sprintf("scenario %s was not played: the encoder broke down before, in scenario %s, %s (the target's breakdown)", first.scenario, first.afterBreakdown.scenario, first.afterBreakdown.breakdownAt.where())
+		if v.grade == Unsupported && (v.evidence == nil || v.evidence.Instances == 0) || run.c.Violation == Info {
+			// Nothing was judged, or a measurement would measure a part:
+			// the case is the breakdown's consequence.
+			return verdict{grade: Unsupported, detail: "no instance was judged: " + why, evidence: v.evidence, causedBy: []string{BreakdownCause}}
+		}
+		v.detail += "; " + why
+		return v
+	}
+	return r.judgePlayed(run, unsupported)
+}
+
+// judgePlayed judges the case on the scenarios that were played.
+func (r *runner) judgePlayed(run *caseRun, unsupported []string) verdict {
 	if len(run.transcripts) == 0 {
 		return verdict{grade: Unsupported, detail: strings.Join(unsupported, "; ")}
 	}
@@ -523,7 +545,11 @@ func (r *runner) provide(run *caseRun) {
 		run.reference = r.referenceTraffic(run.transcripts[0])
 	}
 	if needs&needReplay != 0 && !run.recorded {
-		run.replayed, run.replayErr = r.replay(run.target, scTraffic)
+		if run.targetBroke {
+			run.replayErr = errNoReplayAfterBreakdown
+		} else {
+			run.replayed, run.replayErr = r.replay(run.target, scTraffic)
+		}
 	}
 	if needs&needAllocRuns != 0 {
 		run.allocRuns = r.opts.allocRuns()
@@ -564,6 +590,10 @@ func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
 	tr.dropped = dropped
 	return tr, nil
 }
+
+// errNoReplayAfterBreakdown is the replay's error once the encoder broke
+// down: nothing is played through it again.
+var errNoReplayAfterBreakdown = errors.New("not replayed: the encoder broke down (the target's breakdown)")
 
 // replay plays a scenario again, for the determinism check.
 func (r *runner) replay(t Target, sc string) (*transcript, error) {

@@ -54,7 +54,10 @@
 //     it as consequences, judged by no case;
 //   - a breakdown (an encoder's error, crash, timeout or protocol
 //     violation; a live target that stopped early) is the target's one
-//     failure (TargetInfo.Breakdown), not a failure of each case;
+//     failure (TargetInfo.Breakdown), not a failure of each case, and
+//     nothing is played through the target after it, on either side: a
+//     program that stopped answering costs one timeout, and what the
+//     scenarios or stories after it would judge is its consequence;
 //   - nothing ungraded passes: a MUST case left unsupported (and
 //     applicable) for an encoder
 //     the engine drives fails the run unless declared (Options.Declared,
@@ -62,11 +65,27 @@
 //   - side results (coverage, the rules no decoder checks, non-strict
 //     ones among them) come only from blocks every oracle decoded.
 //
-// The files: cases.go (the catalogue), checks.go, octets.go and measure.go
-// (the rules and measurements), evidence.go, diagnose.go, scenarios.go,
-// play.go (the play loop), decode.go, diff.go, repro.go, transcript.go,
-// coverage.go, run.go (Run and its options), expect.go (expected failures
-// and declared lacks), report.go (the Report).
+// The verdict model both sides share (grades, results and evidence,
+// declarations, expected failures, strict, target names and kinds, the
+// stderr tail of a breakdown) is package certify/engine's; this package
+// aliases its types (Grade, Result, Evidence, Declaration...) and settles
+// every result of either side with engine.Rules.
+//
+// The files of the encoder side: cases.go (Case, selection), catalogue.go
+// (the enc/ cases), caserun.go (a case run against a target),
+// checks.go, octets.go and measure.go (the rules and measurements),
+// evidence.go, diagnose.go, scenarios.go, play.go (the play loop, a
+// scenario played), decode.go, diff.go, repro.go, transcript.go,
+// coverage.go, options.go, run.go (Run), judge.go (a case judged: the
+// shared checks, the breakdown), targetkinds.go (the markers a target
+// declares itself with). Of the decoder side: dectarget.go (DecoderTarget,
+// Decoder, Rejection), deccases.go (the dec/ catalogue), decstories.go
+// and decscenarios.go (the stories each case decodes), decprepare.go,
+// decwire.go, decrun.go (RunDecoders), decgrade.go, decplay.go,
+// decbreakdown.go, decdiff.go, dectiming.go, decrepro.go (reproductions
+// and ReplayDecoder). Of both: expect.go (expected failures and declared
+// lacks, checked by runRules), reprofiles.go (WriteRepros), report.go
+// (the Report).
 //
 // The package imports package encoder for one thing: Reference, the
 // reference encoder that the compression-ratio case compares every

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live/targets"
 	"github.com/hpackcert/hpackcert/source/stdio"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // decoderRun is one run of the decoders command.
@@ -26,6 +28,8 @@ type decoderRun struct {
 	timeout                       time.Duration
 	trafficStories, trafficBlocks int
 	seed                          int64
+	// story is a reproduction to replay (--story).
+	story string
 }
 
 var decodersCommand = &command{
@@ -55,12 +59,13 @@ run unless declared, as for encoders.`,
 			fs.StringVar(&d.expectFail, "expect-fail", "", "`FILE` known failures (a case id, or \"DECODER CASE\", per line) and declared lacks (\"unsupported CASES: REASON\")")
 			fs.Var(&d.declared, "declare-unsupported", "`'CASES: REASON'` declare that the cases cannot be graded, and why (repeatable)")
 		})
-		d.reportFlags.declare(fs, false)
+		d.reportFlags.declare(fs, true)
 		fs.section("run flags", func() {
 			fs.DurationVar(&d.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec decoders")
 			fs.IntVar(&d.trafficStories, "traffic-stories", 0, "`N` use only N of the embedded traffic stories in dec/3.2/1 (quick runs; --live alone: 4)")
 			fs.IntVar(&d.trafficBlocks, "traffic-blocks", 0, "`N` use only N blocks of each traffic story (quick runs; --live alone: 30)")
 			fs.Int64Var(&d.seed, "seed", 1, "`N` seed of the generated stories")
+			fs.StringVar(&d.story, "story", "", "`FILE` replay a reproduction written by decoders --repro: the selected cases decode its blocks alone")
 		})
 		return func(stdout, _ io.Writer) (int, error) { return d.run(stdout) }
 	},
@@ -68,7 +73,14 @@ run unless declared, as for encoders.`,
 
 func (d *decoderRun) options() (certify.DecoderOptions, error) {
 	opts := certify.DecoderOptions{Strict: d.strict, Cases: splitCases(d.cases), Seed: d.seed,
-		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}}
+		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}, ReproDir: d.repro}
+	if d.story != "" {
+		st, err := vectors.ReadStory(d.story)
+		if err != nil {
+			return opts, fmt.Errorf("--story: %w", err)
+		}
+		opts.Replay = []*vectors.Story{st}
+	}
 	if _, err := certify.SelectDecoderCases(opts.Cases); err != nil {
 		return opts, &usageError{fmt.Sprintf("--cases: %v", err)}
 	}
@@ -134,7 +146,37 @@ func (d *decoderRun) run(stdout io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	if rep.Repro != nil {
+		rep.Repro.Replay = d.replayCommand(rep)
+		fmt.Fprintln(stdout, rep.Repro.Text())
+	}
 	return writeReports(stdout, rep, outputs)
+}
+
+// replayCommand returns the command replaying the run's first
+// reproduction, "" when none was written: decoders --story on the file,
+// its case, and the decoder as it was named.
+func (d *decoderRun) replayCommand(rep *certify.Report) string {
+	names := d.decoders
+	if len(names)+len(d.execs) == 0 && len(d.lives) == 0 {
+		names = inprocess.BuiltinDecoderNames()
+	}
+	for i, name := range rep.Encoders {
+		for _, c := range rep.Cases {
+			if rep.Results[name][c.ID].Replay == nil {
+				continue
+			}
+			spec := "--live " + shell.Quote(name)
+			switch {
+			case i < len(names):
+				spec = "--decoder " + names[i]
+			case i < len(names)+len(d.execs):
+				spec = "--exec " + shell.Quote(d.execs[i-len(names)])
+			}
+			return fmt.Sprintf("hpackcert decoders --story %s --cases %s %s", shell.Quote(certify.ReproPath(d.repro, name, c.ID)), c.ID, spec)
+		}
+	}
+	return ""
 }
 
 // writeReports prints the text report, writes the report files asked

@@ -24,14 +24,6 @@ type DecoderOptions struct {
 	// Declared lists the cases the user declares a decoder cannot be
 	// graded on.
 	Declared []Declaration
-	// Kinds says how a decoder is driven, by name, when the target
-	// says nothing of it: "in-process", "stdio" or "live".
-	//
-	// Deprecated: a target says how it is driven through its markers
-	// (InProcess, Live; a target with neither is "stdio"), as on the
-	// encoder side; Kinds only names the kind of a target that has none,
-	// and goes once every source marks its targets.
-	Kinds map[string]string
 	// ReproDir, when set, is where the reproduction of every failed or
 	// non-strict case is written, one story file each (WriteRepros), and
 	// Report.Repro says where; ReplayDecoder replays one.
@@ -121,7 +113,7 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		if opts.Progress != nil {
 			opts.Progress(name)
 		}
-		kind := decoderKind(t, opts.Kinds)
+		kind := engine.KindOf(unwrapDecoder(t))
 		tstart := time.Now()
 		dr := &decRunner{target: t, kind: kind, stories: stories}
 		if kind == "live" {
@@ -157,16 +149,6 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 		rep.Repro = &repro
 	}
 	return rep, nil
-}
-
-// decoderKind says how a decoder target is driven: by its markers, as an
-// encoder target is, or else by the deprecated DecoderOptions.Kinds.
-func decoderKind(t DecoderTarget, kinds map[string]string) string {
-	kind := engine.KindOf(unwrapDecoder(t))
-	if k := kinds[t.Name()]; kind == "stdio" && k != "" {
-		return k
-	}
-	return kind
 }
 
 // decoderInputs builds the traffic stories of dec/3.2/1.

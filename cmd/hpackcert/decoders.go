@@ -73,7 +73,7 @@ run unless declared, as for encoders.`,
 
 func (d *decoderRun) options() (certify.DecoderOptions, error) {
 	opts := certify.DecoderOptions{Strict: d.strict, Cases: splitCases(d.cases), Seed: d.seed,
-		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, Kinds: map[string]string{}, ReproDir: d.repro}
+		TrafficStories: d.trafficStories, TrafficBlocks: d.trafficBlocks, ReproDir: d.repro}
 	if d.story != "" {
 		st, err := vectors.ReadStory(d.story)
 		if err != nil {
@@ -210,7 +210,6 @@ func openDecoders(decoders, execs []string, liveOnly bool, timeout time.Duration
 			return targets, fmt.Errorf("--decoder %s: %w", name, err)
 		}
 		targets = append(targets, t)
-		opts.Kinds[t.Name()] = "in-process"
 	}
 	for _, c := range execs {
 		t, err := stdio.ExecDecoder(c, stdio.ExecOptions{Timeout: timeout})
@@ -218,7 +217,6 @@ func openDecoders(decoders, execs []string, liveOnly bool, timeout time.Duration
 			return targets, fmt.Errorf("--exec %q: %w", c, err)
 		}
 		targets = append(targets, t)
-		opts.Kinds[t.Name()] = "stdio"
 	}
 	return targets, nil
 }
@@ -248,9 +246,6 @@ func openLiveDecoders(names []string, tls bool, opts certify.DecoderOptions, std
 			}
 			out = append(out, t)
 		}
-	}
-	for _, t := range out {
-		opts.Kinds[t.Name()] = "live"
 	}
 	return out, nil
 }

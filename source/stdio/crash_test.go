@@ -152,7 +152,7 @@ func runCrasher(t *testing.T, role, command string) *certify.Report {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { target.Close() })
-	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions(target))
+	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

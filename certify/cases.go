@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hpackcert/hpackcert/certify/engine"
 )
 
 // Case is one graded check.
@@ -95,24 +97,8 @@ func Cases() []Case {
 	return out
 }
 
-// compareIDs orders ids section by section, numerically where numeric.
-func compareIDs(a, b string) int {
-	as, bs := strings.FieldsFunc(a, splitID), strings.FieldsFunc(b, splitID)
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		var x, y int
-		_, errX := fmt.Sscanf(as[i], "%d", &x)
-		_, errY := fmt.Sscanf(bs[i], "%d", &y)
-		switch {
-		case errX == nil && errY == nil && x != y:
-			return x - y
-		case (errX != nil || errY != nil) && as[i] != bs[i]:
-			return strings.Compare(as[i], bs[i])
-		}
-	}
-	return len(as) - len(bs)
-}
-
-func splitID(r rune) bool { return r == '/' || r == '.' }
+// compareIDs orders case ids (engine.CompareIDs).
+func compareIDs(a, b string) int { return engine.CompareIDs(a, b) }
 
 // SelectCases returns the cases whose id starts with one of prefixes (all
 // cases when there are none), or an error naming a prefix no case has.

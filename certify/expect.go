@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/hpackcert/hpackcert/certify/decoders"
 	"github.com/hpackcert/hpackcert/certify/engine"
 )
 
@@ -21,7 +22,7 @@ func knownCase(id string) bool {
 			return true
 		}
 	}
-	for _, c := range decChain {
+	for _, c := range decoders.DecoderCases() {
 		if c.ID == id {
 			return true
 		}
@@ -39,7 +40,7 @@ func checkPrefix(p string) error {
 			return nil
 		}
 	}
-	for _, c := range decChain {
+	for _, c := range decoders.DecoderCases() {
 		if strings.HasPrefix(c.ID, p) {
 			return nil
 		}

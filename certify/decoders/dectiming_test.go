@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"math"
@@ -137,7 +137,7 @@ func TestTimingGrades(t *testing.T) {
 				want = Info
 			}
 			target := asKind(DecoderFunc("timed", tt.decoders), tt.kind)
-			rep, err := RunDecoders([]DecoderTarget{target}, DecoderOptions{Cases: []string{"dec/7.3/2"}})
+			rep, err := runDecoders([]DecoderTarget{target}, DecoderOptions{Cases: []string{"dec/7.3/2"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"fmt"
@@ -79,19 +79,6 @@ func storyFromRepro(st *vectors.Story) (decStory, error) {
 		return out, fmt.Errorf("story %s: no block to decode", st.Path)
 	}
 	return out, nil
-}
-
-// ReplayDecoder replays a decoder's reproduction, the story file at path
-// that RunDecoders wrote under DecoderOptions.ReproDir, against t: each
-// case selected by opts.Cases (the one that failed, for a reproduction)
-// decodes exactly its blocks. It is hpackcert repro for a decoder.
-func ReplayDecoder(t DecoderTarget, path string, opts DecoderOptions) (*Report, error) {
-	st, err := vectors.ReadStory(path)
-	if err != nil {
-		return nil, err
-	}
-	opts.Replay = []*vectors.Story{st}
-	return RunDecoders([]DecoderTarget{t}, opts)
 }
 
 // replayStories reads reproductions back, for DecoderOptions.Replay.

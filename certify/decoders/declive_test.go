@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func (f *fakeLive) DecodeBlock(b []byte) ([]Field, error) {
 
 func runFakeLive(t *testing.T, f func() *fakeLive, cases ...string) map[string]*Result {
 	t.Helper()
-	rep, err := RunDecoders([]DecoderTarget{asKind(DecoderFunc("live", func() Decoder {
+	rep, err := runDecoders([]DecoderTarget{asKind(DecoderFunc("live", func() Decoder {
 		d := f()
 		d.strictDecoder = *newStrictDecoder().(*strictDecoder)
 		return d

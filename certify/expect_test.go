@@ -76,7 +76,7 @@ func TestExpectationsErrors(t *testing.T) {
 		{"no encoder after for", "unsupported enc/7.1.3/1 for : x", `x.txt:2: declaration: no encoder name after "for"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := parseExpectations(strings.NewReader("enc/4.2/1\n"+tc.line+"\n"), "x.txt")
+			_, _, err := caseNames().ParseExpectations(strings.NewReader("enc/4.2/1\n"+tc.line+"\n"), "x.txt")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%q: error %v; want one containing %q", tc.line, err, tc.want)
 			}

@@ -2,9 +2,8 @@ package certify
 
 import (
 	"fmt"
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -35,18 +34,5 @@ func WriteRepros(rep *Report, dir string) (Repro, error) {
 }
 
 // ReproPath is the file WriteRepros writes the reproduction of case id
-// for the target named name to: the name's letters, digits and -._ (64
-// at most), then the case id with "_" for "/".
-func ReproPath(dir, name, id string) string {
-	safe := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '_':
-			return r
-		}
-		return '_'
-	}, name)
-	if len(safe) > 64 {
-		safe = safe[:64]
-	}
-	return filepath.Join(dir, safe+"--"+strings.ReplaceAll(id, "/", "_")+".json")
-}
+// for the target named name to (engine.ReproPath).
+func ReproPath(dir, name, id string) string { return engine.ReproPath(dir, name, id) }

@@ -228,7 +228,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
 			res.Detail += "; " + note
 		}
-		lack := lacksOf(t).declares(c.ID)
+		lack := lacksOf(t).Declares(c.ID)
 		if res.Grade == Unsupported && !res.NotApplicable && len(res.CausedBy) == 0 && res.Evidence.Instances == 0 && len(run.transcripts) > 0 && lack == "" {
 			if why := use.notApplicable(c.instance); why != "" {
 				res.NotApplicable = true

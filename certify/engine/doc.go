@@ -9,7 +9,15 @@
 // relies on are then the same whichever side is graded.
 //
 // The files: grade.go (Grade), result.go (Result, Consequence, Evidence),
-// expect.go (Expectations, the expect-fail list), declare.go
-// (Declaration), settle.go (Settle and the rules of a run applied to each
-// result), target.go (target names, kinds and breakdowns).
+// ids.go (CompareIDs), expect.go (Expectations, the expect-fail list),
+// expectfile.go (Catalogue: the expect file and declarations read and
+// checked against the cases), declare.go (Declaration), settle.go
+// (Rules.Settle, the rules of a run applied to each result), target.go
+// (target names, kinds, stderr tails and breakdowns), report.go (the
+// per-target parts of a report: TargetInfo, LiveInfo, Ungraded, Repro,
+// ReproPath), version.go (Version).
+//
+// Still in package certify, to move here once a report no longer holds
+// the encoder side's Case and Coverage: the Report and its verdict
+// methods (Failed, Ungraded, NothingJudged), WriteRepros.
 package engine

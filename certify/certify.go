@@ -66,26 +66,26 @@
 //     ones among them) come only from blocks every oracle decoded.
 //
 // The verdict model both sides share (grades, results and evidence,
-// declarations, expected failures, strict, target names and kinds, the
-// stderr tail of a breakdown) is package certify/engine's; this package
-// aliases its types (Grade, Result, Evidence, Declaration...) and settles
-// every result of either side with engine.Rules.
+// declarations and the expect file, expected failures, strict, target
+// names and kinds, the stderr tail of a breakdown, a target's part of the
+// report) is package certify/engine's; the decoder side is package
+// certify/decoders (Run grades, RunDecoders here settles and reports);
+// an encoder's lacks and the stories it is given instead are package
+// certify/lacks. This package keeps their names as aliases and thin
+// wrappers, and settles every result of either side with engine.Rules.
 //
 // The files of the encoder side: cases.go (Case, selection), catalogue.go
 // (the enc/ cases), caserun.go (a case run against a target),
 // checks.go, octets.go and measure.go (the rules and measurements),
 // evidence.go, diagnose.go, scenarios.go, play.go (the play loop, a
 // scenario played), decode.go, diff.go, repro.go, transcript.go,
-// coverage.go, options.go, run.go (Run), judge.go (a case judged: the
-// shared checks, the breakdown), targetkinds.go (the markers a target
-// declares itself with). Of the decoder side: dectarget.go (DecoderTarget,
-// Decoder, Rejection), deccases.go (the dec/ catalogue), decstories.go
-// and decscenarios.go (the stories each case decodes), decprepare.go,
-// decwire.go, decrun.go (RunDecoders), decgrade.go, decplay.go,
-// decbreakdown.go, decdiff.go, dectiming.go, decrepro.go (reproductions
-// and ReplayDecoder). Of both: expect.go (expected failures and declared
-// lacks, checked by runRules), reprofiles.go (WriteRepros), report.go
-// (the Report).
+// coverage.go, relayed.go, recorded.go, options.go, run.go (Run),
+// judge.go (a case judged: the shared checks, the breakdown),
+// targetkinds.go (the markers a target declares itself with), lacker.go
+// (Lacks, Declare). Of the decoder side: decside.go (its names),
+// decrun.go (RunDecoders, ReplayDecoder). Of both: expect.go (runRules,
+// the expect file), reprofiles.go (WriteRepros), report.go (the Report),
+// version.go.
 //
 // The package imports package encoder for one thing: Reference, the
 // reference encoder that the compression-ratio case compares every

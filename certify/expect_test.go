@@ -74,6 +74,10 @@ func TestExpectationsErrors(t *testing.T) {
 		{"empty prefix", "unsupported enc/7.1.3/1,,enc/4.2/: x", "x.txt:2: declaration: an empty case id"},
 		{"ids without commas", "unsupported enc/7.1.3/1 enc/4.2/1: x", `x.txt:2: declaration: "enc/7.1.3/1 enc/4.2/1": separate case ids with commas`},
 		{"no encoder after for", "unsupported enc/7.1.3/1 for : x", `x.txt:2: declaration: no encoder name after "for"`},
+		// A decoder's declaration is read as an encoder's is (issue 37:
+		// one rule for both sides), not as a failure expected of a
+		// decoder named "unsupported".
+		{"decoder declaration without reason", "unsupported dec/7.1.3/1", "x.txt:2: declaration: no reason"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := caseNames().ParseExpectations(strings.NewReader("enc/4.2/1\n"+tc.line+"\n"), "x.txt")

@@ -54,7 +54,10 @@
 //     it as consequences, judged by no case;
 //   - a breakdown (an encoder's error, crash, timeout or protocol
 //     violation; a live target that stopped early) is the target's one
-//     failure (TargetInfo.Breakdown), not a failure of each case;
+//     failure (TargetInfo.Breakdown), not a failure of each case, and
+//     nothing is played through the target after it, on either side: a
+//     program that stopped answering costs one timeout, and what the
+//     scenarios or stories after it would judge is its consequence;
 //   - nothing ungraded passes: a MUST case left unsupported (and
 //     applicable) for an encoder
 //     the engine drives fails the run unless declared (Options.Declared,
@@ -62,11 +65,27 @@
 //   - side results (coverage, the rules no decoder checks, non-strict
 //     ones among them) come only from blocks every oracle decoded.
 //
-// The files: cases.go (the catalogue), checks.go, octets.go and measure.go
-// (the rules and measurements), evidence.go, diagnose.go, scenarios.go,
-// play.go (the play loop), decode.go, diff.go, repro.go, transcript.go,
-// coverage.go, run.go (Run and its options), expect.go (expected failures
-// and declared lacks), report.go (the Report).
+// The verdict model both sides share (grades, results and evidence,
+// declarations and the expect file, expected failures, strict, target
+// names and kinds, the stderr tail of a breakdown, a target's part of the
+// report) is package certify/engine's; the decoder side is package
+// certify/decoders (Run grades, RunDecoders here settles and reports);
+// an encoder's lacks and the stories it is given instead are package
+// certify/lacks. This package keeps their names as aliases and thin
+// wrappers, and settles every result of either side with engine.Rules.
+//
+// The files of the encoder side: cases.go (Case, selection), catalogue.go
+// (the enc/ cases), caserun.go (a case run against a target),
+// checks.go, octets.go and measure.go (the rules and measurements),
+// evidence.go, diagnose.go, scenarios.go, play.go (the play loop, a
+// scenario played), decode.go, diff.go, repro.go, transcript.go,
+// coverage.go, relayed.go, recorded.go, options.go, run.go (Run),
+// judge.go (a case judged: the shared checks, the breakdown),
+// targetkinds.go (the markers a target declares itself with), lacker.go
+// (Lacks, Declare). Of the decoder side: decside.go (its names),
+// decrun.go (RunDecoders, ReplayDecoder). Of both: expect.go (runRules,
+// the expect file), reprofiles.go (WriteRepros), report.go (the Report),
+// version.go.
 //
 // The package imports package encoder for one thing: Reference, the
 // reference encoder that the compression-ratio case compares every
@@ -78,8 +97,8 @@ package certify
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 
@@ -127,48 +146,37 @@ type Target interface {
 	Close() error
 }
 
-// Grade is the verdict of one case for one encoder.
-type Grade int
+// Grade is the verdict of one case for one target (engine.Grade).
+type Grade = engine.Grade
 
 // The grades, from best to worst; Unsupported and Info are neither.
 const (
-	Pass        Grade = iota // the encoder does what the RFC text says
-	Info                     // a measurement, never a verdict
-	Unsupported              // the case cannot run against this target
-	NonStrict                // a SHOULD, or an efficiency rule, is broken
-	Fail                     // a MUST is broken, or the encoder broke down
+	Pass        = engine.Pass
+	Info        = engine.Info
+	Unsupported = engine.Unsupported
+	NonStrict   = engine.NonStrict
+	Fail        = engine.Fail
 )
-
-var gradeNames = [...]string{
-	Pass:        "pass",
-	Info:        "info",
-	Unsupported: "unsupported",
-	NonStrict:   "non-strict",
-	Fail:        "fail",
-}
-
-// String returns the grade as the reports spell it: "pass", "non-strict",
-// "fail", "info" or "unsupported".
-func (g Grade) String() string {
-	if g < 0 || int(g) >= len(gradeNames) {
-		return fmt.Sprintf("Grade(%d)", int(g))
-	}
-	return gradeNames[g]
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (g Grade) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (g *Grade) UnmarshalText(text []byte) error {
-	for i, name := range gradeNames {
-		if string(text) == name {
-			*g = Grade(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("certify: unknown grade %q", text)
-}
 
 // ErrTimeout is returned by an encoder that did not answer a request in time.
 var ErrTimeout = errors.New("certify: encoder did not answer in time")
+
+// The result of a case and what it judged, written once for both sides
+// in package engine.
+type (
+	// Result is the outcome of one case for one target.
+	Result = engine.Result
+	// Consequence is what followed from a root cause in the stories it
+	// broke.
+	Consequence = engine.Consequence
+	// Evidence counts what a case judged.
+	Evidence = engine.Evidence
+)
+
+// BreakdownCause is the Result.CausedBy of a case left with nothing to
+// judge by the target's breakdown (TargetInfo.Breakdown).
+const BreakdownCause = engine.BreakdownCause
+
+func plural(n int, one, many string) string { return engine.Plural(n, one, many) }
+
+func instancesOf(n int, of string) string { return engine.InstancesOf(n, of) }

@@ -42,7 +42,7 @@ func TestTimingStdio(t *testing.T) {
 			}
 			defer target.Close()
 			name := target.Name()
-			rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, certify.DecoderOptions{Cases: []string{"dec/7.3/2"}, Kinds: map[string]string{name: "stdio"}})
+			rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, certify.DecoderOptions{Cases: []string{"dec/7.3/2"}})
 			if err != nil {
 				t.Fatal(err)
 			}

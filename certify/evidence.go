@@ -2,85 +2,10 @@ package certify
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
 )
-
-// Evidence counts what a case judged: the blocks and what they held. A
-// case passes only on at least one judged instance of its rule
-// (Instances); a case that judged none is unsupported, "not exercised",
-// with the reason.
-type Evidence struct {
-	Blocks          int `json:"blocks"`
-	Representations int `json:"representations"`
-	Insertions      int `json:"insertions"`
-	Evictions       int `json:"evictions"`
-	SizeUpdates     int `json:"size_updates"`
-	HuffmanStrings  int `json:"huffman_strings"`
-	SensitiveFields int `json:"sensitive_fields"`
-	// Instances is how many instances of the case's rule were judged,
-	// and Of what they are: "insertions", "lowered settings", ...
-	Instances int    `json:"instances"`
-	Of        string `json:"of"`
-	// NotJudged is how many blocks of the case's scenarios were not
-	// judged: they came after the encoder's output diverged from what the
-	// decoders saw in their story (consequences of a root cause), or the
-	// encoder could not express them.
-	NotJudged int `json:"not_judged,omitempty"`
-}
-
-// String says what the evidence counts, for the text formats: "judged
-// 12 lowered settings in 3384 blocks (45012 representations, ...)".
-func (e Evidence) String() string {
-	if e.Blocks == 0 {
-		s := "judged no block"
-		if e.NotJudged > 0 {
-			s += "; " + plural(e.NotJudged, "block", "blocks") + " not judged"
-		}
-		return s
-	}
-	s := fmt.Sprintf("judged %s in %s (%s, %s, %s, %s, %s, %s)", instancesOf(e.Instances, e.Of),
-		plural(e.Blocks, "block", "blocks"), plural(e.Representations, "representation", "representations"),
-		plural(e.Insertions, "insertion", "insertions"), plural(e.Evictions, "eviction", "evictions"),
-		plural(e.SizeUpdates, "size update", "size updates"), plural(e.HuffmanStrings, "Huffman string", "Huffman strings"),
-		plural(e.SensitiveFields, "sensitive field", "sensitive fields"))
-	if e.NotJudged > 0 {
-		s += "; " + plural(e.NotJudged, "block", "blocks") + " not judged"
-	}
-	return s
-}
-
-// plural writes n and the noun in the number n takes.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// instancesOf writes n and of, the plural noun phrase that names what a
-// case judges ("blocks with size updates", "oversized integers
-// refused"): for one, the phrase's first plural word, its noun, is made
-// singular ("1 block with size updates", "1 oversized integer refused").
-func instancesOf(n int, of string) string {
-	if n != 1 {
-		return fmt.Sprintf("%d %s", n, of)
-	}
-	words := strings.Split(of, " ")
-	for i, w := range words {
-		if stem, ok := strings.CutSuffix(w, "ies"); ok {
-			words[i] = stem + "y"
-			break
-		}
-		if stem, ok := strings.CutSuffix(w, "s"); ok {
-			words[i] = stem
-			break
-		}
-	}
-	return "1 " + strings.Join(words, " ")
-}
 
 // instanceKind is what a case counts as one judged instance of its rule.
 type instanceKind uint8
@@ -248,8 +173,8 @@ func (e *blockEvidence) instances(kind instanceKind, b *playedBlock) int {
 	return 0
 }
 
-// add counts a judged block into the case's evidence.
-func (ev *Evidence) add(b *playedBlock, kind instanceKind) {
+// addJudged counts a judged block into the case's evidence.
+func addJudged(ev *Evidence, b *playedBlock, kind instanceKind) {
 	e := &b.ev
 	ev.Blocks++
 	ev.Representations += e.reps

@@ -53,6 +53,9 @@ func determinism(c *caseRun) verdict {
 		return recordedDeterminism(c)
 	}
 	second, err := c.replayed, c.replayErr
+	if err == errNoReplayAfterBreakdown {
+		return verdict{grade: Unsupported, detail: err.Error(), causedBy: []string{BreakdownCause}}
+	}
 	if err != nil {
 		return verdict{grade: Unsupported, detail: err.Error()}
 	}
@@ -183,6 +186,9 @@ func amplification(c *caseRun) verdict {
 func allocations(c *caseRun) verdict {
 	if _, ok := c.target.(InProcess); !ok {
 		return verdict{grade: Unsupported, notApplicable: true, detail: "not applicable: allocations are measured only for Go encoders running in this process"}
+	}
+	if c.targetBroke {
+		return verdict{grade: Unsupported, detail: "not measured: the encoder broke down (the target's breakdown)", causedBy: []string{BreakdownCause}}
 	}
 	st := longestStory(c.transcripts[0])
 	if st == nil {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/vectors"
+	"strings"
 )
 
 // judging is how a run judges blocks as they are played: the rules of its
@@ -202,5 +204,84 @@ func playRecorded(name string, stories []story, j *judging, inferred bool) *tran
 		}
 		sd.settle(j)
 	}
+	return tr
+}
+
+// playScenario plays a scenario through the target, or explains why it
+// cannot run.
+func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
+	if rt, ok := t.(*recordedTarget); ok && len(rt.generated) > 0 {
+		stories := rt.storiesOf(sc)
+		if len(stories) == 0 {
+			what := "stories of real traffic"
+			if sc == scGenerated {
+				what = "stories of a generated schedule"
+			}
+			return &transcript{scenario: sc, unsupported: "the recording holds no " + what}, nil
+		}
+		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
+	}
+	if rec, ok := t.(recordings); ok {
+		if sc != scTraffic {
+			// One reason for every scenario, so that a case of several
+			// says it once.
+			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; the generated and targeted scenarios need an encoder to drive"}, nil
+		}
+		stories := rec.recordedStories()
+		if len(stories) == 0 {
+			return &transcript{scenario: sc, unsupported: recordedWithoutWire(t)}, nil
+		}
+		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
+	}
+	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
+	if err != nil {
+		return nil, err
+	}
+	tr := play(t, sc, stories, r.judging)
+	tr.dropped = dropped
+	return tr, nil
+}
+
+// errNoReplayAfterBreakdown is the replay's error once the encoder broke
+// down: nothing is played through it again.
+var errNoReplayAfterBreakdown = errors.New("not replayed: the encoder broke down (the target's breakdown)")
+
+// replay plays a scenario again, for the determinism check.
+func (r *runner) replay(t Target, sc string) (*transcript, error) {
+	stories, _, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
+	if err != nil {
+		return nil, err
+	}
+	return play(t, sc, stories, r.judging), nil
+}
+
+// referenceTraffic plays the stories of like through the reference
+// encoder once per run, for compression ratios.
+func (r *runner) referenceTraffic(like *transcript) *transcript {
+	var stories []story
+	var key strings.Builder
+	seen := map[*story]bool{}
+	for _, b := range like.blocks {
+		if !seen[b.story] {
+			seen[b.story] = true
+			st := story{Path: b.story.Path}
+			for _, in := range b.story.Cases {
+				st.Cases = append(st.Cases, block{TableSizes: in.AckedSizes(), Headers: in.Headers})
+			}
+			stories = append(stories, st)
+			fmt.Fprintf(&key, "%s/%d;", st.Path, len(st.Cases))
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if tr, ok := r.refTraffic[key.String()]; ok {
+		return tr
+	}
+	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
+	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
+	if r.refTraffic == nil {
+		r.refTraffic = map[string]*transcript{}
+	}
+	r.refTraffic[key.String()] = tr
 	return tr
 }

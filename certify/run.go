@@ -8,179 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hpackcert/hpackcert/encoder"
-	"github.com/hpackcert/hpackcert/vectors"
+	"github.com/hpackcert/hpackcert/certify/engine"
 )
-
-// Options configures a certification run. The zero value runs every case
-// on the full traffic stories.
-type Options struct {
-	// Cases selects cases by id prefix; none selects every case.
-	Cases []string
-	// Strict turns non-strict grades into failures.
-	Strict bool
-	// ExpectFail lists known failures that do not fail the run: each entry
-	// is a case id, or "ENCODER CASE" for one encoder, "ENCODER
-	// breakdown" for a known breakdown (TargetInfo.BreakdownExpected), or
-	// "ENCODER nothing-judged" for a target known to give no case anything
-	// to judge (TargetInfo.NothingJudgedExpected; see ReadExpectations).
-	ExpectFail []string
-	// Declared lists the cases the user declares an encoder cannot be
-	// graded on (its library cannot express them): a MUST case left
-	// unsupported for an encoder the certifier drives fails the run
-	// unless a declaration covers it (Report.Ungraded). A declared case
-	// is reported as declared, never as a pass.
-	Declared []Declaration
-	// Jobs is how many targets driven out of process (hpack-stdio
-	// programs) or recorded are certified at once; 0 or 1 certifies one
-	// after the other. Targets in process are always certified alone, so
-	// that their allocation counts (enc/7.3/2) see no other work. The
-	// report is the same whatever Jobs is: each target is graded on its
-	// own, and reported in the order given.
-	Jobs int
-	// TestCaseDir, when set, is where the traffic stories are read from:
-	// an hpack-test-case directory holding raw-data/, or a directory of
-	// story files itself. Empty means the 32 raw-data stories of
-	// hpack-test-case embedded in package vectors (vectors.RawData), the
-	// same real traffic wherever the certifier runs.
-	TestCaseDir string
-	// TrafficStories and TrafficBlocks, when positive, cut the traffic
-	// stories to that many stories of at most that many blocks (for quick
-	// runs, such as tests under -race).
-	TrafficStories, TrafficBlocks int
-	// Adversarial is the number of stories taken from
-	// vectors.GenerateStories; 0 means 16.
-	Adversarial int
-	// Seed seeds the generated stories.
-	Seed int64
-	// AllocRuns is the number of runs enc/7.3/2 averages allocations
-	// over; 0 means 100.
-	AllocRuns int
-	// MaxBlockSize is the largest header block, in octets, an encoder may
-	// write; a larger one is a breakdown of the encoder, graded fail. 0
-	// means DefaultMaxBlockSize (1 MiB).
-	MaxBlockSize int
-	// MaxHeaderListSize is the largest header list, counted as name +
-	// value + 32 octets per field, a block may decode to in any oracle
-	// (a block whose fields sent are larger is allowed their size); past
-	// it the oracles stop decoding, the HPACK-bomb defence of RFC 7541
-	// §7.3. 0 means DefaultMaxHeaderListSize (64 KiB).
-	MaxHeaderListSize int
-	// Replay, when set, replaces the stories of every scenario: each
-	// selected case judges exactly these blocks. Result.Replay of a failed
-	// case, read back, replays that case's failure (hpackcert repro).
-	Replay []*vectors.Story
-	// MaxStoryFileSize is the largest story file read, in octets; a larger
-	// one is an error before it is read. 0 means
-	// vectors.DefaultMaxStoryFileSize (256 MiB).
-	MaxStoryFileSize int64
-}
-
-func (o *Options) maxStoryFileSize() int64 {
-	if o.MaxStoryFileSize > 0 {
-		return o.MaxStoryFileSize
-	}
-	return vectors.DefaultMaxStoryFileSize
-}
-
-func (o *Options) limits() limits {
-	lim := defaultLimits
-	if o.MaxBlockSize > 0 {
-		lim.maxBlock = o.MaxBlockSize
-	}
-	if o.MaxHeaderListSize > 0 {
-		lim.maxList = o.MaxHeaderListSize
-	}
-	return lim
-}
-
-func (o *Options) adversarial() int {
-	if o.Adversarial > 0 {
-		return o.Adversarial
-	}
-	return 16
-}
-
-func (o *Options) allocRuns() int {
-	if o.AllocRuns > 0 {
-		return o.AllocRuns
-	}
-	return 100
-}
-
-// Result is the outcome of one case for one encoder.
-type Result struct {
-	Grade Grade `json:"grade"`
-	// Detail is one line saying what was found.
-	Detail string `json:"detail"`
-	// Repro is a self-contained reproduction of the first violation.
-	Repro string `json:"repro,omitempty"`
-	// At is where the first violation is, "story S, block B", for a case
-	// graded fail or non-strict.
-	At string `json:"at,omitempty"`
-	// Duration is the time the case took, including playing the scenarios
-	// it was the first to need.
-	Duration time.Duration `json:"-"`
-	// Expected is set when the case failed and the failure was listed as
-	// expected: it does not fail the run.
-	Expected bool `json:"expected_failure,omitempty"`
-	// Stderr is what the encoder wrote to its standard error while the
-	// scenarios of the case ran (stdio encoders only).
-	Stderr string `json:"stderr,omitempty"`
-	// Evidence counts what the case judged (a pass needs one instance).
-	Evidence Evidence `json:"evidence"`
-	// Consequences, on the case a divergence was filed under (its root
-	// cause), lists what followed from it in the same stories: the blocks
-	// no case judged after it, and the other cases whose rules also found
-	// fault there. They fail no other case.
-	Consequences []Consequence `json:"consequences,omitempty"`
-	// CausedBy, on a case left with nothing to judge because every block
-	// it would judge followed a divergence, names the cases those
-	// divergences were filed under: the case is not ungraded, its blocks
-	// are accounted for by their failures.
-	CausedBy []string `json:"caused_by,omitempty"`
-	// Declared is the reason the user declared the case cannot be graded
-	// for this encoder (Options.Declared), on an unsupported case; a
-	// declared case is neither a pass nor ungraded.
-	Declared string `json:"declared,omitempty"`
-	// NotApplicable, on an unsupported case, says the case does not apply
-	// to this kind of target: it measures what only another kind has
-	// (enc/7.3/2 counts the heap allocations of a Go encoder in this
-	// process). The matrices show it "n/a"; it is not a lack.
-	NotApplicable bool `json:"not_applicable,omitempty"`
-	// Replay is the story of the first block at fault, cut after it, for
-	// a case graded fail or non-strict: written with vectors.WriteStory
-	// and passed back as Options.Replay (hpackcert repro), it replays
-	// exactly that failure.
-	Replay *vectors.Story `json:"-"`
-}
-
-// BreakdownCause is the Result.CausedBy of a case left with nothing to
-// judge by the target's breakdown (TargetInfo.Breakdown).
-const BreakdownCause = "the breakdown"
-
-// Consequence is what followed from a root cause in the stories it broke:
-// the later blocks no case judged (Case ""), or a case whose rule also
-// found fault at the root block or after it.
-type Consequence struct {
-	// Case is the case id, or "" for the blocks judged by no case.
-	Case string `json:"case,omitempty"`
-	// Blocks and Stories count the blocks and the stories.
-	Blocks  int `json:"blocks"`
-	Stories int `json:"stories"`
-	// First is where the first of them is: "story S, block B".
-	First string `json:"first"`
-	// Detail is what the case's rule found there first.
-	Detail string `json:"detail,omitempty"`
-}
-
-// String describes the consequence in one line.
-func (c Consequence) String() string {
-	if c.Case == "" {
-		return fmt.Sprintf("%s of %s after the divergence judged by no case (first: %s)", plural(c.Blocks, "block", "blocks"), plural(c.Stories, "story", "stories"), c.First)
-	}
-	return fmt.Sprintf("%s also found fault with %s of %s (first: %s: %s)", c.Case, plural(c.Blocks, "block", "blocks"), plural(c.Stories, "story", "stories"), c.First, c.Detail)
-}
 
 // runner holds what one Run shares between targets and cases.
 type runner struct {
@@ -195,9 +24,9 @@ type runner struct {
 	// traffic stories, keyed by their names and lengths: every live
 	// encoder plays the same traffic, recorded targets their own.
 	refTraffic map[string]*transcript
-	expect     map[string]bool
-	expectMet  map[string]bool // entries of expect that matched a failure
-	// mu guards expectMet and refTraffic when targets are certified at
+	// rules are the run's strict, declarations and expected failures.
+	rules *engine.Rules
+	// mu guards refTraffic when targets are certified at
 	// once (Options.Jobs).
 	mu sync.Mutex
 }
@@ -214,13 +43,11 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExpectFail(opts.ExpectFail, targets); err != nil {
+	rules, err := runRules("encoder", engine.Names(targets), opts.Strict, opts.ExpectFail, opts.Declared)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkDeclared(opts.Declared, targets); err != nil {
-		return nil, err
-	}
-	r := &runner{opts: opts, expect: map[string]bool{}, expectMet: map[string]bool{}, ruleIndex: map[string]int{}}
+	r := &runner{opts: opts, rules: rules, ruleIndex: map[string]int{}}
 	r.judging = &judging{lim: opts.limits(), index: r.ruleIndex, selected: map[string]bool{}}
 	for _, c := range cases {
 		r.judging.selected[c.ID] = true
@@ -229,9 +56,6 @@ func Run(targets []Target, opts Options) (*Report, error) {
 			r.judging.rules = append(r.judging.rules, c.rule)
 			r.judging.ids = append(r.judging.ids, c.ID)
 		}
-	}
-	for _, e := range opts.ExpectFail {
-		r.expect[e] = true
 	}
 	if opts.Replay != nil {
 		var names []string
@@ -251,7 +75,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 	}
 	defer func() { rep.Elapsed = time.Since(start) }()
 	for _, t := range targets {
-		rep.Encoders = append(rep.Encoders, uniqueName(rep.Encoders, t.Name()))
+		rep.Encoders = append(rep.Encoders, engine.UniqueName(rep.Encoders, t.Name()))
 	}
 	done := make([]targetDone, len(targets))
 	one := func(i int) {
@@ -265,10 +89,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		info := describe(t)
 		info.Elapsed = time.Since(began)
 		info.Breakdown, info.BreakdownRepro, info.BreakdownStderr = targetBreakdown(t, played)
-		if key := t.Name() + " breakdown"; info.Breakdown != "" && r.expect[key] {
-			info.BreakdownExpected = true
-			r.met(key)
-		}
+		info.BreakdownExpected = info.Breakdown != "" && r.rules.Expect.Breakdown(t.Name())
 		info.Lacks = lacksOf(t).String()
 		d.info = info
 		d.coverage = measureCoverage(played)
@@ -320,14 +141,7 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		rep.Results[name] = done[i].results
 		rep.Coverage[name] = done[i].coverage
 	}
-	for _, key := range rep.expectNothingJudged(r.expect) {
-		r.expectMet[key] = true
-	}
-	for _, e := range opts.ExpectFail {
-		if !r.expectMet[e] && !contains(rep.StaleExpectations, e) {
-			rep.StaleExpectations = append(rep.StaleExpectations, e)
-		}
-	}
+	rep.finishExpectations(r.rules.Expect)
 	return rep, nil
 }
 
@@ -337,101 +151,6 @@ type targetDone struct {
 	info     TargetInfo
 	coverage *Coverage
 	err      error
-}
-
-// met records that the expectation key matched.
-func (r *runner) met(key string) {
-	r.mu.Lock()
-	r.expectMet[key] = true
-	r.mu.Unlock()
-}
-
-func uniqueName(taken []string, name string) string {
-	out := name
-	for i := 2; contains(taken, out); i++ {
-		out = fmt.Sprintf("%s #%d", name, i)
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// What a target can do beyond Target, asked through small interfaces
-// rather than by its concrete type; the exported ones let a source of
-// another package declare it.
-type (
-	// recordings is implemented by targets that are recorded wire, not an
-	// encoder: only the traffic scenario, their own stories, can run.
-	recordings interface{ recordedStories() []story }
-
-	// UTF8Only is implemented by targets whose transport may carry only
-	// valid UTF-8 (hpack-stdio/1 without its binary form): UTF8Only
-	// returns true when it can carry nothing else, and the certifier then
-	// leaves out the octets valid UTF-8 never contains, saying so.
-	UTF8Only interface{ UTF8Only() bool }
-
-	// InProcess marks targets whose encoders run in this process, whose
-	// allocations can be counted.
-	InProcess interface{ InProcess() }
-
-	// Restarter is implemented by targets that start each scenario
-	// afresh, such as a child process that is killed and started again:
-	// Restart is called before each scenario.
-	Restarter interface{ Restart() }
-
-	// StderrTail is implemented by targets whose diagnostics are
-	// captured: StderrTail returns the end of what they wrote since the
-	// last Restart, for the report.
-	StderrTail interface{ StderrTail() string }
-)
-
-// recordedWithoutWire says why recorded stories without any "wire" grade
-// nothing.
-func recordedWithoutWire(t Target) string {
-	files := ""
-	if w, ok := t.(interface{ storiesWithoutWire() []string }); ok {
-		if names := w.storiesWithoutWire(); len(names) > 0 {
-			files = fmt.Sprintf(" (%d files: %s ... %s)", len(names), names[0], names[len(names)-1])
-		}
-	}
-	return "the story files hold header lists without any \"wire\"" + files + ": they record no encoder's output to grade; to encode them with an encoder, pass the directory as --testcases"
-}
-
-// describe says how a target is driven.
-func describe(t Target) TargetInfo {
-	info := TargetInfo{Reported: t.Name()}
-	switch {
-	case isRecorded(t):
-		info.Kind = "recorded"
-	case isInProcess(t):
-		info.Kind = "in-process"
-	default:
-		info.Kind = "stdio"
-		info.Binary = !isUTF8Only(t)
-	}
-	return info
-}
-
-func isRecorded(t Target) bool {
-	_, ok := t.(recordings)
-	return ok
-}
-
-func isInProcess(t Target) bool {
-	_, ok := t.(InProcess)
-	return ok
-}
-
-func isUTF8Only(t Target) bool {
-	u, ok := t.(UTF8Only)
-	return ok && u.UTF8Only()
 }
 
 // certify runs the cases against one target.
@@ -445,15 +164,27 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	// (settleModels). A case's time includes the scenarios it was the
 	// first to need.
 	playTime := make([]time.Duration, len(cases))
+	// broke is the scenario the encoder broke down in: a breakdown is the
+	// target's one failure, and the scenarios after it are not played (a
+	// program that stopped answering would make each wait for its
+	// timeout); what they would judge is its consequence.
+	var broke *transcript
 	for ci := range cases {
 		start := time.Now()
 		for _, sc := range scenariosOf(t, &cases[ci]) {
 			if _, ok := played[sc]; ok {
 				continue
 			}
+			if broke != nil {
+				played[sc] = &transcript{scenario: sc, afterBreakdown: broke}
+				continue
+			}
 			tr, err := r.playScenario(t, sc)
 			if err != nil {
 				return nil, nil, err
+			}
+			if tr.breakdown != nil {
+				broke = tr
 			}
 			played[sc] = tr
 			order = append(order, tr)
@@ -465,15 +196,19 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 	for ci := range cases {
 		c := &cases[ci]
 		start := time.Now().Add(-playTime[ci])
-		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded}
+		run := &caseRun{c: c, ruleIndex: -1, target: t, recorded: recorded, targetBroke: broke != nil}
 		if i, ok := r.ruleIndex[c.ID]; ok {
 			run.ruleIndex = i
 		}
 		var unsupported []string
 		for _, sc := range scenariosOf(t, c) {
 			tr := played[sc]
+			if tr.afterBreakdown != nil {
+				run.notPlayed = append(run.notPlayed, tr)
+				continue
+			}
 			if tr.unsupported != "" {
-				if !contains(unsupported, tr.unsupported) {
+				if !slices.Contains(unsupported, tr.unsupported) {
 					unsupported = append(unsupported, tr.unsupported)
 				}
 				continue
@@ -493,7 +228,7 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		if note := run.causesNote(res.Evidence); note != "" && v.causedBy == nil {
 			res.Detail += "; " + note
 		}
-		lack := lacksOf(t).declares(c.ID)
+		lack := lacksOf(t).Declares(c.ID)
 		if res.Grade == Unsupported && !res.NotApplicable && len(res.CausedBy) == 0 && res.Evidence.Instances == 0 && len(run.transcripts) > 0 && lack == "" {
 			if why := use.notApplicable(c.instance); why != "" {
 				res.NotApplicable = true
@@ -503,12 +238,6 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 		if res.Grade == Unsupported && !res.NotApplicable {
 			if lack != "" {
 				res.Detail = lack + "; " + res.Detail
-			}
-			for _, d := range r.opts.Declared {
-				if d.covers(t.Name(), c.ID) {
-					res.Declared = d.Reason
-					break
-				}
 			}
 		}
 		if v.at != nil && v.at.story != nil && (v.grade == Fail || v.grade == NonStrict) {
@@ -521,210 +250,9 @@ func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcr
 				break
 			}
 		}
-		if r.opts.Strict && res.Grade == NonStrict {
-			res.Grade = Fail
-			res.Detail = "(strict) " + res.Detail
-		}
-		if res.Grade == Fail {
-			for _, key := range []string{c.ID, t.Name() + " " + c.ID} {
-				if r.expect[key] {
-					res.Expected = true
-					r.met(key)
-				}
-			}
-		}
+		r.rules.Settle(t.Name(), c.ID, res)
 		results[c.ID] = res
 	}
 	blockedByMissingUpdates(results)
 	return results, order, nil
-}
-
-// updateInstances are the instance kinds of the cases that judge the
-// size updates an encoder writes.
-var updateInstances = map[instanceKind]bool{instUpdateBlocks: true, instSizeUpdates: true, instResizeEvictions: true}
-
-// blockedByMissingUpdates files, as consequences, the cases that judge
-// size updates and judged none while the encoder failed to signal a
-// lowered setting (enc/4.2/1 or enc/4.2/2): an encoder that writes no
-// size update where one is required leaves the rules about size updates
-// nothing to judge, and that defect is counted once, under the rule it
-// breaks. A case its user declared keeps the declaration.
-func blockedByMissingUpdates(results map[string]*Result) {
-	var cause string
-	for _, id := range []string{"enc/4.2/1", "enc/4.2/2"} {
-		if res := results[id]; res != nil && res.Grade == Fail {
-			cause = id
-			break
-		}
-	}
-	if cause == "" {
-		return
-	}
-	for _, c := range allCases {
-		res := results[c.ID]
-		if res == nil || !updateInstances[c.instance] || res.Grade != Unsupported || res.Declared != "" || res.NotApplicable || len(res.CausedBy) > 0 || res.Evidence.Instances > 0 {
-			continue
-		}
-		res.CausedBy = []string{cause}
-		res.Detail += fmt.Sprintf("; the encoder signals no lowered table size where %s requires one (its failure), so no size update was written for this rule to judge", cause)
-	}
-}
-
-// targetBreakdown describes the target's failure as a whole: its source's
-// (WithBreakdown), or the first scenario the encoder broke down in, or "";
-// with its reproduction and the encoder's stderr.
-func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string) {
-	if b, ok := t.(interface{ Breakdown() error }); ok && b.Breakdown() != nil {
-		return b.Breakdown().Error(), "", ""
-	}
-	var first *transcript
-	more := 0
-	for _, tr := range played {
-		switch {
-		case tr.breakdown == nil:
-		case first == nil:
-			first = tr
-		default:
-			more++
-		}
-	}
-	if first == nil {
-		return "", "", ""
-	}
-	text = fmt.Sprintf("%v (scenario %s, %s; no rule was graded from there on in that scenario)", first.breakdown, first.scenario, first.breakdownAt.where())
-	if more > 0 {
-		text += fmt.Sprintf("; it broke down again in %s after a restart", plural(more, "more scenario", "more scenarios"))
-	}
-	// The reproduction's first line would say the breakdown again.
-	_, repro, _ = strings.Cut(first.breakdownAt.repro(first.breakdown.Error()), "\n")
-	return text, repro, first.stderr
-}
-
-// judge runs the case's check, after the checks every case shares: a
-// scenario the target cannot run, and an encoder that broke down.
-func (r *runner) judge(run *caseRun, unsupported []string) verdict {
-	if len(run.transcripts) == 0 {
-		return verdict{grade: Unsupported, detail: strings.Join(unsupported, "; ")}
-	}
-	broke := ""
-	for _, tr := range run.transcripts {
-		if tr.breakdown != nil {
-			if run.c.Violation == Info {
-				// A measurement of a part of the stories measures nothing.
-				return verdict{grade: Unsupported, detail: fmt.Sprintf("not measured: the encoder broke down in scenario %s, %s (the target's breakdown)", tr.scenario, tr.breakdownAt.where())}
-			}
-			if broke == "" {
-				broke = fmt.Sprintf("; graded on the blocks before the encoder broke down in scenario %s, %s (the target's breakdown)", tr.scenario, tr.breakdownAt.where())
-			}
-		}
-	}
-	r.provide(run)
-	v := run.c.check(run)
-	if broke != "" && v.grade == Unsupported && (v.evidence == nil || v.evidence.Instances == 0) {
-		// Nothing was judged before the breakdown: the case is its
-		// consequence, accounted for by the target's one failure.
-		return verdict{grade: Unsupported, detail: "no instance was judged" + strings.Replace(broke, "; graded on the blocks", " on the blocks", 1), evidence: v.evidence, causedBy: []string{BreakdownCause}}
-	}
-	v.detail += broke
-	if v.grade != Pass {
-		return v
-	}
-	var skipped []string
-	for _, tr := range run.transcripts {
-		skipped = append(skipped, tr.unsupportedBlocks...)
-	}
-	if len(skipped) > 0 {
-		// What could be judged passed, but not everything could be sent.
-		return verdict{grade: Unsupported, detail: fmt.Sprintf("%s; the encoder cannot express %d blocks, and the rest of their stories was not played (first: %s)", v.detail, len(skipped), skipped[0])}
-	}
-	return v
-}
-
-// provide computes what the case's check needs beyond its transcripts.
-func (r *runner) provide(run *caseRun) {
-	needs := run.c.needs
-	if needs&needReference != 0 {
-		run.reference = r.referenceTraffic(run.transcripts[0])
-	}
-	if needs&needReplay != 0 && !run.recorded {
-		run.replayed, run.replayErr = r.replay(run.target, scTraffic)
-	}
-	if needs&needAllocRuns != 0 {
-		run.allocRuns = r.opts.allocRuns()
-	}
-}
-
-// playScenario plays a scenario through the target, or explains why it
-// cannot run.
-func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
-	if rt, ok := t.(*recordedTarget); ok && len(rt.generated) > 0 {
-		stories := rt.storiesOf(sc)
-		if len(stories) == 0 {
-			what := "stories of real traffic"
-			if sc == scGenerated {
-				what = "stories of a generated schedule"
-			}
-			return &transcript{scenario: sc, unsupported: "the recording holds no " + what}, nil
-		}
-		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
-	}
-	if rec, ok := t.(recordings); ok {
-		if sc != scTraffic {
-			// One reason for every scenario, so that a case of several
-			// says it once.
-			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; the generated and targeted scenarios need an encoder to drive"}, nil
-		}
-		stories := rec.recordedStories()
-		if len(stories) == 0 {
-			return &transcript{scenario: sc, unsupported: recordedWithoutWire(t)}, nil
-		}
-		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
-	}
-	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
-	if err != nil {
-		return nil, err
-	}
-	tr := play(t, sc, stories, r.judging)
-	tr.dropped = dropped
-	return tr, nil
-}
-
-// replay plays a scenario again, for the determinism check.
-func (r *runner) replay(t Target, sc string) (*transcript, error) {
-	stories, _, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
-	if err != nil {
-		return nil, err
-	}
-	return play(t, sc, stories, r.judging), nil
-}
-
-// referenceTraffic plays the stories of like through the reference
-// encoder once per run, for compression ratios.
-func (r *runner) referenceTraffic(like *transcript) *transcript {
-	var stories []story
-	var key strings.Builder
-	seen := map[*story]bool{}
-	for _, b := range like.blocks {
-		if !seen[b.story] {
-			seen[b.story] = true
-			st := story{Path: b.story.Path}
-			for _, in := range b.story.Cases {
-				st.Cases = append(st.Cases, block{TableSizes: in.AckedSizes(), Headers: in.Headers})
-			}
-			stories = append(stories, st)
-			fmt.Fprintf(&key, "%s/%d;", st.Path, len(st.Cases))
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if tr, ok := r.refTraffic[key.String()]; ok {
-		return tr
-	}
-	ref := Func("ref", func() Encoder { return NewReference(encoder.Config{}) })
-	tr := play(ref, scTraffic, stories, &judging{lim: r.judging.lim})
-	if r.refTraffic == nil {
-		r.refTraffic = map[string]*transcript{}
-	}
-	r.refTraffic[key.String()] = tr
-	return tr
 }

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"github.com/hpackcert/hpackcert/certify/lacks"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,10 +29,10 @@ var (
 )
 
 // scenarioStories builds the stories of a scenario for a target: from
-// what its library can express (lacks, expressed), and with utf8Only, the
+// what its library can express (lack, lacks.Expressed), and with utf8Only, the
 // octets that hpack-stdio/1 cannot carry in JSON strings left out of every
 // field; dropped lists the octet values that no longer occur.
-func (r *runner) scenarioStories(name string, utf8Only bool, lacks Lacks) (stories []story, dropped []byte, err error) {
+func (r *runner) scenarioStories(name string, utf8Only bool, lack Lacks) (stories []story, dropped []byte, err error) {
 	switch {
 	case r.opts.Replay != nil:
 		stories = fromVectors(r.opts.Replay)
@@ -48,9 +49,9 @@ func (r *runner) scenarioStories(name string, utf8Only bool, lacks Lacks) (stori
 	if r.opts.Replay == nil {
 		// A replay is sent as it was written: its blocks were built for
 		// the encoder already.
-		stories = expressed(stories, lacks)
+		stories = lacks.Expressed(stories, lack)
 	}
-	if !utf8Only && len(lacks.Refuses) == 0 {
+	if !utf8Only && len(lack.Refuses) == 0 {
 		return stories, nil, nil
 	}
 	var before, after octetSet
@@ -60,7 +61,7 @@ func (r *runner) scenarioStories(name string, utf8Only bool, lacks Lacks) (stori
 			for fi, f := range fields {
 				before.addString(f.Name)
 				before.addString(f.Value)
-				fields[fi].Name, fields[fi].Value = lacks.strip(f.Name), lacks.strip(f.Value)
+				fields[fi].Name, fields[fi].Value = lack.Strip(f.Name), lack.Strip(f.Value)
 				if utf8Only {
 					fields[fi].Name = strings.ToValidUTF8(fields[fi].Name, "")
 					fields[fi].Value = strings.ToValidUTF8(fields[fi].Value, "")
@@ -120,7 +121,7 @@ func (s *octetSet) absent() []byte {
 // Options.TestCaseDir when it is set.
 func (r *runner) traffic() ([]story, error) {
 	if r.trafficStories != nil {
-		return cloneStories(r.trafficStories), nil
+		return lacks.CloneStories(r.trafficStories), nil
 	}
 	var vs []*vectors.Story
 	if dir := r.opts.TestCaseDir; dir != "" {
@@ -166,7 +167,7 @@ func (r *runner) traffic() ([]story, error) {
 	}
 	r.trafficSource += fmt.Sprintf("; %d blocks of %d stories used", blocks, len(stories))
 	r.trafficStories = stories
-	return cloneStories(stories), nil
+	return lacks.CloneStories(stories), nil
 }
 
 // readStories reads the story files of dir in name order, only the first
@@ -195,18 +196,6 @@ func readStories(dir string, limit int, maxSize int64) ([]*vectors.Story, error)
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-func cloneStories(in []story) []story {
-	out := make([]story, len(in))
-	for i, s := range in {
-		out[i] = story{Path: s.Path, Cases: make([]block, len(s.Cases))}
-		for j, b := range s.Cases {
-			b.Headers = slices.Clone(b.Headers)
-			out[i].Cases[j] = b
-		}
-	}
-	return out
 }
 
 // fromVectors returns stories read from files or generated, each named

@@ -142,6 +142,9 @@ type transcript struct {
 	breakdownAt *playedBlock
 	stderr      string
 	unsupported string // why the scenario cannot run against the target
+	// afterBreakdown, when set, is the scenario the encoder broke down
+	// in before this one, which was then not played.
+	afterBreakdown *transcript
 	// dropped lists the octet values left out of the scenario's fields
 	// because the target's transport cannot carry them.
 	dropped []byte

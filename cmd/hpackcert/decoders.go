@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/internal/shell"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live/targets"
 	"github.com/hpackcert/hpackcert/source/stdio"
@@ -113,7 +114,36 @@ func (d *decoderRun) certify(stdout io.Writer, opts certify.DecoderOptions) (int
 		return exitHarness, err
 	}
 	rep, err := certify.RunDecoders(targets, opts)
+	if err == nil && rep.Repro != nil {
+		rep.Repro.Replay = d.replayCommand(rep)
+	}
 	return files.finish(stdout, rep, err)
+}
+
+// replayCommand returns the command replaying the run's first decoder
+// reproduction with hpackcert repro, "" when none was written: the file,
+// its case, and the decoder as the command line named it.
+func (d *decoderRun) replayCommand(rep *certify.Report) string {
+	names := d.decoders
+	if len(names)+len(d.execs) == 0 && len(d.lives) == 0 {
+		names = inprocess.BuiltinDecoderNames()
+	}
+	for i, name := range rep.Encoders {
+		for _, c := range rep.Cases {
+			if res := rep.Results[name][c.ID]; res == nil || res.Replay == nil {
+				continue
+			}
+			spec := "--live " + shell.Quote(name)
+			switch {
+			case i < len(names):
+				spec = "--decoder " + names[i]
+			case i < len(names)+len(d.execs):
+				spec = "--exec " + shell.Quote(d.execs[i-len(names)])
+			}
+			return replayCommand("hpackcert", certify.ReproPath(d.repro, name, c.ID), c.ID, spec)
+		}
+	}
+	return ""
 }
 
 // openDecoders opens the decoders named (the built-in ones when none is,
@@ -129,7 +159,6 @@ func openDecoders(decoders, execs []string, liveOnly bool, timeout time.Duration
 			return targets, fmt.Errorf("--decoder %s: %w", name, err)
 		}
 		targets = append(targets, t)
-		opts.Kinds[t.Name()] = "in-process"
 	}
 	for _, c := range execs {
 		t, err := stdio.ExecDecoder(c, stdio.ExecOptions{Timeout: timeout})
@@ -137,7 +166,6 @@ func openDecoders(decoders, execs []string, liveOnly bool, timeout time.Duration
 			return targets, fmt.Errorf("--exec %q: %w", c, err)
 		}
 		targets = append(targets, t)
-		opts.Kinds[t.Name()] = "stdio"
 	}
 	return targets, nil
 }
@@ -167,9 +195,6 @@ func openLiveDecoders(names []string, tls bool, opts certify.DecoderOptions, std
 			}
 			out = append(out, t)
 		}
-	}
-	for _, t := range out {
-		opts.Kinds[t.Name()] = "live"
 	}
 	return out, nil
 }

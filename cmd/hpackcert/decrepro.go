@@ -1,16 +1,15 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // decoderReproductions is what hpackcert repro needs of the engine to
 // replay the files decoders --repro writes (certify.DecoderOptions.
 // ReproDir): the file format is the engine's, so the engine tells a
 // decoder's reproduction from an encoder's and sets the options that
-// replay it.
+// replay it. Tests replace it with a fake.
 type decoderReproductions interface {
 	// Is reports whether the story file at path was written by
 	// decoders --repro, rather than by run --repro or the gate.
@@ -21,14 +20,24 @@ type decoderReproductions interface {
 }
 
 // decoderRepros is the engine's decoderReproductions.
-var decoderRepros decoderReproductions = encoderReprosOnly{}
+var decoderRepros decoderReproductions = engineRepros{}
 
-// encoderReprosOnly reads every story file as an encoder's reproduction:
-// the decoder side of this engine writes none of its own.
-type encoderReprosOnly struct{}
+// engineRepros reads the story file and asks the engine.
+type engineRepros struct{}
 
-func (encoderReprosOnly) Is(string) (bool, error) { return false, nil }
+func (engineRepros) Is(path string) (bool, error) {
+	st, err := vectors.ReadStory(path)
+	if err != nil {
+		return false, err
+	}
+	return certify.IsDecoderReproduction(st), nil
+}
 
-func (encoderReprosOnly) Replay(path string, opts certify.DecoderOptions) (certify.DecoderOptions, error) {
-	return opts, errors.New(path + ": this build replays no decoder reproduction")
+func (engineRepros) Replay(path string, opts certify.DecoderOptions) (certify.DecoderOptions, error) {
+	st, err := vectors.ReadStory(path)
+	if err != nil {
+		return opts, err
+	}
+	opts.Replay = []*vectors.Story{st}
+	return opts, nil
 }

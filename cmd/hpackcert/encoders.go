@@ -23,10 +23,12 @@ type certification struct {
 	gradeFlags
 	reportFlags
 	runFlags
-	// story is the --story of repro, and decoders the --decoder of its
-	// decoder reproductions.
+	// story is the --story of repro, and decoders, lives and tls the
+	// --decoder, --live and --tls of its decoder reproductions.
 	story    string
 	decoders listFlag
+	lives    listFlag
+	tls      bool
 	// replayBin is the program the replay command names; dirs are
 	// created once the flags are checked, before the run.
 	replayBin string

@@ -113,7 +113,7 @@ func (f *gradeFlags) options() (certify.Options, error) {
 // decoderOptions returns the decoder side's options of the flags.
 func (f *gradeFlags) decoderOptions() (certify.DecoderOptions, error) {
 	g, err := f.grading(certify.SelectDecoderCases)
-	return certify.DecoderOptions{Cases: g.cases, Strict: g.strict, ExpectFail: g.expectFail, Declared: g.declared, Kinds: map[string]string{}}, err
+	return certify.DecoderOptions{Cases: g.cases, Strict: g.strict, ExpectFail: g.expectFail, Declared: g.declared}, err
 }
 
 // storyFlags shape the stories a run plays and bound its --exec

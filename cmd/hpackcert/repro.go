@@ -29,7 +29,11 @@ encoders.`,
 			fs.StringVar(&c.story, "story", "", "`FILE` story file written by run --repro or decoders --repro")
 		})
 		c.encoderFlags.declare(fs)
-		fs.section("decoders (for a file of decoders --repro)", func() { declareDecoderFlag(fs, &c.decoders) })
+		fs.section("decoders (for a file of decoders --repro)", func() {
+			declareDecoderFlag(fs, &c.decoders)
+			fs.Var(&c.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue (hpackcert targets), started on 127.0.0.1 and sent the file's blocks as requests")
+			fs.BoolVar(&c.tls, "tls", false, "reach the --live target over TLS (ALPN h2) instead of h2c")
+		})
 		c.gradeFlags.declare(fs)
 		c.reportFlags.declare(fs, false)
 		c.runFlags.declare(fs)
@@ -43,8 +47,8 @@ encoders.`,
 				return exitHarness, fmt.Errorf("--story: %w", err)
 			case decoder:
 				return c.replayDecoders(stdout)
-			case len(c.decoders) > 0:
-				return exitHarness, &usageError{fmt.Sprintf("--decoder: %s is an encoder's reproduction (run --repro): name the encoder with --encoder or --exec", c.story)}
+			case len(c.decoders)+len(c.lives) > 0:
+				return exitHarness, &usageError{fmt.Sprintf("--decoder and --live: %s is an encoder's reproduction (run --repro): name the encoder with --encoder or --exec", c.story)}
 			}
 			return c.run(stdout)
 		}
@@ -57,7 +61,7 @@ func (c *certification) replayDecoders(stdout io.Writer) (int, error) {
 	if len(c.encoders)+len(c.stories) > 0 {
 		return exitHarness, &usageError{fmt.Sprintf("--encoder and --stories: %s is a decoder's reproduction (decoders --repro): name the decoder with --decoder or --exec", c.story)}
 	}
-	d := &decoderRun{decoders: c.decoders, execs: c.execs, gradeFlags: c.gradeFlags, reportFlags: c.reportFlags, storyFlags: c.storyFlags}
+	d := &decoderRun{decoders: c.decoders, execs: c.execs, lives: c.lives, tls: c.tls, gradeFlags: c.gradeFlags, reportFlags: c.reportFlags, storyFlags: c.storyFlags}
 	opts, err := d.options()
 	if err != nil {
 		return exitHarness, err

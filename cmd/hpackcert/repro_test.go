@@ -99,7 +99,7 @@ func TestReproDispatch(t *testing.T) {
 	}{
 		{[]string{"--story", decoderFile, "--cases", "enc/5.2/1", "--decoder", "builtin:strict"}, `--cases: certify: no decoder case id starts with "enc/5.2/1"`},
 		{[]string{"--story", decoderFile, "--cases", "dec/3.2/1", "--encoder", "builtin:ref"}, "--encoder and --stories: " + decoderFile + " is a decoder's reproduction"},
-		{[]string{"--story", encoderFile, "--cases", "enc/3.2/1", "--decoder", "builtin:strict"}, "--decoder: " + encoderFile + " is an encoder's reproduction"},
+		{[]string{"--story", encoderFile, "--cases", "enc/3.2/1", "--decoder", "builtin:strict"}, "--decoder and --live: " + encoderFile + " is an encoder's reproduction"},
 	} {
 		status, out, stderr := runCLI(t, append([]string{"repro"}, tc.args...)...)
 		if status != 2 || !strings.Contains(stderr, tc.want) {

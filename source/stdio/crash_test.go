@@ -101,8 +101,13 @@ func TestCrashReported(t *testing.T) {
 						failed = append(failed, fmt.Sprintf("%s: %s %q", c.ID, res.Grade, res.Detail))
 					}
 				}
-				if judged := len(failed) > 0; judged != tt.judged {
-					t.Errorf("an answer judged %t; want %t: cases failed:\n%s", judged, tt.judged, strings.Join(failed, "\n"))
+				// A decoder program's one answer is not to a block but to a
+				// setting: its breakdown then ends its stories (no story is
+				// played after it, the program restarted), and no block of
+				// it is judged.
+				want := tt.judged && role == "encoder"
+				if judged := len(failed) > 0; judged != want {
+					t.Errorf("an answer judged %t; want %t: cases failed:\n%s", judged, want, strings.Join(failed, "\n"))
 				}
 				for _, format := range []string{"text", "json", "junit", "html", "md"} {
 					var buf bytes.Buffer
@@ -147,7 +152,7 @@ func runCrasher(t *testing.T, role, command string) *certify.Report {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { target.Close() })
-	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions(target))
+	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func hangLog(t *testing.T, log string) (starts, requests int) {
 func TestDecoderHangsOnce(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "hang.log")
 	target := hangingDecoder(t, log)
-	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions(target))
+	rep, err := certify.RunDecoders([]certify.DecoderTarget{target}, quickDecoderOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,6 +93,10 @@ type startedDecoder struct {
 
 func (d *startedDecoder) Name() string { return d.spec.Name }
 
+// Live marks the target as driven over a live HTTP/2 connection
+// (certify.Live): the engine holds it to RFC 9113 as well.
+func (d *startedDecoder) Live() {}
+
 func (d *startedDecoder) NewDecoder() (certify.Decoder, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

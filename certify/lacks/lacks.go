@@ -1,7 +1,9 @@
-package certify
+package lacks
 
 import (
 	"fmt"
+	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/vectors"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -149,56 +151,28 @@ func (l Lacks) IsZero() bool {
 	return len(l.Names()) == 0 && len(l.Refuses) == 0
 }
 
-// refuses reports whether octet x is refused.
-func (l Lacks) refuses(x byte) bool {
+// RefusesOctet reports whether octet x is refused.
+func (l Lacks) RefusesOctet(x byte) bool {
 	return slices.ContainsFunc(l.Refuses, func(r OctetRange) bool { return r.Lo <= x && x <= r.Hi })
 }
 
-// Lacker is implemented by targets that declare what their library cannot
-// express: a stdio encoder whose hello declares lacks, an in-process one
-// wrapped by Declare.
-type Lacker interface{ Lacks() Lacks }
-
-// Declare returns t with its lacks declared, for an in-process encoder
-// (made by Func) whose library cannot express everything: the hello
-// declaration of hpack-stdio, in Go. A stdio target declares its own.
-func Declare(t Target, l Lacks) Target { return &declaredTarget{Target: t, lacks: l} }
-
-type declaredTarget struct {
-	Target
-	lacks Lacks
-}
-
-func (d *declaredTarget) Lacks() Lacks { return d.lacks }
-
-// InProcess marks the target as running in this process, as Func's are.
-func (d *declaredTarget) InProcess() {}
-
-// lacksOf returns what a target declares it cannot express.
-func lacksOf(t Target) Lacks {
-	if l, ok := t.(Lacker); ok {
-		return l.Lacks()
-	}
-	return Lacks{}
-}
-
-// strip returns v without the octets refused.
-func (l Lacks) strip(v string) string {
+// Strip returns v without the octets refused.
+func (l Lacks) Strip(v string) string {
 	if len(l.Refuses) == 0 {
 		return v
 	}
-	return string(slices.DeleteFunc([]byte(v), l.refuses))
+	return string(slices.DeleteFunc([]byte(v), l.RefusesOctet))
 }
 
-// expressed rewrites stories into what an encoder with these lacks can
+// Expressed rewrites stories into what an encoder with these lacks can
 // express; the stories are the engine's own copies.
-func expressed(stories []story, l Lacks) []story {
+func Expressed(stories []vectors.Story, l Lacks) []vectors.Story {
 	if l.IsZero() {
 		return stories
 	}
 	for si := range stories {
 		st := &stories[si]
-		var out []block
+		var out []vectors.Case
 		var carried []uint32 // settings of a block left out, for the next
 		for _, b := range st.Cases {
 			if len(carried) > 0 {
@@ -215,7 +189,7 @@ func expressed(stories []story, l Lacks) []story {
 			fields := slices.Clone(b.Headers)
 			if l.EmptyName {
 				// Empty as sent: a name of refused octets only is too.
-				fields = slices.DeleteFunc(fields, func(f Field) bool { return l.strip(f.Name) == "" })
+				fields = slices.DeleteFunc(fields, func(f spec.Field) bool { return l.Strip(f.Name) == "" })
 			}
 			for i := range fields {
 				if l.NeverIndex {
@@ -239,7 +213,7 @@ func expressed(stories []story, l Lacks) []story {
 				fields = l.grouped(fields)
 			}
 			if l.PseudoFirst {
-				slices.SortStableFunc(fields, func(a, b Field) int {
+				slices.SortStableFunc(fields, func(a, b spec.Field) int {
 					return pseudoRank(a) - pseudoRank(b)
 				})
 			}
@@ -252,7 +226,7 @@ func expressed(stories []story, l Lacks) []story {
 		st.Cases = out
 	}
 	// A story left without blocks (all of them empty) is no story.
-	return slices.DeleteFunc(stories, func(st story) bool { return len(st.Cases) == 0 })
+	return slices.DeleteFunc(stories, func(st vectors.Story) bool { return len(st.Cases) == 0 })
 }
 
 // lowerName lowercases the uppercase letters of s read as Latin-1: A-Z
@@ -270,14 +244,14 @@ func lowerName(s string) string {
 	return string(b)
 }
 
-func pseudoRank(f Field) int {
+func pseudoRank(f spec.Field) int {
 	if isPseudo(f) {
 		return 0
 	}
 	return 1
 }
 
-func isPseudo(f Field) bool { return strings.HasPrefix(f.Name, ":") }
+func isPseudo(f spec.Field) bool { return strings.HasPrefix(f.Name, ":") }
 
 // pseudoNames are the pseudo-header fields of RFC 9113 (§8.3.1, §8.3.2,
 // and RFC 8441's :protocol), in the order a PseudoOrder library writes
@@ -288,27 +262,27 @@ var pseudoNames = []string{":method", ":scheme", ":authority", ":path", ":protoc
 // PseudoOrder library cannot write sent as regular ones, and those left
 // in pseudoNames' order, in the places they hold. Names and values are
 // judged as sent, without the refused octets.
-func (l Lacks) pseudoOrdered(fields []Field) []Field {
+func (l Lacks) pseudoOrdered(fields []spec.Field) []spec.Field {
 	var seen [6]bool
 	var places []int // of the pseudo-header fields kept
 	for i, f := range fields {
 		if !isPseudo(f) {
 			continue
 		}
-		r := slices.Index(pseudoNames, l.strip(f.Name))
-		if r < 0 || seen[r] || f.Sensitive || !pseudoValue(r, l.strip(f.Value)) {
+		r := slices.Index(pseudoNames, l.Strip(f.Name))
+		if r < 0 || seen[r] || f.Sensitive || !pseudoValue(r, l.Strip(f.Value)) {
 			fields[i].Name = "-" + f.Name[1:]
 			continue
 		}
 		seen[r] = true
 		places = append(places, i)
 	}
-	kept := make([]Field, len(places))
+	kept := make([]spec.Field, len(places))
 	for k, i := range places {
 		kept[k] = fields[i]
 	}
-	slices.SortStableFunc(kept, func(a, b Field) int {
-		return slices.Index(pseudoNames, l.strip(a.Name)) - slices.Index(pseudoNames, l.strip(b.Name))
+	slices.SortStableFunc(kept, func(a, b spec.Field) int {
+		return slices.Index(pseudoNames, l.Strip(a.Name)) - slices.Index(pseudoNames, l.Strip(b.Name))
 	})
 	for k, i := range places {
 		fields[i] = kept[k]
@@ -341,7 +315,7 @@ func isTchar(c byte) bool {
 func (l Lacks) tokenName(name string) string {
 	b := []byte(name)
 	for i, c := range b {
-		if !isTchar(c) && !l.refuses(c) {
+		if !isTchar(c) && !l.RefusesOctet(c) {
 			b[i] = '-'
 		}
 	}
@@ -351,22 +325,22 @@ func (l Lacks) tokenName(name string) string {
 // requestHead is the request head a RequestHead library's blocks start
 // with, the value of each field a block does not hold: static-table
 // entries (2, 7, 4) but :authority, which a block's first use inserts.
-var requestHead = []Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "https"}, {Name: ":authority", Value: "hpackcert.test"}, {Name: ":path", Value: "/"}}
+var requestHead = []spec.Field{{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: "https"}, {Name: ":authority", Value: "hpackcert.test"}, {Name: ":path", Value: "/"}}
 
 // withRequestHead returns the fields starting with requestHead's names,
 // in its order: the block's own first field of each name (as sent,
 // without the refused octets; not sensitive) moved up, or requestHead's.
 // A block that starts so already is kept as it is.
-func (l Lacks) withRequestHead(fields []Field) []Field {
+func (l Lacks) withRequestHead(fields []spec.Field) []spec.Field {
 	head := slices.Clone(requestHead)
 	taken := make([]bool, len(fields))
 	starts := len(fields) >= len(head)
 	for k, h := range head {
-		if starts && (l.strip(fields[k].Name) != h.Name || fields[k].Sensitive) {
+		if starts && (l.Strip(fields[k].Name) != h.Name || fields[k].Sensitive) {
 			starts = false
 		}
 		for i, f := range fields {
-			if !taken[i] && !f.Sensitive && l.strip(f.Name) == h.Name {
+			if !taken[i] && !f.Sensitive && l.Strip(f.Name) == h.Name {
 				head[k], taken[i] = f, true
 				break
 			}
@@ -375,7 +349,7 @@ func (l Lacks) withRequestHead(fields []Field) []Field {
 	if starts {
 		return fields
 	}
-	out := make([]Field, 0, len(head)+len(fields))
+	out := make([]spec.Field, 0, len(head)+len(fields))
 	out = append(out, head...)
 	for i, f := range fields {
 		if !taken[i] {
@@ -387,11 +361,11 @@ func (l Lacks) withRequestHead(fields []Field) []Field {
 
 // grouped returns the fields with those of each name (as sent, without
 // the refused octets) moved up to follow the name's first field.
-func (l Lacks) grouped(fields []Field) []Field {
+func (l Lacks) grouped(fields []spec.Field) []spec.Field {
 	var order []string
-	byName := map[string][]Field{}
+	byName := map[string][]spec.Field{}
 	for _, f := range fields {
-		n := l.strip(f.Name)
+		n := l.Strip(f.Name)
 		if _, ok := byName[n]; !ok {
 			order = append(order, n)
 		}
@@ -404,12 +378,12 @@ func (l Lacks) grouped(fields []Field) []Field {
 	return out
 }
 
-// declares returns why the encoder's lacks leave the case nothing to
+// Declares returns why the encoder's lacks leave the case nothing to
 // judge, or "": each lack takes its input from one case, which, left
 // unsupported, says so. The encoder's word is not the user's: a MUST
 // case it leaves ungraded fails the run until the user declares it
 // (Options.Declared), so that no encoder passes a gate by declaring.
-func (l Lacks) declares(id string) string {
+func (l Lacks) Declares(id string) string {
 	switch {
 	case l.NeverIndex && id == "enc/7.1.3/1":
 		return "the encoder declares no never-index API (never-index)"
@@ -421,4 +395,18 @@ func (l Lacks) declares(id string) string {
 		return "the encoder declares it refuses octets (" + l.String() + ")"
 	}
 	return ""
+}
+
+// CloneStories returns copies of stories whose blocks and fields are
+// their own, for Expressed, which rewrites stories in place, to be given.
+func CloneStories(in []vectors.Story) []vectors.Story {
+	out := make([]vectors.Story, len(in))
+	for i, s := range in {
+		out[i] = vectors.Story{Path: s.Path, Cases: make([]vectors.Case, len(s.Cases))}
+		for j, b := range s.Cases {
+			b.Headers = slices.Clone(b.Headers)
+			out[i].Cases[j] = b
+		}
+	}
+	return out
 }

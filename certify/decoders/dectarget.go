@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"errors"
@@ -99,6 +99,9 @@ type funcDecoderTarget struct {
 
 func (t *funcDecoderTarget) Name() string { return t.name }
 func (t *funcDecoderTarget) Close() error { return nil }
+
+// InProcess marks the decoder as running in this process (InProcess).
+func (t *funcDecoderTarget) InProcess() {}
 func (t *funcDecoderTarget) NewDecoder() (d Decoder, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -168,6 +171,16 @@ type declaredDecoder struct {
 }
 
 func (d *declaredDecoder) DecoderLacks() DecoderLacks { return d.lacks }
+
+// unwrapDecoder returns the target a declaration wraps (DeclareDecoder),
+// or t: the wrapped target's markers (InProcess, Live, StderrTail...)
+// are its own.
+func unwrapDecoder(t DecoderTarget) DecoderTarget {
+	if d, ok := t.(*declaredDecoder); ok {
+		return unwrapDecoder(d.DecoderTarget)
+	}
+	return t
+}
 
 // FieldsHider is implemented by a Decoder that can tell whether it
 // accepted a block but not which fields it decoded: a live server that

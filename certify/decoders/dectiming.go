@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"fmt"
@@ -125,8 +125,8 @@ func (dr *decRunner) timeDecoding(block []byte, value string) (time.Duration, ti
 	n := len(value)
 	d, err := dr.target.NewDecoder()
 	if err != nil {
-		dr.brokeText("opening a decoding context for dec/7.3/2: " + err.Error())
-		return 0, 0, &Result{Grade: Unsupported, Detail: "consequence: the decoder broke down", CausedBy: []string{BreakdownCause}}
+		dr.brokeText(nil, "opening a decoding context for dec/7.3/2: "+err.Error())
+		return 0, 0, brokenDown()
 	}
 	cpuTime, clock := dr.cpuClock(d)
 	cpu0, known0 := cpuTime()
@@ -135,8 +135,8 @@ func (dr *decRunner) timeDecoding(block []byte, value string) (time.Duration, ti
 	wall := time.Since(wall0)
 	cpu1, known1 := cpuTime()
 	if err != nil && !Rejected(err) {
-		dr.brokeText(fmt.Sprintf("decoding a %d-octet Huffman string for dec/7.3/2: %v", n, err))
-		return 0, 0, &Result{Grade: Unsupported, Detail: "consequence: the decoder broke down", CausedBy: []string{BreakdownCause}}
+		dr.brokeText(d, fmt.Sprintf("decoding a %d-octet Huffman string for dec/7.3/2: %v", n, err))
+		return 0, 0, brokenDown()
 	}
 	if err != nil {
 		return 0, 0, &Result{Grade: Unsupported, Detail: fmt.Sprintf("not exercised: the decoder refused a block of one %d-octet Huffman string (a string-length limit, which RFC 7541 §7.4 allows): %v", n, err)}

@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"bytes"
@@ -120,7 +120,7 @@ func TestDecoderAudit(t *testing.T) {
 	for _, b := range auditBugs {
 		targets = append(targets, auditTarget(b.name, b.bug))
 	}
-	rep, err := RunDecoders(targets, quickDecoderOptions())
+	rep, err := runDecoders(targets, quickDecoderOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

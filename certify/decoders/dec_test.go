@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"slices"
@@ -67,7 +67,7 @@ func TestDecoderStoriesPrepare(t *testing.T) {
 // TestStrictDecoderPassesEveryCase: the strict decoder, the catalogue's
 // own yardstick, passes every dec/ case.
 func TestStrictDecoderPassesEveryCase(t *testing.T) {
-	rep, err := RunDecoders([]DecoderTarget{DecoderFunc("strict", newStrictDecoder)}, quickDecoderOptions())
+	rep, err := runDecoders([]DecoderTarget{DecoderFunc("strict", newStrictDecoder)}, quickDecoderOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestDecoderFaultJudged(t *testing.T) {
 	accepting := func() Decoder { return &acceptingDecoder{*newStrictDecoder().(*strictDecoder)} }
 	opts := quickDecoderOptions()
 	opts.Cases = []string{"dec/5.1/3", "dec/6.1/1"}
-	rep, err := RunDecoders([]DecoderTarget{DecoderFunc("accepting", accepting)}, opts)
+	rep, err := runDecoders([]DecoderTarget{DecoderFunc("accepting", accepting)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"math"
@@ -136,8 +136,8 @@ func TestTimingGrades(t *testing.T) {
 				// a Go decoder is timed in wall time.
 				want = Info
 			}
-			target := DecoderFunc("timed", tt.decoders)
-			rep, err := RunDecoders([]DecoderTarget{target}, DecoderOptions{Cases: []string{"dec/7.3/2"}, Kinds: map[string]string{"timed": tt.kind}})
+			target := asKind(DecoderFunc("timed", tt.decoders), tt.kind)
+			rep, err := runDecoders([]DecoderTarget{target}, DecoderOptions{Cases: []string{"dec/7.3/2"}})
 			if err != nil {
 				t.Fatal(err)
 			}

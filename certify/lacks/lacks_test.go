@@ -1,7 +1,8 @@
-package certify
+package lacks
 
 import (
 	"fmt"
+	"github.com/hpackcert/hpackcert/internal/spec"
 	"slices"
 	"strings"
 	"testing"
@@ -9,17 +10,23 @@ import (
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
+// The story format's names, as the engine's tests call them.
+type (
+	story = vectors.Story
+	block = vectors.Case
+)
+
 // TestExpressedEachLack checks how every lack rewrites a story into what
 // the encoder can express.
 func TestExpressedEachLack(t *testing.T) {
-	f := func(name, value string, sensitive bool) Field {
-		return Field{Name: name, Value: value, Sensitive: sensitive}
+	f := func(name, value string, sensitive bool) spec.Field {
+		return spec.Field{Name: name, Value: value, Sensitive: sensitive}
 	}
-	src := func() []story {
-		return []story{{Path: "s", Cases: []block{
-			{Headers: []Field{f("x-a", "1", false), f(":path", "/", false), f("Authorization", "t", true)}},
+	src := func() []vectors.Story {
+		return []vectors.Story{{Path: "s", Cases: []vectors.Case{
+			{Headers: []spec.Field{f("x-a", "1", false), f(":path", "/", false), f("Authorization", "t", true)}},
 			{TableSizes: []uint32{100, 4096}},
-			{TableSizes: []uint32{0, 1024}, Headers: []Field{f(":method", "GET", false), f("", "empty", false), f("x-b", "2", false), f(":scheme", "http", false)}},
+			{TableSizes: []uint32{0, 1024}, Headers: []spec.Field{f(":method", "GET", false), f("", "empty", false), f("x-b", "2", false), f(":scheme", "http", false)}},
 		}}}
 	}
 	names := func(b block) string {
@@ -99,11 +106,11 @@ func TestExpressedEachLack(t *testing.T) {
 			if !st.Cases[0].Headers[5].Sensitive {
 				t.Errorf("request-head: a field behind the head lost its mark")
 			}
-			head := []Field{f(":method", "POST", false), f(":scheme", "http", false), f(":authority", "a", false), f(":path", "/x", false), f(":path", "/y", false), f("x", "1", false)}
+			head := []spec.Field{f(":method", "POST", false), f(":scheme", "http", false), f(":authority", "a", false), f(":path", "/x", false), f(":path", "/y", false), f("x", "1", false)}
 			if got := (Lacks{}).withRequestHead(slices.Clone(head)); !slices.Equal(got, head) {
 				t.Errorf("request-head: a block that starts with the head became %v", got)
 			}
-			secret := []Field{f(":path", "/s", true), f("x", "1", false)}
+			secret := []spec.Field{f(":path", "/s", true), f("x", "1", false)}
 			if got := (Lacks{}).withRequestHead(secret); len(got) != 6 || got[3] != requestHead[3] || got[4] != secret[0] {
 				t.Errorf("request-head: a sensitive :path moved into the head: %v", got)
 			}
@@ -116,7 +123,7 @@ func TestExpressedEachLack(t *testing.T) {
 	}
 	for _, tt := range tests {
 		before := src()
-		out := expressed(src(), tt.lack)
+		out := Expressed(src(), tt.lack)
 		if len(out) != 1 {
 			t.Fatalf("%s: %d stories", tt.lack, len(out))
 		}
@@ -125,7 +132,7 @@ func TestExpressedEachLack(t *testing.T) {
 			t.Errorf("%s: the source story changed", tt.lack)
 		}
 	}
-	if out := expressed([]story{{Path: "e", Cases: []block{{}}}}, Lacks{EmptyBlock: true}); len(out) != 0 {
+	if out := Expressed([]vectors.Story{{Path: "e", Cases: []vectors.Case{{}}}}, Lacks{EmptyBlock: true}); len(out) != 0 {
 		t.Errorf("a story of empty blocks only, without empty blocks: %d stories; want none", len(out))
 	}
 }
@@ -137,7 +144,7 @@ func TestLacksRefusedOctets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.strip("a\x00b\x7fc\xffd\te"); got != "abcde" {
+	if got := l.Strip("a\x00b\x7fc\xffd\te"); got != "abcde" {
 		t.Errorf("strip: %q; want %q", got, "abcde")
 	}
 	if !l.NeverIndex || l.String() != "never-index, refuses 0x00-0x1f, refuses 0x7f-0xff" {
@@ -163,40 +170,40 @@ func TestLacksRefusedOctets(t *testing.T) {
 // are stripped later, are judged as sent.
 func TestExpressedShapeLacks(t *testing.T) {
 	type want struct{ name, value string }
-	f := func(name, value string) Field { return Field{Name: name, Value: value} }
+	f := func(name, value string) spec.Field { return spec.Field{Name: name, Value: value} }
 	tests := []struct {
 		what   string
 		lack   Lacks
-		fields []Field
+		fields []spec.Field
 		want   []want
 	}{
 		{"grouped-names", Lacks{GroupedNames: true},
-			[]Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f(":path", "/"), f("a", "4"), f("c", "5")},
+			[]spec.Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f(":path", "/"), f("a", "4"), f("c", "5")},
 			[]want{{"c", "1"}, {"c", "5"}, {"a", "2"}, {"a", "4"}, {"c\x01", "3"}, {":path", "/"}}},
 		{"grouped-names, names as sent", Lacks{GroupedNames: true, Refuses: []OctetRange{{1, 1}}},
-			[]Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f("a", "4")},
+			[]spec.Field{f("c", "1"), f("a", "2"), f("c\x01", "3"), f("a", "4")},
 			[]want{{"c", "1"}, {"c\x01", "3"}, {"a", "2"}, {"a", "4"}}},
 		{"pseudo-order", Lacks{PseudoOrder: true},
-			[]Field{f("x", "0"), f(":path", "/"), f(":method", "G T"), f(":method", "GET"), f(":foo", "bar"), f(":path", "/2"),
+			[]spec.Field{f("x", "0"), f(":path", "/"), f(":method", "G T"), f(":method", "GET"), f(":foo", "bar"), f(":path", "/2"),
 				{Name: ":authority", Value: "h", Sensitive: true}, f(":status", "099"), f(":scheme", "\xff"), f(":status", "204"), f(":Path", "/3")},
 			[]want{{"x", "0"}, {":method", "GET"}, {"-method", "G T"}, {":path", "/"}, {"-foo", "bar"}, {"-path", "/2"},
 				{"-authority", "h"}, {"-status", "099"}, {"-scheme", "\xff"}, {":status", "204"}, {"-Path", "/3"}}},
 		{"pseudo-order, values as sent", Lacks{PseudoOrder: true, Refuses: []OctetRange{{1, 1}}},
-			[]Field{f(":status", "2\x0104"), f(":pa\x01th", "/"), f(":method", "GET")},
+			[]spec.Field{f(":status", "2\x0104"), f(":pa\x01th", "/"), f(":method", "GET")},
 			[]want{{":method", "GET"}, {":pa\x01th", "/"}, {":status", "2\x0104"}}},
 		{"pseudo-order after uppercase-names", Lacks{PseudoOrder: true, UppercaseNames: true},
-			[]Field{f(":Path", "/"), f(":METHOD", "GET")},
+			[]spec.Field{f(":Path", "/"), f(":METHOD", "GET")},
 			[]want{{":method", "GET"}, {":path", "/"}}},
 		{"token-names", Lacks{TokenNames: true, Refuses: []OctetRange{{1, 1}}},
-			[]Field{f("a b", "1"), f("x\xc0y", "2"), f("c\x01d", "3"), f(":path", "/"), f("", "4"), f("Ok-Name", "5"), f("a:b\"c", "6")},
+			[]spec.Field{f("a b", "1"), f("x\xc0y", "2"), f("c\x01d", "3"), f(":path", "/"), f("", "4"), f("Ok-Name", "5"), f("a:b\"c", "6")},
 			[]want{{"a-b", "1"}, {"x-y", "2"}, {"c\x01d", "3"}, {":path", "/"}, {"", "4"}, {"Ok-Name", "5"}, {"a-b-c", "6"}}},
 		{"pseudo-order and token-names", Lacks{PseudoOrder: true, TokenNames: true},
-			[]Field{f(":a b", "1"), f(":status", "200")},
+			[]spec.Field{f(":a b", "1"), f(":status", "200")},
 			[]want{{"-a-b", "1"}, {":status", "200"}}},
 	}
 	for _, tt := range tests {
-		src := []story{{Path: "s", Cases: []block{{Headers: slices.Clone(tt.fields)}}}}
-		out := expressed(src, tt.lack)
+		src := []vectors.Story{{Path: "s", Cases: []vectors.Case{{Headers: slices.Clone(tt.fields)}}}}
+		out := Expressed(src, tt.lack)
 		if len(out) != 1 || len(out[0].Cases) != 1 {
 			t.Fatalf("%s: %d stories", tt.what, len(out))
 		}
@@ -214,7 +221,7 @@ func TestExpressedShapeLacks(t *testing.T) {
 		}
 	}
 	// An empty name is empty as sent, too.
-	out := expressed([]story{{Path: "e", Cases: []block{{Headers: []Field{f("\x01", "1"), f("a", "2")}}}}}, Lacks{EmptyName: true, Refuses: []OctetRange{{1, 1}}})
+	out := Expressed([]vectors.Story{{Path: "e", Cases: []vectors.Case{{Headers: []spec.Field{f("\x01", "1"), f("a", "2")}}}}}, Lacks{EmptyName: true, Refuses: []OctetRange{{1, 1}}})
 	if got := out[0].Cases[0].Headers; len(got) != 1 || got[0].Name != "a" {
 		t.Errorf("empty-name with refused octets: %v; want the name of refused octets only left out", got)
 	}
@@ -239,14 +246,18 @@ func TestExpressedH2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := map[string][]story{scTraffic: fromVectors(raw)}
-	for _, sc := range targetedScenarios {
+	traffic := make([]vectors.Story, len(raw))
+	for i, st := range raw {
+		traffic[i] = *st
+	}
+	all := map[string][]vectors.Story{"traffic": CloneStories(traffic)}
+	for _, sc := range []string{vectors.ScenarioEmptyBlock, vectors.ScenarioAdversarial, vectors.ScenarioEntrySize, vectors.ScenarioSizes, vectors.ScenarioEvictResize, vectors.ScenarioEvictInsert, vectors.ScenarioGiant, vectors.ScenarioOctets, vectors.ScenarioHuffmanOctets, vectors.ScenarioSpec, vectors.ScenarioSensitive, vectors.ScenarioCredentials} {
 		all[sc], _ = vectors.Scenario(sc, 1, 16, false)
 	}
 	h2Rank := func(name string) int { return slices.Index(pseudoNames, name) }
 	for sc, stories := range all {
-		src := cloneStories(stories)
-		out := expressed(stories, l)
+		src := CloneStories(stories)
+		out := Expressed(stories, l)
 		if len(out) != len(src) {
 			t.Errorf("%s: %d stories of %d", sc, len(out), len(src))
 			continue
@@ -260,7 +271,7 @@ func TestExpressedH2(t *testing.T) {
 				where := fmt.Sprintf("%s %s block %d", sc, st.Path, bi)
 				size, srcSize := 0, 0
 				for _, h := range src[si].Cases[bi].Headers {
-					if l.strip(h.Name) != "" {
+					if l.Strip(h.Name) != "" {
 						srcSize += len(h.Name) + len(h.Value)
 					}
 				}
@@ -269,7 +280,7 @@ func TestExpressedH2(t *testing.T) {
 				prev := ""
 				for fi, h := range b.Headers {
 					size += len(h.Name) + len(h.Value)
-					name, value := l.strip(h.Name), l.strip(h.Value)
+					name, value := l.Strip(h.Name), l.Strip(h.Value)
 					if strings.HasPrefix(name, ":") {
 						r := h2Rank(name)
 						switch {

@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"github.com/hpackcert/hpackcert/encoder"

@@ -1,6 +1,7 @@
-package certify
+package decoders
 
 import (
+	"github.com/hpackcert/hpackcert/certify/engine"
 	"slices"
 	"strings"
 
@@ -173,7 +174,7 @@ func DecoderCases() []Case {
 	for i, c := range decChain {
 		out[i] = c.Case
 	}
-	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b Case) int { return engine.CompareIDs(a.ID, b.ID) })
 	return out
 }
 
@@ -214,6 +215,6 @@ func SelectDecoderCases(prefixes []string) ([]Case, error) {
 	for i, c := range sel {
 		out[i] = c.Case
 	}
-	slices.SortFunc(out, func(a, b Case) int { return compareIDs(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b Case) int { return engine.CompareIDs(a.ID, b.ID) })
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package certify
+package decoders
 
 import (
 	"errors"
@@ -55,11 +55,11 @@ func (f *fakeLive) DecodeBlock(b []byte) ([]Field, error) {
 
 func runFakeLive(t *testing.T, f func() *fakeLive, cases ...string) map[string]*Result {
 	t.Helper()
-	rep, err := RunDecoders([]DecoderTarget{DecoderFunc("live", func() Decoder {
+	rep, err := runDecoders([]DecoderTarget{asKind(DecoderFunc("live", func() Decoder {
 		d := f()
 		d.strictDecoder = *newStrictDecoder().(*strictDecoder)
 		return d
-	})}, DecoderOptions{Cases: cases, TrafficStories: 1, TrafficBlocks: 5, Generated: 1, Kinds: map[string]string{"live": "live"}})
+	}), "live")}, DecoderOptions{Cases: cases, TrafficStories: 1, TrafficBlocks: 5, Generated: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

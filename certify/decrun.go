@@ -265,7 +265,10 @@ func (dr *decRunner) run(cases []*decCase) map[string]*Result {
 // grade runs one case's stories and grades it; failed holds the features
 // the cases before it failed on, order those cases in chain order.
 func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]string, results map[string]*Result) *Result {
-	if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
+	if why, ok := dr.lacks.NotApplicable[c.ID]; ok {
+		return &Result{Grade: Unsupported, NotApplicable: true, Detail: "n/a: " + why}
+	}
+		if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
 		return &Result{Grade: Unsupported, Detail: "not graded: the decoder declares the lack \"" + c.lack + "\""}
 	}
 	if c.kind == decTime {
@@ -414,10 +417,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		return out
 	}
 	_, showsTable := d.(DecoderTableReader)
-	hidden := false
-	if h, ok := d.(FieldsHider); ok && h.FieldsHidden() {
-		hidden = true
-	}
+	hider, _ := d.(FieldsHider)
 	table, list := uint32(spec.DefaultTableSize), uint32(0)
 	var feats decFeature
 	for i := range s.steps {
@@ -531,7 +531,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		if err != nil {
 			return diverge(fmt.Sprintf("refused a valid block (%s): %v%s", st.note, err, httpNote(st)))
 		}
-		if hidden {
+		if hider != nil && hider.FieldsHidden() {
 			out.hidden++
 			continue
 		}

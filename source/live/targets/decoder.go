@@ -93,6 +93,9 @@ type startedDecoder struct {
 
 func (d *startedDecoder) Name() string { return d.spec.Name }
 
+// DecoderLacks declares what the target's role cannot show (roleLacks).
+func (d *startedDecoder) DecoderLacks() certify.DecoderLacks { return roleLacks }
+
 func (d *startedDecoder) NewDecoder() (certify.Decoder, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -142,12 +145,16 @@ func (d *startedDecoder) start() error {
 		origin.Close()
 		os.RemoveAll(dir)
 	}
-	run, err := t.start(env)
+	start := t.start
+	if s, ok := decoderStarts[t.Name]; ok {
+		start = s
+	}
+	run, err := start(env)
 	if err != nil {
 		d.cleanup()
 		return fmt.Errorf("live: starting %s: %w", t.Name, err)
 	}
-	dt, err := live.NewDecoderTarget(live.DecoderOptions{Name: t.Name, URL: run.url, BlockTimeout: d.o.BlockTimeout, PID: run.pid, Stop: run.stop})
+	dt, err := live.NewDecoderTarget(live.DecoderOptions{Name: t.Name, URL: run.url, BlockTimeout: d.o.BlockTimeout, PID: run.pid, Stop: run.stop, Shown: origin, View: viewFor(t.Name, d.o.OriginH2C)})
 	if err != nil {
 		run.stop()
 		d.cleanup()

@@ -45,7 +45,7 @@ func (d *Decoder) shownFields(mark int, block []byte) []certify.Field {
 	}
 	r, ok := pickShown(d.o.Shown.ShownSince(mark), sent)
 	if os.Getenv("LDDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "DEBUG %s sent=%v shown=%v %v answer=%s\n", d.o.Name, sent, ok, r.Fields, d.answer)
+		fmt.Fprintf(os.Stderr, "DEBUG %s sent=%v shown=%v %v answer=%s all=%v\n", d.o.Name, sent, ok, r.Fields, d.answer, d.o.Shown.ShownSince(mark))
 	}
 	if !ok {
 		return nil

@@ -23,6 +23,9 @@ type DecoderView struct {
 	// :scheme is not shown, :authority is shown as host, and the
 	// whitespace at a value's ends is not kept (RFC 9112 §5.1).
 	OverHTTP1 bool
+	// AuthorityAsHost is set when :authority is shown as host among the
+	// other fields (as OverHTTP1 does, without its other changes).
+	AuthorityAsHost bool
 	// Pseudo lists the pseudo-headers the view shows, in the order it
 	// shows them, before the other fields; nil shows every pseudo-header
 	// where the block has it (an app that sees the raw list). With
@@ -35,6 +38,10 @@ type DecoderView struct {
 	// JoinCookies is set when the role joins the cookie fields into one,
 	// separated by "; ", as RFC 9113 §8.2.3 has a proxy do for HTTP/1.1.
 	JoinCookies bool
+	// JoinRepeats is set when the role joins the fields of one name into
+	// the first, separated by ", " (RFC 9110 §5.3 lets a proxy): they are
+	// compared joined on both sides.
+	JoinRepeats bool
 	// CookieLast is set when the role writes the joined cookie after the
 	// other fields: it is compared there on both sides.
 	CookieLast bool
@@ -61,7 +68,7 @@ func (v *DecoderView) project(sent []certify.Field) ([]vectors.Field, []int) {
 	var pseudoAt, regularAt []int
 	for i, f := range sent {
 		name := f.Name
-		if v.OverHTTP1 && name == ":authority" {
+		if (v.OverHTTP1 || v.AuthorityAsHost) && name == ":authority" {
 			name = "host"
 		}
 		g := vectors.Field{Name: name, Value: f.Value}
@@ -80,7 +87,7 @@ func (v *DecoderView) project(sent []certify.Field) ([]vectors.Field, []int) {
 	// The pseudo-headers the view shows, in its order.
 	for _, p := range v.Pseudo {
 		for i, f := range sent {
-			if f.Name == p && !(v.OverHTTP1 && p == ":authority") {
+			if f.Name == p && !((v.OverHTTP1 || v.AuthorityAsHost) && p == ":authority") {
 				pseudo, pseudoAt = append(pseudo, vectors.Field{Name: p, Value: f.Value}), append(pseudoAt, i)
 			}
 		}
@@ -91,9 +98,13 @@ func (v *DecoderView) project(sent []certify.Field) ([]vectors.Field, []int) {
 	return append(pseudo, regular...), append(pseudoAt, regularAt...)
 }
 
-// joinCookies joins the cookie fields of list into the first, with "; ".
+// joinCookies joins the cookie fields of list into the first, crumb by
+// crumb: each value split at ";" and the crumbs, their whitespace
+// trimmed, joined with "; " (RFC 9113 §8.2.3 lets an intermediary split
+// a cookie into crumbs and join them again).
 func joinCookies(list []vectors.Field, at []int) ([]vectors.Field, []int) {
 	first := -1
+	var crumbs []string
 	var out []vectors.Field
 	var outAt []int
 	for i, f := range list {
@@ -101,12 +112,18 @@ func joinCookies(list []vectors.Field, at []int) ([]vectors.Field, []int) {
 			out, outAt = append(out, f), append(outAt, at[i])
 			continue
 		}
+		for _, c := range strings.Split(f.Value, ";") {
+			if c = strings.Trim(c, " \t"); c != "" {
+				crumbs = append(crumbs, c)
+			}
+		}
 		if first < 0 {
 			first = len(out)
 			out, outAt = append(out, f), append(outAt, at[i])
-			continue
 		}
-		out[first].Value += "; " + f.Value
+	}
+	if first >= 0 {
+		out[first].Value = strings.Join(crumbs, "; ")
 	}
 	return out, outAt
 }
@@ -119,8 +136,11 @@ func joinCookies(list []vectors.Field, at []int) ([]vectors.Field, []int) {
 func (v *DecoderView) Compare(sent []certify.Field, shown []vectors.Field) (fields []certify.Field, what string) {
 	want, at := v.project(sent)
 	got := slices.Clone(shown)
-	if v.Lower {
-		for i := range got {
+	for i := range got {
+		// The mark a relay's own encoder set says nothing of the target's
+		// decoding (dec/7.1.3/1 is n/a).
+		got[i].Sensitive = false
+		if v.Lower {
 			got[i].Name = strings.ToLower(got[i].Name)
 		}
 	}
@@ -135,6 +155,10 @@ func (v *DecoderView) Compare(sent []certify.Field, shown []vectors.Field) (fiel
 	}
 	want, at = v.transform(want, at, false, nil)
 	got, _ = v.transform(got, make([]int, len(got)), true, want)
+	if v.JoinRepeats {
+		want, at = joinRepeats(want, at)
+		got, _ = joinRepeats(got, make([]int, len(got)))
+	}
 	if v.CookieLast {
 		want, at = cookieLast(want, at)
 		got, _ = cookieLast(got, make([]int, len(got)))
@@ -177,6 +201,23 @@ func (v *DecoderView) pseudoFirst(list []vectors.Field) []vectors.Field {
 		}
 	}
 	return out
+}
+
+// joinRepeats joins the fields of each name but cookie into its first,
+// with ", ", and at with them.
+func joinRepeats(list []vectors.Field, at []int) ([]vectors.Field, []int) {
+	first := map[string]int{}
+	var out []vectors.Field
+	var outAt []int
+	for i, f := range list {
+		if j, ok := first[f.Name]; ok && f.Name != "cookie" {
+			out[j].Value += ", " + f.Value
+			continue
+		}
+		first[f.Name] = len(out)
+		out, outAt = append(out, f), append(outAt, at[i])
+	}
+	return out, outAt
 }
 
 // cookieLast moves the cookie fields of list after the others, and at

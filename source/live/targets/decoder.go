@@ -93,8 +93,9 @@ type startedDecoder struct {
 
 func (d *startedDecoder) Name() string { return d.spec.Name }
 
-// DecoderLacks declares what the target's role cannot show (roleLacks).
-func (d *startedDecoder) DecoderLacks() certify.DecoderLacks { return roleLacks }
+// DecoderLacks declares what the target's role cannot show
+// (decoderLacks).
+func (d *startedDecoder) DecoderLacks() certify.DecoderLacks { return decoderLacks(d.spec.Name) }
 
 func (d *startedDecoder) NewDecoder() (certify.Decoder, error) {
 	d.mu.Lock()

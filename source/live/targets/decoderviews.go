@@ -1,6 +1,7 @@
 package targets
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,9 +11,10 @@ import (
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
-// hopByHop are the fields a proxy does not pass on (RFC 9110 §7.6.1) or
-// that HTTP/2 forbids anyway (RFC 9113 §8.2.2).
-var hopByHop = []string{"connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade", "trailer"}
+// hopByHop are the fields a proxy does not pass on (RFC 9110 §7.6.1,
+// and the credentials meant for it, §11.7) or that HTTP/2 forbids anyway
+// (RFC 9113 §8.2.2).
+var hopByHop = []string{"connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade", "trailer", "proxy-authorization", "proxy-authenticate"}
 
 // decoderView is how a live decoder target shows the fields it decoded
 // (live.DecoderView), as a proxy reaches the origin over HTTP/1.1 (h1)
@@ -50,6 +52,12 @@ func cookieLast(v *live.DecoderView) *live.DecoderView {
 	return v
 }
 
+// joinRepeats returns v joining the fields of one name into one.
+func joinRepeats(v *live.DecoderView) *live.DecoderView {
+	v.JoinRepeats = true
+	return v
+}
+
 // decoderViews declares, for each live decoder target that shows the
 // fields it decoded, how it shows them: a target without one shows none,
 // and only its refusals and acceptances are graded.
@@ -66,26 +74,27 @@ var decoderViews = map[string]decoderView{
 			return v
 		}(),
 		h2c: relayedH2C("httputil.ReverseProxy relays the request to the origin over h2c, its header map in any order", true,
-			live.Transform{Add: []string{"accept-encoding", "user-agent"}, Why: "its Transport asks for gzip and names itself when the request does not say"}),
+			live.Transform{Add: []string{"accept-encoding", "user-agent", "content-length"}, Replace: []string{":scheme", ":authority"}, Why: "the proxy sets :scheme and :authority to the origin's, and its Transport asks for gzip, names itself and gives a request of a method that may have a body a content-length of 0 when the request does not say"}),
 	},
-	"nginx": {h1: relayedH1("nginx relays the request to the origin over HTTP/1.1",
-		live.Transform{Replace: []string{"host"}, Why: "nginx sets host to the upstream's name"})},
+	"nginx": {h1: cookieLast(relayedH1("nginx relays the request to the origin over HTTP/1.1, the cookie last",
+		live.Transform{Replace: []string{"host"}, Why: "nginx sets host to the upstream's name"}))},
 	"h2o": {h1: cookieLast(relayedH1("h2o relays the request to the origin over HTTP/1.1",
-		live.Transform{Replace: []string{"host", "x-forwarded-for", "x-forwarded-proto", "via"}, Why: "h2o sets host to the upstream's and says who asked"}))},
-	"lighttpd": {h1: relayedH1("lighttpd's mod_proxy relays the request to the origin over HTTP/1.1",
-		live.Transform{Replace: []string{"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-host"}, Why: "mod_proxy says who asked"})},
+		live.Transform{Add: []string{"content-length"}, Replace: []string{"host", "x-forwarded-for", "x-forwarded-proto", "via"}, Why: "h2o sets host to the upstream's, says who asked, and gives a request of a method that may have a body a content-length of 0"}))},
+	"lighttpd": {h1: joinRepeats(relayedH1("lighttpd's mod_proxy relays the request to the origin over HTTP/1.1",
+		live.Transform{Add: []string{"content-length"}, Replace: []string{"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-host"}, DropEmpty: true, Why: "mod_proxy says who asked and gives a request of a method that may have a body a content-length of 0; lighttpd joins repeated fields and drops the empty ones"}))},
 	"varnish": {h1: relayedH1("varnish relays the request to the origin over HTTP/1.1",
 		live.Transform{Replace: []string{"x-forwarded-for", "via", "x-varnish", "scheme"}, Why: "varnish says who asked, names itself and writes :scheme as the field scheme"})},
 	"trafficserver": {h1: relayedH1("Traffic Server relays the request to the origin over HTTP/1.1",
-		live.Transform{Replace: []string{"x-forwarded-for", "via", "client-ip"}, Why: "Traffic Server says who asked and names itself"})},
+		live.Transform{Replace: []string{"host", "x-forwarded-for", "via", "client-ip", "accept-encoding"}, Why: "Traffic Server sets host to the origin's, says who asked, names itself and normalises accept-encoding"})},
 	"haproxy": {h2c: cookieLast(relayedH2C("HAProxy relays the request to the origin over h2c", false,
 		live.Transform{Why: "HAProxy relays the request as it came, the cookie last"}))},
-	"nghttpx": {h2c: relayedH2C("nghttpx relays the request to the origin over h2c", false,
-		live.Transform{Replace: []string{"via", "x-forwarded-for", "x-forwarded-proto", "forwarded"}, Why: "nghttpx says who asked"})},
-	"apache2": {h2c: relayedH2C("httpd's mod_proxy_http2 relays the request to the origin over h2c", false,
-		live.Transform{Replace: []string{":authority", "x-forwarded-for", "x-forwarded-host", "x-forwarded-server"}, Why: "mod_proxy sets :authority to the origin's and says who asked"})},
+	"nghttpx": {h2c: cookieLast(relayedH2C("nghttpx relays the request to the origin over h2c, the cookie last", false,
+		live.Transform{Replace: []string{"via", "x-forwarded-for", "x-forwarded-proto", "forwarded"}, Why: "nghttpx says who asked"}))},
+	"apache2": {h2c: joinRepeats(relayedH2C("httpd's mod_proxy_http2 relays the request to the origin over h2c", false,
+		live.Transform{Replace: []string{":scheme", ":authority", "x-forwarded-for", "x-forwarded-host", "x-forwarded-server"}, Why: "mod_proxy sets :scheme and :authority to the origin's and says who asked, and httpd joins repeated fields"}))},
 	"caddy": {h2c: relayedH2C("Caddy relays the request to the origin over h2c, its header map in any order", true,
-		live.Transform{Add: []string{"accept-encoding", "user-agent"}, Replace: []string{"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}, Why: "Caddy says who asked, and its Transport asks for gzip and names itself when the request does not say"})},
+		live.Transform{Add: []string{"accept-encoding", "user-agent", "content-length"}, Replace: []string{":scheme", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}, Why: "Caddy sets :scheme to the origin's and says who asked, and its Transport asks for gzip, names itself and gives a request of a method that may have a body a content-length of 0 when the request does not say"})},
+	"hypercorn":  {h1: &live.DecoderView{How: "the ASGI app echoes to the origin the method, raw path and headers hypercorn gives it, :authority as host", AuthorityAsHost: true, Pseudo: []string{":method", ":path"}, JoinCookies: true}},
 	"node-proxy": {h1: nodeEcho}, "node-server": {h1: nodeEcho}, "bun-node-http2": {h1: nodeEcho},
 }
 
@@ -133,9 +142,42 @@ var decoderStarts = map[string]func(env *startEnv) (*running, error){
 
 // roleLacks is what no live decoder target's role can show: the cases
 // that are n/a for every server and proxy, each with why.
-var roleLacks = certify.DecoderLacks{NotApplicable: map[string]string{
+var roleLacks = map[string]string{
 	"dec/7.1.3/1": "HTTP gives an application no way to tell a never-indexed field from another, so neither a proxy's relay nor a server's echo shows the bit",
 	"dec/2.3.3/1": "its blocks carry every static entry, :status and a response's pseudo-headers among them, which no request may (RFC 9113 §8.3): a server or proxy refuses the request as malformed before any field is shown",
 	"dec/5.2/1":   "its blocks carry what RFC 9113 §8.2.1 forbids in a request's field (whitespace at a value's ends, octets outside a token in a name): a server or proxy refuses the request as malformed before any field is shown",
 	"dec/5.2/2":   "its blocks carry names of every octet, which RFC 9113 §8.2.1 forbids in a request's field name: a server or proxy refuses the request as malformed before any field is shown",
-}}
+}
+
+// fieldCases are the cases that judge the fields of the decoder stories'
+// own requests (:method GET, :scheme http, :path /, :authority
+// localhost), and dec/3.2/1, which judges traffic stories' requests too.
+var fieldCases = []string{"dec/4.2/2", "dec/4.2/3", "dec/4.4/1", "dec/4.4/3", "dec/5.1/1", "dec/6.2.1/1", "dec/6.2.2/1", "dec/6.2.3/1"}
+
+// hiddenFields says, for a target that cannot show the fields of the
+// decoder stories' requests, why, and whether it shows none at all: the
+// cases are n/a for it.
+var hiddenFields = map[string]struct {
+	why  string
+	none bool
+}{
+	"grpc-server":   {"gRPC C-core answers every request that is no gRPC call (a GET) with a trailers-only response of its own before the handler runs: no field reaches the app to echo", true},
+	"lws-server":    {"libwebsockets-test-server is a stock program that serves its own files: it has no app to echo a request's fields", true},
+	"trafficserver": {"Traffic Server answers 400 without asking the origin to the decoder stories' requests (:scheme http, :authority localhost, over TLS): only the traffic stories' requests reach the origin, graded under dec/3.2/1", false},
+}
+
+// decoderLacks returns what the target called name cannot show: the
+// cases n/a for it, each with why.
+func decoderLacks(name string) certify.DecoderLacks {
+	na := maps.Clone(roleLacks)
+	if h, ok := hiddenFields[name]; ok {
+		cases := fieldCases
+		if h.none {
+			cases = append(slices.Clip(cases), "dec/3.2/1")
+		}
+		for _, id := range cases {
+			na[id] = h.why
+		}
+	}
+	return certify.DecoderLacks{NotApplicable: na}
+}

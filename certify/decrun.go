@@ -268,7 +268,7 @@ func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]st
 	if why, ok := dr.lacks.NotApplicable[c.ID]; ok {
 		return &Result{Grade: Unsupported, NotApplicable: true, Detail: "n/a: " + why}
 	}
-		if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
+	if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
 		return &Result{Grade: Unsupported, Detail: "not graded: the decoder declares the lack \"" + c.lack + "\""}
 	}
 	if c.kind == decTime {

@@ -1,11 +1,9 @@
 package live
 
 import (
-	"fmt"
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/oracle/strict"
 	"github.com/hpackcert/hpackcert/vectors"
-	"os"
 )
 
 // maxSentList bounds the header list the decoder of the blocks sent
@@ -44,9 +42,6 @@ func (d *Decoder) shownFields(mark int, block []byte) []certify.Field {
 		return nil
 	}
 	r, ok := pickShown(d.o.Shown.ShownSince(mark), sent)
-	if os.Getenv("LDDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "DEBUG %s sent=%v shown=%v %v answer=%s all=%v\n", d.o.Name, sent, ok, r.Fields, d.answer, d.o.Shown.ShownSince(mark))
-	}
 	if !ok {
 		return nil
 	}

@@ -94,7 +94,12 @@ var decoderViews = map[string]decoderView{
 		live.Transform{Replace: []string{":scheme", ":authority", "x-forwarded-for", "x-forwarded-host", "x-forwarded-server"}, Why: "mod_proxy sets :scheme and :authority to the origin's and says who asked, and httpd joins repeated fields"}))},
 	"caddy": {h2c: relayedH2C("Caddy relays the request to the origin over h2c, its header map in any order", true,
 		live.Transform{Add: []string{"accept-encoding", "user-agent", "content-length"}, Replace: []string{":scheme", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}, Why: "Caddy sets :scheme to the origin's and says who asked, and its Transport asks for gzip, names itself and gives a request of a method that may have a body a content-length of 0 when the request does not say"})},
-	"hypercorn":  {h1: &live.DecoderView{How: "the ASGI app echoes to the origin the method, raw path and headers hypercorn gives it, :authority as host", AuthorityAsHost: true, Pseudo: []string{":method", ":path"}, JoinCookies: true}},
+	"hypercorn": {h1: &live.DecoderView{How: "the ASGI app echoes to the origin the method, raw path and headers hypercorn gives it, :authority as host, the cookie last", AuthorityAsHost: true, Pseudo: []string{":method", ":path"}, JoinCookies: true, CookieLast: true}},
+	"jetty9-server": {h1: &live.DecoderView{How: "the app echoes to the origin the method, raw path and the request's HttpFields, in order", Pseudo: []string{":method", ":path"}, JoinCookies: true,
+		Transform: live.Transform{Add: []string{"host"}, Why: "Jetty gives :authority as a host field after the others"}}},
+	"tomcat10-server": {h1: &live.DecoderView{How: "the app echoes to the origin the method, raw path and the request's MimeHeaders, in order", Pseudo: []string{":method", ":path"}, JoinCookies: true}},
+	"warp-server": {h1: &live.DecoderView{How: "the app echoes to the origin the method, raw path and the WAI request headers, names as warp spells them, in warp's order",
+		Pseudo: []string{":method", ":path"}, AuthorityAsHost: true, ByName: true, Lower: true, JoinCookies: true}},
 	"node-proxy": {h1: nodeEcho}, "node-server": {h1: nodeEcho}, "bun-node-http2": {h1: nodeEcho},
 }
 

@@ -81,7 +81,7 @@ var decoderViews = map[string]decoderView{
 	"h2o": {h1: cookieLast(relayedH1("h2o relays the request to the origin over HTTP/1.1",
 		live.Transform{Add: []string{"content-length"}, Replace: []string{"host", "x-forwarded-for", "x-forwarded-proto", "via"}, Why: "h2o sets host to the upstream's, says who asked, and gives a request of a method that may have a body a content-length of 0"}))},
 	"lighttpd": {h1: joinRepeats(relayedH1("lighttpd's mod_proxy relays the request to the origin over HTTP/1.1",
-		live.Transform{Add: []string{"content-length"}, Replace: []string{"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-host"}, DropEmpty: true, Why: "mod_proxy says who asked and gives a request of a method that may have a body a content-length of 0; lighttpd joins repeated fields and drops the empty ones"}))},
+		live.Transform{Drop: []string{"set-cookie"}, Add: []string{"content-length"}, Replace: []string{"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-host"}, DropEmpty: true, Why: "mod_proxy says who asked and gives a request of a method that may have a body a content-length of 0; lighttpd joins repeated fields, drops the empty ones and a request's set-cookie, a response's field"}))},
 	"varnish": {h1: relayedH1("varnish relays the request to the origin over HTTP/1.1",
 		live.Transform{Replace: []string{"x-forwarded-for", "via", "x-varnish", "scheme"}, Why: "varnish says who asked, names itself and writes :scheme as the field scheme"})},
 	"trafficserver": {h1: relayedH1("Traffic Server relays the request to the origin over HTTP/1.1",

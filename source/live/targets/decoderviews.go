@@ -100,6 +100,8 @@ var decoderViews = map[string]decoderView{
 	"tomcat10-server": {h1: &live.DecoderView{How: "the app echoes to the origin the method, raw path and the request's MimeHeaders, in order", Pseudo: []string{":method", ":path"}, JoinCookies: true}},
 	"warp-server": {h1: &live.DecoderView{How: "the app echoes to the origin the method, raw path and the WAI request headers, names as warp spells them, in warp's order",
 		Pseudo: []string{":method", ":path"}, AuthorityAsHost: true, ByName: true, Lower: true, JoinCookies: true}},
+	"bun-serve": {h1: &live.DecoderView{How: "the app echoes to the origin the method, the path and query of the request's URL and its Fetch API Headers, as they iterate (by name, repeated fields joined)",
+		Pseudo: []string{":method", ":path"}, AuthorityAsHost: true, ByName: true, JoinRepeats: true, JoinCookies: true}},
 	"node-proxy": {h1: nodeEcho}, "node-server": {h1: nodeEcho}, "bun-node-http2": {h1: nodeEcho},
 }
 

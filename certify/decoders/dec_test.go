@@ -111,14 +111,20 @@ func TestAsRequests(t *testing.T) {
 					continue
 				}
 				got := st.expect.fields
-				if len(got) < 3 || got[0].Name != ":method" || got[1].Name != ":scheme" || got[2].Name != ":path" {
+				if len(got) < 4 || got[0].Name != ":method" || got[1].Name != ":scheme" || got[2].Name != ":path" || got[3] != (Field{Name: ":authority", Value: "localhost"}) {
 					if httpInvalid(want.fields) == "" && !slices.ContainsFunc(want.fields, func(f Field) bool { return strings.HasPrefix(f.Name, ":") }) {
 						t.Errorf("%s story %s block %d: no request fields in front: %v", c.ID, s.name, i, got)
 					}
 					continue
 				}
-				if what := compareFields(want.fields, got[3:], true); what != "" {
+				if what := compareFields(want.fields, got[4:], true); what != "" {
 					t.Errorf("%s story %s block %d: %s", c.ID, s.name, i, what)
+				}
+				// The request's fields count for no case but the static
+				// table's: the :authority literal is no evidence of
+				// literals without indexing or raw strings.
+				if st.expect.feats&^fStatic != s.steps[i].expect.feats&^fStatic {
+					t.Errorf("%s story %s block %d: features %b as a request, %b as sent", c.ID, s.name, i, st.expect.feats, s.steps[i].expect.feats)
 				}
 				if httpInvalid(want.fields) == "" && st.expect.httpInvalid != "" {
 					t.Errorf("%s story %s block %d: not a request: %s", c.ID, s.name, i, st.expect.httpInvalid)

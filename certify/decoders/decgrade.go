@@ -73,6 +73,9 @@ func (dr *decRunner) run(cases []*decCase) map[string]*Result {
 // grade runs one case's stories and grades it; failed holds the features
 // the cases before it failed on, order those cases in chain order.
 func (dr *decRunner) grade(c *decCase, failed map[string]decFeature, order *[]string, results map[string]*Result) *Result {
+	if why, ok := dr.lacks.NotApplicable[c.ID]; ok {
+		return &Result{Grade: Unsupported, NotApplicable: true, Detail: "n/a: " + why}
+	}
 	if c.lack != "" && slices.Contains(dr.lacks.Names(), c.lack) {
 		return &Result{Grade: Unsupported, Detail: "not graded: the decoder declares the lack \"" + c.lack + "\""}
 	}

@@ -28,10 +28,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		return out
 	}
 	_, showsTable := d.(DecoderTableReader)
-	hidden := false
-	if h, ok := d.(FieldsHider); ok && h.FieldsHidden() {
-		hidden = true
-	}
+	hider, _ := d.(FieldsHider)
 	table, list := uint32(spec.DefaultTableSize), uint32(0)
 	var feats decFeature
 	for i := range s.steps {
@@ -145,7 +142,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		if err != nil {
 			return diverge(fmt.Sprintf("refused a valid block (%s): %v%s", st.note, err, httpNote(st)))
 		}
-		if hidden {
+		if hider != nil && hider.FieldsHidden() {
 			out.hidden++
 			continue
 		}

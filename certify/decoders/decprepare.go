@@ -27,8 +27,12 @@ func (s *decStory) prepare() error {
 		before, maxBefore := len(d.Table()), d.MaxTableSize()
 		fields, err := d.DecodeBlock(st.block)
 		ev := d.TableEvents()
-		st.expect.feats, st.expect.ev = blockFeatures(st.block, before, maxBefore, ev)
-		st.expect.longest = longestString(st.block)
+		used := st.block
+		if a := st.authority; a[1] > 0 {
+			used = append(append([]byte(nil), st.block[:a[0]]...), st.block[a[1]:]...)
+		}
+		st.expect.feats, st.expect.ev = blockFeatures(used, before, maxBefore, ev)
+		st.expect.longest = longestString(used)
 		if err != nil && s.replayed && i == len(s.steps)-1 {
 			st.invalid = true
 		}

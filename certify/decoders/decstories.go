@@ -27,6 +27,10 @@ type decStep struct {
 	invalid bool
 	// note says what the block holds, for reproductions.
 	note string
+	// authority, when set, is where asRequests put the block's :authority
+	// (from, to): what the block uses is read without it, so that the
+	// literal a live server needs counts for no case.
+	authority [2]int
 
 	expect decExpect
 }
@@ -164,8 +168,10 @@ type DecoderStoryBlocksOf struct {
 }
 
 // asRequests returns s with :method GET, :scheme http and :path / (static
-// indices 2, 6, 4, which change no table) after the size updates that
-// start each block, for a live server, which decodes requests. A block
+// indices 2, 6, 4, which change no table) and :authority localhost (a
+// literal without indexing of static name 1, which many servers require,
+// RFC 9113 §8.3.1) after the size updates that start each block, for a
+// live server, which decodes requests. A block
 // the walker cannot split, and one that already holds a pseudo-header
 // field, stays as it is; the expectations are computed again by prepare.
 func asRequests(s decStory) decStory {
@@ -181,13 +187,19 @@ func asRequests(s decStory) decStory {
 					break
 				}
 			}
-			b := append(append(append([]byte(nil), st.block[:at]...), 0x82, 0x86, 0x84), st.block[at:]...)
+			b := append(append(append([]byte(nil), st.block[:at]...), requestPrefix...), st.block[at:]...)
 			st.block = b
+			st.authority = [2]int{at + 3, at + len(requestPrefix)}
 		}
 		out.steps[i] = st
 	}
 	return out
 }
+
+// requestPrefix is what asRequests puts in front of a block's fields:
+// static indices 2, 6 and 4, then :authority localhost, a literal without
+// indexing (its place in the prefix is asRequests' authority).
+var requestPrefix = []byte{0x82, 0x86, 0x84, 0x01, 0x09, 'l', 'o', 'c', 'a', 'l', 'h', 'o', 's', 't'}
 
 // holdsPseudo reports whether a block has a field whose name starts with
 // a colon, by literal or by a static index (1 to 14 are pseudo-headers).

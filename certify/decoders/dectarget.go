@@ -125,6 +125,10 @@ type DecoderLacks struct {
 	// MaxHeaderList: the library has no way to be given a header-list
 	// limit (dec/7.3/1).
 	MaxHeaderList bool
+	// NotApplicable names the cases the target's role cannot show, each
+	// with why (a live server cannot show a never-indexed bit, nor the
+	// fields of a block no request may carry): they are n/a for it.
+	NotApplicable map[string]string
 }
 
 // Names returns the declared lacks by their hpack-stdio names
@@ -184,9 +188,10 @@ func unwrapDecoder(t DecoderTarget) DecoderTarget {
 
 // FieldsHider is implemented by a Decoder that can tell whether it
 // accepted a block but not which fields it decoded: a live server that
-// answers a request without echoing its header fields. DecodeBlock then
-// returns nil fields for an accepted block, and the dec/ cases judge
-// acceptance and refusal only; what needs the fields is unsupported.
+// answers a request without echoing its header fields. FieldsHidden,
+// asked after each block, says so of the last one: DecodeBlock returned
+// nil fields for it, and the dec/ cases judge its acceptance only; what
+// needs its fields is unsupported.
 type FieldsHider interface {
 	FieldsHidden() bool
 }

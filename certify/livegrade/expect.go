@@ -142,7 +142,7 @@ func status(list []vectors.Field) string {
 func expectList(sent []vectors.Field, decoded []oracle.Field, tr Transform) []vectors.Field {
 	var rest []vectors.Field
 	for _, f := range sent {
-		if !tr.has(tr.Drop, f.Name) && !tr.has(tr.Replace, f.Name) && !(tr.DropEmpty && f.Value == "") {
+		if !tr.Has(tr.Drop, f.Name) && !tr.Has(tr.Replace, f.Name) && !(tr.DropEmpty && f.Value == "") {
 			rest = append(rest, f)
 		}
 	}
@@ -163,7 +163,7 @@ func expectList(sent []vectors.Field, decoded []oracle.Field, tr Transform) []ve
 	var out []vectors.Field
 	for _, d := range decoded {
 		asDecoded := vectors.Field{Name: d.Name, Value: d.Value}
-		if tr.has(tr.Replace, d.Name) {
+		if tr.Has(tr.Replace, d.Name) {
 			out = append(out, asDecoded)
 			continue
 		}
@@ -171,7 +171,7 @@ func expectList(sent []vectors.Field, decoded []oracle.Field, tr Transform) []ve
 			out = append(out, f)
 			continue
 		}
-		if tr.has(tr.Add, d.Name) {
+		if tr.Has(tr.Add, d.Name) {
 			out = append(out, asDecoded)
 			continue
 		}

@@ -34,7 +34,9 @@ func (t Transform) None() bool {
 	return len(t.Drop)+len(t.Add)+len(t.Replace) == 0 && !t.DropEmpty
 }
 
-func (t Transform) has(list []string, name string) bool {
+// Has reports whether list, one of t's lists of names (Drop, Add,
+// Replace), holds name, compared without regard to case.
+func (t Transform) Has(list []string, name string) bool {
 	for _, n := range list {
 		if strings.EqualFold(n, name) {
 			return true

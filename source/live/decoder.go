@@ -3,13 +3,11 @@ package live
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -53,6 +51,11 @@ type DecoderOptions struct {
 	PID int
 	// Stop, when set, stops the target; Close calls it once.
 	Stop func() error
+	// Shown, when set, is the origin the target shows the fields it
+	// decoded to, as View declares: the request a proxy relays, or an
+	// app's echo. Without it the target shows no fields (FieldsHidden).
+	Shown *Origin
+	View  *DecoderView
 }
 
 // DecoderTarget is a live server or proxy as a certify.DecoderTarget: the
@@ -139,9 +142,10 @@ func (t *DecoderTarget) NewDecoder() (certify.Decoder, error) {
 	return d, nil
 }
 
-// Decoder is one connection to a live target as a certify.Decoder. It
-// cannot show the fields the target decoded (FieldsHidden): an accepted
-// block decodes to nil fields. Beside the verdicts it measures each
+// Decoder is one connection to a live target as a certify.Decoder. The
+// fields of an accepted block are what the target shows of them at the
+// origin (DecoderOptions.Shown; decoderfields.go); a block whose fields
+// it does not show decodes to nil fields (FieldsHidden). Beside the verdicts it measures each
 // block: LastElapsed, PeakMemory and PeakMemoryRise. It is used from one
 // goroutine.
 type Decoder struct {
@@ -178,6 +182,11 @@ type Decoder struct {
 	lastResult string
 	// answer says how the target took the last block it accepted.
 	answer string
+	// sent decodes the blocks as the certifier wrote them, to compare
+	// with what the target shows; hidden is set when the target showed
+	// nothing of the last block.
+	sent   *strict.Decoder
+	hidden bool
 }
 
 // openDecoder connects to the target and reads its settings.
@@ -252,6 +261,7 @@ func openDecoder(u *url.URL, o DecoderOptions) (*Decoder, error) {
 		}
 	}
 	d.agreed = table.size
+	d.sent, d.hidden = newSentDecoder(d.agreed), true
 	return d, nil
 }
 
@@ -286,9 +296,11 @@ func (d *Decoder) SetMaxHeaderListSize(n uint32) error {
 	return fmt.Errorf("%w: the target advertised SETTINGS_MAX_HEADER_LIST_SIZE %d, above %d", certify.ErrSettingUnsupported, d.maxList, n)
 }
 
-// FieldsHidden reports that the target's answer does not show the fields
-// it decoded: an accepted block decodes to nil fields.
-func (d *Decoder) FieldsHidden() bool { return true }
+// FieldsHidden reports whether the target showed nothing of the fields
+// of the last block it accepted, which then decoded to nil fields: it
+// shows none (no DecoderOptions.Shown), or no request of it reached the
+// origin (a server that answered on its own).
+func (d *Decoder) FieldsHidden() bool { return d.hidden }
 
 // LastAnswer says how the target took the last block it accepted: its
 // response's status ("answered 404") or the reset of the stream
@@ -365,11 +377,15 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	d.w.ended[stream] = false
 	before, knownBefore := groupPeakMemory(d.o.PID)
 	d.nc.SetDeadline(deadline)
+	mark := d.markShown()
 	writeErr := d.writeBlock(stream, block)
 	fields, err := d.verdict(stream, deadline, writeErr)
 	d.elapsed = time.Since(began)
 	if err == nil {
 		err = d.settle()
+	}
+	if err == nil {
+		fields = d.shownFields(mark, block)
 	}
 	d.peak, d.peakKnown = groupPeakMemory(d.o.PID)
 	d.rise = 0
@@ -377,110 +393,6 @@ func (d *Decoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 		d.rise = d.peak - before
 	}
 	return fields, err
-}
-
-// settle reads, for settleWait, what the target sends after accepting the
-// last block: a close or a GOAWAY with an error refuses the block after
-// all, as a target does that answers a decoding error as a stream error
-// and then ends the connection.
-func (d *Decoder) settle() error {
-	err := d.pending(settleWait)
-	g := d.w.goAway
-	switch {
-	case g != nil && g.code != http2.ErrCodeNo:
-		return d.refused(&GoAwayError{Code: g.code, LastStream: g.lastStream, Debug: g.debug, After: d.answer})
-	case err == nil:
-		return nil
-	case closedConn(err) && g != nil:
-		// A graceful end after the answer: the block stands accepted;
-		// the next one cannot go on this connection.
-		d.dead = fmt.Sprintf("the target ended the connection gracefully (GOAWAY NO_ERROR, last stream %d) after block %d", g.lastStream, d.blocks)
-		d.lastResult = d.dead
-		d.close()
-		return nil
-	case closedConn(err):
-		return d.refused(&ClosedError{Reset: errors.Is(err, syscall.ECONNRESET), After: d.answer})
-	}
-	var pe *PeerError
-	if errors.As(err, &pe) {
-		d.w.closeWith(pe.Code)
-		return d.breakdown(fmt.Sprintf("after block %d %s", d.blocks, pe.Error()))
-	}
-	d.w.closeWith(http2.ErrCodeProtocol)
-	return d.breakdown(fmt.Sprintf("after block %d the target sent what is not HTTP/2: %s", d.blocks, PeerText(err.Error())))
-}
-
-// pending reads the frames the target has sent, until none comes within
-// wait: nil then, or the error that ended the reading. A frame begun is
-// read whole, within the block timeout.
-func (d *Decoder) pending(wait time.Duration) error {
-	for {
-		d.nc.SetReadDeadline(time.Now().Add(wait))
-		if _, err := d.br.Peek(1); err != nil {
-			if isTimeout(err) {
-				return nil
-			}
-			return err
-		}
-		if _, err := d.w.readFrame(time.Now().Add(d.o.BlockTimeout)); err != nil {
-			return err
-		}
-	}
-}
-
-// verdict reads the target's frames until its verdict on the block sent
-// on stream; writeErr is the error of sending it, if any.
-func (d *Decoder) verdict(stream uint32, deadline time.Time, writeErr error) ([]certify.Field, error) {
-	n := d.blocks
-	for {
-		if g := d.w.goAway; g != nil && g.code != http2.ErrCodeNo {
-			return nil, d.refused(&GoAwayError{Code: g.code, LastStream: g.lastStream, Debug: g.debug})
-		}
-		if status, ok := d.answered[stream]; ok {
-			if status == statusTooLarge {
-				return nil, d.refused(ErrStatus431)
-			}
-			d.answer = "answered " + status
-			if status == "" {
-				d.answer = "answered (no :status read)"
-			}
-			d.lastResult = fmt.Sprintf("block %d %s", n, d.answer)
-			return nil, nil
-		}
-		if code, reset := d.w.reset[stream]; reset {
-			d.answer = fmt.Sprintf("reset the stream (RST_STREAM %v)", code)
-			d.lastResult = fmt.Sprintf("block %d: %s", n, d.answer)
-			return nil, nil
-		}
-		if g := d.w.goAway; g != nil && g.lastStream < stream {
-			return nil, d.breakdown(fmt.Sprintf("the target ended the connection gracefully (GOAWAY NO_ERROR, last stream %d) without taking block %d (stream %d)", g.lastStream, n, stream))
-		}
-		_, err := d.w.readFrame(deadline)
-		if err == nil {
-			continue
-		}
-		var pe *PeerError
-		switch {
-		case errors.As(err, &pe):
-			d.w.closeWith(pe.Code)
-			return nil, d.breakdown(fmt.Sprintf("after block %d %s", n, pe.Error()))
-		case isTimeout(err):
-			what := "no answer"
-			if writeErr != nil {
-				what = "the block could not be sent (" + PeerText(writeErr.Error()) + ") and no answer came"
-			}
-			return nil, d.breakdown(fmt.Sprintf("%s to block %d (stream %d) within %v%s", what, n, stream, d.o.BlockTimeout, d.w.meanwhile()))
-		case closedConn(err):
-			if g := d.w.goAway; g != nil {
-				return nil, d.refused(&GoAwayError{Code: g.code, LastStream: g.lastStream, Debug: g.debug, Closed: true})
-			}
-			return nil, d.refused(&ClosedError{Reset: errors.Is(err, syscall.ECONNRESET), WhileSending: writeErr != nil})
-		default:
-			// The Framer's own errors: a frame that is not HTTP/2.
-			d.w.closeWith(http2.ErrCodeProtocol)
-			return nil, d.breakdown(fmt.Sprintf("after block %d the target sent what is not HTTP/2: %s%s", n, PeerText(err.Error()), d.w.meanwhile()))
-		}
-	}
 }
 
 // writeBlock writes block on stream as a HEADERS frame and as many
@@ -537,111 +449,3 @@ func (d *Decoder) close() {
 	d.nc.Close()
 	d.nc = nil
 }
-
-// maxResponseList bounds the header list of the target's responses that
-// a live decoder reads for their status.
-const maxResponseList = 1 << 20
-
-// statusTooLarge is the status of a response refusing a request's header
-// list as too large (RFC 6585 §5).
-const statusTooLarge = "431"
-
-// ErrStatus431 is the reason of a live decoder's refusal of a block the
-// target answered with status 431.
-var ErrStatus431 error = status431{}
-
-// status431 is ErrStatus431's type: a refusal of the header list as too
-// large, not a decoding error (certify.DecodingErrorer).
-type status431 struct{}
-
-func (status431) Error() string {
-	return "the target answered 431 (Request Header Fields Too Large): it refused the header list as too large (RFC 9113 §6.5.2)"
-}
-
-// DecodingError is false: 431 refuses the list's size, not its encoding.
-func (status431) DecodingError() bool { return false }
-
-// closedConn reports whether err is the connection ending: closed, reset
-// or cut short.
-func closedConn(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed)
-}
-
-// GoAwayError is a target's refusal of a block by GOAWAY, the reason of
-// the *certify.Rejection a live Decoder returns.
-type GoAwayError struct {
-	Code       http2.ErrCode
-	LastStream uint32
-	// Debug is the GOAWAY's debug data, quoted, with a space before;
-	// empty when there was none.
-	Debug string
-	// Closed is set when the GOAWAY was NO_ERROR and the target then
-	// closed the connection without answering.
-	Closed bool
-	// After, when set, is the target's answer to the block, which the
-	// GOAWAY followed ("answered 200").
-	After string
-}
-
-func (e *GoAwayError) Error() string {
-	s := fmt.Sprintf("GOAWAY %v", e.Code)
-	if e.Debug != "" {
-		s += ":" + e.Debug
-	}
-	s += fmt.Sprintf(" (last stream %d)", e.LastStream)
-	if e.Closed {
-		s += ", then the connection closed without an answer"
-	}
-	if e.After != "" {
-		s += ", just after the target " + e.After
-	}
-	return s
-}
-
-// ClosedError is a target's refusal of a block by ending the connection
-// without a GOAWAY read.
-type ClosedError struct {
-	// Reset is set for a TCP reset, and WhileSending when the connection
-	// ended before the whole block was written.
-	Reset, WhileSending bool
-	// After, when set, is the target's answer to the block, which the
-	// close followed ("answered 200").
-	After string
-}
-
-func (e *ClosedError) Error() string {
-	s := "the target closed the connection without GOAWAY"
-	if e.Reset {
-		s = "the target reset the connection (TCP reset) without a GOAWAY read"
-	}
-	if e.WhileSending {
-		s += ", while the block was being sent"
-	}
-	if e.After != "" {
-		s += ", just after it " + e.After
-	}
-	return s
-}
-
-// peerTableSize stands in for an encoder on a live decoder's connection:
-// it records the SETTINGS_HEADER_TABLE_SIZE the target advertises, which
-// the certifier's blocks are written for. It encodes nothing.
-type peerTableSize struct{ size uint32 }
-
-func (p *peerTableSize) SetMaxDynamicTableSize(n uint32) error {
-	p.size = n
-	return nil
-}
-
-func (p *peerTableSize) EncodeBlock(dst []byte, _ []certify.Field) ([]byte, error) {
-	return dst, errors.New("live: a decoder's connection encodes no header block of its own")
-}
-
-// DecodingError reports whether the GOAWAY was for a decoding error
-// (COMPRESSION_ERROR, RFC 9113 §4.3); certify.DecodingErrorer.
-func (e *GoAwayError) DecodingError() bool { return e.Code == http2.ErrCodeCompression }
-
-// DecodingError is false: a close without GOAWAY does not say why;
-// certify.DecodingErrorer.
-func (e *ClosedError) DecodingError() bool { return false }

@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -14,10 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/hpack"
 
 	"github.com/hpackcert/hpackcert/certify"
-	"github.com/hpackcert/hpackcert/internal/proc"
 )
 
 // rfcC31 is the request of RFC 7541 C.3.1: GET http://www.example.com/.
@@ -390,123 +387,5 @@ func TestDecoderTargetURL(t *testing.T) {
 		if _, err := NewDecoderTarget(DecoderOptions{Name: "bad", URL: url}); err == nil {
 			t.Errorf("NewDecoderTarget(%q): no error", url)
 		}
-	}
-}
-
-func TestGroupPeakMemory(t *testing.T) {
-	if _, ok := groupPeakMemory(0); ok {
-		t.Error("groupPeakMemory(0) is known")
-	}
-	g := proc.Command(context.Background(), 0, "sleep", "30")
-	if err := g.Start(); err != nil {
-		t.Fatalf("starting sleep: %v", err)
-	}
-	defer func() {
-		g.Kill()
-		g.Wait()
-	}()
-	peak, ok := groupPeakMemory(g.Cmd.Process.Pid)
-	if !ok || peak <= 0 {
-		t.Errorf("groupPeakMemory of a running sleep = %d, %v; want > 0, true", peak, ok)
-	}
-}
-
-// answerWith answers the first request with status, then, after wait,
-// closes the connection, or keeps it open when keepOpen is set.
-func answerWith(status string, wait time.Duration, keepOpen bool) func(nc net.Conn, fr *http2.Framer) error {
-	return func(nc net.Conn, fr *http2.Framer) error {
-		if err := fr.WriteSettings(); err != nil {
-			return err
-		}
-		stream, _, _, err := readRequest(fr)
-		if err != nil {
-			return err
-		}
-		var block bytes.Buffer
-		hpack.NewEncoder(&block).WriteField(hpack.HeaderField{Name: ":status", Value: status})
-		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: stream, BlockFragment: block.Bytes(), EndHeaders: true, EndStream: true}); err != nil {
-			return err
-		}
-		time.Sleep(wait)
-		if keepOpen {
-			io.Copy(io.Discard, nc)
-		}
-		return nil
-	}
-}
-
-func TestDecoderStatus431IsARefusal(t *testing.T) {
-	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("431", 0, true)), 5*time.Second))
-	_, err := d.DecodeBlock(rfcC31)
-	if !certify.Rejected(err) || !strings.Contains(err.Error(), "431") {
-		t.Errorf("a response of status 431: got %v; want a refusal naming 431", err)
-	}
-}
-
-func TestDecoderAnswerThenCloseIsARefusal(t *testing.T) {
-	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("200", 0, false)), 5*time.Second))
-	_, err := d.DecodeBlock(rfcC31)
-	if !certify.Rejected(err) || !strings.Contains(err.Error(), "just after it answered 200") {
-		t.Errorf("an answer and a close at once: got %v; want a refusal saying both", err)
-	}
-}
-
-func TestDecoderLaterCloseIsABreakdownOfTheNextBlock(t *testing.T) {
-	d := openTestDecoder(t, newTestDecoderTarget(t, startFakePeer(t, answerWith("200", 100*time.Millisecond, false)), 5*time.Second))
-	if _, err := d.DecodeBlock(rfcC31); err != nil {
-		t.Fatalf("block 1, answered, the close 100ms later: %v; want it accepted", err)
-	}
-	time.Sleep(200 * time.Millisecond)
-	_, err := d.DecodeBlock(rfcC31)
-	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "after block 1 was accepted") {
-		t.Errorf("block 2 after the close: got %v; want a breakdown blaming no block", err)
-	}
-}
-
-func TestDecoderNewDecoderSaysAfterWhat(t *testing.T) {
-	var mu sync.Mutex
-	served := 0
-	answer := answerWith("204", 0, true)
-	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
-		mu.Lock()
-		served++
-		first := served == 1
-		mu.Unlock()
-		if !first {
-			return nil // the target stopped serving: closed at once
-		}
-		return answer(nc, fr)
-	})
-	dt := newTestDecoderTarget(t, url, time.Second)
-	d := openTestDecoder(t, dt)
-	if _, err := d.DecodeBlock(rfcC31); err != nil {
-		t.Fatal(err)
-	}
-	_, err := dt.NewDecoder()
-	want := "target stopped serving after 1 connection (the last: block 1 answered 204)"
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("NewDecoder after the target stopped: %v; want it to say %q", err, want)
-	}
-}
-
-func TestDecoderFloodIsABreakdown(t *testing.T) {
-	url := startFakePeer(t, func(nc net.Conn, fr *http2.Framer) error {
-		if err := fr.WriteSettings(); err != nil {
-			return err
-		}
-		if _, _, _, err := readRequest(fr); err != nil {
-			return err
-		}
-		go io.Copy(io.Discard, nc)
-		for {
-			if err := fr.WritePing(true, [8]byte{}); err != nil {
-				return nil
-			}
-		}
-	})
-	d := openTestDecoder(t, newTestDecoderTarget(t, url, 5*time.Second))
-	_, err := d.DecodeBlock(rfcC31)
-	if err == nil || certify.Rejected(err) || !strings.Contains(err.Error(), "frames without a header block") {
-		t.Errorf("a flood of PING acknowledgements: got %v; want a breakdown naming the flood", err)
 	}
 }

@@ -35,6 +35,8 @@ type Origin struct {
 	conns map[net.Conn]bool
 	// served counts the requests answered, by protocol.
 	served map[string]int
+	// shown is the requests received, for live decoders.
+	shown shownLog
 }
 
 // StartOrigin starts an origin for script on addr, which must be a
@@ -64,7 +66,7 @@ func ServeOrigin(ln net.Listener, script *Script) (*Origin, error) {
 		return nil, fmt.Errorf("live: origin listener on %s %s: the origin listens on a loopback TCP address only", ln.Addr().Network(), ln.Addr())
 	}
 	o := &Origin{script: script, ln: ln, conns: map[net.Conn]bool{}, served: map[string]int{}}
-	o.h2 = &Server{Script: script, served: func() { o.count("h2c") }}
+	o.h2 = &Server{Script: script, served: func() { o.count("h2c") }, decoded: o.recordH2}
 	o.wg.Add(1)
 	go o.accept()
 	return o, nil
@@ -143,10 +145,12 @@ func (o *Origin) serveHTTP1(nc net.Conn, br *bufio.Reader) {
 	bw := bufio.NewWriter(nc)
 	for range maxConnRequests {
 		nc.SetDeadline(time.Now().Add(serverIdleTimeout))
-		req, err := http.ReadRequest(bufio.NewReader(io.LimitReader(br, maxRequestHead)))
+		head := &headRecorder{}
+		req, err := http.ReadRequest(bufio.NewReader(io.TeeReader(io.LimitReader(br, maxRequestHead), head)))
 		if err != nil {
 			return
 		}
+		o.recordHead(head.buf)
 		// A request body, which no proxy should send for a GET, is read
 		// and dropped.
 		io.Copy(io.Discard, io.LimitReader(req.Body, maxRequestHead))

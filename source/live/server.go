@@ -50,8 +50,10 @@ type Server struct {
 	// of every connection accepted during the run (the client's
 	// requests), and ClientSchedule's settings go between requests.
 	capture *clientCapture
-	// served, when set, is called for every request answered.
-	served func()
+	// served, when set, is called for every request answered, and
+	// decoded with the fields of every request that decodes.
+	served  func()
+	decoded func([]vectors.Field)
 
 	mu     sync.Mutex
 	ln     net.Listener
@@ -221,7 +223,10 @@ func (s *Server) serveConn(nc net.Conn, r io.Reader, cc *clientCapture) {
 		}
 		// A client whose blocks do not decode still gets answers, so that
 		// what it writes next is captured too.
-		fields, _ := dec.DecodeBlock(b.Wire)
+		fields, err := dec.DecodeBlock(b.Wire)
+		if err == nil && s.decoded != nil {
+			s.decoded(fields)
+		}
 		for _, f := range fields {
 			switch f.Name {
 			case ":path":

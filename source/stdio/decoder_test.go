@@ -190,7 +190,7 @@ func TestExecDecoder(t *testing.T) {
 	if target.Name() != "strict-helper" {
 		t.Errorf("Name() = %q; want the answer to hello", target.Name())
 	}
-	if l, ok := target.(certify.DecoderLacker); !ok || l.DecoderLacks() != (certify.DecoderLacks{}) {
+	if l, ok := target.(certify.DecoderLacker); !ok || !reflect.DeepEqual(l.DecoderLacks(), certify.DecoderLacks{}) {
 		t.Errorf("the target is a DecoderLacker %t, declaring %+v; want one declaring nothing", ok, l)
 	}
 	d, err := target.NewDecoder()
@@ -249,7 +249,7 @@ func TestExecDecoder(t *testing.T) {
 func TestExecDecoderLacks(t *testing.T) {
 	target := execDecoder(t, "strict -lacks", stdio.ExecOptions{})
 	want := certify.DecoderLacks{NeverIndexed: true, MaxHeaderList: true}
-	if got := target.(certify.DecoderLacker).DecoderLacks(); got != want {
+	if got := target.(certify.DecoderLacker).DecoderLacks(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DecoderLacks() = %+v; want %+v", got, want)
 	}
 	d, err := target.NewDecoder()

@@ -97,6 +97,10 @@ func (d *startedDecoder) Name() string { return d.spec.Name }
 // (certify.Live): the engine holds it to RFC 9113 as well.
 func (d *startedDecoder) Live() {}
 
+// DecoderLacks declares what the target's role cannot show
+// (decoderLacks).
+func (d *startedDecoder) DecoderLacks() certify.DecoderLacks { return decoderLacks(d.spec.Name) }
+
 func (d *startedDecoder) NewDecoder() (certify.Decoder, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -146,12 +150,16 @@ func (d *startedDecoder) start() error {
 		origin.Close()
 		os.RemoveAll(dir)
 	}
-	run, err := t.start(env)
+	start := t.start
+	if s, ok := decoderStarts[t.Name]; ok {
+		start = s
+	}
+	run, err := start(env)
 	if err != nil {
 		d.cleanup()
 		return fmt.Errorf("live: starting %s: %w", t.Name, err)
 	}
-	dt, err := live.NewDecoderTarget(live.DecoderOptions{Name: t.Name, URL: run.url, BlockTimeout: d.o.BlockTimeout, PID: run.pid, Stop: run.stop})
+	dt, err := live.NewDecoderTarget(live.DecoderOptions{Name: t.Name, URL: run.url, BlockTimeout: d.o.BlockTimeout, PID: run.pid, Stop: run.stop, Shown: origin, View: viewFor(t.Name, d.o.OriginH2C)})
 	if err != nil {
 		run.stop()
 		d.cleanup()

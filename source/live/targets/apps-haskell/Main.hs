@@ -12,6 +12,7 @@ module Main (main) where
 
 import Control.Exception (bracket)
 import qualified Data.ByteString as B
+import Data.ByteString.Builder (byteStringHex, char7, toLazyByteString)
 import qualified Data.ByteString.Char8 as C
 import qualified Data.ByteString.Lazy as L
 import qualified Data.CaseInsensitive as CI
@@ -20,7 +21,7 @@ import Data.String (fromString)
 import Network.HTTP.Types (mkStatus)
 import Network.Socket
 import Network.Socket.ByteString (recv, sendAll)
-import Network.Wai (Application, rawPathInfo, rawQueryString, responseLBS)
+import Network.Wai (Application, rawPathInfo, rawQueryString, requestHeaders, requestMethod, responseLBS)
 import Network.Wai.Handler.Warp (defaultSettings, runSettings, setHost, setPort)
 import Network.Wai.Handler.WarpTLS (runTLS, tlsSettings)
 import System.Environment (getArgs)
@@ -63,18 +64,26 @@ main = do
 -- them, so the origin's are left out rather than sent twice.
 relay :: (String, String) -> Application
 relay origin req respond = do
-  (status, fields, body) <- fetch origin (rawPathInfo req <> rawQueryString req)
+  let path = rawPathInfo req <> rawQueryString req
+      seen = (":method", requestMethod req) : (":path", path) : [(CI.original n, v) | (n, v) <- requestHeaders req]
+  (status, fields, body) <- fetch origin path (echo seen)
   let kept = [(CI.mk n, v) | (n, v) <- fields, n /= "date", n /= "server"]
   respond (responseLBS (mkStatus status "") kept (L.fromStrict body))
 
--- | Fetches path from the origin on a connection of its own and returns
--- its status, fields (names in lower case) and body.
-fetch :: (String, String) -> B.ByteString -> IO (Int, [(B.ByteString, B.ByteString)], B.ByteString)
-fetch (host, port) path = do
+-- | The origin's echo (source/live/decoderorigin.go): the fields the app
+-- was given, each as hex(name)=hex(value), separated by commas.
+echo :: [(B.ByteString, B.ByteString)] -> B.ByteString
+echo fields = B.intercalate "," [L.toStrict (toLazyByteString (byteStringHex n <> char7 '=' <> byteStringHex v)) | (n, v) <- fields]
+
+-- | Fetches path from the origin on a connection of its own, with the
+-- echo of the request, and returns its status, fields (names in lower
+-- case) and body.
+fetch :: (String, String) -> B.ByteString -> B.ByteString -> IO (Int, [(B.ByteString, B.ByteString)], B.ByteString)
+fetch (host, port) path seen = do
   addr : _ <- getAddrInfo (Just defaultHints {addrSocketType = Stream}) (Just host) (Just port)
   bracket (socket (addrFamily addr) Stream defaultProtocol) close $ \s -> do
     connect s (addrAddress addr)
-    sendAll s (B.concat ["GET ", path, " HTTP/1.1\r\nHost: ", C.pack (host ++ ":" ++ port), "\r\nConnection: close\r\n\r\n"])
+    sendAll s (B.concat ["GET ", path, " HTTP/1.1\r\nHost: ", C.pack (host ++ ":" ++ port), "\r\nConnection: close\r\nx-hpackcert-echo: ", seen, "\r\n\r\n"])
     response <- readAll s []
     let (headText, rest) = B.breakSubstring "\r\n\r\n" response
     case splitLines headText of

@@ -5,16 +5,21 @@
 // answers each request with the status, fields and body hpackcert's
 // origin gives for its path over HTTP/1.1 (node:http under Bun), through
 // a Fetch API Response, whose Headers join a repeated field's values into
-// one (set-cookie excepted).
+// one (set-cookie excepted). It echoes to the origin the request it was
+// given (method, path and query, its Headers as the Fetch API iterates
+// them), for hpackcert to compare with the block it sent.
 //
 // Usage: bun bun-serve.js --port PORT --origin HOST:PORT [--cert F --key F]
 
-const { fetchOrigin, headerObject, options } = require('./origin.js');
+const { fetchOrigin, headerObject, options, echoFields } = require('./origin.js');
 
 const o = options(process.argv.slice(2));
 
 function answer(req) {
-  const path = new URL(req.url).pathname;
+  const url = new URL(req.url);
+  const path = url.pathname;
+  const seen = [':method', req.method, ':path', url.pathname + url.search];
+  for (const [name, value] of req.headers) seen.push(name, value);
   return new Promise((resolve) => {
     fetchOrigin(o.origin, path, (err, status, raw, body) => {
       if (err) {
@@ -28,7 +33,7 @@ function answer(req) {
       }
       const noBody = status === 204 || status === 304;
       resolve(new Response(noBody ? null : body, { status, headers }));
-    });
+    }, echoFields(seen));
   });
 }
 

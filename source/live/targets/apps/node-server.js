@@ -12,17 +12,21 @@
 // are sensitive and lists them in http2.sensitiveHeaders, so that
 // node:http2 sends those fields never-indexed.
 //
+// Either mode echoes to the origin the fields of the request it was given,
+// in the order node:http2 decoded them (echoHeader in origin.js), so that
+// hpackcert can compare them with the block it sent.
+//
 // Usage: node node-server.js --port PORT|--fd N --origin HOST:PORT [--cert F --key F] [--mode server|proxy] [--marks by-name]
 
 const fs = require('node:fs');
 const http2 = require('node:http2');
-const { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames } = require('./origin.js');
+const { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames, echoFields } = require('./origin.js');
 
 const o = options(process.argv.slice(2));
 const mode = o.mode || 'server';
 if (mode !== 'server' && mode !== 'proxy') throw new Error(`--mode ${mode}: want server or proxy`);
 if (o.marks !== undefined && (o.marks !== 'by-name' || mode !== 'server')) throw new Error(`--marks ${o.marks}: want by-name, in server mode`);
-const marks = o.marks ? { [marksHeader]: o.marks } : undefined;
+const marks = o.marks ? { [marksHeader]: o.marks } : {};
 
 // Room for the script's response of 16 KiB strings.
 const limits = { settings: { maxHeaderListSize: 1 << 20 }, maxSendHeaderBlockLength: 1 << 20, maxSessionMemory: 64 };
@@ -35,7 +39,7 @@ function failed(err) {
 }
 
 if (mode === 'server') {
-  server.on('stream', (stream, headers) => {
+  server.on('stream', (stream, headers, flags, rawHeaders) => {
     // A stream the peer resets or a session that ends under it emits
     // 'error'; without a listener that would end the server.
     stream.on('error', (e) => console.error(`node-server.js: stream: ${e.code}: ${e.message}`));
@@ -57,7 +61,7 @@ if (mode === 'server') {
         return;
       }
       if (body.length > 0) stream.end(body);
-    }, marks);
+    }, { ...marks, ...echoFields(rawHeaders, headers) });
   });
 } else {
   server.on('request', (req, res) => {
@@ -85,7 +89,7 @@ if (mode === 'server') {
         return;
       }
       res.end(body);
-    });
+    }, echoFields(req.rawHeaders, req.headers));
   });
 }
 server.on('sessionError', () => {});

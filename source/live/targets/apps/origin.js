@@ -92,6 +92,28 @@ function takeSensitiveNames(rawHeaders) {
   return { raw, names };
 }
 
+// The origin's echo (source/live/decoderorigin.go): a request with
+// echoHeader shows the origin the fields the app was given, each as
+// hex(name)=hex(value), separated by commas, every octet kept.
+const echoHeader = 'x-hpackcert-echo';
+
+// echoFields returns the request fields to send the origin to echo a
+// request: rawHeaders (name, value, ... in the order decoded) when the
+// runtime gives them, else the header object, in its order.
+function echoFields(rawHeaders, headers) {
+  let raw = rawHeaders;
+  if (!Array.isArray(raw)) {
+    raw = [];
+    for (const [name, value] of Object.entries(headers || {})) {
+      for (const v of [].concat(value)) raw.push(name, String(v));
+    }
+  }
+  const hex = (s) => Buffer.from(String(s), 'latin1').toString('hex');
+  const pairs = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push(`${hex(raw[i])}=${hex(raw[i + 1])}`);
+  return { [echoHeader]: pairs.join(',') };
+}
+
 function splitHostPort(addr) {
   const i = addr.lastIndexOf(':');
   return [addr.slice(0, i), Number(addr.slice(i + 1))];
@@ -111,4 +133,4 @@ function options(argv) {
   return o;
 }
 
-module.exports = { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames };
+module.exports = { fetchOrigin, headerObject, options, marksHeader, takeSensitiveNames, echoFields };

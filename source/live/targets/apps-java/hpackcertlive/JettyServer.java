@@ -1,9 +1,12 @@
 package hpackcertlive;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
@@ -63,7 +66,13 @@ public final class JettyServer {
                 if (req.getQueryString() != null) {
                     path += "?" + req.getQueryString();
                 }
-                Origin.Response r = Origin.fetch(a.origin, path);
+                List<String[]> seen = new ArrayList<>();
+                seen.add(new String[] {":method", base.getMethod()});
+                seen.add(new String[] {":path", base.getHttpURI().getPathQuery()});
+                for (HttpField f : base.getHttpFields()) {
+                    seen.add(new String[] {f.getName(), f.getValue()});
+                }
+                Origin.Response r = Origin.fetch(a.origin, path, seen);
                 resp.setStatus(r.status());
                 for (String[] f : r.fields()) {
                     // Jetty 9.4 fails the connection on a value with HTAB

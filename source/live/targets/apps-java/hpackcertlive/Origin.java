@@ -24,8 +24,13 @@ final class Origin {
 
     private Origin() {}
 
-    /** Fetches path from the origin at host:port, on a connection of its own. */
-    static Response fetch(String addr, String path) throws IOException {
+    /**
+     * Fetches path from the origin at host:port, on a connection of its
+     * own, echoing to it the fields the app was given (the origin's echo,
+     * source/live/decoderorigin.go): each as hex(name)=hex(value), separated
+     * by commas, every char an octet of ISO-8859-1.
+     */
+    static Response fetch(String addr, String path, List<String[]> seen) throws IOException {
         int colon = addr.lastIndexOf(':');
         String host = addr.substring(0, colon);
         int port = Integer.parseInt(addr.substring(colon + 1));
@@ -33,13 +38,33 @@ final class Origin {
             s.connect(new InetSocketAddress(host, port), 10_000);
             s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
-            String request = "GET " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nConnection: close\r\n\r\n";
+            String request = "GET " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nConnection: close\r\n"
+                    + "x-hpackcert-echo: " + echo(seen) + "\r\n\r\n";
             out.write(request.getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             InputStream in = s.getInputStream();
             byte[] all = in.readNBytes(MAX_RESPONSE);
             return parse(all);
         }
+    }
+
+    private static String echo(List<String[]> seen) {
+        StringBuilder b = new StringBuilder();
+        for (String[] f : seen) {
+            if (b.length() > 0) {
+                b.append(',');
+            }
+            b.append(hex(f[0])).append('=').append(hex(f[1]));
+        }
+        return b.toString();
+    }
+
+    private static String hex(String s) {
+        StringBuilder b = new StringBuilder();
+        for (byte o : s.getBytes(StandardCharsets.ISO_8859_1)) {
+            b.append(String.format("%02x", o & 0xff));
+        }
+        return b.toString();
     }
 
     private static Response parse(byte[] all) throws IOException {

@@ -3,6 +3,8 @@ package hpackcertlive;
 import jakarta.servlet.http.HttpServlet;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.connector.Request;
@@ -42,7 +44,16 @@ public final class TomcatServer {
             if (req.getQueryString() != null) {
                 path += "?" + req.getQueryString();
             }
-            Origin.Response r = Origin.fetch(origin, path);
+            List<String[]> seen = new ArrayList<>();
+            seen.add(new String[] {":method", req.getMethod()});
+            String raw = req.getCoyoteRequest().requestURI().toString();
+            String query = req.getCoyoteRequest().queryString().toString();
+            seen.add(new String[] {":path", query == null || query.isEmpty() ? raw : raw + "?" + query});
+            MimeHeaders in = req.getCoyoteRequest().getMimeHeaders();
+            for (int i = 0; i < in.size(); i++) {
+                seen.add(new String[] {in.getName(i).toString(), in.getValue(i).toString()});
+            }
+            Origin.Response r = Origin.fetch(origin, path, seen);
             resp.setStatus(r.status());
             MimeHeaders headers = resp.getCoyoteResponse().getMimeHeaders();
             for (String[] f : r.fields()) {

@@ -28,7 +28,7 @@ func TestReadJSON(t *testing.T) {
 		{`{"version": "v"}`, `not a JSON report: no "encoders" object`},
 		{`{"encoders": null}`, `no "encoders" object`},
 		{`{"encoders": {"e": {"cases": {"c": {"grade": "excellent"}}}}}`, `unknown grade "excellent", at target "e", case "c"`},
-		{`{"encoders": {"e": {"cases": {"c": {"grade": 3}}}}}`, `of type certify.Grade, at target "e", case "c"`},
+		{`{"encoders": {"e": {"cases": {"c": {"grade": 3}}}}}`, `of type engine.Grade, at target "e", case "c"`},
 		{`{"encoders": {"e": {"cases": []}}}`, "cannot unmarshal array"},
 		{`{"encoders": {}} {}`, "more after its object, at octet 17"},
 	} {

@@ -46,7 +46,7 @@ file that hpackcert repro replays against --decoder or --exec.`,
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {
 			declareDecoderFlag(fs, &d.decoders)
 			fs.Var(&d.execs, "exec", "`'CMD ARGS'` a program speaking the decoder side of hpack-stdio/1 on its stdin and stdout (docs/STDIO.md)")
-			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue (hpackcert targets), started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); it shows no fields, so only refusals and acceptance are judged")
+			fs.Var(&d.lives, "live", "`NAME` a server or proxy of hpackcert live's catalogue (hpackcert targets), started on 127.0.0.1 and sent the stories as requests (\"all\": every installed one); what it decoded is read back at hpackcert's origin (a proxy's relayed request, a server app's echo), and the cases its role cannot show are n/a")
 			fs.BoolVar(&d.tls, "tls", false, "reach the --live targets over TLS (ALPN h2) instead of h2c")
 		})
 		d.gradeFlags.declare(fs)
@@ -80,9 +80,9 @@ func (d *decoderRun) options() (certify.DecoderOptions, error) {
 	opts.Seed, opts.TrafficStories, opts.TrafficBlocks = d.seed, d.trafficStories, d.trafficBlocks
 	opts.ReproDir = d.repro
 	if len(d.lives) > 0 && opts.TrafficStories == 0 && opts.TrafficBlocks == 0 {
-		// A live target shows no fields: dec/3.2/1 judges only that it
-		// takes valid blocks, which a sample of the traffic shows as well
-		// as all of it, at a round trip per block.
+		// A live target costs a request and its relay or echo per
+		// block: dec/3.2/1 judges a sample of the traffic, which holds
+		// every representation the whole of it does.
 		opts.TrafficStories, opts.TrafficBlocks, opts.Generated = 4, 30, 2
 	}
 	return opts, nil

@@ -17,4 +17,17 @@
 // nghttp2 build tag. Its loops run inside C (internal/libnghttp2's Batch
 // and Conns), one cgo call per benchmark run, so no cgo crossing is
 // charged to nghttp2.
+//
+// Files: workload.go (Workload and the workloads: Batch, Setup, Churn,
+// Stories, the Huffman inputs), runner.go (Runner, Impl, Impls, and XNet,
+// the runner of x/net's Encoder), ours.go (Ours, the reference encoder's
+// runner), compat.go (Compat, package hpack's Encoder against x/net's),
+// nghttp2.go and nonghttp2.go (libnghttp2's runner and connections under
+// the nghttp2 build tag, nothing without it), compression.go
+// (MeasureCompression, the wire bytes per connection), memory.go
+// (MeasureMemory, the heap one connection holds), paired.go
+// (MeasurePaired and PairedWorkloads) and proxyhop.go (ProxyHopWorkloads,
+// a block decoded by x/net and encoded again). The commands compression,
+// memory and paired under cmd/ print BENCHMARKS.md's tables from them;
+// cmd/startup measures what importing package encoder costs a program.
 package bench

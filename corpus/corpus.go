@@ -11,6 +11,11 @@
 //
 // The targets take one []byte argument, so a "go test fuzz v1" file here holds
 // exactly one []byte value.
+//
+// The package is one file, corpus.go: the "go test fuzz v1" form (Marshal,
+// Unmarshal, Name), libFuzzer's framing, and Sync, Plan, ExportLibFuzzer
+// and ImportLibFuzzer over the folders. Command corpussync
+// (corpus/cmd/corpussync) runs them from the module root.
 package corpus
 
 import (

@@ -130,6 +130,24 @@
 // and AppendField and AppendHuffman copy their []byte arguments, which
 // allocates for arguments over 32 bytes. AppendFieldString,
 // AppendHuffmanString and every other path still allocate nothing.
+//
+// # Files
+//
+// encoder.go holds Config, Policy, the Encoder with New, Reset and
+// SetMaxDynamicTableSize, and MaxFieldLen; encode.go, AppendField and
+// AppendFieldString: the choice of a representation under the indexing
+// policy, and the integers and string literals it writes; block.go,
+// AppendBlock and BlockLen for a whole header list; primitives.go, the
+// building blocks exported on their own (AppendSizeUpdates, AppendInteger,
+// AppendHuffman, HuffmanLen and their siblings); pool.go, Pool. table.go is
+// the dynamic table (the entry ring, the arena, eviction and compaction)
+// and hash.go the keyed hash of its two indexes. static.go holds the static
+// indices the policy looks at and their rules; static_lookup.go, generated
+// by gen.go from internal/spec, finds a field in the static table.
+// huffman.go is the Huffman coder and its pair tables, with its inner loop
+// in huffman_amd64.go and huffman_amd64.s or in huffman_generic.go;
+// unsafe.go and its purego twin safe.go hold the memory accesses described
+// above.
 package encoder
 
 import (

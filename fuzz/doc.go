@@ -84,4 +84,16 @@
 //     takes any 64-bit value; it costs no more.
 //
 // TestSeedsWithinBounds checks that no committed seed is cut by a bound.
+//
+// # Files
+//
+// One file per target: roundtrip.go (CheckEncodeRoundTrip), with the
+// Script it parses in script.go; huffman.go (CheckHuffman); integer.go
+// (CheckInteger); differential.go (CheckDecoderDifferential and its
+// Session); xnetencoder.go (CheckCertifyXNetEncoder, and CertifyScript,
+// which judges any ScriptEncoder). independent.go is the differential
+// target's second decoder, internal/broken's without bugs;
+// independent_gofuzz.go puts the strict decoder in its place under the
+// gofuzz tag, where internal/broken cannot be built. checker.go is the
+// checker the targets share, and gofuzz.go the go-fuzz entry points.
 package fuzz

@@ -38,6 +38,8 @@
 //     arrive. Sizes above 1 GiB are taken as 1 GiB.
 //   - The package has no Decoder: keep x/net's for decoding; its fields
 //     convert to this package's HeaderField (see HeaderField).
+//
+// Files: encoder.go (Encoder and its methods) and field.go (HeaderField).
 package hpack
 
 import (

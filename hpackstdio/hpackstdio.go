@@ -66,8 +66,10 @@
 //
 // The package stands alone: it imports no part of the certifier, neither
 // its engine nor an oracle, so that a program speaking the protocol links
-// the protocol only. Its Field, Encoder, Decoder, Lacks and errors are its
-// own, and package source/stdio converts them to the certifier's.
+// the protocol only; of the module it imports internal/spec (Field, the
+// module's one header-field type), internal/proc, internal/cputime and
+// internal/visible. Its Encoder, Decoder, Lacks and errors are its own,
+// and package source/stdio converts them to the certifier's.
 //
 // Files: hpackstdio.go (the operations, Field, Encoder, the shared
 // errors), request.go and decrequest.go (requests, both roles), answer.go

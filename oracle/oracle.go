@@ -11,6 +11,11 @@
 // subpackages import this package for Field, so it cannot import them back.
 // They register themselves instead, the way image formats and database/sql
 // drivers do, and oracle/all is the one import that pulls them all in.
+// oracle/panel decodes a connection's blocks with every oracle at once.
+//
+// Files: oracle.go (Field, Decoder and the registry) and leniency.go
+// (KnownLeniencies, where an oracle knowingly departs from the strict one,
+// and MatchLeniency).
 package oracle
 
 import (

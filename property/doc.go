@@ -58,4 +58,20 @@
 // A command that hangs (an encoder stuck in an eviction loop) is left to
 // the test binary's -timeout, which prints the stuck goroutine's stack: no
 // wall-clock limit decides a result of the suite.
+//
+// # Files
+//
+// doc.go is the only file outside the tests. The state machine:
+// machine_prop_test.go (TestStateMachine), machine_test.go (its commands),
+// system_test.go (the encoder, its pool and a decoder per oracle),
+// state_test.go and model_test.go (the model of a connection and of its
+// dynamic table), verdict_test.go (the checks after each command) and
+// gen_test.go (the generated fields). story_test.go writes a failing
+// sequence as a story and regression_test.go replays them. The smaller
+// properties are in integer_test.go, huffman_test.go, table_test.go,
+// alloc_test.go and escape_test.go, several of them through pair_test.go
+// (an encoder and a strict decoder kept in step). wire_test.go is the
+// tests' own block walker, for those and for the machine's checks.
+// params_test.go reads the knobs; race_test.go, norace_test.go,
+// purego_test.go and nopurego_test.go say how the binary was built.
 package property

@@ -10,7 +10,10 @@
 // controls (an encoder's name and output, a recorded file, a live peer's
 // headers, status and debug data, a started program's stderr) is escaped
 // by the writer of its format (escape.go, on top of internal/visible),
-// never by the caller.
+// never by the caller. report.go holds what the formats share: Write,
+// which picks a format by name, the order of results, the verdict, the
+// summaries and the wording of a matrix cell, a breakdown and a root
+// cause.
 //
 // Every format shows the whole verdict the engine reaches: PASS or FAIL as
 // Report.Failed says; a target's breakdown, its one failure as a whole;

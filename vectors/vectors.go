@@ -61,6 +61,18 @@
 // or 0xF5-0xFF), many duplicates, and ordinary requests and responses. They
 // have no "wire". A set generated with GeneratedSeed is checked in under
 // testdata/generated.
+//
+// # Files
+//
+// vectors.go holds Field; appendix_c.go the examples of Appendix C.
+// story.go holds Story, Case, StoryError and the readers of files and
+// folders, story_parse.go the parser they use (token by token, so that
+// order and duplicates survive and every error has its offset), and
+// story_write.go WriteStory. rawdata.go decodes the embedded traffic,
+// which gen_rawdata.go (build tag ignore, run by go generate) packs into
+// rawdata/. generate.go is GenerateStories; targeted.go writes the
+// stories aimed at one rule each; scenario.go names the scenarios the
+// certifier plays, made of the stories of those two files.
 package vectors
 
 import "github.com/hpackcert/hpackcert/internal/spec"

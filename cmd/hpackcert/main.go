@@ -10,6 +10,7 @@
 //	hpackcert decoders [flags]    certify decoders on the dec/ cases (default: the built-in ones)
 //	hpackcert list [--cases P] [-v]  print the cases (-v: with the RFC text each checks)
 //	hpackcert targets [--format tsv|json]  print live's target catalogue
+//	hpackcert matrix --page SIDE [flags]  write a published matrix page around a run's report
 //	hpackcert encode --stories DIR --out DIR [--encoder E]
 //	                              write an encoder's output in the hpack-test-case format
 //	hpackcert help [COMMAND]      print the help, or a command's (also COMMAND -h)
@@ -25,9 +26,14 @@
 //
 // Each command is a file: run (encoders.go), repro (repro.go, and
 // decrepro.go for the engine's decoder reproductions), gate, live,
-// decoders, list, targets (catalogue.go), encode; help.go generates every
-// usage from the flags. The commands that grade share their flags
-// (flags.go) and end one way (exit.go).
+// decoders, list, targets (catalogue.go), matrix (a published matrix
+// page around a run's report), encode; help.go holds help and version and
+// generates every usage from the flags. The commands that grade share
+// their flags (flags.go) and end one way (exit.go). main.go picks the
+// command and, on an interrupt, kills the programs it started. origin.go
+// is live's --origin; origin_unix.go checks that an inherited descriptor
+// is a listening socket, and origin_other.go, built where there is no
+// Unix, refuses every descriptor.
 //
 // Exit status: 0 when no case fails, 1 when a case fails (not counting
 // --expect-fail entries) or a MUST case is left unsupported for an encoder

@@ -8,6 +8,12 @@
 // The package also holds a broken decoder, for the dec/ cases: Decoder,
 // with the planted bugs of DecoderBugs. Without a bug it decodes exactly
 // as oracle/strict does.
+//
+// Files: broken.go (Bug, its names, and the encoder), decoder.go (Decoder
+// and DecodeError: reading a block), decoder_bugs.go (DecoderBugs, their
+// names, and the decoder as a certify target), decoder_huffman.go (the
+// Huffman code walked one bit at a time, with the bugs that touch it) and
+// decoder_table.go (the decoder's dynamic table, with its table bugs).
 package broken
 
 import (

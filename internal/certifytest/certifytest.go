@@ -1,6 +1,12 @@
 // Package certifytest holds what the tests of the engine, the sources and
 // the reports share: a run cut short, the targets of the broken encoders,
 // and the checks of a report's grades. Only tests import it.
+//
+// Files: certifytest.go (Quick, BrokenTarget, and the checks of grades and
+// of a Huffman octet caught), planted.go (PlantedBugs, every planted bug of
+// the broken encoder with the cases it fails, and CheckPlanted) and
+// planted_decoders.go (PlantedDecoderBugs, the same table for the broken
+// decoder's bugs and the dec/ cases).
 package certifytest
 
 import (

@@ -2,6 +2,11 @@
 // the kernel counts it: time spent waiting for a core on a busy machine
 // is not in it, which makes it a steadier measure of work than wall time
 // (bench's paired rows, dec/7.3/2).
+//
+// Files: cputime.go (Process and Waiting: a process's time on a core and
+// waiting for one, from /proc/PID/task/TID/schedstat), thread_linux.go
+// (Thread, the calling thread's time from CLOCK_THREAD_CPUTIME_ID) and
+// thread_other.go (Thread elsewhere: always unknown).
 package cputime
 
 import (

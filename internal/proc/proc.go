@@ -6,6 +6,11 @@
 //
 // Where there are no Unix process groups, a program is started alone and
 // only it is signalled; its descendants are not tracked.
+//
+// Files: proc.go (Group, Command, KillAll and the registry), group_unix.go
+// (a program made the leader of its own group, signals sent to the group)
+// and group_other.go (where there are no process groups: the program
+// alone, killed).
 package proc
 
 import (

@@ -11,6 +11,11 @@
 // RFC's own table text kept in testdata/rfc7541-appendix-b.txt; the tests
 // compare the static table with testdata/rfc7541-appendix-a.txt and both
 // tables with golang.org/x/net/http2/hpack.
+//
+// Files: spec.go (the constants and Field, the module's one header-field
+// type), static_table.go (StaticTable, transcribed by hand),
+// huffman_table.go (generated) and gen.go (its generator, build tag
+// ignore).
 package spec
 
 //go:generate go run gen.go -input testdata/rfc7541-appendix-b.txt -output huffman_table.go

@@ -1,6 +1,14 @@
 // Package testenv holds the one place where tests decide what to do when
 // something outside the repository is missing: skip with the reason on a
 // user's bare clone, fail when CI=true or HPACKCERT_REQUIRE_NGHTTP2=1.
+// It also holds what tests need of the world around them: the module's
+// commands built, the processes they start gone, their memory measured.
+//
+// Files: testenv.go (Required, Missing, ModuleRoot and the hpack-test-case
+// folder), build.go (BuildCommands and GoTool, building the module's
+// commands once per test binary; ChildProcesses), gone.go (WaitGone and
+// ReadPids, waiting until started processes have exited) and peakrss.go
+// (MeasuredCommand and RunMeasured, a command's peak RSS; GoMemLimit).
 package testenv
 
 import (

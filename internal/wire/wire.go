@@ -8,6 +8,10 @@
 // Walk reads a whole block; ReadInt and ReadString read one primitive;
 // DecodeHuffman and HuffmanLen decode and measure the Huffman code of
 // Appendix B. The certifier and the fuzz targets share this one walker.
+//
+// Files: wire.go (Walk, ReadInt, ReadString, Representation and Error) and
+// huffman.go (DecodeHuffman, a state machine that reads the code four bits
+// at a time, and HuffmanLen).
 package wire
 
 import "fmt"

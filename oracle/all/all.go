@@ -5,6 +5,8 @@
 //
 // It always brings in oracle/strict ("strict") and oracle/xnet ("x/net");
 // built with -tags nghttp2 it also brings in oracle/nghttp2 ("nghttp2").
+// all.go imports the first two; all_nghttp2.go, built with the tag only,
+// the third.
 package all
 
 import (

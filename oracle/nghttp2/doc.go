@@ -42,4 +42,8 @@
 // by C only during the call that decodes it). Close frees it; a Decoder
 // dropped without Close is freed by a cleanup (runtime.AddCleanup).
 // HeapBytes reports what a Decoder holds.
+//
+// Files: doc.go, built always, so that the package exists without the
+// tag; nghttp2.go, built with the tag only: the registration and Decoder,
+// Error, New and Version as aliases and wrappers of internal/libnghttp2.
 package nghttp2

@@ -70,6 +70,11 @@
 // By choice, where the RFC lets a decoder set limits, it rejects header
 // lists over its limit and integers with more than five continuation
 // octets.
+//
+// Files: strict.go (Decoder, Error, Warning and the settings history),
+// decode.go (DecodeBlock: the representations, integers and strings of a
+// block), huffman.go (the Huffman tree, walked one bit at a time) and
+// table.go (the dynamic table and TableEvents).
 package strict
 
 import (

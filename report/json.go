@@ -257,8 +257,9 @@ func WriteJSON(w io.Writer, report *certify.Report) error {
 
 // ReadJSON reads a report WriteJSON wrote. Members it does not know are
 // ignored, so that a report of a newer hpackcert still reads; a document
-// that is not one JSON object with "encoders", or a grade it cannot name,
-// is an error saying where.
+// that is not one JSON object with "encoders", or a case whose grade is
+// missing or names none, is an error saying where (a missing grade would
+// otherwise read as the zero Grade, a pass).
 func ReadJSON(r io.Reader) (*JSONReport, error) {
 	var raw json.RawMessage
 	dec := json.NewDecoder(r)
@@ -277,18 +278,32 @@ func ReadJSON(r io.Reader) (*JSONReport, error) {
 	}
 	var out JSONReport
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("not a JSON report: %w%s", err, badGradeAt(raw))
+		return nil, fmt.Errorf("not a JSON report: %w%s", err, caseAt(raw, badGrade))
 	}
 	if out.Encoders == nil {
 		return nil, errors.New(`not a JSON report: no "encoders" object`)
 	}
+	if at := caseAt(raw, noGrade); at != "" {
+		return nil, fmt.Errorf(`not a JSON report: no "grade"%s`, at)
+	}
 	return &out, nil
 }
 
-// badGradeAt says which target and case hold the first grade that names
-// none (", at target T, case C"), for the error of a report that does not
-// read; "" when no grade is to blame.
-func badGradeAt(raw json.RawMessage) string {
+// badGrade tells a grade that names none.
+func badGrade(grade json.RawMessage) bool {
+	var g certify.Grade
+	return grade != nil && json.Unmarshal(grade, &g) != nil
+}
+
+// noGrade tells a grade that is missing or null.
+func noGrade(grade json.RawMessage) bool {
+	return grade == nil || string(grade) == "null"
+}
+
+// caseAt says which target and case hold the first grade that is wrong as
+// wrong says (", at target T, case C"), for the error of a report that
+// does not read; "" when no grade is to blame.
+func caseAt(raw json.RawMessage, wrong func(grade json.RawMessage) bool) string {
 	var loose struct {
 		Encoders map[string]struct {
 			Cases map[string]struct {
@@ -302,8 +317,7 @@ func badGradeAt(raw json.RawMessage) string {
 	for _, name := range slices.Sorted(maps.Keys(loose.Encoders)) {
 		cases := loose.Encoders[name].Cases
 		for _, id := range slices.Sorted(maps.Keys(cases)) {
-			var g certify.Grade
-			if grade := cases[id].Grade; grade != nil && json.Unmarshal(grade, &g) != nil {
+			if wrong(cases[id].Grade) {
 				return fmt.Sprintf(", at target %q, case %q", name, id)
 			}
 		}

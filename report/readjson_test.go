@@ -10,7 +10,8 @@ import (
 
 // TestReadJSON checks that ReadJSON reads a report's grades, ignores
 // members it does not know, and refuses, saying what was wrong, a
-// document that is not one report.
+// document that is not one report or a case without a grade (which would
+// read as a pass).
 func TestReadJSON(t *testing.T) {
 	doc, err := report.ReadJSON(strings.NewReader(`{"version": "v", "newer": [1],
 		"encoders": {"e": {"kind": "stdio", "cases": {"enc/4.2/1": {"grade": "non-strict", "detail": "d"}}}}}`))
@@ -28,8 +29,10 @@ func TestReadJSON(t *testing.T) {
 		{`{"version": "v"}`, `not a JSON report: no "encoders" object`},
 		{`{"encoders": null}`, `no "encoders" object`},
 		{`{"encoders": {"e": {"cases": {"c": {"grade": "excellent"}}}}}`, `unknown grade "excellent", at target "e", case "c"`},
-		{`{"encoders": {"e": {"cases": {"c": {"grade": 3}}}}}`, `of type engine.Grade, at target "e", case "c"`},
+		{`{"encoders": {"e": {"cases": {"c": {"grade": 3}}}}}`, `Grade, at target "e", case "c"`},
 		{`{"encoders": {"e": {"cases": []}}}`, "cannot unmarshal array"},
+		{`{"encoders": {"e": {"cases": {"b": {"grade": "pass"}, "c": {"detail": "d"}}}}}`, `no "grade", at target "e", case "c"`},
+		{`{"encoders": {"e": {"cases": {"c": {"grade": null}}}}}`, `no "grade", at target "e", case "c"`},
 		{`{"encoders": {}} {}`, "more after its object, at octet 17"},
 	} {
 		_, err := report.ReadJSON(strings.NewReader(c.in))

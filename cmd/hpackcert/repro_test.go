@@ -90,7 +90,7 @@ func TestReproDispatch(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "dec/3.2/1") {
 		t.Errorf("repro of a decoder's file: exit %d; want 0 and dec/3.2/1 graded\n%s%s", status, out, stderr)
 	}
-	if data, err := os.ReadFile(jsonPath); err != nil || !strings.Contains(string(data), `"subject": "decoders"`) {
+	if data, err := os.ReadFile(jsonPath); err != nil || readReport(t, data).Subject != "decoders" {
 		t.Errorf("repro of a decoder's file: the JSON report (%v) is no decoders' report:\n%s", err, data)
 	}
 	for _, tc := range []struct {

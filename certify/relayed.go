@@ -27,18 +27,18 @@ import (
 // target to relay or answer with (a live proxy's or server's), rather than
 // what its encoder was given. t must come from RecordedStories.
 func WithInferredLists(t Target) (Target, error) {
-	rt, ok := t.(*recordedTarget)
-	if !ok {
-		return nil, fmt.Errorf("certify: WithInferredLists needs a target made by RecordedStories, not %T", t)
+	rt, err := recordingOf(t, "WithInferredLists")
+	if err != nil {
+		return nil, err
 	}
-	rt.inferred = true
+	rt.rec.InferredLists = true
 	return t, nil
 }
 
 // inferredLists reports whether t's lists are inferred (WithInferredLists).
 func inferredLists(t Target) bool {
 	rt, ok := t.(*recordedTarget)
-	return ok && rt.inferred
+	return ok && rt.rec.InferredLists
 }
 
 // listChange is one field a target wrote otherwise than the list inferred

@@ -7,8 +7,10 @@
 // the engine infers from a capture and how it is graded, so that live is
 // a source like the others and nothing grades twice.
 //
-// Files: livegrade.go, the transcript and Grade (certify.Run on the
-// transcripts as recorded wire, each target described in the report);
+// Files: livegrade.go, the transcript, its conversion into the encoder
+// side's (Transcript.Recording, a transcript.Recording like recorded
+// wire's) and Grade (certify.Run on it, each target described in the
+// report);
 // expect.go, the list each block must decode to, inferred from what was
 // sent, the target's declared transformation and the oracles' decoding;
 // transform.go, the transformation a target declares (Transform) and its

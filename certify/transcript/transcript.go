@@ -1,10 +1,12 @@
 // Package transcript is what a source hands the certification engine
-// (DESIGN.md: source → transcript → engine → report): for the encoder
-// side, the header blocks a target's encoder wrote, each with the
-// SETTINGS_HEADER_TABLE_SIZE values acknowledged before it, the fields
-// it was to carry where the source knows them, and its wire; a source
-// that plays a scenario against its target itself hands the engine that
-// scenario's transcript through one interface, EncoderPlayer.
+// (DESIGN.md: source → transcript → engine → report), one type per side.
+// For the encoder side (transcript.go), the header blocks a target's
+// encoder wrote, story by story, each with the SETTINGS_HEADER_TABLE_SIZE
+// values acknowledged before it, the fields it was to carry where the
+// source knows them, and its wire; a source that plays a scenario
+// against its target itself hands the engine that scenario's transcript
+// through one interface, EncoderPlayer. The package imports no engine
+// and no oracle, so that a source can produce transcripts without them.
 //
 // Which sources produce transcripts themselves, and which the engine
 // still plays:
@@ -29,9 +31,14 @@
 // files or the capture it comes from were; the engine judges its blocks
 // one by one and keeps of each only what the reports need.
 //
-// The decoder side has no exported transcript yet: certify/decoders plays
-// a decoder target itself, through decoders.DecoderTarget, block by
-// block, judging each answer as it comes.
+// The decoder side's transcript (decoder.go) is a story's blocks, each
+// with the settings it was sent under (DecoderBlock), and the decoder's
+// answer to each (DecoderAnswer: the fields, or the refusal, and the
+// table). Every decoder source is still played by the engine through
+// one interface, decoders.DecoderTarget: the engine chooses the blocks,
+// sends each to a fresh or ongoing context and records the answer as a
+// DecoderAnswer, which it judges at once and drops, so that a decoder
+// that expands a header-list bomb costs one block's memory.
 package transcript
 
 import (

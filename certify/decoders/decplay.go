@@ -28,6 +28,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		out.broke = true
 		return out
 	}
+	_, showsTable := d.(DecoderTableReader)
 	hidden := false
 	if h, ok := d.(FieldsHider); ok && h.FieldsHidden() {
 		hidden = true
@@ -151,7 +152,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 		if what := compareFields(st.expect.fields, fields, c.kind == decNever); what != "" {
 			return diverge(fmt.Sprintf("block %d (%s): %s%s", i, st.note, what, httpNote(st)))
 		}
-		if ans.TableShown {
+		if showsTable {
 			if ans.TableErr != nil {
 				dr.broke(d, s, i, "reading the table: "+ans.TableErr.Error())
 				out.broke = true

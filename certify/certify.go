@@ -18,13 +18,9 @@
 //     capture into a Recording too, describing each target in the Report
 //     (TargetInfo.Live).
 //
-// A source that plays scenarios itself is a Player: the engine asks it
-// for each scenario a case needs and grades the Transcript it answers
-// with (Recorded's target is one). The engine still plays the encoders
-// of the first two sources itself, through Target and Encoder, one block
-// at a time: it chooses each block, compares the encoder's table
-// (TableReader) as the block is decoded, and keeps memory bounded by
-// judging each block at once and releasing it (transcript.go).
+// A source that plays scenarios itself is a Player (Recorded's target
+// is one); the engine plays the encoders of the first two itself, block
+// by block (package transcript's doc says why).
 //
 // For an encoder it drives, the engine plays traffic stories (hpack-test-
 // case's raw-data, embedded in package vectors), generated adversarial

@@ -78,7 +78,7 @@ func determinism(c *caseRun) verdict {
 }
 
 // recordedDeterminism compares the stories a recording holds twice
-// (WithReplay), block by block, up to the first block whose input
+// (Story.ReplayOf), block by block, up to the first block whose input
 // differs.
 func recordedDeterminism(c *caseRun) verdict {
 	rt, _ := c.target.(*recordedTarget)

@@ -187,7 +187,7 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 
 // grade decodes and judges the blocks of a transcript a source played
 // (a Player's), without an encoder; inferred says their lists are
-// inferred (WithInferredLists).
+// inferred (Recording.InferredLists).
 func grade(tr *Transcript, j *judging, inferred bool) *transcript {
 	if tr.Unsupported != "" {
 		return &transcript{scenario: tr.Scenario, unsupported: tr.Unsupported}
@@ -205,7 +205,7 @@ func grade(tr *Transcript, j *judging, inferred bool) *transcript {
 }
 
 // playRecorded decodes the recorded wire of stories without an encoder;
-// inferred says their lists are inferred (WithInferredLists).
+// inferred says their lists are inferred (Recording.InferredLists).
 func playRecorded(name string, stories []story, j *judging, inferred bool) *transcript {
 	tr := &transcript{scenario: name}
 	lim := j.limits()

@@ -3,7 +3,6 @@ package certify
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	ts "github.com/hpackcert/hpackcert/certify/transcript"
@@ -28,8 +27,11 @@ type (
 // with the recording's stories of that scenario (Play). Only the cases
 // that examine existing blocks can run; the others are graded
 // unsupported. A story's ReplayOf must name another story of the
-// recording.
+// recording, and the recording's Role be "request", "response" or none.
 func Recorded(rec *Recording) (Target, error) {
+	if rec.Role != "" && rec.Role != "request" && rec.Role != "response" {
+		return nil, fmt.Errorf("certify: recording %s: role %q; want \"request\", \"response\" or none", rec.Target, rec.Role)
+	}
 	t := &recordedTarget{rec: rec}
 	for _, st := range rec.Stories {
 		if st.ReplayOf != "" && t.story(st.ReplayOf) == nil {
@@ -41,7 +43,7 @@ func Recorded(rec *Recording) (Target, error) {
 
 // RecordedStories returns a target that grades the wire recorded in
 // stories (the hpack-test-case format) instead of running an encoder:
-// Recorded on their recording (ts.FromStories), where (a
+// Recorded on their recording (transcript.FromStories), where (a
 // directory or a file) naming the stories in errors and name the target
 // in reports. A story whose cases carry no "wire" (header lists only)
 // has nothing to grade: its cases are unsupported, with the reason, not
@@ -59,56 +61,10 @@ type recordedTarget struct {
 	rec *Recording
 }
 
-// recordingOf returns the recording behind t, made by Recorded, for the
-// With functions named by what.
-func recordingOf(t Target, what string) (*recordedTarget, error) {
-	rt, ok := t.(*recordedTarget)
-	if !ok {
-		return nil, fmt.Errorf("certify: %s needs a target made by RecordedStories or Recorded, not %T", what, t)
-	}
-	return rt, nil
-}
-
-// WithReplay marks the story of a target made by RecordedStories at path
-// again as the same input as the story at first, recorded again from a
-// fresh context (Story.ReplayOf): enc/2.2/1 compares their blocks, as it
-// compares a driven encoder's two runs. Blocks are compared up to the
-// first whose input (the list expected and the settings acknowledged)
-// differs: a target that writes its own date may be given a new one. A
-// path that names no story is an error.
-func WithReplay(t Target, again, first string) (Target, error) {
-	rt, err := recordingOf(t, "WithReplay")
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range []string{again, first} {
-		if rt.story(p) == nil {
-			return nil, fmt.Errorf("certify: WithReplay: no recorded story %q in %s", p, rt.rec.Target)
-		}
-	}
-	rt.story(again).ReplayOf = filepath.Base(first)
-	return t, nil
-}
-
-// WithFieldRole marks a target made by RecordedStories as a recording of
-// HTTP field sections of one role, "request" or "response"
-// (Recording.Role).
-func WithFieldRole(t Target, role string) (Target, error) {
-	rt, err := recordingOf(t, "WithFieldRole")
-	if err != nil {
-		return nil, err
-	}
-	if role != "request" && role != "response" {
-		return nil, fmt.Errorf("certify: WithFieldRole: role %q; want \"request\" or \"response\"", role)
-	}
-	rt.rec.Role = role
-	return t, nil
-}
-
-// story returns the recorded story at path, or nil.
-func (t *recordedTarget) story(path string) *ts.Story {
+// story returns the recorded story named name, or nil.
+func (t *recordedTarget) story(name string) *ts.Story {
 	for i := range t.rec.Stories {
-		if t.rec.Stories[i].Name == filepath.Base(path) {
+		if t.rec.Stories[i].Name == name {
 			return &t.rec.Stories[i]
 		}
 	}
@@ -128,40 +84,15 @@ func (t *recordedTarget) replays() map[string]string {
 }
 
 // hasGenerated reports whether any story is driven by a generated
-// schedule (WithGenerated).
+// schedule (Story.Generated).
 func (t *recordedTarget) hasGenerated() bool {
 	return slices.ContainsFunc(t.rec.Stories, func(st ts.Story) bool { return st.Generated })
 }
 
 // scGenerated is the scenario under which a recording's generated stories
-// play (WithGenerated): every case that judges the generated and targeted
+// play (Story.Generated): every case that judges the generated and targeted
 // scenarios judges them there.
 const scGenerated = ts.ScenarioGenerated
-
-// WithGenerated marks the stories of a target made by RecordedStories at
-// the given paths (as the stories' Path) as driven by a generated
-// schedule rather than taken from real traffic: a live target made to
-// encode lists built for the cases (every octet, the static table,
-// integer boundaries, churn, fields larger than the table). They are
-// graded by the cases of the generated and targeted scenarios (enc/3.2/2,
-// enc/2.3.2/2, enc/5.2/3, ...) and the other stories by those of the
-// traffic (enc/3.2/1, enc/2.3.2/1, ...); a case of both judges both, each
-// story once. t must come from RecordedStories; a path that names no
-// story is an error.
-func WithGenerated(t Target, paths ...string) (Target, error) {
-	rt, err := recordingOf(t, "WithGenerated")
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range paths {
-		st := rt.story(p)
-		if st == nil {
-			return nil, fmt.Errorf("certify: WithGenerated: no recorded story %q in %s", p, rt.rec.Target)
-		}
-		st.Generated = true
-	}
-	return t, nil
-}
 
 // Play answers a scenario with the recorded stories it plays: on a
 // recording with generated stories, those for scGenerated and the others
@@ -222,20 +153,6 @@ func scenariosOf(t Target, c *Case) []string {
 		}
 	}
 	return out
-}
-
-// WithBreakdown marks a target made by RecordedStories as broken down
-// (Recording.Breakdown): its source stopped before it recorded everything
-// it was to record (a live target that closed the connection, reset it
-// or stopped answering before its schedule ended, a SETTINGS frame never
-// acknowledged). What was recorded is still graded; the breakdown is the
-// target's one failure (TargetInfo.Breakdown), and the run fails. A nil
-// err leaves t as it is; t must come from RecordedStories.
-func WithBreakdown(t Target, err error) Target {
-	if rt, ok := t.(*recordedTarget); ok && err != nil {
-		rt.rec.Breakdown = err
-	}
-	return t
 }
 
 // Breakdown returns the recording's breakdown, or nil.

@@ -22,20 +22,8 @@ import (
 // recordings with their input), nothing of this applies: a wrong decoding
 // is the encoder's defect, filed under the rule it breaks.
 
-// WithInferredLists marks a target made by RecordedStories as a recording
-// whose header lists are inferred, not known: what the source gave the
-// target to relay or answer with (a live proxy's or server's), rather than
-// what its encoder was given. t must come from RecordedStories.
-func WithInferredLists(t Target) (Target, error) {
-	rt, err := recordingOf(t, "WithInferredLists")
-	if err != nil {
-		return nil, err
-	}
-	rt.rec.InferredLists = true
-	return t, nil
-}
-
-// inferredLists reports whether t's lists are inferred (WithInferredLists).
+// inferredLists reports whether t's lists are inferred
+// (Recording.InferredLists).
 func inferredLists(t Target) bool {
 	rt, ok := t.(*recordedTarget)
 	return ok && rt.rec.InferredLists

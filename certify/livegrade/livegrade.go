@@ -106,7 +106,7 @@ type Transcript struct {
 	// target's encoder was given (hpackcert's own server): a block that
 	// decodes to another list is its encoder's defect. Otherwise a list
 	// every oracle decodes alike but otherwise is the target's own doing,
-	// an undeclared transformation (certify.WithInferredLists).
+	// an undeclared transformation (transcript.Recording.InferredLists).
 	SentExact bool
 	Conns     []Conn
 	// Breakdown, when set, is how the target stopped before its schedule

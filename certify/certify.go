@@ -3,18 +3,24 @@
 //
 // hpackcert is one pipeline: a source makes a transcript (blocks with the
 // table sizes acknowledged before each, the fields sent where known, the
-// wire), this package grades it, and package report renders the results.
-// The sources are packages of their own, and this one imports none:
+// wire: package certify/transcript's types, one per side), this package
+// grades it, and package report renders the results. The sources are
+// packages of their own, and this one imports none:
 //
 //   - in process: anything implementing Encoder, through Func or
 //     TestEncoder (source/inprocess names the built-in encoders);
 //   - over stdio, in any language: source/stdio's Exec starts a program
 //     speaking the hpack-stdio/1 protocol;
 //   - recorded wire: source/recorded reads story files of the
-//     hpack-test-case format and hands them to RecordedStories;
+//     hpack-test-case format into a Recording and hands it to Recorded;
 //   - live HTTP/2 capture: source/live captures the blocks of real
-//     servers, proxies and clients and hands them to RecordedStories too,
-//     describing each target in the Report (TargetInfo.Live).
+//     servers, proxies and clients, and certify/livegrade converts the
+//     capture into a Recording too, describing each target in the Report
+//     (TargetInfo.Live).
+//
+// A source that plays scenarios itself is a Player (Recorded's target
+// is one); the engine plays the encoders of the first two itself, block
+// by block (package transcript's doc says why).
 //
 // For an encoder it drives, the engine plays traffic stories (hpack-test-
 // case's raw-data, embedded in package vectors), generated adversarial
@@ -79,9 +85,11 @@
 // checks.go, octets.go and measure.go (the rules and measurements),
 // evidence.go, diagnose.go, scenarios.go, play.go (the play loop, a
 // scenario played), decode.go, diff.go, repro.go, transcript.go,
-// coverage.go, relayed.go, recorded.go, options.go, run.go (Run),
+// coverage.go, relayed.go, recorded.go (Recorded, the Player of a
+// recording, and the transcript types' names), options.go, run.go (Run),
 // judge.go (a case judged: the shared checks, the breakdown),
-// targetkinds.go (the markers a target declares itself with), lacker.go
+// targetkinds.go (the markers a target declares itself with, Player
+// among them), lacker.go
 // (Lacks, Declare). Of the decoder side: decside.go (its names),
 // decrun.go (RunDecoders, ReplayDecoder). Of both: expect.go (runRules,
 // the expect file), reprofiles.go (WriteRepros), report.go (the Report),

@@ -40,7 +40,7 @@ type CoverageSet struct {
 	// Reach, when set, is how many of Total the source can carry at all
 	// (a live target's role: a response holds no request pseudo-header
 	// field, a field value no control octet), and Beyond says why the
-	// others are out of reach. Set by WithFieldRole.
+	// others are out of reach. Set by Recording.Role.
 	Reach  int    `json:"reach,omitempty"`
 	Beyond string `json:"beyond_reach,omitempty"`
 }
@@ -323,7 +323,7 @@ func (c *Coverage) String() string {
 }
 
 // applyReach sets what a recording of one role's field sections can
-// carry at all (WithFieldRole): "request" or "response".
+// carry at all (Recording.Role): "request" or "response".
 func (c *Coverage) applyReach(role string) {
 	// The other role's pseudo-header fields: :status for a request, the
 	// request's for a response.

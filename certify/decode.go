@@ -28,7 +28,7 @@ type storyDecoders struct {
 	scenario string
 	dg       diagnosis
 	// inferred is set when the story's lists are inferred
-	// (WithInferredLists): each block is reconciled with what every
+	// (Recording.InferredLists): each block is reconciled with what every
 	// oracle decodes before it is judged.
 	inferred bool
 }

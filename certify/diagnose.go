@@ -49,7 +49,7 @@ import (
 // decoder rejects (enc/4.2/3, enc/5.1/1, enc/5.2/2, enc/7.1.3/x) judge only
 // blocks every oracle decoded to the fields sent.
 //
-// A block of a recording whose lists are inferred (WithInferredLists) that
+// A block of a recording whose lists are inferred (Recording.InferredLists) that
 // every oracle decodes alike and without error to other fields does not
 // diverge: it is judged against what it decodes to, and the difference is
 // the target's transformation, reported by the list cases (relayed.go).

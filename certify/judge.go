@@ -40,7 +40,7 @@ func blockedByMissingUpdates(results map[string]*Result) {
 }
 
 // targetBreakdown describes the target's failure as a whole: its source's
-// (WithBreakdown), or the first scenario the encoder broke down in, or "";
+// (Recording.Breakdown), or the first scenario the encoder broke down in, or "";
 // with its reproduction and the encoder's stderr.
 func targetBreakdown(t Target, played []*transcript) (text, repro, stderr string) {
 	if err := engine.SourceBreakdown(t); err != nil {

@@ -78,26 +78,30 @@ func determinism(c *caseRun) verdict {
 }
 
 // recordedDeterminism compares the stories a recording holds twice
-// (WithReplay), block by block, up to the first block whose input
+// (Story.ReplayOf), block by block, up to the first block whose input
 // differs.
 func recordedDeterminism(c *caseRun) verdict {
 	rt, _ := c.target.(*recordedTarget)
-	if rt == nil || len(rt.replays) == 0 {
+	var replays map[string]string
+	if rt != nil {
+		replays = rt.replays()
+	}
+	if len(replays) == 0 {
 		return verdict{grade: Unsupported, detail: "recorded stories cannot be encoded again, and the recording holds no story twice"}
 	}
 	compared := 0
 	var cut []string
-	for _, again := range slices.Sorted(maps.Keys(rt.replays)) {
-		a, b := rt.story(rt.replays[again]), rt.story(again)
-		n := min(len(a.Cases), len(b.Cases))
+	for _, again := range slices.Sorted(maps.Keys(replays)) {
+		a, b := rt.story(replays[again]), rt.story(again)
+		n := min(len(a.Blocks), len(b.Blocks))
 		for i := range n {
-			x, y := &a.Cases[i], &b.Cases[i]
-			if !slices.Equal(x.AckedSizes(), y.AckedSizes()) || !slices.Equal(x.Headers, y.Headers) {
-				cut = append(cut, fmt.Sprintf("story %s from block %d on, whose input differs from story %s's", b.Path, i, a.Path))
+			x, y := &a.Blocks[i], &b.Blocks[i]
+			if !slices.Equal(x.Acked, y.Acked) || !slices.Equal(x.Sent, y.Sent) {
+				cut = append(cut, fmt.Sprintf("story %s from block %d on, whose input differs from story %s's", b.Name, i, a.Name))
 				break
 			}
 			if !bytes.Equal(x.Wire, y.Wire) {
-				return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: story %s, block %d differs from story %s, block %d, recorded with the same input from a fresh context (%s, then %s)", b.Path, i, a.Path, i, hexShort(x.Wire), hexShort(y.Wire))}
+				return verdict{grade: Info, detail: fmt.Sprintf("not deterministic: story %s, block %d differs from story %s, block %d, recorded with the same input from a fresh context (%s, then %s)", b.Name, i, a.Name, i, hexShort(x.Wire), hexShort(y.Wire))}
 			}
 			compared++
 		}
@@ -105,7 +109,7 @@ func recordedDeterminism(c *caseRun) verdict {
 	if compared == 0 {
 		return verdict{grade: Unsupported, detail: "not exercised: no block of a story recorded twice had the same input both times (" + strings.Join(cut, "; ") + ")"}
 	}
-	detail := fmt.Sprintf("deterministic: %d blocks of %s recorded again from a fresh context are identical", compared, plural(len(rt.replays), "story", "stories"))
+	detail := fmt.Sprintf("deterministic: %d blocks of %s recorded again from a fresh context are identical", compared, plural(len(replays), "story", "stories"))
 	if len(cut) > 0 {
 		detail += " (not compared: " + strings.Join(cut, "; ") + ")"
 	}

@@ -185,8 +185,27 @@ func encodeSafely(enc Encoder, dst []byte, in *block) (wire []byte, err error) {
 	return enc.EncodeBlock(dst, in.Headers)
 }
 
+// grade decodes and judges the blocks of a transcript a source played
+// (a Player's), without an encoder; inferred says their lists are
+// inferred (Recording.InferredLists).
+func grade(tr *Transcript, j *judging, inferred bool) *transcript {
+	if tr.Unsupported != "" {
+		return &transcript{scenario: tr.Scenario, unsupported: tr.Unsupported}
+	}
+	stories := make([]story, len(tr.Stories))
+	for i, st := range tr.Stories {
+		// The engine's stories are the story format's: each block a case
+		// with the settings, the fields and the wire.
+		stories[i] = story{Path: st.Name, Cases: make([]block, len(st.Blocks))}
+		for k, b := range st.Blocks {
+			stories[i].Cases[k] = block{Seqno: k, TableSizes: b.Acked, Headers: b.Sent, Wire: b.Wire}
+		}
+	}
+	return playRecorded(tr.Scenario, stories, j, inferred)
+}
+
 // playRecorded decodes the recorded wire of stories without an encoder;
-// inferred says their lists are inferred (WithInferredLists).
+// inferred says their lists are inferred (Recording.InferredLists).
 func playRecorded(name string, stories []story, j *judging, inferred bool) *transcript {
 	tr := &transcript{scenario: name}
 	lim := j.limits()
@@ -210,28 +229,12 @@ func playRecorded(name string, stories []story, j *judging, inferred bool) *tran
 // playScenario plays a scenario through the target, or explains why it
 // cannot run.
 func (r *runner) playScenario(t Target, sc string) (*transcript, error) {
-	if rt, ok := t.(*recordedTarget); ok && len(rt.generated) > 0 {
-		stories := rt.storiesOf(sc)
-		if len(stories) == 0 {
-			what := "stories of real traffic"
-			if sc == scGenerated {
-				what = "stories of a generated schedule"
-			}
-			return &transcript{scenario: sc, unsupported: "the recording holds no " + what}, nil
+	if p, ok := t.(Player); ok {
+		tr, err := p.Play(sc)
+		if err != nil {
+			return nil, fmt.Errorf("playing scenario %s of %s: %w", sc, t.Name(), err)
 		}
-		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
-	}
-	if rec, ok := t.(recordings); ok {
-		if sc != scTraffic {
-			// One reason for every scenario, so that a case of several
-			// says it once.
-			return &transcript{scenario: sc, unsupported: "recorded stories carry only their own blocks; the generated and targeted scenarios need an encoder to drive"}, nil
-		}
-		stories := rec.recordedStories()
-		if len(stories) == 0 {
-			return &transcript{scenario: sc, unsupported: recordedWithoutWire(t)}, nil
-		}
-		return playRecorded(sc, stories, r.judging, inferredLists(t)), nil
+		return grade(tr, r.judging, inferredLists(t)), nil
 	}
 	stories, dropped, err := r.scenarioStories(sc, isUTF8Only(t), lacksOf(t))
 	if err != nil {

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	ts "github.com/hpackcert/hpackcert/certify/transcript"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/vectors"
 )
@@ -62,19 +64,15 @@ func fieldValueOctets() string {
 
 func runKinds(t *testing.T, stories []*vectors.Story, generated []string, replay bool) map[string]*Result {
 	t.Helper()
-	target, err := RecordedStories("kinds", "test", stories)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if target, err = WithGenerated(target, generated...); err != nil {
-		t.Fatal(err)
-	}
-	if replay {
-		if target, err = WithReplay(target, "traffic-a-again", "traffic-a"); err != nil {
-			t.Fatal(err)
+	rec := recording(t, stories)
+	for i := range rec.Stories {
+		st := &rec.Stories[i]
+		st.Generated = slices.Contains(generated, st.Name)
+		if replay && st.Name == "traffic-a-again" {
+			st.ReplayOf = "traffic-a"
 		}
 	}
-	rep, err := Run([]Target{target}, Options{})
+	rep, err := Run([]Target{mustTarget(t, rec)}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,18 +112,31 @@ func TestRecordedGeneratedStories(t *testing.T) {
 	if r := res["enc/5.2/3"]; r.Grade != Unsupported || !strings.Contains(r.Detail, "missing 0x09, 0x20-") {
 		t.Errorf("few octets: enc/5.2/3 %v (%s); want unsupported, naming HTAB and SP missing", r.Grade, r.Detail)
 	}
-	if _, err := WithGenerated(mustRecorded(t, stories), "no-such"); err == nil {
-		t.Error("WithGenerated(no-such): no error")
-	}
 }
 
-func mustRecorded(t *testing.T, stories []*vectors.Story) Target {
+// recording returns the recording of stories, named kinds.
+func recording(t *testing.T, stories []*vectors.Story) *Recording {
 	t.Helper()
-	target, err := RecordedStories("kinds", "test", stories)
+	rec, err := ts.FromStories("kinds", "test", stories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// mustTarget returns the engine's target for rec.
+func mustTarget(t *testing.T, rec *Recording) Target {
+	t.Helper()
+	target, err := Recorded(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return target
+}
+
+func mustRecorded(t *testing.T, stories []*vectors.Story) Target {
+	t.Helper()
+	return mustTarget(t, recording(t, stories))
 }
 
 func TestRecordedReplayDeterminism(t *testing.T) {
@@ -160,11 +171,9 @@ func TestRecordedFieldRole(t *testing.T) {
 		{"response", 54, 48, 7, ":method"},
 		{"request", 54, 51, 7, ":status"},
 	} {
-		target, err := WithFieldRole(mustRecorded(t, stories), tc.role)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Run([]Target{target}, Options{})
+		rec := recording(t, stories)
+		rec.Role = tc.role
+		rep, err := Run([]Target{mustTarget(t, rec)}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,8 +185,10 @@ func TestRecordedFieldRole(t *testing.T) {
 			t.Errorf("%s: coverage %q; want the entries a %s cannot carry (%s) named", tc.role, cov.String(), tc.role, tc.without)
 		}
 	}
-	if _, err := WithFieldRole(mustRecorded(t, stories), "push"); err == nil {
-		t.Error(`WithFieldRole("push"): no error`)
+	rec := recording(t, stories)
+	rec.Role = "push"
+	if _, err := Recorded(rec); err == nil || !strings.Contains(err.Error(), `"push"`) {
+		t.Errorf(`Recorded with role "push": %v; want an error naming it`, err)
 	}
 	// Without a role, the coverage says nothing of reach.
 	rep, err := Run([]Target{mustRecorded(t, stories)}, Options{})
@@ -216,8 +227,9 @@ func TestExpectedBreakdown(t *testing.T) {
 		{nil, true, false, 0},
 		{[]string{"kinds breakdown"}, false, true, 0},
 	} {
-		target := WithBreakdown(mustRecorded(t, stories), errors.New("target stopped at request 3 of 9"))
-		rep, err := Run([]Target{target}, Options{ExpectFail: tc.expect})
+		rec := recording(t, stories)
+		rec.Breakdown = errors.New("target stopped at request 3 of 9")
+		rep, err := Run([]Target{mustTarget(t, rec)}, Options{ExpectFail: tc.expect})
 		if err != nil {
 			t.Fatal(err)
 		}

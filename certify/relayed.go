@@ -22,23 +22,11 @@ import (
 // recordings with their input), nothing of this applies: a wrong decoding
 // is the encoder's defect, filed under the rule it breaks.
 
-// WithInferredLists marks a target made by RecordedStories as a recording
-// whose header lists are inferred, not known: what the source gave the
-// target to relay or answer with (a live proxy's or server's), rather than
-// what its encoder was given. t must come from RecordedStories.
-func WithInferredLists(t Target) (Target, error) {
-	rt, ok := t.(*recordedTarget)
-	if !ok {
-		return nil, fmt.Errorf("certify: WithInferredLists needs a target made by RecordedStories, not %T", t)
-	}
-	rt.inferred = true
-	return t, nil
-}
-
-// inferredLists reports whether t's lists are inferred (WithInferredLists).
+// inferredLists reports whether t's lists are inferred
+// (Recording.InferredLists).
 func inferredLists(t Target) bool {
 	rt, ok := t.(*recordedTarget)
-	return ok && rt.inferred
+	return ok && rt.rec.InferredLists
 }
 
 // listChange is one field a target wrote otherwise than the list inferred

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/transcript"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/broken"
 	"github.com/hpackcert/hpackcert/internal/certifytest"
@@ -44,14 +45,14 @@ func wrongCodeStory(t *testing.T) *vectors.Story {
 // known.
 func gradeRecorded(t *testing.T, inferred bool, stories ...*vectors.Story) map[string]*certify.Result {
 	t.Helper()
-	target, err := certify.RecordedStories("recorded", "test", stories)
+	rec, err := transcript.FromStories("recorded", "test", stories)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inferred {
-		if target, err = certify.WithInferredLists(target); err != nil {
-			t.Fatal(err)
-		}
+	rec.InferredLists = inferred
+	target, err := certify.Recorded(rec)
+	if err != nil {
+		t.Fatal(err)
 	}
 	rep, err := certify.Run([]certify.Target{target}, certify.Options{})
 	if err != nil {
@@ -82,7 +83,7 @@ func TestHuffmanDefectOfAKnownList(t *testing.T) {
 	}
 }
 
-// TestInferredListsDecodedOtherwise checks WithInferredLists: a block
+// TestInferredListsDecodedOtherwise checks Recording.InferredLists: a block
 // every oracle decodes alike and without error, to other fields than the
 // list inferred, is judged as it decodes by every rule of the wire, and
 // the difference is listed under enc/3.2/1, field by field; a block an

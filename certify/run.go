@@ -93,8 +93,8 @@ func Run(targets []Target, opts Options) (*Report, error) {
 		info.Lacks = lacksOf(t).String()
 		d.info = info
 		d.coverage = measureCoverage(played)
-		if rt, ok := t.(*recordedTarget); ok && rt.role != "" {
-			d.coverage.applyReach(rt.role)
+		if rt, ok := t.(*recordedTarget); ok && rt.rec.Role != "" {
+			d.coverage.applyReach(rt.rec.Role)
 		}
 	}
 	if opts.Jobs <= 1 {
@@ -155,7 +155,7 @@ type targetDone struct {
 
 // certify runs the cases against one target.
 func (r *runner) certify(t Target, cases []Case) (map[string]*Result, []*transcript, error) {
-	_, recorded := t.(recordings)
+	recorded := isRecorded(t)
 	played := map[string]*transcript{}
 	var order []*transcript
 	results := map[string]*Result{}

@@ -9,13 +9,14 @@ import (
 	"sort"
 	"strings"
 
+	ts "github.com/hpackcert/hpackcert/certify/transcript"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
 // A scenario is a named list of stories that several cases examine; each
 // target plays it once per run. The traffic comes from the run's options;
 // the generated and targeted ones from vectors.Scenario.
-const scTraffic = "traffic" // real traffic: hpack-test-case raw-data, embedded
+const scTraffic = ts.ScenarioTraffic // real traffic: hpack-test-case raw-data, embedded
 
 // targetedScenarios are every scenario but the traffic; allScenarios adds
 // the traffic. The rules of the wire (integers, Huffman, size updates,

@@ -10,10 +10,6 @@ import (
 // rather than by its concrete type; the exported ones let a source of
 // another package declare it.
 type (
-	// recordings is implemented by targets that are recorded wire, not an
-	// encoder: only the traffic scenario, their own stories, can run.
-	recordings interface{ recordedStories() []story }
-
 	// UTF8Only is implemented by targets whose transport may carry only
 	// valid UTF-8 (hpack-stdio/1 without its binary form): UTF8Only
 	// returns true when it can carry nothing else, and the certifier then
@@ -41,12 +37,10 @@ type (
 
 // recordedWithoutWire says why recorded stories without any "wire" grade
 // nothing.
-func recordedWithoutWire(t Target) string {
+func recordedWithoutWire(names []string) string {
 	files := ""
-	if w, ok := t.(interface{ storiesWithoutWire() []string }); ok {
-		if names := w.storiesWithoutWire(); len(names) > 0 {
-			files = fmt.Sprintf(" (%d files: %s ... %s)", len(names), names[0], names[len(names)-1])
-		}
+	if len(names) > 0 {
+		files = fmt.Sprintf(" (%d files: %s ... %s)", len(names), names[0], names[len(names)-1])
 	}
 	return "the story files hold header lists without any \"wire\"" + files + ": they record no encoder's output to grade; to encode them with an encoder, pass the directory as --testcases"
 }
@@ -66,8 +60,10 @@ func describe(t Target) TargetInfo {
 	return info
 }
 
+// isRecorded reports whether t's source plays scenarios itself (a
+// Player): recorded wire, not an encoder the engine drives.
 func isRecorded(t Target) bool {
-	_, ok := t.(recordings)
+	_, ok := t.(Player)
 	return ok
 }
 

@@ -109,7 +109,7 @@ type playedBlock struct {
 	// oracle decoded it to the fields sent (or rejected it by a known
 	// leniency of its own): the blocks side results come from.
 	clean bool
-	// asRelayed, on a block whose list was inferred (WithInferredLists)
+	// asRelayed, on a block whose list was inferred (Recording.InferredLists)
 	// and that every oracle decodes alike and without error to another
 	// list, is the block with that list, each field keeping the sensitive
 	// mark of the one it stands for: the block is judged as it decodes.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/transcript"
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
@@ -67,9 +68,8 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 		}
-		t0 := time.Now()
-		fields, err := decodeSafely(d, st.block)
-		elapsed := time.Since(t0)
+		ans := answer(d, transcript.DecoderBlock{TableSize: st.tableSize, MaxListSize: st.maxList, Wire: st.block})
+		fields, err, elapsed := ans.Fields, ans.Err, ans.Elapsed
 		if errors.Is(err, ErrSettingUnsupported) {
 			out.unsupported = fmt.Sprintf("story %s, block %d: %v", s.name, i, err)
 			return out
@@ -87,8 +87,8 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			// A live target refuses a field section too large for it with
 			// a stream error or 431 (RFC 9113 §8.2, §10.5.1), which keeps
 			// the connection: not an acceptance of the list.
-			if a, ok := d.(interface{ LastAnswer() string }); ok && (strings.HasPrefix(a.LastAnswer(), "reset the stream") || strings.Contains(a.LastAnswer(), "431")) {
-				err = &Rejection{Reason: a.LastAnswer()}
+			if strings.HasPrefix(ans.Said, "reset the stream") || strings.Contains(ans.Said, "431") {
+				err = &Rejection{Reason: ans.Said}
 			}
 		}
 		if st.expect.refused != "" {
@@ -96,8 +96,8 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 				what := fmt.Sprintf("accepted a block it must refuse (%s): decoded %s", st.note, describeFields(fields, err))
 				if c.kind == decBomb {
 					what = fmt.Sprintf("expanded the bomb (%s) under a header-list limit of %d: %s", st.note, st.maxList, describeFields(fields, err))
-					if a, ok := d.(interface{ LastAnswer() string }); ok && a.LastAnswer() != "" {
-						what = fmt.Sprintf("took the bomb (%s) under a header-list limit of %d and %s", st.note, st.maxList, a.LastAnswer())
+					if ans.Said != "" {
+						what = fmt.Sprintf("took the bomb (%s) under a header-list limit of %d and %s", st.note, st.maxList, ans.Said)
 					}
 				}
 				return diverge(what)
@@ -150,13 +150,12 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return diverge(fmt.Sprintf("block %d (%s): %s%s", i, st.note, what, httpNote(st)))
 		}
 		if showsTable {
-			got, err := d.(DecoderTableReader).DecoderTable()
-			if err != nil {
-				dr.broke(d, s, i, "reading the table: "+err.Error())
+			if ans.TableErr != nil {
+				dr.broke(d, s, i, "reading the table: "+ans.TableErr.Error())
 				out.broke = true
 				return out
 			}
-			if what := compareFields(st.expect.table, got, false); what != "" {
+			if what := compareFields(st.expect.table, ans.Table, false); what != "" {
 				return diverge(fmt.Sprintf("the dynamic table after block %d (%s): %s", i, st.note, what))
 			}
 		}
@@ -197,6 +196,25 @@ const decodesRight = "dec/3.2/1"
 // bound): the decoder accepted the block and built a header list that
 // large, which the bomb case grades as such.
 var ErrAnswerTooLarge = errors.New("the decoder's answer is larger than the certifier takes")
+
+// answer sends a block to a decoding context, whose settings are given,
+// and returns its answer: the decoder side's transcript of the block.
+// The table is read only after a block the decoder accepted, the only
+// one whose table is compared.
+func answer(d Decoder, b transcript.DecoderBlock) transcript.DecoderAnswer {
+	var a transcript.DecoderAnswer
+	t0 := time.Now()
+	a.Fields, a.Err = decodeSafely(d, b.Wire)
+	a.Elapsed = time.Since(t0)
+	if s, ok := d.(interface{ LastAnswer() string }); ok {
+		a.Said = s.LastAnswer()
+	}
+	if tr, ok := d.(DecoderTableReader); ok && a.Err == nil {
+		a.TableShown = true
+		a.Table, a.TableErr = tr.DecoderTable()
+	}
+	return a
+}
 
 // decodeSafely decodes a block, turning a panic into a breakdown.
 func decodeSafely(d Decoder, block []byte) (fields []Field, err error) {

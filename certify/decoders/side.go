@@ -11,8 +11,10 @@
 // interfaces a decoder may implement), deccases.go (the dec/ catalogue),
 // decstories.go and decscenarios.go (the stories), decwire.go (the block
 // writer), decprepare.go (the strict decoder's expectations), decrun.go
-// (Run), decgrade.go (a case graded), decplay.go (a story played),
-// decbreakdown.go, decdiff.go (differences in words), dectiming.go
+// (Run), decgrade.go (a case graded), decplay.go (a story played: each
+// block's answer recorded as the decoder side's transcript,
+// transcript.DecoderAnswer, then judged), decbreakdown.go, decdiff.go
+// (differences in words), dectiming.go
 // (dec/7.3/2), decrepro.go (reproductions), side.go (the engine's types
 // under this package's names).
 package decoders

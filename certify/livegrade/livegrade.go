@@ -7,8 +7,10 @@
 // the engine infers from a capture and how it is graded, so that live is
 // a source like the others and nothing grades twice.
 //
-// Files: livegrade.go, the transcript and Grade (certify.Run on the
-// transcripts as recorded wire, each target described in the report);
+// Files: livegrade.go, the transcript, its conversion into the encoder
+// side's (Transcript.Recording, a transcript.Recording like recorded
+// wire's) and Grade (certify.Run on it, each target described in the
+// report);
 // expect.go, the list each block must decode to, inferred from what was
 // sent, the target's declared transformation and the oracles' decoding;
 // transform.go, the transformation a target declares (Transform) and its
@@ -25,6 +27,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/transcript"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 
@@ -103,7 +106,7 @@ type Transcript struct {
 	// target's encoder was given (hpackcert's own server): a block that
 	// decodes to another list is its encoder's defect. Otherwise a list
 	// every oracle decodes alike but otherwise is the target's own doing,
-	// an undeclared transformation (certify.WithInferredLists).
+	// an undeclared transformation (transcript.Recording.InferredLists).
 	SentExact bool
 	Conns     []Conn
 	// Breakdown, when set, is how the target stopped before its schedule
@@ -122,14 +125,27 @@ var ErrNoBlocks = errors.New("live: no header block was captured")
 const sensitiveLack = "a live target encodes fields of its own choosing, and hpackcert cannot mark one sensitive for it; the case is graded when the target sends a field never-indexed itself"
 
 // Target returns the transcript as a target of recorded wire, graded by
-// certify.Run like recorded stories, and the notes of its stories
-// (Stories). The traffic cases run on the connections that played real
-// traffic, the cases of the generated and targeted scenarios on the others
-// (certify.WithGenerated), and a connection that plays another again is
-// its replay (certify.WithReplay). A transcript that broke down is marked
-// so (certify.WithBreakdown): the blocks captured before are graded, and
-// the breakdown is the target's one failure.
+// certify.Run like recorded stories (certify.Recorded on Recording), and
+// the notes of its stories (Stories).
 func (t *Transcript) Target() (certify.Target, []string, error) {
+	rec, notes, err := t.Recording()
+	if err != nil {
+		return nil, notes, err
+	}
+	target, err := certify.Recorded(rec)
+	return target, notes, err
+}
+
+// Recording converts the capture into the encoder side's transcript
+// (transcript.Recording), the type every source of recorded wire hands
+// the engine, and returns it with the notes of its stories (Stories).
+// The traffic cases run on the connections that played real traffic,
+// the cases of the generated and targeted scenarios on the others
+// (Story.Generated), and a connection that plays another again is its
+// replay (Story.ReplayOf). A transcript that broke down keeps its
+// breakdown (Recording.Breakdown): the blocks captured before are
+// graded, and the breakdown is the target's one failure.
+func (t *Transcript) Recording() (*transcript.Recording, []string, error) {
 	stories, notes := Stories(t.Conns, t.Transform)
 	switch t.Marks {
 	case AsSent:
@@ -160,46 +176,39 @@ func (t *Transcript) Target() (certify.Target, []string, error) {
 		}
 		return nil, notes, fmt.Errorf("%w from %s (%s)", ErrNoBlocks, t.Name, t.Where)
 	}
-	target, err := certify.RecordedStories(t.Name, t.Where, stories)
+	rec, err := transcript.FromStories(t.Name, t.Where, stories)
 	if err != nil {
 		return nil, notes, err
 	}
 	// A server's or proxy's connections play either a story of real
 	// traffic or lists built for the cases; a client's carry the
-	// fields of its run, traffic or generated.
-	var generated []string
+	// fields of its run, traffic or generated. Stories made one story
+	// per connection with blocks, in order.
 	have := map[string]bool{}
 	for _, cn := range t.Conns {
-		if !cn.Traffic && len(cn.Blocks) > 0 {
-			generated = append(generated, cn.Name)
-		}
 		have[cn.Name] = len(cn.Blocks) > 0
 	}
-	if target, err = certify.WithGenerated(target, generated...); err != nil {
-		return nil, notes, err
-	}
+	si := 0
 	for _, cn := range t.Conns {
+		if !have[cn.Name] {
+			continue
+		}
+		st := &rec.Stories[si]
+		si++
+		st.Generated = !cn.Traffic
 		// Both connections must have recorded blocks: a target that
 		// stopped may leave either without a story.
-		if cn.ReplayOf != "" && have[cn.Name] && have[cn.ReplayOf] {
-			if target, err = certify.WithReplay(target, cn.Name, cn.ReplayOf); err != nil {
-				return nil, notes, err
-			}
+		if cn.ReplayOf != "" && have[cn.ReplayOf] {
+			st.ReplayOf = cn.ReplayOf
 		}
 	}
-	role := "response"
+	rec.Role = "response"
 	if t.Role == RoleClient {
-		role = "request"
+		rec.Role = "request"
 	}
-	if target, err = certify.WithFieldRole(target, role); err != nil {
-		return nil, notes, err
-	}
-	if !t.SentExact {
-		if target, err = certify.WithInferredLists(target); err != nil {
-			return nil, notes, err
-		}
-	}
-	return certify.WithBreakdown(target, t.Breakdown), notes, nil
+	rec.InferredLists = !t.SentExact
+	rec.Breakdown = t.Breakdown
+	return rec, notes, nil
 }
 
 // markByName makes the expected fields of each block sensitive exactly

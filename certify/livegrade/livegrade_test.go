@@ -2,6 +2,7 @@ package livegrade
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -62,5 +63,48 @@ func TestGradeNoBlocks(t *testing.T) {
 	_, err := Grade(ts, "", certify.Options{})
 	if !errors.Is(err, ErrNoBlocks) || !strings.Contains(err.Error(), "from t (http://x): target stopped at request 1 of 2: closed") {
 		t.Errorf("Grade = %v; want ErrNoBlocks naming t, its URL and its breakdown", err)
+	}
+}
+
+// TestRecording converts a capture into the encoder side's transcript:
+// one story per connection with blocks, named after it, each block with
+// its acknowledged sizes and wire; the generated connections marked so,
+// a replay kept only when both connections have blocks; a client's
+// requests, a server's responses; lists inferred unless sent exactly;
+// the breakdown kept.
+func TestRecording(t *testing.T) {
+	stop := errors.New("stopped")
+	b := Block{Acked: []uint32{0}, Wire: []byte{0x20, 0x88}}
+	tr := Transcript{Name: "srv", Where: "http://x", Role: RoleServer, Breakdown: stop, Conns: []Conn{
+		{Name: "traffic", Traffic: true, Blocks: []Block{b}},
+		{Name: "gen", Blocks: []Block{b, b}},
+		{Name: "again", ReplayOf: "gen", Blocks: []Block{b, b}},
+		{Name: "lost", ReplayOf: "none", Blocks: []Block{b}},
+		{Name: "empty"},
+	}}
+	rec, _, err := tr.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range rec.Stories {
+		got = append(got, fmt.Sprintf("%s/%d/%v/%s", st.Name, len(st.Blocks), st.Generated, st.ReplayOf))
+	}
+	want := []string{"traffic/1/false/", "gen/2/true/", "again/2/true/gen", "lost/1/true/"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stories %q; want %q", got, want)
+	}
+	if blk := rec.Stories[1].Blocks[1]; !reflect.DeepEqual(blk.Acked, b.Acked) || !reflect.DeepEqual(blk.Wire, b.Wire) {
+		t.Errorf("block gen/1: acked %v, wire %x; want %v, %x", blk.Acked, blk.Wire, b.Acked, b.Wire)
+	}
+	if rec.Target != "srv" || rec.Role != "response" || !rec.InferredLists || !errors.Is(rec.Breakdown, stop) {
+		t.Errorf("recording %q role %q, inferred %v, breakdown %v; want srv, response, inferred, stopped", rec.Target, rec.Role, rec.InferredLists, rec.Breakdown)
+	}
+	tr.Role, tr.SentExact = RoleClient, true
+	if rec, _, err = tr.Recording(); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Role != "request" || rec.InferredLists {
+		t.Errorf("a client's recording sent exactly: role %q, inferred %v; want request, not inferred", rec.Role, rec.InferredLists)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // Case is one graded check.

@@ -74,7 +74,7 @@
 // The verdict model both sides share (grades, results and evidence,
 // declarations and the expect file, expected failures, strict, target
 // names and kinds, the stderr tail of a breakdown, a target's part of the
-// report) is package certify/engine's; the decoder side is package
+// report) is package engine's (the module's top-level engine/); the decoder side is package
 // certify/decoders (Run grades, RunDecoders here settles and reports);
 // an encoder's lacks and the stories it is given instead are package
 // certify/lacks. This package keeps their names as aliases and thin
@@ -106,7 +106,7 @@ package certify
 import (
 	"errors"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify/decoders"
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 

@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/hpackcert/hpackcert/certify/decoders"
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // Declaration says that a case, or every case under an id prefix, cannot

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // updateInstances are the instance kinds of the cases that judge the

@@ -1,7 +1,7 @@
 package certify
 
 import (
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"slices"
 	"time"
 )

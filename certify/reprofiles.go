@@ -2,7 +2,7 @@ package certify
 
 import (
 	"fmt"
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"os"
 
 	"github.com/hpackcert/hpackcert/vectors"

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // runner holds what one Run shares between targets and cases.

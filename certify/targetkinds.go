@@ -3,7 +3,7 @@ package certify
 import (
 	"fmt"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // What a target can do beyond Target, asked through small interfaces

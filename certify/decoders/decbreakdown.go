@@ -3,7 +3,7 @@ package decoders
 import (
 	"fmt"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 )
 
 // brokeText records the target's first breakdown where no story was

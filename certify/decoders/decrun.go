@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"github.com/hpackcert/hpackcert/vectors"
 )
 

@@ -3,7 +3,7 @@
 // target is played (a fresh context per story) and judged against the
 // strict decoder, the root cause of a divergence (a feature chain), the
 // timing of dec/7.3/2 and the reproduction files. It grades (Run); the
-// rules of a run and the Report are the engine's (package certify/engine)
+// rules of a run and the Report are the engine's (package engine, the top-level engine/)
 // and package certify's, whose RunDecoders settles and reports what this
 // package graded, as it does for encoders.
 //
@@ -20,7 +20,7 @@
 package decoders
 
 import (
-	"github.com/hpackcert/hpackcert/certify/engine"
+	"github.com/hpackcert/hpackcert/engine"
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 

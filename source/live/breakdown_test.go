@@ -60,7 +60,7 @@ func captureHostile(t *testing.T, h *hostile, role string, tlsOn bool) (*Capture
 // and TLS, and checks the breakdown of its capture word for word: the
 // request it stopped at, the connection, what happened, the peer's own
 // text escaped. The breakdown reaches the engine through
-// certify.WithBreakdown, and is noted on its connection.
+// transcript.Recording.Breakdown, and is noted on its connection.
 func TestHostileBreakdowns(t *testing.T) {
 	for i := range hostiles {
 		h := &hostiles[i]

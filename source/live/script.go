@@ -38,11 +38,11 @@ type ScriptConn struct {
 	StartsAtZero bool
 	// Traffic is set on a connection that plays a story of real traffic
 	// (the embedded raw-data); the others play lists built for the cases,
-	// graded as generated stories (certify.WithGenerated).
+	// graded as generated stories (transcript.Story.Generated).
 	Traffic bool
 	// ReplayOf names the connection this one plays again, step for step
 	// with the same settings and responses, from a fresh context: the
-	// target's two recordings of the same input (certify.WithReplay).
+	// target's two recordings of the same input (transcript.Story.ReplayOf).
 	// When it is the connection just before, CaptureServer plays the two
 	// at once, in lockstep: each step of this one right after the same
 	// step of that one, so that what the target adds of its own (a date,

@@ -64,7 +64,7 @@ type ClientRun struct {
 	Headers []vectors.Field
 	// Generated marks a run whose requests carry lists built for the
 	// cases rather than traffic: its connections are graded as generated
-	// stories (certify.WithGenerated).
+	// stories (transcript.Story.Generated).
 	Generated bool
 	// Again names the earlier run (FirstRun for the first) this one makes
 	// again, with the same URLs; Run and Headers must be that run's. Each

@@ -93,7 +93,8 @@
 // (Lacks, Declare). Of the decoder side: decside.go (its names),
 // decrun.go (RunDecoders, ReplayDecoder). Of both: expect.go (runRules,
 // the expect file), reprofiles.go (WriteRepros), report.go (the Report),
-// version.go.
+// version.go. The public API for a Go encoder's own tests: func.go (Func,
+// a target of an in-process encoder) and testencoder.go (TestEncoder).
 //
 // The package imports package encoder for one thing: Reference, the
 // reference encoder that the compression-ratio case compares every

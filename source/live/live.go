@@ -41,7 +41,12 @@
 //     pass (PeerError), the peer's text escaped, the certificate;
 //   - script.go, exercise.go: what is asked (Script, the schedule of
 //     table sizes, the lists built for the cases);
-//   - decoder.go, decodermem.go: the live decoder driver (DecoderTarget).
+//   - decoder*.go: the live decoder driver (DecoderTarget): decoder.go
+//     sends each block as a request; decoderverdict.go reads what the
+//     target answered; decodererrors.go names its refusals (GOAWAY, a
+//     close, 431); decoderfields.go, decoderview.go and decoderorigin.go
+//     read back what it decoded, at hpackcert's origin, through the view
+//     its catalogue entry declares; decodermem.go measures its memory.
 //
 // Between requests on one connection hpackcert changes its
 // SETTINGS_HEADER_TABLE_SIZE, waiting for each acknowledgement: down to 0,

@@ -22,4 +22,16 @@
 // targets of the dec/ cases (live.DecoderTarget), each started on first
 // use and stopped by Close; the command in decsurvey sends a handful of
 // crafted blocks to every one and prints what each did.
+//
+// The files: targets.go (TargetSpec and the catalogue), gotargets.go
+// (Go's server, reverse proxy and client, in process), debian.go (the
+// Debian servers, proxies and clients started from conf/, and their
+// versions), proxies2.go (the later proxies: lighttpd, Varnish, Traffic
+// Server), apps.go (the apps of apps/ written out and started: Node, Bun,
+// Python), servers2.go (the apps ci/live-apps.sh builds: Java, Haskell),
+// clientruns.go (the runs of a client target), process.go and listen.go
+// (starting a program on a loopback port, and killing it), neverindex.go
+// (each library's never-index policy), decoder.go (the decoder targets)
+// and decoderviews.go (how each shows the fields it decoded, and the
+// cases its role cannot show).
 package targets

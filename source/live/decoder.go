@@ -93,6 +93,11 @@ func NewDecoderTarget(o DecoderOptions) (*DecoderTarget, error) {
 // Name returns the target's name.
 func (t *DecoderTarget) Name() string { return t.o.Name }
 
+// Live marks the target as driven over a live HTTP/2 connection
+// (certify.Live): the engine sends it requests and holds it to RFC 9113
+// as well as RFC 7541.
+func (t *DecoderTarget) Live() {}
+
 // Close ends the open connection and stops the target.
 func (t *DecoderTarget) Close() error {
 	t.mu.Lock()

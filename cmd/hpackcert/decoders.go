@@ -40,7 +40,7 @@ when built with -tags nghttp2. A MUST case left unsupported (a declared lack) fa
 run unless declared, as for encoders. The traffic stories are those of dec/3.2/1; with
 --live targets alone, 4 stories of 30 blocks unless --traffic-stories or
 --traffic-blocks says otherwise. --repro DIR writes each failure's blocks as a story
-file that hpackcert repro replays against --decoder or --exec.`,
+file that hpackcert repro replays against --decoder, --exec or --live.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		d := &decoderRun{}
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {

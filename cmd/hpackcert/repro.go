@@ -21,7 +21,7 @@ var reproCommand = &command{
 run --repro or decoders --repro wrote: against the encoder or decoder named (the one
 that failed, or a fixed one), or, for recorded wire, against the wire the file
 carries. The file says which side it is: a decoder's reproduction is replayed
-against --decoder or --exec decoders, an encoder's against --encoder or --exec
+against --decoder, --exec or --live decoders, an encoder's against --encoder or --exec
 encoders.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		c := &certification{}

@@ -44,7 +44,10 @@ func ReadExpectations(path string) (failures []string, declared []Declaration, e
 // judged nothing, and lists the expectations no finding met.
 func (r *Report) finishExpectations(expect *engine.Expectations) {
 	for _, name := range r.Encoders {
-		if r.NothingJudged(name) && expect.NothingJudged(name) {
+		// Expectations name a target as it names itself (Reported),
+		// as for its breakdown and failures, not as the report
+		// renamed a second target of that name ("NAME #2").
+		if r.NothingJudged(name) && expect.NothingJudged(r.Targets[name].Reported) {
 			info := r.Targets[name]
 			info.NothingJudgedExpected = true
 			r.Targets[name] = info

@@ -36,9 +36,9 @@ adapter's limits from the run's JSON report.`,
 		})
 		return func(stdout, _ io.Writer) (int, error) {
 			if err := m.write(stdout); err != nil {
-				return 2, err
+				return exitHarness, err
 			}
-			return 0, nil
+			return exitPass, nil
 		}
 	},
 }

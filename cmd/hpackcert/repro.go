@@ -9,7 +9,6 @@ import (
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/internal/shell"
-	"github.com/hpackcert/hpackcert/vectors"
 )
 
 var reproCommand = &command{
@@ -73,23 +72,18 @@ func (c *certification) replayDecoders(stdout io.Writer) (int, error) {
 }
 
 // writeRepros writes the reproduction of every failed or non-strict case
-// to dir, one story file each, and returns where they are and how to
-// replay the first with bin.
+// to dir (certify.WriteRepros), and returns where they are and how to
+// replay the first with bin, against the target as specs named it.
 func writeRepros(rep *certify.Report, specs []string, dir, bin string) (certify.Repro, error) {
-	repro := certify.Repro{Dir: dir}
+	repro, err := certify.WriteRepros(rep, dir)
+	if err != nil {
+		return repro, fmt.Errorf("--repro: %w", err)
+	}
 	for i, enc := range rep.Encoders {
 		for _, c := range rep.Cases {
-			res := rep.Results[enc][c.ID]
-			if res.Replay == nil {
-				continue
-			}
-			path := filepath.Join(dir, fileName(enc)+"--"+strings.ReplaceAll(c.ID, "/", "_")+".json")
-			if err := vectors.WriteStory(path, res.Replay); err != nil {
-				return repro, fmt.Errorf("--repro: %w", err)
-			}
-			repro.Files++
-			if repro.Replay == "" && i < len(specs) {
-				repro.Replay = replayCommand(bin, path, c.ID, specs[i])
+			if res := rep.Results[enc][c.ID]; res != nil && res.Replay != nil && i < len(specs) {
+				repro.Replay = replayCommand(bin, certify.ReproPath(dir, enc, c.ID), c.ID, specs[i])
+				return repro, nil
 			}
 		}
 	}
@@ -109,19 +103,4 @@ func replayCommand(bin, path, id, spec string) string {
 		cmd = "cd " + shell.Quote(wd) + " && " + cmd
 	}
 	return cmd
-}
-
-// fileName keeps the letters, digits and -._ of an encoder's name.
-func fileName(name string) string {
-	out := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '_':
-			return r
-		}
-		return '_'
-	}, name)
-	if len(out) > 64 {
-		out = out[:64]
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package live
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"syscall"
@@ -117,7 +116,7 @@ func (w *wireConn) why(err error) string {
 	switch {
 	case errors.Is(err, syscall.ECONNRESET):
 		s = "the target reset the connection (TCP reset)"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
+	case closedConn(err):
 		s = "the target closed the connection"
 	default:
 		s = PeerText(err.Error())

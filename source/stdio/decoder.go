@@ -230,9 +230,8 @@ func (d *stdioDecoder) SetMaxHeaderListSize(n uint32) error {
 }
 
 // DecodeBlock sends the block with the settings in force; an error
-// answer is a *certify.Rejection (or, starting with
-// SettingUnsupportedPrefix, certify.ErrSettingUnsupported), anything else
-// a breakdown.
+// answer becomes what certifyDecodeError makes of it (a refusal, or a
+// setting the program does not support), anything else a breakdown.
 func (d *stdioDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	if d.c != d.t.client {
 		return nil, errors.New("the decoder process was restarted; this context is gone")

@@ -33,15 +33,20 @@ func (d *saysDecoder) DecoderTable() ([]Field, error) {
 
 // TestAnswer records a decoder's answer as the decoder side's
 // transcript: the fields and its words for a block it accepts, with its
-// table; the refusal and its words for one it refuses, whose table is
-// not read.
+// table once readTable asks for it; the refusal and its words for one it
+// refuses, whose table is not read.
 func TestAnswer(t *testing.T) {
 	d := &saysDecoder{}
 	a := answer(d, transcript.DecoderBlock{TableSize: 4096, Wire: []byte{0x82}})
+	if a.TableShown || d.tableReads != 0 {
+		t.Errorf("accepted block: the table read with the answer (%d reads); want it read by readTable only", d.tableReads)
+	}
+	readTable(d, &a)
 	if a.Err != nil || len(a.Fields) != 1 || a.Fields[0].Value != "GET" || a.Said != "200" || !a.TableShown || len(a.Table) != 1 {
 		t.Errorf("accepted block: %+v; want :method GET, said 200, a table of 1 entry", a)
 	}
 	a = answer(d, transcript.DecoderBlock{TableSize: 4096, Wire: []byte{0xff}})
+	readTable(d, &a)
 	if !Rejected(a.Err) || a.Fields != nil || a.Said != "reset the stream" || a.TableShown {
 		t.Errorf("refused block: %+v; want a rejection, said reset the stream, no table", a)
 	}

@@ -150,6 +150,7 @@ func (dr *decRunner) play(c *decCase, s *decStory) decOutcome {
 			return diverge(fmt.Sprintf("block %d (%s): %s%s", i, st.note, what, httpNote(st)))
 		}
 		if showsTable {
+			readTable(d, &ans)
 			if ans.TableErr != nil {
 				dr.broke(d, s, i, "reading the table: "+ans.TableErr.Error())
 				out.broke = true
@@ -198,9 +199,8 @@ const decodesRight = "dec/3.2/1"
 var ErrAnswerTooLarge = errors.New("the decoder's answer is larger than the certifier takes")
 
 // answer sends a block to a decoding context, whose settings are given,
-// and returns its answer: the decoder side's transcript of the block.
-// The table is read only after a block the decoder accepted, the only
-// one whose table is compared.
+// and returns its answer: the decoder side's transcript of the block,
+// its table apart (readTable).
 func answer(d Decoder, b transcript.DecoderBlock) transcript.DecoderAnswer {
 	var a transcript.DecoderAnswer
 	t0 := time.Now()
@@ -209,11 +209,18 @@ func answer(d Decoder, b transcript.DecoderBlock) transcript.DecoderAnswer {
 	if s, ok := d.(interface{ LastAnswer() string }); ok {
 		a.Said = s.LastAnswer()
 	}
+	return a
+}
+
+// readTable adds to a, the answer to a block d accepted, the dynamic
+// table d shows after it, when it shows one. It is read only once the
+// fields are found right: a divergence needs no table, and an in-process
+// bomb's memory is measured without the copy.
+func readTable(d Decoder, a *transcript.DecoderAnswer) {
 	if tr, ok := d.(DecoderTableReader); ok && a.Err == nil {
 		a.TableShown = true
 		a.Table, a.TableErr = tr.DecoderTable()
 	}
-	return a
 }
 
 // decodeSafely decodes a block, turning a panic into a breakdown.

@@ -1,0 +1,36 @@
+package decoder
+
+import "fmt"
+
+// Error is a decoding error: the rule of RFC 7541 (or RFC 9113) the input
+// broke, and the offset of the octet where it did so, counted from the start
+// of the input the failing call was given.
+type Error struct {
+	// Offset is the 0-based offset of the offending octet.
+	Offset int
+	// Rule names what was wrong, with the section of the RFC that says so.
+	Rule string
+}
+
+// Error formats the offset and the rule.
+func (e *Error) Error() string {
+	return fmt.Sprintf("hpack decoder: offset %d: %s", e.Offset, e.Rule)
+}
+
+// The rules an Error names. They are constants so that a test can tell
+// which rule an input broke without matching text.
+const (
+	RuleHuffmanEOS        = "Huffman string contains EOS (RFC 7541 §5.2)"
+	RuleHuffmanPadLength  = "Huffman padding longer than 7 bits (RFC 7541 §5.2)"
+	RuleHuffmanPadOnes    = "Huffman padding is not the most significant bits of EOS (RFC 7541 §5.2)"
+	RuleIntegerTruncated  = "integer truncated (RFC 7541 §5.1)"
+	RuleIntegerOverflow   = "integer larger than 2^32-1 (RFC 7541 §5.1)"
+	RuleIntegerTooLong    = "integer has more than 5 continuation octets (RFC 7541 §5.1)"
+	RuleStringTruncated   = "string literal runs past the end of the block (RFC 7541 §5.2)"
+	RuleStringTooLong     = "string literal longer than the maximum string length"
+	RuleIndexZero         = "index 0 (RFC 7541 §6.1)"
+	RuleIndexRange        = "index past the end of the dynamic table (RFC 7541 §2.3.3)"
+	RuleSizeUpdateLimit   = "dynamic table size update above the acknowledged setting (RFC 7541 §4.2)"
+	RuleSizeUpdatePlace   = "dynamic table size update after a field (RFC 7541 §4.2)"
+	RuleSizeUpdateMissing = "the lowered setting requires a size update at the start of the block (RFC 7541 §4.2)"
+)

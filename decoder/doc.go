@@ -2,8 +2,31 @@
 // decoder (issue 38): one meant never to allocate after construction and
 // to be as strict as oracle/strict.
 //
+// # Use
+//
+// A Decoder holds the decoding context of one HTTP/2 connection: create it
+// with New, giving the SETTINGS_HEADER_TABLE_SIZE the peer acknowledged,
+// and pass each header block to Decode, which calls back for each field:
+//
+//	dec := decoder.New(decoder.Config{})
+//	err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
+//		// name and value are valid until this function returns.
+//		return nil
+//	})
+//
+// New allocates the decoder's memory: the dynamic table's arena and ring
+// for Config.TableSize, and room for one field's Huffman-decoded name and
+// value, bounded by Config.MaxStringLength. Decode allocates nothing on
+// success (TestDecodeAllocs); an error allocates its *Error.
+//
+// # Files
+//
 // It is unfinished. What is here:
 //
+//   - decoder.go: Decoder, New and Decode: representations (§6), index
+//     bounds, size updates only before the first field and within the
+//     acknowledged setting, the string length bound, and a literal naming a
+//     dynamic entry copied before its insertion can evict the entry.
 //   - huffman.go: a table-driven Huffman decoder (§5.2). A flat table
 //     indexed by the next 12 bits gives the symbols whose codes end within
 //     them (up to two) and the bits they take; codes longer than 12 bits
@@ -21,7 +44,14 @@
 //   - errors.go: Error, the offset and the rule an input broke, and the
 //     rules as constants.
 //
-// Not done yet: Decoder itself, the
-// allocation and escape-analysis tests, the header-list size limit, the
-// x/net-compatible API, the certification run and the benchmarks.
+// Not done yet (issue 38): changing the acknowledged setting after New
+// (with the size update a lowered setting requires, RFC 9113 §4.3.1), the
+// header-list size limit enforced before a field is expanded (RFC 9113
+// §6.5.2), errors that do not allocate, the escape-analysis gate, a fuzz
+// differential of Decode against oracle/strict, x/net and libnghttp2,
+// "hpackcert decoders --decoder builtin:ref --strict", the x/net-compatible
+// API in package hpack, speed work on the string and field loops (no
+// benchmark has been run yet) and the paired benchmarks. The dynamic table
+// repeats the encoder's ring-and-arena eviction and compaction
+// (encoder/table.go); the two should share one internal package.
 package decoder

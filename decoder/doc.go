@@ -47,8 +47,9 @@
 // Not done yet (issue 38): changing the acknowledged setting after New
 // (with the size update a lowered setting requires, RFC 9113 §4.3.1), the
 // header-list size limit enforced before a field is expanded (RFC 9113
-// §6.5.2), errors that do not allocate, the escape-analysis gate, a fuzz
-// differential of Decode against oracle/strict, x/net and libnghttp2,
+// §6.5.2), errors that do not allocate, the escape-analysis gate, the
+// decoder panel's fuzz differential against oracle/strict and libnghttp2
+// (FuzzDecode compares with x/net only, on inputs of one connection),
 // "hpackcert decoders --decoder builtin:ref --strict", the x/net-compatible
 // API in package hpack, speed work on the string and field loops (no
 // benchmark has been run yet) and the paired benchmarks. The dynamic table

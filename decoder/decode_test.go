@@ -27,6 +27,19 @@ func randomField(r *rand.Rand) hpack.HeaderField {
 	return f
 }
 
+// xnetFields formats x/net's fields as collect does.
+func xnetFields(fields []hpack.HeaderField) []string {
+	var out []string
+	for _, f := range fields {
+		s := f.Name + ": " + f.Value
+		if f.Sensitive {
+			s += " (sensitive)"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // TestDecodeDifferential encodes random blocks with hpackcert's encoder
 // and x/net's, with table size changes in between, and decodes each with
 // Decode and with x/net's decoder: the fields and their "Never Indexed"
@@ -65,14 +78,7 @@ func TestDecodeDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatalf("x/net: %v", err)
 			}
-			var wantS []string
-			for _, f := range want {
-				s := f.Name + ": " + f.Value
-				if f.Sensitive {
-					s += " (sensitive)"
-				}
-				wantS = append(wantS, s)
-			}
+			wantS := xnetFields(want)
 			got, err := collect(d, block)
 			if err != nil || strings.Join(got, "|") != strings.Join(wantS, "|") {
 				t.Fatalf("block %x: %q, %v; x/net %q", block, got, err, wantS)

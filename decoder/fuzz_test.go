@@ -58,14 +58,7 @@ func FuzzDecode(f *testing.F) {
 			if err != nil {
 				return
 			}
-			var wantS []string
-			for _, f := range want {
-				s := f.Name + ": " + f.Value
-				if f.Sensitive {
-					s += " (sensitive)"
-				}
-				wantS = append(wantS, s)
-			}
+			wantS := xnetFields(want)
 			if strings.Join(got, "|") != strings.Join(wantS, "|") {
 				t.Fatalf("block %x: ours %q, x/net %q", block, got, wantS)
 			}

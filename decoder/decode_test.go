@@ -121,3 +121,26 @@ func TestDecodeDynamicNameEvicted(t *testing.T) {
 		t.Fatalf("table %q", tab)
 	}
 }
+
+// TestDecodeHeaderListSize checks the header list limit, 32 octets per
+// field counted: on references to a large dynamic entry, which would
+// otherwise expand one wire octet to the entry's size, on empty literals,
+// and at exactly the limit.
+func TestDecodeHeaderListSize(t *testing.T) {
+	value := strings.Repeat("v", 100)
+	insert := "\x40\x01n\x64" + value // "n: v...", 133 octets
+	d := New(Config{MaxHeaderListSize: 3 * 133})
+	got, err := collect(d, []byte(insert+"\xbe\xbe"))
+	if err != nil || len(got) != 3 {
+		t.Fatalf("3 fields of 133 octets at a limit of 399: %d fields, %v", len(got), err)
+	}
+	got, err = collect(d, []byte("\xbe\xbe\xbe\xbe"))
+	if e, ok := err.(*Error); !ok || e.Rule != RuleHeaderListSize || e.Offset != 3 || len(got) != 3 {
+		t.Fatalf("4 references to a 133-octet entry: %d fields, %v; want 3 and the limit at offset 3", len(got), err)
+	}
+	// Thirteen empty literals cost 32 octets each: 416 > 399.
+	got, err = collect(New(Config{MaxHeaderListSize: 399}), []byte(strings.Repeat("\x00\x00\x00", 13)))
+	if e, ok := err.(*Error); !ok || e.Rule != RuleHeaderListSize || e.Offset != 36 || len(got) != 12 {
+		t.Fatalf("13 empty literals: %d fields, %v; want 12 and the limit at offset 36", len(got), err)
+	}
+}

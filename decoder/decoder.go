@@ -21,6 +21,12 @@ type Config struct {
 	// and the wire octets of a Huffman coded one. Zero means
 	// DefaultMaxStringLength.
 	MaxStringLength int
+	// MaxHeaderListSize bounds the header list a block decodes to, in
+	// the octets RFC 9113 §6.5.2 counts: each field's name and value
+	// plus 32. Decode checks it before it hands out or inserts a field,
+	// so no block costs more whatever entries it references. Zero means
+	// no bound.
+	MaxHeaderListSize uint32
 }
 
 // Decoder holds the decoding context of one HTTP/2 connection's header
@@ -28,6 +34,7 @@ type Config struct {
 type Decoder struct {
 	table     dynamicTable
 	maxString int
+	maxList   uint64 // 0 for none
 	// names and values hold the decoded octets of the current field's
 	// Huffman coded name and value, and the copy of a dynamic table name
 	// the field's insertion might overwrite. Their lengths are their
@@ -67,6 +74,7 @@ func New(cfg Config) *Decoder {
 	return &Decoder{
 		table:     newTable(size),
 		maxString: maxString,
+		maxList:   uint64(cfg.MaxHeaderListSize),
 		names:     make([]byte, max(huffRoom, int(size))),
 		values:    make([]byte, huffRoom),
 	}
@@ -83,6 +91,7 @@ func New(cfg Config) *Decoder {
 // §4.3).
 func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive bool) error) error {
 	fieldSeen := false
+	var listSize uint64
 	for i := 0; i < len(block); {
 		b := block[i]
 		start := i
@@ -95,6 +104,9 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			}
 			name, value, err := d.lookup(idx, start)
 			if err != nil {
+				return err
+			}
+			if listSize, err = d.count(listSize, name, value, start); err != nil {
 				return err
 			}
 			if err := emit(name, value, false); err != nil {
@@ -142,6 +154,9 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 		if value, i, err = d.readString(block, i, d.values); err != nil {
 			return err
 		}
+		if listSize, err = d.count(listSize, name, value, start); err != nil {
+			return err
+		}
 		if indexing {
 			d.table.add(name, value)
 		}
@@ -151,6 +166,17 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 		fieldSeen = true
 	}
 	return nil
+}
+
+// count adds the field's RFC 9113 §6.5.2 size to listSize, the size of
+// the block's fields so far, and checks the header list size limit; at is
+// the offset of the field's representation, for the error.
+func (d *Decoder) count(listSize uint64, name, value []byte, at int) (uint64, error) {
+	listSize += uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
+	if d.maxList != 0 && listSize > d.maxList {
+		return listSize, &Error{Offset: at, Rule: RuleHeaderListSize}
+	}
+	return listSize, nil
 }
 
 // lookup returns the name and value of the entry of RFC index idx (§2.3.3),

@@ -25,8 +25,10 @@
 //
 //   - decoder.go: Decoder, New and Decode: representations (§6), index
 //     bounds, size updates only before the first field and within the
-//     acknowledged setting, the string length bound, and a literal naming a
-//     dynamic entry copied before its insertion can evict the entry.
+//     acknowledged setting, the string length bound, the header list size
+//     limit (RFC 9113 §6.5.2, 32 octets per field) checked before a field
+//     is handed out or inserted, and a literal naming a dynamic entry
+//     copied before its insertion can evict the entry.
 //   - huffman.go: a table-driven Huffman decoder (§5.2). A flat table
 //     indexed by the next 12 bits gives the symbols whose codes end within
 //     them (up to two) and the bits they take; codes longer than 12 bits
@@ -45,9 +47,8 @@
 //     rules as constants.
 //
 // Not done yet (issue 38): changing the acknowledged setting after New
-// (with the size update a lowered setting requires, RFC 9113 §4.3.1), the
-// header-list size limit enforced before a field is expanded (RFC 9113
-// §6.5.2), errors that do not allocate, the escape-analysis gate, the
+// (with the size update a lowered setting requires, RFC 9113 §4.3.1),
+// errors that do not allocate, the escape-analysis gate, the
 // decoder panel's fuzz differential against oracle/strict and libnghttp2
 // (FuzzDecode compares with x/net only, on inputs of one connection),
 // "hpackcert decoders --decoder builtin:ref --strict", the x/net-compatible

@@ -32,4 +32,5 @@ const (
 	RuleIndexRange       = "index past the end of the dynamic table (RFC 7541 §2.3.3)"
 	RuleSizeUpdateLimit  = "dynamic table size update above the acknowledged setting (RFC 7541 §4.2)"
 	RuleSizeUpdatePlace  = "dynamic table size update after a field (RFC 7541 §4.2)"
+	RuleHeaderListSize   = "header list larger than the maximum header list size (RFC 9113 §6.5.2)"
 )

@@ -93,4 +93,21 @@ func TestDecodeSizeUpdateAllocs(t *testing.T) {
 	if allocs != 0 || d.table.len() != 2 {
 		t.Fatalf("%v allocations per run, %d entries; want 0 and 2", allocs, d.table.len())
 	}
+	// A lowered setting and its required update, then the setting raised
+	// back within the memory New allocated.
+	lowered := []byte("\x3f\x45\x82") // update to 100, :method GET
+	raised := []byte("\x3f\xe1\x1f\x82")
+	allocs = testing.AllocsPerRun(allocRuns, func() {
+		d.SetTableSize(100)
+		if err := d.Decode(lowered, emit); err != nil {
+			t.Fatal(err)
+		}
+		d.SetTableSize(4096)
+		if err := d.Decode(raised, emit); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("SetTableSize and its updates: %v allocations per run; want 0", allocs)
+	}
 }

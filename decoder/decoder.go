@@ -35,6 +35,10 @@ type Decoder struct {
 	table     dynamicTable
 	maxString int
 	maxList   uint64 // 0 for none
+	// acked is the acknowledged SETTINGS_HEADER_TABLE_SIZE, the bound of
+	// a size update; minAcked the smallest since the last block began,
+	// which that block's first size update must not exceed (§4.2).
+	acked, minAcked uint32
 	// names and values hold the decoded octets of the current field's
 	// Huffman coded name and value, and the copy of a dynamic table name
 	// the field's insertion might overwrite. Their lengths are their
@@ -73,11 +77,30 @@ func New(cfg Config) *Decoder {
 	huffRoom := maxString*8/5 + 1
 	return &Decoder{
 		table:     newTable(size),
+		acked:     size,
+		minAcked:  size,
 		maxString: maxString,
 		maxList:   uint64(cfg.MaxHeaderListSize),
 		names:     make([]byte, max(huffRoom, int(size))),
 		values:    make([]byte, huffRoom),
 	}
+}
+
+// SetTableSize tells the decoder that the peer acknowledged a new
+// SETTINGS_HEADER_TABLE_SIZE of n octets (values above 1 GiB mean 1 GiB):
+// size updates up to n are valid from the next block on, and if n is
+// below the table's maximum size, the next block must begin with a size
+// update to at most the smallest setting acknowledged since the last
+// block (RFC 7541 §4.2, RFC 9113 §4.3.1). It allocates, keeping the
+// entries, only when n exceeds every setting the decoder has had memory
+// for.
+func (d *Decoder) SetTableSize(n uint32) {
+	n = min(n, maxTableSize)
+	if n > d.table.capacity {
+		d.table.grow(n)
+	}
+	d.acked = n
+	d.minAcked = min(d.minAcked, n)
 }
 
 // Decode decodes one header block (RFC 7541 §3) and calls emit for each
@@ -91,12 +114,20 @@ func New(cfg Config) *Decoder {
 // §4.3).
 func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive bool) error) error {
 	fieldSeen := false
+	// A setting lowered below the table's maximum size since the last
+	// block must be signaled first thing in this one (§4.2).
+	minAcked := d.minAcked
+	d.minAcked = d.acked
+	mustUpdate := minAcked < d.table.maxSize
 	var listSize uint64
 	for i := 0; i < len(block); {
 		b := block[i]
 		start := i
 		var idx uint32
 		var err error
+		if mustUpdate && b&0xe0 != 0x20 {
+			return &Error{Offset: start, Rule: RuleSizeUpdateMissing}
+		}
 		switch {
 		case b&0x80 != 0: // Indexed Header Field (§6.1)
 			if idx, i, err = decodeInt(block, i, 7); err != nil {
@@ -121,7 +152,11 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			if idx, i, err = decodeInt(block, i, 5); err != nil {
 				return err
 			}
-			if !d.table.setMaxSize(idx) {
+			if mustUpdate && idx > minAcked {
+				return &Error{Offset: start, Rule: RuleSizeUpdateMissing}
+			}
+			mustUpdate = false
+			if idx > d.acked || !d.table.setMaxSize(idx) {
 				return &Error{Offset: start, Rule: RuleSizeUpdateLimit}
 			}
 			continue
@@ -164,6 +199,9 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			return err
 		}
 		fieldSeen = true
+	}
+	if mustUpdate {
+		return &Error{Offset: len(block), Rule: RuleSizeUpdateMissing}
 	}
 	return nil
 }

@@ -6,7 +6,8 @@
 //
 // A Decoder holds the decoding context of one HTTP/2 connection: create it
 // with New, giving the SETTINGS_HEADER_TABLE_SIZE the peer acknowledged,
-// and pass each header block to Decode, which calls back for each field:
+// tell it each later one with SetTableSize, and pass each header block to
+// Decode, which calls back for each field:
 //
 //	dec := decoder.New(decoder.Config{})
 //	err := dec.Decode(block, func(name, value []byte, sensitive bool) error {
@@ -16,8 +17,12 @@
 //
 // New allocates the decoder's memory: the dynamic table's arena and ring
 // for Config.TableSize, and room for one field's Huffman-decoded name and
-// value, bounded by Config.MaxStringLength. Decode allocates nothing on
-// success (TestDecodeAllocs); an error allocates its *Error.
+// value, bounded by Config.MaxStringLength; SetTableSize allocates again
+// only for a setting above every earlier one. Decode allocates nothing on
+// success (TestDecodeAllocs); an error allocates its *Error. New's table
+// starts at Config.TableSize with no size update required, as RFC 7541
+// Appendix C.5 does: give New the protocol's 4096 and call SetTableSize
+// for a lower setting to hold a peer to the update it then owes.
 //
 // # Files
 //
@@ -25,7 +30,10 @@
 //
 //   - decoder.go: Decoder, New and Decode: representations (§6), index
 //     bounds, size updates only before the first field and within the
-//     acknowledged setting, the string length bound, the header list size
+//     acknowledged setting, SetTableSize for a new acknowledged setting
+//     (the next block must open with an update to at most the smallest
+//     setting since the last block when it went below the table's
+//     maximum size, RFC 7541 §4.2, RFC 9113 §4.3.1), the string length bound, the header list size
 //     limit (RFC 9113 §6.5.2, 32 octets per field) checked before a field
 //     is handed out or inserted, and a literal naming a dynamic entry
 //     copied before its insertion can evict the entry.
@@ -46,9 +54,7 @@
 //   - errors.go: Error, the offset and the rule an input broke, and the
 //     rules as constants.
 //
-// Not done yet (issue 38): changing the acknowledged setting after New
-// (with the size update a lowered setting requires, RFC 9113 §4.3.1),
-// errors that do not allocate, the escape-analysis gate, the
+// Not done yet (issue 38): errors that do not allocate, the escape-analysis gate, the
 // decoder panel's fuzz differential against oracle/strict and libnghttp2
 // (FuzzDecode compares with x/net only, on inputs of one connection),
 // "hpackcert decoders --decoder builtin:ref --strict", the x/net-compatible

@@ -52,6 +52,17 @@ func newTable(capacity uint32) dynamicTable {
 	}
 }
 
+// grow gives the table memory for a maximum size of capacity, more than
+// it has, keeping its entries and its maximum size.
+func (t *dynamicTable) grow(capacity uint32) {
+	old := *t
+	*t = newTable(capacity)
+	t.maxSize = old.maxSize
+	for i := old.count; i > 0; i-- {
+		t.add(old.field(i - 1))
+	}
+}
+
 // len returns the number of entries.
 func (t *dynamicTable) len() uint32 { return t.count }
 

@@ -54,18 +54,23 @@
 //   - errors.go: Error, the offset and the rule an input broke, and the
 //     rules as constants.
 //
-// Not done yet (issue 38): errors that do not allocate, property's escape-analysis
-// gate over Decode's path (escape_test.go only checks that emit does not
-// escape and nothing moves to the heap; block leaks into emit), the
-// decoder panel's fuzz differential against oracle/strict and libnghttp2
-// (FuzzDecode compares with x/net only, on inputs of one connection),
-// "hpackcert decoders --decoder builtin:ref --strict", the x/net-compatible
-// API in package hpack, speed work on the string and field loops, and the
-// paired benchmarks (bench_test.go is a first, unpaired look). Memory per
-// connection needs a decision: with the defaults New allocates about 62 KB,
-// mostly the room for a 16 KiB string Huffman-decoded twice (name and
-// value, 8/5 of the wire length each), where x/net's decoder starts small
-// and allocates per field. The dynamic table
-// repeats the encoder's ring-and-arena eviction and compaction
-// (encoder/table.go); the two should share one internal package.
+// Not done yet (issue 38):
+//
+//   - errors that do not allocate (each error allocates its *Error);
+//   - property's escape-analysis gate over Decode's path: escape_test.go
+//     only checks that emit does not escape and nothing moves to the
+//     heap (block leaks into emit, as views handed to a callback must);
+//   - the decoder panel's fuzz differential against oracle/strict and
+//     libnghttp2 (FuzzDecode compares with x/net only, on one connection),
+//     the gopter state machine, and "hpackcert decoders --decoder
+//     builtin:ref --strict";
+//   - the x/net-compatible API in package hpack;
+//   - speed work on the string and field loops, and the paired benchmarks
+//     (bench_test.go is a first, unpaired look);
+//   - a decision on memory per connection: with the defaults New
+//     allocates about 62 KB, mostly room for a 16 KiB string
+//     Huffman-decoded twice (name and value, 8/5 of the wire length
+//     each), where x/net's decoder starts small and allocates per field;
+//   - one internal package for the ring-and-arena eviction and compaction
+//     that table.go repeats from encoder/table.go.
 package decoder

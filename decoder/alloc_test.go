@@ -111,3 +111,33 @@ func TestDecodeSizeUpdateAllocs(t *testing.T) {
 		t.Fatalf("SetTableSize and its updates: %v allocations per run; want 0", allocs)
 	}
 }
+
+// TestDecodeErrorAllocs checks that errors allocate nothing either: the
+// *Error is the decoder's own. None of these blocks changes the table.
+func TestDecodeErrorAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	d := New(Config{MaxStringLength: 8})
+	emit := func(name, value []byte, sensitive bool) error { return nil }
+	blocks := map[string][]byte{
+		RuleIndexRange:      []byte("\x82\xbe"),
+		RuleIndexZero:       []byte("\x80"),
+		RuleHuffmanEOS:      []byte("\x00\x01a\x84\xff\xff\xff\xff"),
+		RuleHuffmanPadOnes:  []byte("\x00\x01a\x81\x00"),
+		RuleIntegerOverflow: []byte("\xff\x80\x80\x80\x80\xff\x0f"),
+		RuleStringTooLong:   []byte("\x00\x09aaaaaaaaa"),
+		RuleSizeUpdatePlace: []byte("\x82\x20"),
+	}
+	for rule, block := range blocks {
+		allocs := testing.AllocsPerRun(allocRuns, func() {
+			err := d.Decode(block, emit)
+			if e, ok := err.(*Error); !ok || e.Rule != rule {
+				t.Fatalf("%x: %v; want %q", block, err, rule)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per run; want 0", rule, allocs)
+		}
+	}
+}

@@ -44,6 +44,9 @@ type Decoder struct {
 	// the field's insertion might overwrite. Their lengths are their
 	// capacities; each use reslices them from 0.
 	names, values []byte
+	// err is the error Decode returns, so that returning one allocates
+	// nothing.
+	err Error
 }
 
 // staticNames and staticValues are the static table (RFC 7541 Appendix A)
@@ -109,7 +112,8 @@ func (d *Decoder) SetTableSize(n uint32) {
 // the dynamic table or into the decoder's own memory: they are valid
 // until emit returns, and emit must not modify them. An error from emit
 // stops decoding and is returned as is; an error in block is an *Error
-// naming its offset in block and the rule it broke. After an error the
+// naming its offset in block and the rule it broke, owned by the decoder
+// and valid until the next call (Decode allocates none). After an error the
 // decoding context is unusable (the connection must be closed, RFC 9113
 // §4.3).
 func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive bool) error) error {
@@ -126,11 +130,11 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 		var idx uint32
 		var err error
 		if mustUpdate && b&0xe0 != 0x20 {
-			return &Error{Offset: start, Rule: RuleSizeUpdateMissing}
+			return d.err.set(start, RuleSizeUpdateMissing)
 		}
 		switch {
 		case b&0x80 != 0: // Indexed Header Field (§6.1)
-			if idx, i, err = decodeInt(block, i, 7); err != nil {
+			if idx, i, err = decodeInt(block, i, 7, &d.err); err != nil {
 				return err
 			}
 			name, value, err := d.lookup(idx, start)
@@ -147,17 +151,17 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			continue
 		case b&0xe0 == 0x20: // Dynamic Table Size Update (§6.3)
 			if fieldSeen {
-				return &Error{Offset: start, Rule: RuleSizeUpdatePlace}
+				return d.err.set(start, RuleSizeUpdatePlace)
 			}
-			if idx, i, err = decodeInt(block, i, 5); err != nil {
+			if idx, i, err = decodeInt(block, i, 5, &d.err); err != nil {
 				return err
 			}
 			if mustUpdate && idx > minAcked {
-				return &Error{Offset: start, Rule: RuleSizeUpdateMissing}
+				return d.err.set(start, RuleSizeUpdateMissing)
 			}
 			mustUpdate = false
 			if idx > d.acked || !d.table.setMaxSize(idx) {
-				return &Error{Offset: start, Rule: RuleSizeUpdateLimit}
+				return d.err.set(start, RuleSizeUpdateLimit)
 			}
 			continue
 		}
@@ -168,7 +172,7 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 		if indexing {
 			prefix = 6
 		}
-		if idx, i, err = decodeInt(block, i, prefix); err != nil {
+		if idx, i, err = decodeInt(block, i, prefix, &d.err); err != nil {
 			return err
 		}
 		var name, value []byte
@@ -201,7 +205,7 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 		fieldSeen = true
 	}
 	if mustUpdate {
-		return &Error{Offset: len(block), Rule: RuleSizeUpdateMissing}
+		return d.err.set(len(block), RuleSizeUpdateMissing)
 	}
 	return nil
 }
@@ -212,7 +216,7 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 func (d *Decoder) count(listSize uint64, name, value []byte, at int) (uint64, error) {
 	listSize += uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
 	if d.maxList != 0 && listSize > d.maxList {
-		return listSize, &Error{Offset: at, Rule: RuleHeaderListSize}
+		return listSize, d.err.set(at, RuleHeaderListSize)
 	}
 	return listSize, nil
 }
@@ -223,14 +227,14 @@ func (d *Decoder) count(listSize uint64, name, value []byte, at int) (uint64, er
 func (d *Decoder) lookup(idx uint32, at int) (name, value []byte, err error) {
 	switch {
 	case idx == 0:
-		return nil, nil, &Error{Offset: at, Rule: RuleIndexZero}
+		return nil, nil, d.err.set(at, RuleIndexZero)
 	case idx <= spec.StaticTableLen:
 		return staticNames[idx], staticValues[idx], nil
 	case idx-spec.StaticTableLen-1 < d.table.len():
 		name, value = d.table.field(idx - spec.StaticTableLen - 1)
 		return name, value, nil
 	}
-	return nil, nil, &Error{Offset: at, Rule: RuleIndexRange}
+	return nil, nil, d.err.set(at, RuleIndexRange)
 }
 
 // readString reads the string literal at block[i] (§5.2) and returns it
@@ -239,29 +243,29 @@ func (d *Decoder) lookup(idx uint32, at int) (name, value []byte, err error) {
 func (d *Decoder) readString(block []byte, i int, room []byte) ([]byte, int, error) {
 	start := i
 	if i >= len(block) {
-		return nil, i, &Error{Offset: i, Rule: RuleStringTruncated}
+		return nil, i, d.err.set(i, RuleStringTruncated)
 	}
 	huffman := block[i]&0x80 != 0
-	n, i, err := decodeInt(block, i, 7)
+	n, i, err := decodeInt(block, i, 7, &d.err)
 	if err != nil {
 		return nil, i, err
 	}
 	if int64(n) > int64(d.maxString) {
-		return nil, i, &Error{Offset: start, Rule: RuleStringTooLong}
+		return nil, i, d.err.set(start, RuleStringTooLong)
 	}
 	if int(n) > len(block)-i {
-		return nil, i, &Error{Offset: start, Rule: RuleStringTruncated}
+		return nil, i, d.err.set(start, RuleStringTruncated)
 	}
 	s := block[i : i+int(n)]
 	if !huffman {
 		return s, i + int(n), nil
 	}
-	out, err := appendHuffman(room[:0:len(room)], s, i)
+	out, err := appendHuffman(room[:0:len(room)], s, i, &d.err)
 	if err != nil {
 		return nil, i, err
 	}
 	if len(out) > d.maxString {
-		return nil, i, &Error{Offset: start, Rule: RuleStringTooLong}
+		return nil, i, d.err.set(start, RuleStringTooLong)
 	}
 	return out, i + int(n), nil
 }

@@ -19,7 +19,8 @@
 // for Config.TableSize, and room for one field's Huffman-decoded name and
 // value, bounded by Config.MaxStringLength; SetTableSize allocates again
 // only for a setting above every earlier one. Decode allocates nothing on
-// success (TestDecodeAllocs); an error allocates its *Error. New's table
+// success or error (TestDecodeAllocs, TestDecodeErrorAllocs): the *Error
+// it returns is the decoder's own, valid until the next call. New's table
 // starts at Config.TableSize with no size update required, as RFC 7541
 // Appendix C.5 does: give New the protocol's 4096 and call SetTableSize
 // for a lower setting to hold a peer to the update it then owes.
@@ -56,7 +57,6 @@
 //
 // Not done yet (issue 38):
 //
-//   - errors that do not allocate (each error allocates its *Error);
 //   - property's escape-analysis gate over Decode's path: escape_test.go
 //     only checks that emit does not escape and nothing moves to the
 //     heap (block leaks into emit, as views handed to a callback must);

@@ -12,6 +12,13 @@ type Error struct {
 	Rule string
 }
 
+// set records an error in e and returns e. The decoder's errors are set in
+// an Error it owns, so that an error allocates nothing.
+func (e *Error) set(offset int, rule string) *Error {
+	e.Offset, e.Rule = offset, rule
+	return e
+}
+
 // Error formats the offset and the rule.
 func (e *Error) Error() string {
 	return fmt.Sprintf("hpack decoder: offset %d: %s", e.Offset, e.Rule)

@@ -20,7 +20,7 @@ func sizeUpdatesAtStart(block []byte) int {
 	n := 0
 	for i := 0; i < len(block) && block[i]&0xe0 == 0x20; n++ {
 		var err error
-		if _, i, err = decodeInt(block, i, 5); err != nil {
+		if _, i, err = decodeInt(block, i, 5, new(Error)); err != nil {
 			break
 		}
 	}

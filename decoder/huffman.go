@@ -104,9 +104,9 @@ func buildFast() {
 
 // appendHuffman appends the decoding of the Huffman string src (RFC 7541
 // §5.2) to dst. It is strict: an EOS symbol, padding longer than 7 bits or
-// padding that is not all ones is an error whose Offset is the offset in
-// src of the octet where the symbol or the padding starts, plus base.
-func appendHuffman(dst, src []byte, base int) ([]byte, error) {
+// padding that is not all ones is an error, errp set with the offset in src
+// of the octet where the symbol or the padding starts, plus base.
+func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 	var acc uint64
 	var nbits uint
 	i := 0
@@ -132,18 +132,18 @@ func appendHuffman(dst, src []byte, base int) ([]byte, error) {
 		}
 		sym, n := huffSlow(acc)
 		if sym == spec.EOS {
-			return dst, huffError(RuleHuffmanEOS, base+i, nbits)
+			return dst, errp.set(bitOffset(base+i, nbits), RuleHuffmanEOS)
 		}
 		dst = append(dst, byte(sym))
 		acc <<= n
 		nbits -= n
 	}
-	return appendHuffmanTail(dst, acc, nbits, base+i)
+	return appendHuffmanTail(dst, acc, nbits, base+i, errp)
 }
 
 // appendHuffmanTail decodes the last nbits (< 30) bits of a Huffman string,
 // held at the top of acc; end is the offset just past the string.
-func appendHuffmanTail(dst []byte, acc uint64, nbits uint, end int) ([]byte, error) {
+func appendHuffmanTail(dst []byte, acc uint64, nbits uint, end int, errp *Error) ([]byte, error) {
 	for nbits > 0 {
 		e := huffFast[acc>>(64-fastBits)]
 		if n1 := uint(e>>fastLen1Shift) & 0x1f; e != 0 && n1 <= nbits {
@@ -159,7 +159,7 @@ func appendHuffmanTail(dst []byte, acc uint64, nbits uint, end int) ([]byte, err
 		}
 		if sym, n := huffSlow(acc); n <= nbits {
 			if sym == spec.EOS {
-				return dst, huffError(RuleHuffmanEOS, end, nbits)
+				return dst, errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
 			}
 			dst = append(dst, byte(sym))
 			acc <<= n
@@ -168,18 +168,18 @@ func appendHuffmanTail(dst []byte, acc uint64, nbits uint, end int) ([]byte, err
 		}
 		// No code ends within the bits left: they are the padding.
 		if nbits > 7 {
-			return dst, huffError(RuleHuffmanPadLength, end, nbits)
+			return dst, errp.set(bitOffset(end, nbits), RuleHuffmanPadLength)
 		}
 		if acc>>(64-nbits) != 1<<nbits-1 {
-			return dst, huffError(RuleHuffmanPadOnes, end, nbits)
+			return dst, errp.set(bitOffset(end, nbits), RuleHuffmanPadOnes)
 		}
 		break
 	}
 	return dst, nil
 }
 
-// huffError returns an Error for the bits at the top of the accumulator:
-// the octet holding the first of the nbits bits that end at offset end.
-func huffError(rule string, end int, nbits uint) error {
-	return &Error{Offset: (8*end - int(nbits)) / 8, Rule: rule}
+// bitOffset returns the offset of the octet holding the first of the
+// nbits bits at the top of the accumulator, which end at offset end.
+func bitOffset(end int, nbits uint) int {
+	return (8*end - int(nbits)) / 8
 }

@@ -21,7 +21,7 @@ func TestIntegerRoundTrip(t *testing.T) {
 		}
 		for _, v := range values {
 			src := encoder.AppendInteger([]byte{0x55}, 0, prefix, v)
-			got, end, err := decodeInt(src, 1, prefix)
+			got, end, err := decodeInt(src, 1, prefix, new(Error))
 			if err != nil || uint64(got) != v || end != len(src) {
 				t.Fatalf("prefix %d, %d (%x): got %d, end %d, %v", prefix, v, src, got, end, err)
 			}
@@ -32,7 +32,7 @@ func TestIntegerRoundTrip(t *testing.T) {
 // TestIntegerPrefixPattern checks that the bits above the prefix are not
 // part of the value.
 func TestIntegerPrefixPattern(t *testing.T) {
-	got, end, err := decodeInt([]byte{0xea}, 0, 5) // 111 01010
+	got, end, err := decodeInt([]byte{0xea}, 0, 5, new(Error)) // 111 01010
 	if err != nil || got != 10 || end != 1 {
 		t.Fatalf("got %d, end %d, %v; want 10, 1", got, end, err)
 	}
@@ -54,14 +54,14 @@ func TestIntegerErrors(t *testing.T) {
 		{"six continuation octets", []byte{0x1f, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, RuleIntegerTooLong, 6},
 		{"endless", []byte{0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, RuleIntegerOverflow, 5},
 	} {
-		_, _, err := decodeInt(c.src, 0, 5)
+		_, _, err := decodeInt(c.src, 0, 5, new(Error))
 		var e *Error
 		if !errors.As(err, &e) || e.Rule != c.rule || e.Offset != c.off {
 			t.Errorf("%s: %x gave %v; want %q at %d", c.name, c.src, err, c.rule, c.off)
 		}
 	}
 	// 2^32-1 itself, with the most continuation octets allowed, is valid.
-	if v, _, err := decodeInt([]byte{0x1f, 0xe0, 0xff, 0xff, 0xff, 0x0f}, 0, 5); err != nil || v != 1<<32-1 {
+	if v, _, err := decodeInt([]byte{0x1f, 0xe0, 0xff, 0xff, 0xff, 0x0f}, 0, 5, new(Error)); err != nil || v != 1<<32-1 {
 		t.Errorf("2^32-1: got %d, %v", v, err)
 	}
 }

@@ -1,0 +1,271 @@
+package decoder
+
+import "github.com/hpackcert/hpackcert/internal/spec"
+
+// DefaultMaxStringLength is the longest string literal, in decoded octets,
+// a Decoder accepts when Config.MaxStringLength is 0.
+const DefaultMaxStringLength = 16 << 10
+
+// maxTableSize is the largest Config.TableSize honoured (1 GiB), so that
+// arena offsets fit in 32 bits.
+const maxTableSize = 1 << 30
+
+// Config configures a Decoder.
+type Config struct {
+	// TableSize is the SETTINGS_HEADER_TABLE_SIZE this endpoint sent and
+	// the peer acknowledged: the largest dynamic table size (RFC 7541
+	// §4.2) a size update may set. It bounds the decoder's memory. Zero
+	// means spec.DefaultTableSize; values above 1 GiB mean 1 GiB.
+	TableSize uint32
+	// MaxStringLength bounds every string literal, in decoded octets,
+	// and the wire octets of a Huffman coded one. Zero means
+	// DefaultMaxStringLength.
+	MaxStringLength int
+	// MaxHeaderListSize bounds the header list a block decodes to, in
+	// the octets RFC 9113 §6.5.2 counts: each field's name and value
+	// plus 32. Decode checks it before it hands out or inserts a field,
+	// so no block costs more whatever entries it references. Zero means
+	// no bound.
+	MaxHeaderListSize uint32
+}
+
+// Decoder holds the decoding context of one HTTP/2 connection's header
+// blocks. It is not safe for concurrent use.
+type Decoder struct {
+	table     dynamicTable
+	maxString int
+	maxList   uint64 // 0 for none
+	// acked is the acknowledged SETTINGS_HEADER_TABLE_SIZE, the bound of
+	// a size update; minAcked the smallest since the last block began,
+	// which that block's first size update must not exceed (§4.2).
+	acked, minAcked uint32
+	// names and values hold the decoded octets of the current field's
+	// Huffman coded name and value, and the copy of a dynamic table name
+	// the field's insertion might overwrite. Their lengths are their
+	// capacities; each use reslices them from 0.
+	names, values []byte
+	// err is the error Decode returns, so that returning one allocates
+	// nothing.
+	err Error
+}
+
+// staticNames and staticValues are the static table (RFC 7541 Appendix A)
+// as byte slices, indexed by RFC index, so that a static reference hands
+// out views without converting a string.
+var staticNames, staticValues [spec.StaticTableLen + 1][]byte
+
+func init() {
+	for i, f := range spec.StaticTable {
+		staticNames[i+1] = []byte(f.Name)
+		staticValues[i+1] = []byte(f.Value)
+	}
+}
+
+// New returns a Decoder with an empty dynamic table whose maximum size is
+// cfg's TableSize. It allocates all the memory the decoder will use: the
+// table's arena and ring, and room for one field's decoded strings.
+func New(cfg Config) *Decoder {
+	size := cfg.TableSize
+	if size == 0 {
+		size = spec.DefaultTableSize
+	}
+	size = min(size, maxTableSize)
+	maxString := cfg.MaxStringLength
+	if maxString <= 0 {
+		maxString = DefaultMaxStringLength
+	}
+	// A Huffman string of n octets decodes to at most 8n/5 octets (no
+	// code is shorter than 5 bits); the name room also holds a copy of
+	// any dynamic table name.
+	huffRoom := maxString*8/5 + 1
+	return &Decoder{
+		table:     newTable(size),
+		acked:     size,
+		minAcked:  size,
+		maxString: maxString,
+		maxList:   uint64(cfg.MaxHeaderListSize),
+		names:     make([]byte, max(huffRoom, int(size))),
+		values:    make([]byte, huffRoom),
+	}
+}
+
+// SetTableSize tells the decoder that the peer acknowledged a new
+// SETTINGS_HEADER_TABLE_SIZE of n octets (values above 1 GiB mean 1 GiB):
+// size updates up to n are valid from the next block on, and if n is
+// below the table's maximum size, the next block must begin with a size
+// update to at most the smallest setting acknowledged since the last
+// block (RFC 7541 §4.2, RFC 9113 §4.3.1). It allocates, keeping the
+// entries, only when n exceeds every setting the decoder has had memory
+// for.
+func (d *Decoder) SetTableSize(n uint32) {
+	n = min(n, maxTableSize)
+	if n > d.table.capacity {
+		d.table.grow(n)
+	}
+	d.acked = n
+	d.minAcked = min(d.minAcked, n)
+}
+
+// Decode decodes one header block (RFC 7541 §3) and calls emit for each
+// field in order, sensitive set for a field that arrived "Never Indexed"
+// (§6.2.3). The name and value emit receives are views into block, into
+// the dynamic table or into the decoder's own memory: they are valid
+// until emit returns, and emit must not modify them. An error from emit
+// stops decoding and is returned as is; an error in block is an *Error
+// naming its offset in block and the rule it broke, owned by the decoder
+// and valid until the next call (Decode allocates none). After an error the
+// decoding context is unusable (the connection must be closed, RFC 9113
+// §4.3).
+func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive bool) error) error {
+	fieldSeen := false
+	// A setting lowered below the table's maximum size since the last
+	// block must be signaled first thing in this one (§4.2).
+	minAcked := d.minAcked
+	d.minAcked = d.acked
+	mustUpdate := minAcked < d.table.maxSize
+	var listSize uint64
+	for i := 0; i < len(block); {
+		b := block[i]
+		start := i
+		var idx uint32
+		var err error
+		if mustUpdate && b&0xe0 != 0x20 {
+			return d.err.set(start, RuleSizeUpdateMissing)
+		}
+		switch {
+		case b&0x80 != 0: // Indexed Header Field (§6.1)
+			if idx, i, err = decodeInt(block, i, 7, &d.err); err != nil {
+				return err
+			}
+			name, value, err := d.lookup(idx, start)
+			if err != nil {
+				return err
+			}
+			if listSize, err = d.count(listSize, name, value, start); err != nil {
+				return err
+			}
+			if err := emit(name, value, false); err != nil {
+				return err
+			}
+			fieldSeen = true
+			continue
+		case b&0xe0 == 0x20: // Dynamic Table Size Update (§6.3)
+			if fieldSeen {
+				return d.err.set(start, RuleSizeUpdatePlace)
+			}
+			if idx, i, err = decodeInt(block, i, 5, &d.err); err != nil {
+				return err
+			}
+			if mustUpdate && idx > minAcked {
+				return d.err.set(start, RuleSizeUpdateMissing)
+			}
+			mustUpdate = false
+			if idx > d.acked || !d.table.setMaxSize(idx) {
+				return d.err.set(start, RuleSizeUpdateLimit)
+			}
+			continue
+		}
+		// A literal (§6.2): with incremental indexing (01, 6-bit index),
+		// without indexing (0000) or never indexed (0001), 4-bit index.
+		indexing := b&0x40 != 0
+		prefix := uint8(4)
+		if indexing {
+			prefix = 6
+		}
+		if idx, i, err = decodeInt(block, i, prefix, &d.err); err != nil {
+			return err
+		}
+		var name, value []byte
+		if idx == 0 {
+			if name, i, err = d.readString(block, i, d.names); err != nil {
+				return err
+			}
+		} else {
+			if name, _, err = d.lookup(idx, start); err != nil {
+				return err
+			}
+			if indexing && idx > spec.StaticTableLen {
+				// Inserting may evict and overwrite the entry the
+				// name is read from.
+				name = d.names[:copy(d.names, name)]
+			}
+		}
+		if value, i, err = d.readString(block, i, d.values); err != nil {
+			return err
+		}
+		if listSize, err = d.count(listSize, name, value, start); err != nil {
+			return err
+		}
+		if indexing {
+			d.table.add(name, value)
+		}
+		if err := emit(name, value, !indexing && b&0x10 != 0); err != nil {
+			return err
+		}
+		fieldSeen = true
+	}
+	if mustUpdate {
+		return d.err.set(len(block), RuleSizeUpdateMissing)
+	}
+	return nil
+}
+
+// count adds the field's RFC 9113 §6.5.2 size to listSize, the size of
+// the block's fields so far, and checks the header list size limit; at is
+// the offset of the field's representation, for the error.
+func (d *Decoder) count(listSize uint64, name, value []byte, at int) (uint64, error) {
+	listSize += uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
+	if d.maxList != 0 && listSize > d.maxList {
+		return listSize, d.err.set(at, RuleHeaderListSize)
+	}
+	return listSize, nil
+}
+
+// lookup returns the name and value of the entry of RFC index idx (§2.3.3),
+// the static table's or the dynamic table's; at is the offset of the
+// representation, for the error.
+func (d *Decoder) lookup(idx uint32, at int) (name, value []byte, err error) {
+	switch {
+	case idx == 0:
+		return nil, nil, d.err.set(at, RuleIndexZero)
+	case idx <= spec.StaticTableLen:
+		return staticNames[idx], staticValues[idx], nil
+	case idx-spec.StaticTableLen-1 < d.table.len():
+		name, value = d.table.field(idx - spec.StaticTableLen - 1)
+		return name, value, nil
+	}
+	return nil, nil, d.err.set(at, RuleIndexRange)
+}
+
+// readString reads the string literal at block[i] (§5.2) and returns it
+// with the offset past it: a view into block if it is raw, its decoding
+// into room if it is Huffman coded.
+func (d *Decoder) readString(block []byte, i int, room []byte) ([]byte, int, error) {
+	start := i
+	if i >= len(block) {
+		return nil, i, d.err.set(i, RuleStringTruncated)
+	}
+	huffman := block[i]&0x80 != 0
+	n, i, err := decodeInt(block, i, 7, &d.err)
+	if err != nil {
+		return nil, i, err
+	}
+	if int64(n) > int64(d.maxString) {
+		return nil, i, d.err.set(start, RuleStringTooLong)
+	}
+	if int(n) > len(block)-i {
+		return nil, i, d.err.set(start, RuleStringTruncated)
+	}
+	s := block[i : i+int(n)]
+	if !huffman {
+		return s, i + int(n), nil
+	}
+	out, err := appendHuffman(room[:0:len(room)], s, i, &d.err)
+	if err != nil {
+		return nil, i, err
+	}
+	if len(out) > d.maxString {
+		return nil, i, d.err.set(start, RuleStringTooLong)
+	}
+	return out, i + int(n), nil
+}

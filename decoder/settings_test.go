@@ -1,0 +1,101 @@
+package decoder
+
+import (
+	"strings"
+	"testing"
+)
+
+// checkRule decodes block with d and checks the rule and offset of the
+// error, none if rule is "".
+func checkRule(t *testing.T, d *Decoder, block, rule string, off int) {
+	t.Helper()
+	_, err := collect(d, []byte(block))
+	if rule == "" {
+		if err != nil {
+			t.Fatalf("%x: %v; want no error", block, err)
+		}
+		return
+	}
+	if e, ok := err.(*Error); !ok || e.Rule != rule || e.Offset != off {
+		t.Fatalf("%x: %v; want %q at %d", block, err, rule, off)
+	}
+}
+
+// Size updates, by value: 0, 100, 256 and 4096.
+const (
+	update0    = "\x20"
+	update100  = "\x3f\x45"
+	update256  = "\x3f\xe1\x01"
+	update4096 = "\x3f\xe1\x1f"
+)
+
+// TestSetTableSizeLowered checks that a lowered setting must be signaled
+// at the start of the next block, by an update to at most the smallest
+// setting since the last block, and only in that block.
+func TestSetTableSizeLowered(t *testing.T) {
+	field := "\x40\x01a\x01b"
+	for _, c := range []struct {
+		name     string
+		settings []uint32
+		block    string
+		rule     string
+		off      int
+	}{
+		{"no update", []uint32{256}, field, RuleSizeUpdateMissing, 0},
+		{"empty block", []uint32{256}, "", RuleSizeUpdateMissing, 0},
+		{"update to the setting", []uint32{256}, update256 + field, "", 0},
+		{"update below the setting", []uint32{256}, update100 + field, "", 0},
+		{"update above the setting", []uint32{256}, update4096 + field, RuleSizeUpdateMissing, 0},
+		{"smallest first", []uint32{100, 4096}, update100 + update4096 + field, "", 0},
+		{"final only", []uint32{100, 4096}, update4096 + field, RuleSizeUpdateMissing, 0},
+		{"raised: none needed", []uint32{8192}, field, "", 0},
+		{"raised: above the old setting", []uint32{8192}, "\x3f\xe1\x3f" + field, "", 0},
+		{"raised: above the new setting", []uint32{8192}, "\x3f\xe1\x7f" + field, RuleSizeUpdateLimit, 0},
+		{"second update above", []uint32{256}, update0 + update4096, RuleSizeUpdateLimit, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := New(Config{})
+			for _, n := range c.settings {
+				d.SetTableSize(n)
+			}
+			checkRule(t, d, c.block, c.rule, c.off)
+		})
+	}
+}
+
+// TestSetTableSizeOnce checks that the required update is required of the
+// next block only, and that a setting lowered to no less than the
+// table's current maximum size needs none.
+func TestSetTableSizeOnce(t *testing.T) {
+	d := New(Config{})
+	d.SetTableSize(256)
+	checkRule(t, d, update100, "", 0)
+	checkRule(t, d, "\x82", "", 0)
+	d.SetTableSize(200) // above the maximum size of 100 in force
+	checkRule(t, d, "\x82", "", 0)
+	d.SetTableSize(50)
+	checkRule(t, d, "\x82", RuleSizeUpdateMissing, 0)
+	d = New(Config{})
+	d.SetTableSize(50)
+	checkRule(t, d, "\x3f\x13", "", 0) // update to 50
+	d.SetTableSize(4096)
+	checkRule(t, d, update4096, "", 0)
+	checkRule(t, d, "\x82", "", 0) // 50 is no longer the smallest since the last block
+}
+
+// TestSetTableSizeGrow checks that raising the setting past the memory
+// New allocated keeps the entries, and that the table then takes entries
+// up to the new size.
+func TestSetTableSizeGrow(t *testing.T) {
+	d := New(Config{TableSize: 100})
+	checkRule(t, d, "\x40\x01a\x01b\x40\x01c\x01d", "", 0)
+	d.SetTableSize(1000)
+	if got := strings.Join(tableFields(&d.table), "|"); got != "c: d|a: b" || d.table.maxSize != 100 {
+		t.Fatalf("after growing: %q, maximum size %d", got, d.table.maxSize)
+	}
+	value := strings.Repeat("v", 500)
+	checkRule(t, d, "\x3f\xc9\x07"+"\x40\x01e\x7f\xf5\x02"+value, "", 0) // update to 1000
+	if got := strings.Join(tableFields(&d.table), "|"); got != "e: "+value+"|c: d|a: b" {
+		t.Fatalf("after the update to 1000: %q", got)
+	}
+}

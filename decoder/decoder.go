@@ -44,6 +44,8 @@ type Decoder struct {
 	// the field's insertion might overwrite. Their lengths are their
 	// capacities; each use reslices them from 0.
 	names, values []byte
+	// block is the state of the header block being decoded.
+	block blockState
 	// err is the error Decode returns, so that returning one allocates
 	// nothing.
 	err Error
@@ -74,10 +76,8 @@ func New(cfg Config) *Decoder {
 	if maxString <= 0 {
 		maxString = DefaultMaxStringLength
 	}
-	// A Huffman string of n octets decodes to at most 8n/5 octets (no
-	// code is shorter than 5 bits); the name room also holds a copy of
-	// any dynamic table name.
-	huffRoom := maxString*8/5 + 1
+	// The name room also holds a copy of any dynamic table name.
+	huffRoom := huffmanRoom(maxString)
 	return &Decoder{
 		table:     newTable(size),
 		acked:     size,
@@ -117,51 +117,84 @@ func (d *Decoder) SetTableSize(n uint32) {
 // decoding context is unusable (the connection must be closed, RFC 9113
 // §4.3).
 func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive bool) error) error {
-	fieldSeen := false
+	d.BeginBlock()
+	_, err := d.DecodeFragment(block, true, emit)
+	return err
+}
+
+// blockState is what decoding a header block carries from one fragment
+// to the next.
+type blockState struct {
+	// fieldSeen is set once a field has been decoded: a size update
+	// after it is an error (§4.2).
+	fieldSeen bool
+	// mustUpdate is set while the block owes the size update that a
+	// setting lowered below the table's maximum size requires, to at
+	// most minAcked.
+	mustUpdate bool
+	minAcked   uint32
+	// listSize is the RFC 9113 §6.5.2 size of the fields so far.
+	listSize uint64
+}
+
+// BeginBlock starts a header block that DecodeFragment will be given in
+// pieces. Decode calls it itself.
+func (d *Decoder) BeginBlock() {
 	// A setting lowered below the table's maximum size since the last
 	// block must be signaled first thing in this one (§4.2).
-	minAcked := d.minAcked
+	d.block = blockState{minAcked: d.minAcked, mustUpdate: d.minAcked < d.table.maxSize}
 	d.minAcked = d.acked
-	mustUpdate := minAcked < d.table.maxSize
-	var listSize uint64
+}
+
+// DecodeFragment decodes the fields of frag, the next piece of the block
+// BeginBlock started, as Decode does, and returns how many of its octets
+// it consumed. When final is false, a field cut by the end of frag is not
+// an error: DecodeFragment stops before it, and the caller passes its
+// octets again at the start of the next fragment (with the rest of the
+// field); they are counted in offsets from there. When final is true,
+// frag ends the block: a cut field or a missing required size update is
+// an error. Offsets in errors are counted from the start of frag.
+func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value []byte, sensitive bool) error) (int, error) {
+	block := frag
+	st := d.block
 	for i := 0; i < len(block); {
 		b := block[i]
 		start := i
 		var idx uint32
 		var err error
-		if mustUpdate && b&0xe0 != 0x20 {
-			return d.err.set(start, RuleSizeUpdateMissing)
+		if st.mustUpdate && b&0xe0 != 0x20 {
+			return start, d.err.set(start, RuleSizeUpdateMissing)
 		}
 		switch {
 		case b&0x80 != 0: // Indexed Header Field (§6.1)
 			if idx, i, err = decodeInt(block, i, 7, &d.err); err != nil {
-				return err
+				return d.cut(start, final, st, err)
 			}
 			name, value, err := d.lookup(idx, start)
 			if err != nil {
-				return err
+				return start, err
 			}
-			if listSize, err = d.count(listSize, name, value, start); err != nil {
-				return err
+			if st.listSize, err = d.count(st.listSize, name, value, start); err != nil {
+				return start, err
 			}
 			if err := emit(name, value, false); err != nil {
-				return err
+				return start, err
 			}
-			fieldSeen = true
+			st.fieldSeen = true
 			continue
 		case b&0xe0 == 0x20: // Dynamic Table Size Update (§6.3)
-			if fieldSeen {
-				return d.err.set(start, RuleSizeUpdatePlace)
+			if st.fieldSeen {
+				return start, d.err.set(start, RuleSizeUpdatePlace)
 			}
 			if idx, i, err = decodeInt(block, i, 5, &d.err); err != nil {
-				return err
+				return d.cut(start, final, st, err)
 			}
-			if mustUpdate && idx > minAcked {
-				return d.err.set(start, RuleSizeUpdateMissing)
+			if st.mustUpdate && idx > st.minAcked {
+				return start, d.err.set(start, RuleSizeUpdateMissing)
 			}
-			mustUpdate = false
+			st.mustUpdate = false
 			if idx > d.acked || !d.table.setMaxSize(idx) {
-				return d.err.set(start, RuleSizeUpdateLimit)
+				return start, d.err.set(start, RuleSizeUpdateLimit)
 			}
 			continue
 		}
@@ -173,16 +206,16 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			prefix = 6
 		}
 		if idx, i, err = decodeInt(block, i, prefix, &d.err); err != nil {
-			return err
+			return d.cut(start, final, st, err)
 		}
 		var name, value []byte
 		if idx == 0 {
 			if name, i, err = d.readString(block, i, d.names); err != nil {
-				return err
+				return d.cut(start, final, st, err)
 			}
 		} else {
 			if name, _, err = d.lookup(idx, start); err != nil {
-				return err
+				return start, err
 			}
 			if indexing && idx > spec.StaticTableLen {
 				// Inserting may evict and overwrite the entry the
@@ -191,23 +224,36 @@ func (d *Decoder) Decode(block []byte, emit func(name, value []byte, sensitive b
 			}
 		}
 		if value, i, err = d.readString(block, i, d.values); err != nil {
-			return err
+			return d.cut(start, final, st, err)
 		}
-		if listSize, err = d.count(listSize, name, value, start); err != nil {
-			return err
+		if st.listSize, err = d.count(st.listSize, name, value, start); err != nil {
+			return start, err
 		}
 		if indexing {
 			d.table.add(name, value)
 		}
 		if err := emit(name, value, !indexing && b&0x10 != 0); err != nil {
-			return err
+			return start, err
 		}
-		fieldSeen = true
+		st.fieldSeen = true
 	}
-	if mustUpdate {
-		return d.err.set(len(block), RuleSizeUpdateMissing)
+	if final && st.mustUpdate {
+		return len(block), d.err.set(len(block), RuleSizeUpdateMissing)
 	}
-	return nil
+	d.block = st
+	return len(block), nil
+}
+
+// cut handles err, met while decoding the representation at offset start:
+// when the fragment is not the block's last and err says the
+// representation runs past its end, decoding stops before it without an
+// error, keeping the block's state st.
+func (d *Decoder) cut(start int, final bool, st blockState, err error) (int, error) {
+	if !final && err == &d.err && (d.err.Rule == RuleIntegerTruncated || d.err.Rule == RuleStringTruncated) {
+		d.block = st
+		return start, nil
+	}
+	return start, err
 }
 
 // count adds the field's RFC 9113 §6.5.2 size to listSize, the size of

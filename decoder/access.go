@@ -1,0 +1,53 @@
+package decoder
+
+// SetMaxHeaderListSize sets the RFC 9113 §6.5.2 limit Config.MaxHeaderListSize
+// describes, from the next field on; 0 removes it.
+func (d *Decoder) SetMaxHeaderListSize(n uint32) { d.maxList = uint64(n) }
+
+// SetMaxStringLength sets the bound Config.MaxStringLength describes (n <=
+// 0 means DefaultMaxStringLength). It allocates only when n is longer than
+// every bound the decoder has had memory for.
+func (d *Decoder) SetMaxStringLength(n int) {
+	if n <= 0 {
+		n = DefaultMaxStringLength
+	}
+	d.maxString = n
+	if room := huffmanRoom(n); room > len(d.values) {
+		d.values = make([]byte, room)
+		d.names = make([]byte, max(room, len(d.names)))
+	}
+}
+
+// huffmanRoom is the room the Huffman decoding of a string of at most n
+// wire octets takes: no code is shorter than 5 bits, so at most 8n/5
+// octets.
+func huffmanRoom(n int) int { return n*8/5 + 1 }
+
+// TableLen returns the number of entries in the dynamic table.
+func (d *Decoder) TableLen() int { return int(d.table.len()) }
+
+// TableEntry returns the name and value of the dynamic table entry at
+// 0-based position i, 0 being the newest (RFC index 62); i must be below
+// TableLen. The views are valid until the next call that decodes or
+// changes the table, and must not be modified.
+func (d *Decoder) TableEntry(i int) (name, value []byte) {
+	return d.table.field(uint32(i))
+}
+
+// TableSize returns the dynamic table's size (RFC 7541 §4.1) and its
+// current maximum size (§4.2).
+func (d *Decoder) TableSize() (size, maxSize uint32) { return d.table.size, d.table.maxSize }
+
+// AppendHuffman appends the decoding of the Huffman string src (RFC 7541
+// §5.2) to dst, as Decode decodes a Huffman coded literal: strictly, an
+// EOS symbol, padding longer than 7 bits or padding that is not all ones
+// being an *Error naming the offset in src where it starts. It allocates
+// only to grow dst, and for an error.
+func AppendHuffman(dst, src []byte) ([]byte, error) {
+	var e Error
+	out, err := appendHuffman(dst, src, 0, &e)
+	if err != nil {
+		return out, &Error{Offset: e.Offset, Rule: e.Rule}
+	}
+	return out, nil
+}

@@ -20,8 +20,12 @@ func (d *Decoder) SetMaxStringLength(n int) {
 
 // huffmanRoom is the room the Huffman decoding of a string of at most n
 // wire octets takes: no code is shorter than 5 bits, so at most 8n/5
-// octets.
-func huffmanRoom(n int) int { return n*8/5 + 1 }
+// octets, and huffSlack more for the decoder's unconditional writes.
+func huffmanRoom(n int) int { return n*8/5 + huffSlack }
+
+// huffSlack is the room appendHuffman needs past the decoded octets: a
+// lookup writes three octets whatever number it decodes.
+const huffSlack = 3
 
 // TableLen returns the number of entries in the dynamic table.
 func (d *Decoder) TableLen() int { return int(d.table.len()) }

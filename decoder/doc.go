@@ -38,12 +38,17 @@
 //     limit (RFC 9113 §6.5.2, 32 octets per field) checked before a field
 //     is handed out or inserted, and a literal naming a dynamic entry
 //     copied before its insertion can evict the entry.
-//   - huffman.go: a table-driven Huffman decoder (§5.2). A flat table
-//     indexed by the next 12 bits gives the symbols whose codes end within
-//     them (up to two) and the bits they take; codes longer than 12 bits
-//     are decoded from the code's canonical form. It is strict: EOS in the
-//     string, padding longer than 7 bits and padding that is not all ones
-//     are errors naming the offset of the octet where they start.
+//   - huffman.go: a table-driven Huffman decoder (§5.2). In the middle of
+//     a string, refilled eight octets at a time, one lookup of the next
+//     15 bits gives up to three symbols (128 KiB of entries); at its end
+//     a 12-bit table that also gives the first code's length (16 KiB)
+//     takes only codes that end within the bits left. Codes longer than
+//     a table's bits are decoded from the code's canonical form. It is
+//     strict: EOS in the string, padding longer than 7 bits and padding
+//     that is not all ones are errors naming the offset of the octet
+//     where they start. Measured against the 12-bit table alone on every
+//     name and value of the raw-data stories (paired, AMD EPYC Zen 5):
+//     0.84 of its time; 14- and 16-bit tables did no better.
 //   - integer.go: integers with an N-bit prefix (§5.1), bounded: a value
 //     above 2^32-1 or more than 5 continuation octets is an error naming
 //     the octet at fault, so no input makes the decoder loop per octet.

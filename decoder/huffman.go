@@ -1,6 +1,10 @@
 package decoder
 
-import "github.com/hpackcert/hpackcert/internal/spec"
+import (
+	"encoding/binary"
+
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
 
 // fastBits is the number of input bits one lookup of huffFast decodes.
 // Every code of 12 bits or fewer (all the octets HTTP fields mostly use)
@@ -43,6 +47,43 @@ var (
 func init() {
 	buildCanonical()
 	buildFast()
+	buildWide()
+}
+
+// wideBits is the number of input bits one lookup of huffWide decodes,
+// in the middle of a string, where at least 30 bits are at hand.
+const wideBits = 15
+
+// A huffWide entry gives the symbols (up to three) whose codes end within
+// the next wideBits bits and the bits they take; 0 means the first code is
+// longer than wideBits bits.
+//
+//	bits  0-23 the symbols, first in the low octet
+//	bits 24-25 count of symbols
+//	bits 26-30 length of their codes
+const (
+	wideCountShift = 24
+	wideTotalShift = 26
+)
+
+var huffWide [1 << wideBits]uint32
+
+// buildWide fills huffWide by decoding every wideBits-bit value.
+func buildWide() {
+	for i := range huffWide {
+		acc := uint64(i) << (64 - wideBits)
+		var e uint32
+		used := uint(0)
+		for count := uint32(0); count < 3; count++ {
+			sym, n := huffSlow(acc << used)
+			if n == 0 || used+n > wideBits || sym == spec.EOS {
+				break
+			}
+			used += n
+			e = e&0xffffff | uint32(sym)<<(8*count) | (count+1)<<wideCountShift | uint32(used)<<wideTotalShift
+		}
+		huffWide[i] = e
+	}
 }
 
 // buildCanonical fills huffFirst, huffCount, huffOffset and huffSymbols
@@ -105,77 +146,105 @@ func buildFast() {
 // appendHuffman appends the decoding of the Huffman string src (RFC 7541
 // §5.2) to dst. It is strict: an EOS symbol, padding longer than 7 bits or
 // padding that is not all ones is an error, errp set with the offset in src
-// of the octet where the symbol or the padding starts, plus base.
+// of the octet where the symbol or the padding starts, plus base. It grows
+// dst only when its capacity is below len(dst)+huffmanRoom(len(src)).
 func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
+	k := len(dst)
+	if need := k + huffmanRoom(len(src)); cap(dst) < need {
+		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
+	}
+	// buf is written past k freely: the room is 8/5 of the input plus
+	// huffSlack, and a lookup writes three octets, advancing k by the
+	// count of its symbols.
+	buf := dst[:cap(dst)]
+	// acc holds the next nbits bits at its top; below them are zeros or,
+	// after a load of eight octets, bits of the octets not yet counted.
 	var acc uint64
 	var nbits uint
 	i := 0
 	for {
-		for nbits <= 56 && i < len(src) {
-			acc |= uint64(src[i]) << (56 - nbits)
-			nbits += 8
-			i++
-		}
-		if nbits < 30 {
-			break // the input is exhausted: appendHuffmanTail checks each length
-		}
-		e := huffFast[acc>>(64-fastBits)]
-		if e != 0 {
-			dst = append(dst, byte(e))
-			if e>>fastCountShift == 2 {
-				dst = append(dst, byte(e>>8))
+		if len(src)-i >= 8 {
+			// One load: the whole octets that fit below the bits held
+			// are counted; the bits of the next octet that also land in
+			// acc are the same when it is loaded again.
+			acc |= binary.BigEndian.Uint64(src[i:]) >> nbits
+			c := (63 - nbits) >> 3
+			i += int(c)
+			nbits += c << 3
+		} else {
+			acc &^= 1<<(64-nbits) - 1 // zeros below the bits held; all of acc when nbits is 0
+			for nbits <= 56 && i < len(src) {
+				acc |= uint64(src[i]) << (56 - nbits)
+				nbits += 8
+				i++
 			}
-			n := uint(e>>fastTotalShift) & 0x1f
+			if nbits < 30 {
+				break // the input is exhausted: the tail checks each length
+			}
+		}
+		for nbits >= 30 {
+			e := huffWide[acc>>(64-wideBits)]
+			if e != 0 {
+				buf[k] = byte(e)
+				buf[k+1] = byte(e >> 8)
+				buf[k+2] = byte(e >> 16)
+				k += int(e>>wideCountShift) & 3
+				n := uint(e >> wideTotalShift)
+				acc <<= n
+				nbits -= n
+				continue
+			}
+			sym, n := huffSlow(acc)
+			if sym == spec.EOS {
+				return buf[:k], errp.set(bitOffset(base+i, nbits), RuleHuffmanEOS)
+			}
+			buf[k] = byte(sym)
+			k++
+			acc <<= n
+			nbits -= n
+		}
+	}
+	// The last nbits (< 30) bits, zeros below them: a code is taken only
+	// if it ends within them; what no code fits is the padding.
+	end := base + i
+	for nbits > 0 {
+		if e := huffWide[acc>>(64-wideBits)]; e != 0 && uint(e>>wideTotalShift) <= nbits {
+			buf[k] = byte(e)
+			buf[k+1] = byte(e >> 8)
+			buf[k+2] = byte(e >> 16)
+			k += int(e>>wideCountShift) & 3
+			n := uint(e >> wideTotalShift)
 			acc <<= n
 			nbits -= n
 			continue
 		}
-		sym, n := huffSlow(acc)
-		if sym == spec.EOS {
-			return dst, errp.set(bitOffset(base+i, nbits), RuleHuffmanEOS)
-		}
-		dst = append(dst, byte(sym))
-		acc <<= n
-		nbits -= n
-	}
-	return appendHuffmanTail(dst, acc, nbits, base+i, errp)
-}
-
-// appendHuffmanTail decodes the last nbits (< 30) bits of a Huffman string,
-// held at the top of acc; end is the offset just past the string.
-func appendHuffmanTail(dst []byte, acc uint64, nbits uint, end int, errp *Error) ([]byte, error) {
-	for nbits > 0 {
-		e := huffFast[acc>>(64-fastBits)]
-		if n1 := uint(e>>fastLen1Shift) & 0x1f; e != 0 && n1 <= nbits {
-			dst = append(dst, byte(e))
-			n := n1
-			if total := uint(e>>fastTotalShift) & 0x1f; e>>fastCountShift == 2 && total <= nbits {
-				dst = append(dst, byte(e>>8))
-				n = total
-			}
+		if e := huffFast[acc>>(64-fastBits)]; e != 0 && uint(e>>fastLen1Shift)&0x1f <= nbits {
+			buf[k] = byte(e)
+			k++
+			n := uint(e>>fastLen1Shift) & 0x1f
 			acc <<= n
 			nbits -= n
 			continue
 		}
 		if sym, n := huffSlow(acc); n <= nbits {
 			if sym == spec.EOS {
-				return dst, errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
+				return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
 			}
-			dst = append(dst, byte(sym))
+			buf[k] = byte(sym)
+			k++
 			acc <<= n
 			nbits -= n
 			continue
 		}
-		// No code ends within the bits left: they are the padding.
 		if nbits > 7 {
-			return dst, errp.set(bitOffset(end, nbits), RuleHuffmanPadLength)
+			return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanPadLength)
 		}
 		if acc>>(64-nbits) != 1<<nbits-1 {
-			return dst, errp.set(bitOffset(end, nbits), RuleHuffmanPadOnes)
+			return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanPadOnes)
 		}
 		break
 	}
-	return dst, nil
+	return buf[:k], nil
 }
 
 // bitOffset returns the offset of the octet holding the first of the

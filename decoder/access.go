@@ -6,15 +6,48 @@ func (d *Decoder) SetMaxHeaderListSize(n uint32) { d.maxList = uint64(n) }
 
 // SetMaxStringLength sets the bound Config.MaxStringLength describes (n <=
 // 0 means DefaultMaxStringLength). It allocates only when n is longer than
-// every bound the decoder has had memory for.
+// every bound the decoder's Scratch has had memory for.
 func (d *Decoder) SetMaxStringLength(n int) {
+	d.maxString = stringBound(n)
+	d.scratch.fit(n)
+}
+
+// stringBound returns the string length bound n <= 0 stands for.
+func stringBound(n int) int {
 	if n <= 0 {
-		n = DefaultMaxStringLength
+		return DefaultMaxStringLength
 	}
-	d.maxString = n
-	if room := huffmanRoom(n); room > len(d.values) {
-		d.values = make([]byte, room)
-		d.names = make([]byte, max(room, len(d.names)))
+	return n
+}
+
+// Scratch is the room a Decoder decodes one field's Huffman coded name and
+// value into, and copies a dynamic table name into when inserting the
+// field could evict the entry it names. A field's strings live there only
+// until emit returns, so decoders that never decode at the same time may
+// share one (Config.Scratch): a connection then costs only its dynamic
+// table. A Scratch is not safe for concurrent use.
+type Scratch struct {
+	// names and values are as long as their capacities; each use
+	// reslices them from 0.
+	names, values []byte
+}
+
+// NewScratch returns room for strings of up to maxStringLength decoded
+// octets (<= 0 means DefaultMaxStringLength): Huffman coded, such a string
+// of maxStringLength wire octets decodes to 8/5 as many, twice (name and
+// value).
+func NewScratch(maxStringLength int) *Scratch {
+	room := huffmanRoom(stringBound(maxStringLength))
+	return &Scratch{names: make([]byte, room), values: make([]byte, room)}
+}
+
+// fit grows s, if needed, for strings of up to n octets (n <= 0 meaning
+// DefaultMaxStringLength). A dynamic table name was read as a string
+// under some earlier bound, and s never shrinks, so its copy always fits.
+func (s *Scratch) fit(n int) {
+	if room := huffmanRoom(stringBound(n)); room > len(s.values) {
+		s.values = make([]byte, room)
+		s.names = make([]byte, max(room, len(s.names)))
 	}
 }
 

@@ -27,6 +27,11 @@ type Config struct {
 	// so no block costs more whatever entries it references. Zero means
 	// no bound.
 	MaxHeaderListSize uint32
+	// Scratch, when set, is the room the decoder decodes Huffman coded
+	// strings into, shared with other decoders that never decode at the
+	// same time (the connections one event loop serves): each then
+	// allocates only its dynamic table. Nil gives the decoder its own.
+	Scratch *Scratch
 }
 
 // Decoder holds the decoding context of one HTTP/2 connection's header
@@ -39,11 +44,8 @@ type Decoder struct {
 	// a size update; minAcked the smallest since the last block began,
 	// which that block's first size update must not exceed (§4.2).
 	acked, minAcked uint32
-	// names and values hold the decoded octets of the current field's
-	// Huffman coded name and value, and the copy of a dynamic table name
-	// the field's insertion might overwrite. Their lengths are their
-	// capacities; each use reslices them from 0.
-	names, values []byte
+	// scratch holds the current field's decoded strings.
+	scratch *Scratch
 	// block is the state of the header block being decoded.
 	block blockState
 	// err is the error Decode returns, so that returning one allocates
@@ -65,27 +67,27 @@ func init() {
 
 // New returns a Decoder with an empty dynamic table whose maximum size is
 // cfg's TableSize. It allocates all the memory the decoder will use: the
-// table's arena and ring, and room for one field's decoded strings.
+// table's arena and ring, and, unless cfg.Scratch is given, room for one
+// field's decoded strings.
 func New(cfg Config) *Decoder {
 	size := cfg.TableSize
 	if size == 0 {
 		size = spec.DefaultTableSize
 	}
 	size = min(size, maxTableSize)
-	maxString := cfg.MaxStringLength
-	if maxString <= 0 {
-		maxString = DefaultMaxStringLength
+	scratch := cfg.Scratch
+	if scratch == nil {
+		scratch = NewScratch(cfg.MaxStringLength)
+	} else {
+		scratch.fit(cfg.MaxStringLength)
 	}
-	// The name room also holds a copy of any dynamic table name.
-	huffRoom := huffmanRoom(maxString)
 	return &Decoder{
 		table:     newTable(size),
 		acked:     size,
 		minAcked:  size,
-		maxString: maxString,
+		maxString: stringBound(cfg.MaxStringLength),
 		maxList:   uint64(cfg.MaxHeaderListSize),
-		names:     make([]byte, max(huffRoom, int(size))),
-		values:    make([]byte, huffRoom),
+		scratch:   scratch,
 	}
 }
 
@@ -210,7 +212,7 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 		}
 		var name, value []byte
 		if idx == 0 {
-			if name, i, err = d.readString(block, i, d.names); err != nil {
+			if name, i, err = d.readString(block, i, d.scratch.names); err != nil {
 				return d.cut(start, final, st, err)
 			}
 		} else {
@@ -220,10 +222,10 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 			if indexing && idx > spec.StaticTableLen {
 				// Inserting may evict and overwrite the entry the
 				// name is read from.
-				name = d.names[:copy(d.names, name)]
+				name = d.scratch.names[:copy(d.scratch.names, name)]
 			}
 		}
-		if value, i, err = d.readString(block, i, d.values); err != nil {
+		if value, i, err = d.readString(block, i, d.scratch.values); err != nil {
 			return d.cut(start, final, st, err)
 		}
 		if st.listSize, err = d.count(st.listSize, name, value, start); err != nil {

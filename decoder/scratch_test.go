@@ -1,0 +1,66 @@
+package decoder
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/hpackcert/hpackcert/encoder"
+)
+
+// TestScratchShared decodes three connections, interleaved block by
+// block, on decoders sharing one Scratch, and each again on a decoder of
+// its own: the fields must be the same.
+func TestScratchShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	scratch := NewScratch(0)
+	const conns = 3
+	var encs [conns]*encoder.Encoder
+	var shared, own [conns]*Decoder
+	for c := range conns {
+		encs[c] = encoder.New(encoder.Config{})
+		shared[c] = New(Config{Scratch: scratch})
+		own[c] = New(Config{})
+	}
+	for range 60 {
+		c := r.IntN(conns)
+		var block []byte
+		for range 1 + r.IntN(8) {
+			f := randomField(r)
+			block = encs[c].AppendFieldString(block, f.Name, f.Value, f.Sensitive)
+		}
+		want, err := collect(own[c], block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := collect(shared[c], block)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("connection %d, block %x: shared scratch %q, %v; own %q", c, block, got, err, want)
+		}
+	}
+}
+
+// allocatedBy returns the octets f allocates on the heap.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestScratchMemory checks what a connection costs: with a shared Scratch,
+// the 4,096-octet table's arena (1.5 times the size) and ring, under 8
+// KiB; alone, also room for two 16 KiB strings Huffman coded, over 50 KiB.
+func TestScratchMemory(t *testing.T) {
+	scratch := NewScratch(0)
+	var d *Decoder
+	shared := allocatedBy(func() { d = New(Config{Scratch: scratch}) })
+	alone := allocatedBy(func() { d = New(Config{}) })
+	runtime.KeepAlive(d)
+	if shared > 8<<10 || alone < 50<<10 {
+		t.Fatalf("New allocated %d octets with a shared Scratch (want <= 8 KiB), %d alone (want >= 50 KiB)", shared, alone)
+	}
+	t.Logf("a connection's decoder: %d octets with a shared Scratch, %d alone", shared, alone)
+}

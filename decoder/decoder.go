@@ -169,7 +169,9 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 		}
 		switch {
 		case b&0x80 != 0: // Indexed Header Field (§6.1)
-			if idx, i, err = decodeInt(block, i, 7, &d.err); err != nil {
+			if b != 0xff {
+				idx, i = uint32(b&0x7f), i+1
+			} else if idx, i, err = decodeInt(block, i, 7, &d.err); err != nil {
 				return d.cut(start, final, st, err)
 			}
 			name, value, err := d.lookup(idx, start)
@@ -207,7 +209,9 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 		if indexing {
 			prefix = 6
 		}
-		if idx, i, err = decodeInt(block, i, prefix, &d.err); err != nil {
+		if mask := byte(1)<<prefix - 1; b&mask != mask {
+			idx, i = uint32(b&mask), i+1
+		} else if idx, i, err = decodeInt(block, i, prefix, &d.err); err != nil {
 			return d.cut(start, final, st, err)
 		}
 		var name, value []byte
@@ -294,9 +298,14 @@ func (d *Decoder) readString(block []byte, i int, room []byte) ([]byte, int, err
 		return nil, i, d.err.set(i, RuleStringTruncated)
 	}
 	huffman := block[i]&0x80 != 0
-	n, i, err := decodeInt(block, i, 7, &d.err)
-	if err != nil {
-		return nil, i, err
+	var n uint32
+	if b := block[i] & 0x7f; b != 0x7f {
+		n, i = uint32(b), i+1
+	} else {
+		var err error
+		if n, i, err = decodeInt(block, i, 7, &d.err); err != nil {
+			return nil, i, err
+		}
 	}
 	if int64(n) > int64(d.maxString) {
 		return nil, i, d.err.set(start, RuleStringTooLong)

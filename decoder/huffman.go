@@ -226,15 +226,19 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 			nbits -= n
 			continue
 		}
-		if sym, n := huffSlow(acc); n <= nbits {
-			if sym == spec.EOS {
-				return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
+		// Every code of fastBits bits or fewer is in huffFast: with no
+		// more bits left, none ends within them.
+		if nbits > fastBits {
+			if sym, n := huffSlow(acc); n <= nbits {
+				if sym == spec.EOS {
+					return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
+				}
+				buf[k] = byte(sym)
+				k++
+				acc <<= n
+				nbits -= n
+				continue
 			}
-			buf[k] = byte(sym)
-			k++
-			acc <<= n
-			nbits -= n
-			continue
 		}
 		if nbits > 7 {
 			return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanPadLength)

@@ -178,11 +178,11 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 				nbits += 8
 				i++
 			}
-			if nbits < 30 {
+			if i == len(src) && nbits < 30 {
 				break // the input is exhausted: the tail checks each length
 			}
 		}
-		for nbits >= 30 {
+		for nbits >= wideBits {
 			e := huffWide[acc>>(64-wideBits)]
 			if e != 0 {
 				buf[k] = byte(e)
@@ -193,6 +193,9 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 				acc <<= n
 				nbits -= n
 				continue
+			}
+			if nbits < 30 {
+				break // a long code: huffSlow needs 30 bits
 			}
 			sym, n := huffSlow(acc)
 			if sym == spec.EOS {

@@ -1,6 +1,7 @@
 // Package bench measures the reference encoder against golang.org/x/net's
 // HPACK encoder and libnghttp2's deflater on the same workloads, and counts
-// the bytes each one puts on the wire.
+// the bytes each one puts on the wire; and the reference decoder against
+// x/net's Decoder and libnghttp2's inflater on those workloads' wire.
 //
 // The workloads are those of BENCHMARKS.md: the 4-field batch, the 32
 // raw-data stories of hpack-test-case, an edge proxy's churn, Huffman coding
@@ -27,7 +28,13 @@
 // (MeasureCompression, the wire bytes per connection), memory.go
 // (MeasureMemory, the heap one connection holds), paired.go
 // (MeasurePaired and PairedWorkloads) and proxyhop.go (ProxyHopWorkloads,
-// a block decoded by x/net and encoded again). The commands compression,
+// a block decoded by x/net and encoded again). The decoding side (issue
+// 38): wire.go (the x/net recording the decoders replay, and the tally
+// each implementation's pass returns), decode.go (ours', x/net's and,
+// through nghttp2decode.go, libnghttp2's decoding and proxy-hop runs),
+// huffdecode.go (Huffman decoding alone), decoderows.go
+// (DecodeWorkloads, the decode-*, huffman-decode and hop-* rows) and
+// decodememory.go (MeasureDecoderMemory). The commands compression,
 // memory and paired under cmd/ print BENCHMARKS.md's tables from them;
 // cmd/startup measures what importing package encoder costs a program.
 package bench

@@ -54,10 +54,10 @@ func (w PairedWorkload) Close() {
 // and compat-stories, (a) and (b) through package hpack's x/net API
 // against x/net's Encoder (CompatImpls); block-batch, block-stories and
 // block-churn, (a) to (c) through the encoder's block API (AppendBlock,
-// "ours-block") against the same peers; and the proxy hops of
-// ProxyHopWorkloads. dir is the
-// hpack-test-case directory for the stories. Only the workloads named in
-// names are built (all if names is empty).
+// "ours-block") against the same peers; the proxy hops of
+// ProxyHopWorkloads; and the decoding rows of DecodeWorkloads (issue 38).
+// dir is the hpack-test-case directory for the stories. Only the
+// workloads named in names are built (all if names is empty).
 func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload, error) {
 	want := func(name string) bool { return len(names) == 0 || slices.Contains(names, name) }
 	var out []PairedWorkload
@@ -138,6 +138,11 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		return fail(err)
 	}
 	out = append(out, hops...)
+	decodes, err := DecodeWorkloads(dir, names, len(names) == 0)
+	if err != nil {
+		return fail(err)
+	}
+	out = append(out, decodes...)
 	for _, h := range []struct {
 		name     string
 		variants func() [][]string

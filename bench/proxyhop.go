@@ -16,40 +16,15 @@ import (
 // recorded once, up front, by x/net's Encoder, a fresh one per connection;
 // every operation replays them all, each connection through a fresh
 // Decoder and a fresh encoding context, so that the decoder's table
-// follows the recording. The decoded names and values are new strings on
-// every pass, as a proxy's are. The decoding is the same for every
-// implementation; the ratios are those of the whole hop.
-
-// proxyRecording is a workload's blocks as x/net's Encoder wrote them.
-type proxyRecording struct {
-	conns   [][][]byte // conns[c][b]: block b of connection c
-	largest int        // the largest block's MaxFieldLen bound
-}
-
-// recordForProxy encodes w with x/net's Encoder, one per connection.
-func recordForProxy(w *Workload) proxyRecording {
-	var rec proxyRecording
-	for _, c := range w.Conns {
-		var buf bytes.Buffer
-		enc := hpack.NewEncoder(&buf)
-		var blocks [][]byte
-		for _, b := range c {
-			buf.Reset()
-			for _, f := range b {
-				// WriteField into a bytes.Buffer does not fail.
-				_ = enc.WriteField(hpack.HeaderField{Name: f.Name, Value: f.Value, Sensitive: f.Sensitive})
-			}
-			blocks = append(blocks, bytes.Clone(buf.Bytes()))
-			rec.largest = max(rec.largest, blockLen(b))
-		}
-		rec.conns = append(rec.conns, blocks)
-	}
-	return rec
-}
+// follows the recording (recordWire, wire.go). The decoded names and
+// values are new strings on every pass, as a proxy's are. The decoding is
+// the same for every implementation; the ratios are those of the whole
+// hop. The hop-* rows (hop.go) decode with each implementation's own
+// decoder instead.
 
 // proxyHopOps returns the proxy-hop operations over rec for ours
 // (AppendFieldString from a Pool), x/net's Encoder and package hpack.
-func proxyHopOps(rec proxyRecording) []PairedOp {
+func proxyHopOps(rec wireRecording) []PairedOp {
 	var fields []hpack.HeaderField
 	emit := func(f hpack.HeaderField) { fields = append(fields, f) }
 	// hop decodes every block of rec and hands each block's fields to
@@ -144,7 +119,7 @@ func ProxyHopWorkloads(dir string, names []string, all bool) ([]PairedWorkload, 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, PairedWorkload{Name: p.name, Unit: "pass", Ops: proxyHopOps(recordForProxy(w))})
+		out = append(out, PairedWorkload{Name: p.name, Unit: "pass", Ops: proxyHopOps(recordWire(w))})
 	}
 	return out, nil
 }

@@ -22,7 +22,7 @@ func TestProxyHop(t *testing.T) {
 		}
 	}
 
-	rec := recordForProxy(Batch())
+	rec := recordWire(Batch())
 	rec.conns[0] = append(rec.conns[0], []byte{0xff}) // an index cut short
 	for _, op := range proxyHopOps(rec) {
 		err := op.Op(1)

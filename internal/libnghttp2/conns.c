@@ -2,60 +2,14 @@
 
 #include <stdlib.h>
 
-/* Every binary built with the nghttp2 tag links this file, so it names
-   the usable size of a block as each C library does. */
-#if defined(__APPLE__)
-#include <malloc/malloc.h>
-#define usable_size malloc_size
-#else
-#include <malloc.h>
-#define usable_size malloc_usable_size
-#endif
-
 #include "conns.h"
 #include "records.h"
-
-static void *conns_malloc(size_t size, void *ud) {
-	hcconns *m = ud;
-	void *p = malloc(size);
-	if (p != NULL) m->live += (int64_t)usable_size(p);
-	return p;
-}
-
-static void conns_free(void *p, void *ud) {
-	hcconns *m = ud;
-	if (p == NULL) return;
-	m->live -= (int64_t)usable_size(p);
-	free(p);
-}
-
-static void *conns_calloc(size_t n, size_t size, void *ud) {
-	hcconns *m = ud;
-	void *p = calloc(n, size);
-	if (p != NULL) m->live += (int64_t)usable_size(p);
-	return p;
-}
-
-static void *conns_realloc(void *p, size_t size, void *ud) {
-	hcconns *m = ud;
-	int64_t old = p != NULL ? (int64_t)usable_size(p) : 0;
-	void *q = realloc(p, size);
-	if (q != NULL) {
-		m->live += (int64_t)usable_size(q) - old;
-	} else if (size == 0) {
-		m->live -= old;
-	}
-	return q;
-}
+#include "usablemem.h"
 
 hcconns *hcconns_new(size_t nvcap, size_t outcap) {
 	hcconns *m = calloc(1, sizeof *m);
 	if (m == NULL) return NULL;
-	m->mem.mem_user_data = m;
-	m->mem.malloc = conns_malloc;
-	m->mem.free = conns_free;
-	m->mem.calloc = conns_calloc;
-	m->mem.realloc = conns_realloc;
+	usablemem_init(&m->mem, &m->live);
 	m->nv = calloc(nvcap, sizeof *m->nv);
 	m->nvcap = nvcap;
 	m->out = malloc(outcap);

@@ -9,7 +9,12 @@
 //     loops bench measures the deflater with, run inside C so that no cgo
 //     crossing is charged to nghttp2: a workload encoded block after block
 //     or pass after pass in one call, and deflaters held per connection
-//     with their heap counted.
+//     with their heap counted;
+//   - InflateBatch (inflatebatch.go, inflatebatch.c) is the same for the
+//     inflater: recorded blocks decoded pass after pass in one call, or
+//     decoded and deflated again (a proxy hop), and the heap of
+//     inflaters held at once. usablemem.c is the allocator Conns and
+//     InflateBatch count held bytes with.
 //
 // binding.go and ctx.c hold what the Deflater and the Inflater share: how
 // they are freed, measured and their tables read, through the functions of

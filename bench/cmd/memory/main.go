@@ -2,7 +2,10 @@
 // the heap bytes one live encoder holds after 0, 1, 10 and 1,000 header
 // blocks of the raw-data stories of hpack-test-case, for ours at several
 // capacities, x/net and (built with -tags nghttp2) libnghttp2, whose C heap
-// is counted. See bench.MeasureMemory for how.
+// is counted. See bench.MeasureMemory for how. A second table gives the
+// bytes one decoder holds, new and after decoding a story (connection c
+// decodes story c modulo 32), for ours, x/net and libnghttp2's inflater
+// (bench.MeasureDecoderMemory).
 //
 // Usage:
 //
@@ -44,6 +47,17 @@ func main() {
 			fmt.Fprintf(tw, "%.0f\t", p.BytesPerConn)
 		}
 		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Println()
+	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "decoder, table 4096	new	after its story	")
+	for _, impl := range bench.DecoderMemoryImpls() {
+		m, err := bench.MeasureDecoderMemory(w, impl, *conns)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t\n", m.Impl, m.New, m.Decoded)
 	}
 	tw.Flush()
 }

@@ -27,9 +27,8 @@ import (
 //
 // A fresh context per connection is what each API offers: x/net a new
 // Decoder (hpack.NewDecoder), nghttp2 a new inflater (new2 and del, it
-// has no reset), ours the decoder of the previous connection emptied by
-// decoding resetBlock, since package decoder has neither a Reset nor a
-// Pool and New allocates its memory for good (about 62 KB with the
+// has no reset), ours the decoder of the previous connection Reset
+// (decoder.New allocates its memory for good: about 62 KB with the
 // defaults). "ours-new" is ours with a decoder.New per connection
 // instead: what creating a decoder costs.
 //
@@ -43,17 +42,11 @@ import (
 // connection, in the same C loop. The proxy-* rows (proxyhop.go) instead
 // decode with x/net for every encoder.
 
-// resetBlock is a header block of two dynamic table size updates, to 0
-// and back to 4096 (RFC 7541 §6.3): decoded, it empties the table of a
-// decoder whose acknowledged setting is 4096, leaving it as decoder.New
-// makes it.
-var resetBlock = []byte{0x20, 0x3f, 0xe1, 0x1f}
-
 // oursDecoding runs the reference decoder over a recording, and for a hop
 // encodes every field again with the reference encoder.
 type oursDecoding struct {
 	rec   wireRecording
-	fresh bool // a decoder.New per connection instead of resetBlock
+	fresh bool // a decoder.New per connection instead of a Reset
 	dec   *decoder.Decoder
 	enc   *encoder.Encoder // nil unless a hop
 	dst   []byte
@@ -95,8 +88,8 @@ func (r *oursDecoding) passes(n int) (tally, error) {
 		for c, blocks := range r.rec.conns {
 			if r.fresh {
 				r.dec = decoder.New(decoder.Config{})
-			} else if err := r.dec.Decode(resetBlock, r.emit); err != nil {
-				return r.t, fmt.Errorf("ours: connection %d: emptying the table: %w", c, err)
+			} else {
+				r.dec.Reset()
 			}
 			if r.enc != nil {
 				r.enc.Reset()

@@ -7,8 +7,8 @@ import (
 )
 
 // TestOursDecodeAllocs asserts that ours allocates nothing on the rows of
-// issue 38: a pass of decode-batch and decode-stories (emptying the
-// decoder with resetBlock between connections), of hop-stories and
+// issue 38: a pass of decode-batch and decode-stories (the decoder
+// Reset between connections), of hop-stories and
 // hop-churn (the encoder Reset per connection), and an operation of
 // huffman-decode. ours-new allocates by design (decoder.New per
 // connection) and is left out.

@@ -92,19 +92,16 @@ func TestDecodeRunsAgree(t *testing.T) {
 }
 
 // TestOursDecodesRecording checks what ours' tally cannot: that the
-// decoder, emptied by resetBlock between connections, hands out the very
-// fields of every block recorded, and that resetBlock leaves a table as
-// decoder.New does.
+// decoder, Reset between connections, hands out the very fields of every
+// block recorded, and that Reset leaves a table as decoder.New does.
 func TestOursDecodesRecording(t *testing.T) {
 	d := decoder.New(decoder.Config{})
 	for _, w := range decodeLoads(t) {
 		rec := recordWire(w)
 		for c, blocks := range rec.conns {
-			if err := d.Decode(resetBlock, nil); err != nil {
-				t.Fatalf("%s connection %d: resetBlock: %v", w.Name, c, err)
-			}
+			d.Reset()
 			if size, maxSize := d.TableSize(); d.TableLen() != 0 || size != 0 || maxSize != 4096 {
-				t.Fatalf("%s connection %d: after resetBlock %d entries, size %d of %d; want 0, 0 of 4096", w.Name, c, d.TableLen(), size, maxSize)
+				t.Fatalf("%s connection %d: after Reset %d entries, size %d of %d; want 0, 0 of 4096", w.Name, c, d.TableLen(), size, maxSize)
 			}
 			for b, block := range blocks {
 				var got Block

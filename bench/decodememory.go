@@ -17,9 +17,11 @@ type DecoderMemory struct {
 }
 
 // DecoderMemoryImpls returns the decoders MeasureDecoderMemory can measure
-// in this binary: ours, xnet and, with the nghttp2 build tag, nghttp2.
+// in this binary: ours, ours-scratch (ours with one decoder.Scratch shared
+// by every connection, as one event loop's connections may share it),
+// xnet and, with the nghttp2 build tag, nghttp2.
 func DecoderMemoryImpls() []string {
-	impls := []string{"ours", "xnet"}
+	impls := []string{"ours", "ours-scratch", "xnet"}
 	if nghttp2DecoderHeld != nil {
 		impls = append(impls, "nghttp2")
 	}
@@ -48,10 +50,15 @@ func MeasureDecoderMemory(w *Workload, impl string, conns int) (DecoderMemory, e
 	var decode func(i int, block []byte) error
 	base := goHeap()
 	switch impl {
-	case "ours":
+	case "ours", "ours-scratch":
+		var cfg decoder.Config
+		if impl == "ours-scratch" {
+			// The one Scratch is charged to the connections too.
+			cfg.Scratch = decoder.NewScratch(0)
+		}
 		decs := make([]*decoder.Decoder, conns)
 		for i := range decs {
-			decs[i] = decoder.New(decoder.Config{})
+			decs[i] = decoder.New(cfg)
 		}
 		emit := func(name, value []byte, sensitive bool) error { return nil }
 		decode = func(i int, block []byte) error { return decs[i].Decode(block, emit) }

@@ -81,10 +81,9 @@ func (d *Decoder) TableSize() (size, maxSize uint32) { return d.table.size, d.ta
 // being an *Error naming the offset in src where it starts. It allocates
 // only to grow dst, and for an error.
 func AppendHuffman(dst, src []byte) ([]byte, error) {
-	var e Error
-	out, err := appendHuffman(dst, src, 0, &e)
-	if err != nil {
-		return out, &Error{Offset: e.Offset, Rule: e.Rule}
+	out, off, rule := appendHuffman(dst, src)
+	if rule != "" {
+		return out, &Error{Offset: off, Rule: rule}
 	}
 	return out, nil
 }

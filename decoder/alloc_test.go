@@ -141,3 +141,22 @@ func TestDecodeErrorAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendHuffmanAllocs checks that AppendHuffman allocates nothing
+// into a slice with room, on success: no error value escapes on the way.
+func TestAppendHuffmanAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	src := encoder.AppendHuffmanString(nil, "short")
+	dst := make([]byte, 0, 64)
+	allocs := testing.AllocsPerRun(allocRuns, func() {
+		var err error
+		if dst, err = AppendHuffman(dst[:0], src); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("AppendHuffman: %v allocations per call, want 0", allocs)
+	}
+}

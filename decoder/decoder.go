@@ -46,6 +46,8 @@ type Decoder struct {
 	acked, minAcked uint32
 	// scratch holds the current field's decoded strings.
 	scratch *Scratch
+	// cfg is what New was given, for Reset.
+	cfg Config
 	// block is the state of the header block being decoded.
 	block blockState
 	// err is the error Decode returns, so that returning one allocates
@@ -70,11 +72,7 @@ func init() {
 // table's arena and ring, and, unless cfg.Scratch is given, room for one
 // field's decoded strings.
 func New(cfg Config) *Decoder {
-	size := cfg.TableSize
-	if size == 0 {
-		size = spec.DefaultTableSize
-	}
-	size = min(size, maxTableSize)
+	size := cfg.tableSize()
 	scratch := cfg.Scratch
 	if scratch == nil {
 		scratch = NewScratch(cfg.MaxStringLength)
@@ -82,6 +80,7 @@ func New(cfg Config) *Decoder {
 		scratch.fit(cfg.MaxStringLength)
 	}
 	return &Decoder{
+		cfg:       cfg,
 		table:     newTable(size),
 		acked:     size,
 		minAcked:  size,
@@ -89,6 +88,26 @@ func New(cfg Config) *Decoder {
 		maxList:   uint64(cfg.MaxHeaderListSize),
 		scratch:   scratch,
 	}
+}
+
+// tableSize returns the table size c stands for.
+func (c Config) tableSize() uint32 {
+	if c.TableSize == 0 {
+		return spec.DefaultTableSize
+	}
+	return min(c.TableSize, maxTableSize)
+}
+
+// Reset returns the decoder to the state New left it in, for a new
+// connection: an empty dynamic table of Config.TableSize and the limits
+// of its Config, keeping its memory. It allocates nothing.
+func (d *Decoder) Reset() {
+	size := d.cfg.tableSize()
+	d.table.clear(size)
+	d.acked, d.minAcked = size, size
+	d.maxString = stringBound(d.cfg.MaxStringLength)
+	d.maxList = uint64(d.cfg.MaxHeaderListSize)
+	d.block = blockState{}
 }
 
 // SetTableSize tells the decoder that the peer acknowledged a new
@@ -317,9 +336,9 @@ func (d *Decoder) readString(block []byte, i int, room []byte) ([]byte, int, err
 	if !huffman {
 		return s, i + int(n), nil
 	}
-	out, err := appendHuffman(room[:0:len(room)], s, i, &d.err)
-	if err != nil {
-		return nil, i, err
+	out, off, rule := appendHuffman(room[:0:len(room)], s)
+	if rule != "" {
+		return nil, i, d.err.set(i+off, rule)
 	}
 	if len(out) > d.maxString {
 		return nil, i, d.err.set(start, RuleStringTooLong)

@@ -145,10 +145,11 @@ func buildFast() {
 
 // appendHuffman appends the decoding of the Huffman string src (RFC 7541
 // §5.2) to dst. It is strict: an EOS symbol, padding longer than 7 bits or
-// padding that is not all ones is an error, errp set with the offset in src
-// of the octet where the symbol or the padding starts, plus base. It grows
+// padding that is not all ones is an error: its rule (a Rule constant, ""
+// for none) and the offset in src of the octet where the symbol or the
+// padding starts. Returning no *Error, it lets no pointer escape. It grows
 // dst only when its capacity is below len(dst)+huffmanRoom(len(src)).
-func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
+func appendHuffman(dst, src []byte) (out []byte, errOffset int, errRule string) {
 	k := len(dst)
 	if need := k + huffmanRoom(len(src)); cap(dst) < need {
 		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
@@ -199,7 +200,7 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 			}
 			sym, n := huffSlow(acc)
 			if sym == spec.EOS {
-				return buf[:k], errp.set(bitOffset(base+i, nbits), RuleHuffmanEOS)
+				return buf[:k], bitOffset(i, nbits), RuleHuffmanEOS
 			}
 			buf[k] = byte(sym)
 			k++
@@ -209,7 +210,7 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 	}
 	// The last nbits (< 30) bits, zeros below them: a code is taken only
 	// if it ends within them; what no code fits is the padding.
-	end := base + i
+	end := i
 	for nbits > 0 {
 		if e := huffWide[acc>>(64-wideBits)]; e != 0 && uint(e>>wideTotalShift) <= nbits {
 			buf[k] = byte(e)
@@ -234,7 +235,7 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 		if nbits > fastBits {
 			if sym, n := huffSlow(acc); n <= nbits {
 				if sym == spec.EOS {
-					return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanEOS)
+					return buf[:k], bitOffset(end, nbits), RuleHuffmanEOS
 				}
 				buf[k] = byte(sym)
 				k++
@@ -244,14 +245,14 @@ func appendHuffman(dst, src []byte, base int, errp *Error) ([]byte, error) {
 			}
 		}
 		if nbits > 7 {
-			return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanPadLength)
+			return buf[:k], bitOffset(end, nbits), RuleHuffmanPadLength
 		}
 		if acc>>(64-nbits) != 1<<nbits-1 {
-			return buf[:k], errp.set(bitOffset(end, nbits), RuleHuffmanPadOnes)
+			return buf[:k], bitOffset(end, nbits), RuleHuffmanPadOnes
 		}
 		break
 	}
-	return buf[:k], nil
+	return buf[:k], 0, ""
 }
 
 // bitOffset returns the offset of the octet holding the first of the

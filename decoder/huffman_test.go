@@ -15,7 +15,7 @@ import (
 // and offset of its error, "" and 0 if none.
 func decodeHuffman(t testing.TB, src []byte) ([]byte, string, int) {
 	t.Helper()
-	out, err := appendHuffman(nil, src, 0, new(Error))
+	out, err := AppendHuffman(nil, src)
 	if err == nil {
 		return out, "", 0
 	}

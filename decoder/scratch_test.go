@@ -64,3 +64,36 @@ func TestScratchMemory(t *testing.T) {
 	}
 	t.Logf("a connection's decoder: %d octets with a shared Scratch, %d alone", shared, alone)
 }
+
+// TestReset checks that a decoder Reset after a connection decodes the
+// next one as a new decoder does, limits and table included, and that
+// Reset allocates nothing.
+func TestReset(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	d := New(Config{TableSize: 2048, MaxHeaderListSize: 1 << 20})
+	for range 5 {
+		enc := encoder.New(encoder.Config{})
+		enc.SetMaxDynamicTableSize(2048)
+		fresh := New(Config{TableSize: 2048, MaxHeaderListSize: 1 << 20})
+		for range 10 {
+			var block []byte
+			for range 1 + r.IntN(8) {
+				f := randomField(r)
+				block = enc.AppendFieldString(block, f.Name, f.Value, f.Sensitive)
+			}
+			want, werr := collect(fresh, block)
+			got, err := collect(d, block)
+			if err != nil || werr != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("block %x: reset decoder %q, %v; new one %q, %v", block, got, err, want, werr)
+			}
+			if a, b := tableFieldsOf(d), tableFieldsOf(fresh); a != b {
+				t.Fatalf("tables differ: reset %s, new %s", a, b)
+			}
+		}
+		d.SetTableSize(100)
+		d.SetMaxHeaderListSize(1)
+		if allocs := testing.AllocsPerRun(allocRuns, d.Reset); allocs != 0 && !raceEnabled {
+			t.Fatalf("Reset: %v allocations, want 0", allocs)
+		}
+	}
+}

@@ -63,6 +63,13 @@ func (t *dynamicTable) grow(capacity uint32) {
 	}
 }
 
+// clear empties the table and sets its maximum size to n, at most its
+// capacity.
+func (t *dynamicTable) clear(n uint32) {
+	t.size, t.count, t.head, t.arenaHead = 0, 0, 0, 0
+	t.maxSize = min(n, t.capacity)
+}
+
 // len returns the number of entries.
 func (t *dynamicTable) len() uint32 { return t.count }
 

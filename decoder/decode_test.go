@@ -27,6 +27,17 @@ func randomField(r *rand.Rand) hpack.HeaderField {
 	return f
 }
 
+// randomBlock returns a block of 1 to maxFields random fields, as enc
+// encodes them.
+func randomBlock(r *rand.Rand, enc *encoder.Encoder, maxFields int) []byte {
+	var block []byte
+	for range 1 + r.IntN(maxFields) {
+		f := randomField(r)
+		block = enc.AppendFieldString(block, f.Name, f.Value, f.Sensitive)
+	}
+	return block
+}
+
 // xnetFields formats x/net's fields as collect does.
 func xnetFields(fields []hpack.HeaderField) []string {
 	var out []string

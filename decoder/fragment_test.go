@@ -48,11 +48,7 @@ func TestDecodeFragments(t *testing.T) {
 		enc := encoder.New(encoder.Config{})
 		whole, pieces := New(Config{}), New(Config{})
 		for range 20 {
-			var block []byte
-			for range 1 + r.IntN(10) {
-				f := randomField(r)
-				block = enc.AppendFieldString(block, f.Name, f.Value, f.Sensitive)
-			}
+			block := randomBlock(r, enc, 10)
 			want, err := collect(whole, block)
 			if err != nil {
 				t.Fatal(err)

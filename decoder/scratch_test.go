@@ -25,11 +25,7 @@ func TestScratchShared(t *testing.T) {
 	}
 	for range 60 {
 		c := r.IntN(conns)
-		var block []byte
-		for range 1 + r.IntN(8) {
-			f := randomField(r)
-			block = encs[c].AppendFieldString(block, f.Name, f.Value, f.Sensitive)
-		}
+		block := randomBlock(r, encs[c], 8)
 		want, err := collect(own[c], block)
 		if err != nil {
 			t.Fatal(err)
@@ -76,11 +72,7 @@ func TestReset(t *testing.T) {
 		enc.SetMaxDynamicTableSize(2048)
 		fresh := New(Config{TableSize: 2048, MaxHeaderListSize: 1 << 20})
 		for range 10 {
-			var block []byte
-			for range 1 + r.IntN(8) {
-				f := randomField(r)
-				block = enc.AppendFieldString(block, f.Name, f.Value, f.Sensitive)
-			}
+			block := randomBlock(r, enc, 8)
 			want, werr := collect(fresh, block)
 			got, err := collect(d, block)
 			if err != nil || werr != nil || strings.Join(got, "|") != strings.Join(want, "|") {

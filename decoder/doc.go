@@ -1,6 +1,6 @@
-// Package decoder is the start of hpackcert's reference HPACK (RFC 7541)
-// decoder (issue 38): one meant never to allocate after construction and
-// to be as strict as oracle/strict.
+// Package decoder is hpackcert's reference HPACK (RFC 7541) decoder: it
+// never allocates after construction, and it is as strict as
+// oracle/strict (issue 38).
 //
 // # Use
 //
@@ -15,29 +15,45 @@
 //		return nil
 //	})
 //
-// New allocates the decoder's memory: the dynamic table's arena and ring
-// for Config.TableSize, and room for one field's Huffman-decoded name and
-// value, bounded by Config.MaxStringLength; SetTableSize allocates again
-// only for a setting above every earlier one. Decode allocates nothing on
-// success or error (TestDecodeAllocs, TestDecodeErrorAllocs): the *Error
-// it returns is the decoder's own, valid until the next call. New's table
-// starts at Config.TableSize with no size update required, as RFC 7541
-// Appendix C.5 does: give New the protocol's 4096 and call SetTableSize
-// for a lower setting to hold a peer to the update it then owes.
+// A block that arrives in pieces (HEADERS and CONTINUATION frames) can be
+// decoded as it comes: BeginBlock, then DecodeFragment per piece, which
+// leaves a field cut by a piece's end for the next. Reset readies a
+// decoder for a new connection without allocating. Package hpack offers
+// golang.org/x/net/http2/hpack's Decoder API over this one.
+//
+// # Memory
+//
+// New allocates the decoder's memory: the dynamic table's arena (1.5
+// times Config.TableSize) and ring, and, unless Config.Scratch is given,
+// a Scratch: room for one field's Huffman-decoded name and value, bounded
+// by Config.MaxStringLength (8/5 of it each, the most a Huffman string of
+// that many octets decodes to). With the defaults that is 62 KB per
+// connection, 7.8 KB with a Scratch shared by the connections one event
+// loop serves (TestScratchMemory). SetTableSize and SetMaxStringLength
+// allocate again only for a value above every earlier one. Decode
+// allocates nothing on success or error (TestDecodeAllocs,
+// TestDecodeErrorAllocs): the *Error it returns is the decoder's own,
+// valid until the next call.
+//
+// New's table starts at Config.TableSize with no size update required, as
+// RFC 7541 Appendix C.5 does: give New the protocol's 4096 and call
+// SetTableSize for a lower setting to hold a peer to the update it then
+// owes.
 //
 // # Files
 //
-// It is unfinished. What is here:
-//
-//   - decoder.go: Decoder, New and Decode: representations (§6), index
-//     bounds, size updates only before the first field and within the
-//     acknowledged setting, SetTableSize for a new acknowledged setting
-//     (the next block must open with an update to at most the smallest
-//     setting since the last block when it went below the table's
-//     maximum size, RFC 7541 §4.2, RFC 9113 §4.3.1), the string length bound, the header list size
+//   - decoder.go: Decoder, New, Reset, Decode, BeginBlock and
+//     DecodeFragment: representations (§6), index bounds, size updates only
+//     before the first field and within the acknowledged setting,
+//     SetTableSize for a new acknowledged setting (the next block must
+//     open with an update to at most the smallest setting since the last
+//     block when it went below the table's maximum size, RFC 7541 §4.2,
+//     RFC 9113 §4.3.1), the string length bound, the header list size
 //     limit (RFC 9113 §6.5.2, 32 octets per field) checked before a field
 //     is handed out or inserted, and a literal naming a dynamic entry
 //     copied before its insertion can evict the entry.
+//   - access.go: the limits set after New, Scratch, the table read back
+//     (TableLen, TableEntry, TableSize) and AppendHuffman.
 //   - huffman.go: a table-driven Huffman decoder (§5.2). In the middle of
 //     a string, refilled eight octets at a time, one lookup of the next
 //     15 bits gives up to three symbols (128 KiB of entries); at its end
@@ -48,34 +64,27 @@
 //     that is not all ones are errors naming the offset of the octet
 //     where they start. Measured against the 12-bit table alone on every
 //     name and value of the raw-data stories (paired, AMD EPYC Zen 5):
-//     0.84 of its time; 14- and 16-bit tables did no better.
+//     0.84 of its time; 14- and 16-bit tables did no better. It is plain
+//     Go: there is no assembly, so the purego build is this one.
 //   - integer.go: integers with an N-bit prefix (§5.1), bounded: a value
 //     above 2^32-1 or more than 5 continuation octets is an error naming
 //     the octet at fault, so no input makes the decoder loop per octet.
+//     Single-octet integers, most of them, are decoded inline.
 //   - table.go: the dynamic table (§2.3.2, §4) in one byte arena allocated
 //     at construction for the acknowledged setting: eviction advances a
 //     tail, an insertion that does not fit moves the live octets to the
 //     front (amortized), a size update evicts and is refused above the
 //     acknowledged setting, an entry larger than the table empties it.
+//     It repeats the shape of encoder/table.go's arena rather than share
+//     it: the encoder's entries carry hash chains the decoder has no use
+//     for, and a generic table for both was more code than the copy.
 //   - errors.go: Error, the offset and the rule an input broke, and the
 //     rules as constants.
 //
-// Not done yet (issue 38):
-//
-//   - property's escape-analysis gate over Decode's path: escape_test.go
-//     only checks that emit does not escape and nothing moves to the
-//     heap (block leaks into emit, as views handed to a callback must);
-//   - the decoder panel's fuzz differential against oracle/strict and
-//     libnghttp2 (FuzzDecode compares with x/net only, on one connection),
-//     the gopter state machine, and "hpackcert decoders --decoder
-//     builtin:ref --strict";
-//   - the x/net-compatible API in package hpack;
-//   - speed work on the string and field loops, and the paired benchmarks
-//     (bench_test.go is a first, unpaired look);
-//   - a decision on memory per connection: with the defaults New
-//     allocates about 62 KB, mostly room for a 16 KiB string
-//     Huffman-decoded twice (name and value, 8/5 of the wire length
-//     each), where x/net's decoder starts small and allocates per field;
-//   - one internal package for the ring-and-arena eviction and compaction
-//     that table.go repeats from encoder/table.go.
+// The decoder is certified by hpackcert itself ("hpackcert decoders
+// --decoder builtin:ref --strict"), is oracle "ref" of the fuzz
+// differential panel, and is the decoder of the property tests' state
+// machine (encoder, decoder, model). The paired benchmarks against x/net
+// and libnghttp2 are bench's decode-*, huffman-decode and hop-* rows
+// (BENCHMARKS.md, "Decoding").
 package decoder

@@ -115,14 +115,13 @@ func (d *Decoder) Reset() {
 // size updates up to n are valid from the next block on, and if n is
 // below the table's maximum size, the next block must begin with a size
 // update to at most the smallest setting acknowledged since the last
-// block (RFC 7541 §4.2, RFC 9113 §4.3.1). It allocates, keeping the
-// entries, only when n exceeds every setting the decoder has had memory
-// for.
+// block (RFC 7541 §4.2, RFC 9113 §4.3.1). It allocates nothing: after a
+// setting above Config.TableSize, the table's memory grows in Decode when
+// the peer's entries fill what New allocated, doubling up to the maximum
+// size (1.5 times it), so that memory follows the octets the peer sent,
+// not a setting.
 func (d *Decoder) SetTableSize(n uint32) {
 	n = min(n, maxTableSize)
-	if n > d.table.capacity {
-		d.table.grow(n)
-	}
 	d.acked = n
 	d.minAcked = min(d.minAcked, n)
 }
@@ -216,9 +215,10 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 				return start, d.err.set(start, RuleSizeUpdateMissing)
 			}
 			st.mustUpdate = false
-			if idx > d.acked || !d.table.setMaxSize(idx) {
+			if idx > d.acked {
 				return start, d.err.set(start, RuleSizeUpdateLimit)
 			}
+			d.table.setMaxSize(idx)
 			continue
 		}
 		// A literal (§6.2): with incremental indexing (01, 6-bit index),

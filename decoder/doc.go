@@ -29,11 +29,16 @@
 // by Config.MaxStringLength (8/5 of it each, the most a Huffman string of
 // that many octets decodes to). With the defaults that is 62 KB per
 // connection, 7.8 KB with a Scratch shared by the connections one event
-// loop serves (TestScratchMemory). SetTableSize and SetMaxStringLength
-// allocate again only for a value above every earlier one. Decode
-// allocates nothing on success or error (TestDecodeAllocs,
-// TestDecodeErrorAllocs): the *Error it returns is the decoder's own,
-// valid until the next call.
+// loop serves (TestScratchMemory). SetMaxStringLength allocates again
+// only for a bound above every earlier one. Decode allocates nothing on
+// success or error (TestDecodeAllocs, TestDecodeErrorAllocs): the *Error
+// it returns is the decoder's own, valid until the next call. The one
+// exception, a departure from "all memory in the constructor" made for
+// the same reason as the encoder's: after a setting above
+// Config.TableSize, the table's memory grows when the peer's entries fill
+// what New allocated, doubling, so that a connection costs what its peer
+// inserted and never what a setting allows (a setting of 2^32-1 and an
+// update to 1 GiB allocate nothing, TestSetTableSizeHuge).
 //
 // New's table starts at Config.TableSize with no size update required, as
 // RFC 7541 Appendix C.5 does: give New the protocol's 4096 and call

@@ -99,3 +99,28 @@ func TestSetTableSizeGrow(t *testing.T) {
 		t.Fatalf("after the update to 1000: %q", got)
 	}
 }
+
+// TestSetTableSizeHuge checks that the largest setting costs nothing until
+// entries need the memory: acknowledging it and a block updating the
+// maximum size to it allocate nothing, and the table then grows with the
+// entries alone.
+func TestSetTableSizeHuge(t *testing.T) {
+	d := New(Config{})
+	update := []byte("\x3f\xe1\xff\xff\xff\x03") // size update to 1 GiB (2^30)
+	var err error
+	got := allocatedBy(func() {
+		d.SetTableSize(1<<32 - 1)
+		err = d.Decode(update, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != 0 {
+		t.Fatalf("acknowledging 2^32-1 and updating to 1 GiB allocated %d octets, want 0", got)
+	}
+	value := strings.Repeat("v", 5000)
+	checkRule(t, d, "\x40\x01e\x7f\x89\x26"+value, "", 0)
+	if size, maxSize := d.TableSize(); size != 5033 || maxSize != 1<<30 || d.table.capacity > 16384 {
+		t.Fatalf("after a 5,033-octet entry: size %d of %d, memory for %d; want 5033 of 2^30, memory for at most 16384", size, maxSize, d.table.capacity)
+	}
+}

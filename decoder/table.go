@@ -9,12 +9,15 @@ type entry struct {
 }
 
 // dynamicTable is the decoder's dynamic table (RFC 7541 §2.3.2), its
-// memory allocated once by newTable for the acknowledged setting,
-// capacity: the current maximum size never exceeds it.
+// memory allocated by newTable for entries of up to capacity octets in
+// all (RFC 7541 §4.1 sizes). The maximum size may be larger, after a
+// raised setting: when the entries need more, add doubles the capacity,
+// up to the maximum size, so that memory follows what the peer inserted,
+// never a setting alone.
 //
 // Entries sit in a ring, oldest at ring[(head-count)&ringMask], newest at
-// ring[(head-1)&ringMask]; a table of maximum size capacity holds at most
-// capacity/32 entries, so the ring never overflows. Their octets sit in
+// ring[(head-1)&ringMask]; entries of capacity octets in all number at
+// most capacity/32, so the ring never overflows. Their octets sit in
 // arena in insertion order between the oldest entry's offset (the tail)
 // and arenaHead: eviction only moves the tail. An insertion that does not
 // fit before the arena's end first moves the live octets to the front.
@@ -24,8 +27,8 @@ type entry struct {
 // amortized, as in the encoder.
 type dynamicTable struct {
 	size     uint32 // RFC 7541 §4.1 size of the live entries
-	maxSize  uint32 // current maximum size, at most capacity
-	capacity uint32
+	maxSize  uint32 // current maximum size
+	capacity uint32 // the size of the entries the memory holds
 
 	ring     []entry
 	ringMask uint32
@@ -52,7 +55,7 @@ func newTable(capacity uint32) dynamicTable {
 	}
 }
 
-// grow gives the table memory for a maximum size of capacity, more than
+// grow gives the table memory for entries of capacity octets, more than
 // it has, keeping its entries and its maximum size.
 func (t *dynamicTable) grow(capacity uint32) {
 	old := *t
@@ -63,11 +66,10 @@ func (t *dynamicTable) grow(capacity uint32) {
 	}
 }
 
-// clear empties the table and sets its maximum size to n, at most its
-// capacity.
+// clear empties the table and sets its maximum size to n.
 func (t *dynamicTable) clear(n uint32) {
 	t.size, t.count, t.head, t.arenaHead = 0, 0, 0, 0
-	t.maxSize = min(n, t.capacity)
+	t.maxSize = n
 }
 
 // len returns the number of entries.
@@ -84,17 +86,12 @@ func (t *dynamicTable) field(i uint32) (name, value []byte) {
 
 // setMaxSize applies a dynamic table size update (RFC 7541 §4.3),
 // evicting down to the new size. A size above the acknowledged setting is
-// the caller's error to report; setMaxSize reports false and changes
-// nothing.
-func (t *dynamicTable) setMaxSize(n uint32) bool {
-	if n > t.capacity {
-		return false
-	}
+// the caller's error to report.
+func (t *dynamicTable) setMaxSize(n uint32) {
 	t.maxSize = n
 	for t.size > t.maxSize {
 		t.evictOldest()
 	}
-	return true
 }
 
 // add inserts name and value as the newest entry after evicting what RFC
@@ -111,6 +108,9 @@ func (t *dynamicTable) add(name, value []byte) {
 	}
 	for uint64(t.size)+size > uint64(t.maxSize) {
 		t.evictOldest()
+	}
+	if need := t.size + uint32(size); need > t.capacity {
+		t.grow(min(t.maxSize, max(need, 2*t.capacity)))
 	}
 	n := uint32(len(name) + len(value))
 	if int(t.arenaHead)+int(n) > len(t.arena) {

@@ -74,37 +74,37 @@ func TestTableEntryTooLarge(t *testing.T) {
 }
 
 // TestTableSizeUpdate checks that a size update evicts down to the new
-// size, that one above the acknowledged setting is refused without
-// change, and that the setting itself and 0 are accepted.
+// size, that a lowered size bounds insertions, and that a size above what
+// newTable allocated for grows the memory only once the entries need it,
+// keeping them.
 func TestTableSizeUpdate(t *testing.T) {
 	tab := newTable(200)
 	for _, s := range []string{"a", "b", "c", "d", "e"} {
 		tab.add([]byte(s), []byte(s))
 	}
 	checkTable(t, &tab, 170, "e: e", "d: d", "c: c", "b: b", "a: a")
-	if tab.setMaxSize(201) {
-		t.Fatal("a size above the acknowledged setting was accepted")
-	}
-	checkTable(t, &tab, 170, "e: e", "d: d", "c: c", "b: b", "a: a")
-	if !tab.setMaxSize(100) {
-		t.Fatal("a size of 100 was refused")
-	}
+	tab.setMaxSize(100)
 	checkTable(t, &tab, 68, "e: e", "d: d")
 	// The lowered size bounds insertions until raised again.
 	tab.add([]byte("f"), []byte("f"))
 	tab.add([]byte("g"), []byte("g"))
 	checkTable(t, &tab, 68, "g: g", "f: f")
-	if !tab.setMaxSize(0) {
-		t.Fatal("a size of 0 was refused")
-	}
+	tab.setMaxSize(0)
 	checkTable(t, &tab, 0)
 	tab.add([]byte("h"), []byte("h"))
 	checkTable(t, &tab, 0)
-	if !tab.setMaxSize(200) {
-		t.Fatal("the acknowledged setting was refused")
+	tab.setMaxSize(1000)
+	if tab.capacity != 200 {
+		t.Fatalf("a size update to 1000 gave memory for %d octets, want none yet (200)", tab.capacity)
 	}
-	tab.add([]byte("i"), []byte("i"))
-	checkTable(t, &tab, 34, "i: i")
+	for _, s := range []string{"i", "j", "k", "l", "m", "n", "o"} {
+		tab.add([]byte(s), []byte(s))
+	}
+	checkTable(t, &tab, 238, "o: o", "n: n", "m: m", "l: l", "k: k", "j: j", "i: i")
+	if tab.capacity != 400 {
+		t.Fatalf("238 octets of entries in memory for 200: grew to %d, want 400 (doubled)", tab.capacity)
+	}
+	checkArena(t, &tab)
 }
 
 // TestTableCompaction inserts many entries of varied sizes and checks

@@ -6,16 +6,18 @@ import "github.com/hpackcert/hpackcert/internal/spec"
 // a Decoder accepts when Config.MaxStringLength is 0.
 const DefaultMaxStringLength = 16 << 10
 
-// maxTableSize is the largest Config.TableSize honoured (1 GiB), so that
-// arena offsets fit in 32 bits.
+// maxTableSize is the most octets of entries (RFC 7541 §4.1 sizes) a
+// table holds, 1 GiB, so that arena offsets fit in 32 bits: a larger
+// setting or size update is accepted, and entries past 1 GiB evicted.
 const maxTableSize = 1 << 30
 
 // Config configures a Decoder.
 type Config struct {
 	// TableSize is the SETTINGS_HEADER_TABLE_SIZE this endpoint sent and
 	// the peer acknowledged: the largest dynamic table size (RFC 7541
-	// §4.2) a size update may set. It bounds the decoder's memory. Zero
-	// means spec.DefaultTableSize; values above 1 GiB mean 1 GiB.
+	// §4.2) a size update may set. New allocates the memory a table of
+	// that size needs (of 1 GiB at most). Zero means
+	// spec.DefaultTableSize.
 	TableSize uint32
 	// MaxStringLength bounds every string literal, in decoded octets,
 	// and the wire octets of a Huffman coded one. Zero means
@@ -79,15 +81,17 @@ func New(cfg Config) *Decoder {
 	} else {
 		scratch.fit(cfg.MaxStringLength)
 	}
-	return &Decoder{
+	d := &Decoder{
 		cfg:       cfg,
-		table:     newTable(size),
+		table:     newTable(min(size, maxTableSize)),
 		acked:     size,
 		minAcked:  size,
 		maxString: stringBound(cfg.MaxStringLength),
 		maxList:   uint64(cfg.MaxHeaderListSize),
 		scratch:   scratch,
 	}
+	d.table.clear(size)
+	return d
 }
 
 // tableSize returns the table size c stands for.
@@ -95,7 +99,7 @@ func (c Config) tableSize() uint32 {
 	if c.TableSize == 0 {
 		return spec.DefaultTableSize
 	}
-	return min(c.TableSize, maxTableSize)
+	return c.TableSize
 }
 
 // Reset returns the decoder to the state New left it in, for a new
@@ -111,7 +115,7 @@ func (d *Decoder) Reset() {
 }
 
 // SetTableSize tells the decoder that the peer acknowledged a new
-// SETTINGS_HEADER_TABLE_SIZE of n octets (values above 1 GiB mean 1 GiB):
+// SETTINGS_HEADER_TABLE_SIZE of n octets:
 // size updates up to n are valid from the next block on, and if n is
 // below the table's maximum size, the next block must begin with a size
 // update to at most the smallest setting acknowledged since the last
@@ -121,7 +125,6 @@ func (d *Decoder) Reset() {
 // size (1.5 times it), so that memory follows the octets the peer sent,
 // not a setting.
 func (d *Decoder) SetTableSize(n uint32) {
-	n = min(n, maxTableSize)
 	d.acked = n
 	d.minAcked = min(d.minAcked, n)
 }

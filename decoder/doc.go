@@ -38,7 +38,9 @@
 // Config.TableSize, the table's memory grows when the peer's entries fill
 // what New allocated, doubling, so that a connection costs what its peer
 // inserted and never what a setting allows (a setting of 2^32-1 and an
-// update to 1 GiB allocate nothing, TestSetTableSizeHuge).
+// update to it allocate nothing, TestSetTableSizeHuge). Past 1 GiB of
+// entries, which no setting below it lets a peer reach, the oldest are
+// evicted, so that arena offsets fit in 32 bits.
 //
 // New's table starts at Config.TableSize with no size update required, as
 // RFC 7541 Appendix C.5 does: give New the protocol's 4096 and call

@@ -106,7 +106,7 @@ func TestSetTableSizeGrow(t *testing.T) {
 // entries alone.
 func TestSetTableSizeHuge(t *testing.T) {
 	d := New(Config{})
-	update := []byte("\x3f\xe1\xff\xff\xff\x03") // size update to 1 GiB (2^30)
+	update := []byte("\x3f\xe0\xff\xff\xff\x0f") // size update to 2^32-1
 	var err error
 	got := allocatedBy(func() {
 		d.SetTableSize(1<<32 - 1)
@@ -116,11 +116,11 @@ func TestSetTableSizeHuge(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != 0 {
-		t.Fatalf("acknowledging 2^32-1 and updating to 1 GiB allocated %d octets, want 0", got)
+		t.Fatalf("acknowledging and updating to 2^32-1 allocated %d octets, want 0", got)
 	}
 	value := strings.Repeat("v", 5000)
 	checkRule(t, d, "\x40\x01e\x7f\x89\x26"+value, "", 0)
-	if size, maxSize := d.TableSize(); size != 5033 || maxSize != 1<<30 || d.table.capacity > 16384 {
-		t.Fatalf("after a 5,033-octet entry: size %d of %d, memory for %d; want 5033 of 2^30, memory for at most 16384", size, maxSize, d.table.capacity)
+	if size, maxSize := d.TableSize(); size != 5033 || maxSize != 1<<32-1 || d.table.capacity > 16384 {
+		t.Fatalf("after a 5,033-octet entry: size %d of %d, memory for %d; want 5033 of 2^32-1, memory for at most 16384", size, maxSize, d.table.capacity)
 	}
 }

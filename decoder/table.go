@@ -26,8 +26,11 @@ type entry struct {
 // capacity/2 octets free: at most two octets moved per octet inserted,
 // amortized, as in the encoder.
 type dynamicTable struct {
-	size     uint32 // RFC 7541 §4.1 size of the live entries
-	maxSize  uint32 // current maximum size
+	size    uint32 // RFC 7541 §4.1 size of the live entries
+	maxSize uint32 // current maximum size
+	// limit is maxSize, or maxTableSize if less: the size the entries
+	// are evicted down to, so that arena offsets fit in 32 bits.
+	limit    uint32
 	capacity uint32 // the size of the entries the memory holds
 
 	ring     []entry
@@ -48,6 +51,7 @@ func newTable(capacity uint32) dynamicTable {
 	}
 	return dynamicTable{
 		maxSize:  capacity,
+		limit:    capacity,
 		capacity: capacity,
 		ring:     make([]entry, ringLen),
 		ringMask: ringLen - 1,
@@ -60,7 +64,7 @@ func newTable(capacity uint32) dynamicTable {
 func (t *dynamicTable) grow(capacity uint32) {
 	old := *t
 	*t = newTable(capacity)
-	t.maxSize = old.maxSize
+	t.maxSize, t.limit = old.maxSize, old.limit
 	for i := old.count; i > 0; i-- {
 		t.add(old.field(i - 1))
 	}
@@ -69,7 +73,7 @@ func (t *dynamicTable) grow(capacity uint32) {
 // clear empties the table and sets its maximum size to n.
 func (t *dynamicTable) clear(n uint32) {
 	t.size, t.count, t.head, t.arenaHead = 0, 0, 0, 0
-	t.maxSize = n
+	t.maxSize, t.limit = n, min(n, maxTableSize)
 }
 
 // len returns the number of entries.
@@ -88,8 +92,8 @@ func (t *dynamicTable) field(i uint32) (name, value []byte) {
 // evicting down to the new size. A size above the acknowledged setting is
 // the caller's error to report.
 func (t *dynamicTable) setMaxSize(n uint32) {
-	t.maxSize = n
-	for t.size > t.maxSize {
+	t.maxSize, t.limit = n, min(n, maxTableSize)
+	for t.size > t.limit {
 		t.evictOldest()
 	}
 }
@@ -100,17 +104,17 @@ func (t *dynamicTable) setMaxSize(n uint32) {
 // the table: eviction and compaction may overwrite it.
 func (t *dynamicTable) add(name, value []byte) {
 	size := uint64(len(name)) + uint64(len(value)) + spec.EntryOverhead
-	if size > uint64(t.maxSize) {
+	if size > uint64(t.limit) {
 		for t.count > 0 {
 			t.evictOldest()
 		}
 		return
 	}
-	for uint64(t.size)+size > uint64(t.maxSize) {
+	for uint64(t.size)+size > uint64(t.limit) {
 		t.evictOldest()
 	}
 	if need := t.size + uint32(size); need > t.capacity {
-		t.grow(min(t.maxSize, max(need, 2*t.capacity)))
+		t.grow(uint32(min(uint64(t.limit), max(uint64(need), 2*uint64(t.capacity)))))
 	}
 	n := uint32(len(name) + len(value))
 	if int(t.arenaHead)+int(n) > len(t.arena) {

@@ -111,8 +111,8 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
 
-	// Every verdict uses every oracle built into the binary: strict, x/net
-	// and, with -tags nghttp2, nghttp2.
+	// Every verdict uses every oracle built into the binary: strict, ref,
+	// x/net and, with -tags nghttp2, nghttp2.
 	_ "github.com/hpackcert/hpackcert/oracle/all"
 )
 

@@ -101,7 +101,11 @@ func (pb *playedBlock) knownLeniency(d *decoded) string {
 	for _, f := range pb.decoded[0].fields {
 		longest = max(longest, len(f.Name), len(f.Value))
 	}
-	if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
+	var largest uint32
+	for _, u := range pb.updates {
+		largest = max(largest, u)
+	}
+	if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest, LargestUpdate: largest}); ok {
 		return l.Case
 	}
 	return ""

@@ -5,7 +5,7 @@
 # the date and the command; hpackcert matrix writes the page from what
 # this script gathers) and docs/matrix-decoders.html.
 #
-# Decoders: the built-in ones (strict, x/net, libnghttp2), the decoder
+# Decoders: the built-in ones (strict, x/net, libnghttp2, ref), the decoder
 # programs of adapters/decoders.txt (PACKAGE|COMMAND per line, built by
 # adapters/install.sh), and the servers and proxies of hpackcert live's
 # catalogue that are installed (ci/live.sh --install-only), over h2c.
@@ -34,7 +34,7 @@ go build -tags nghttp2 -o "$tmp/hpackcert" ./cmd/hpackcert
 args=(decoders --timeout 30s
 	--declare-unsupported 'dec/7.1.3/1: the library does not tell a never-indexed literal from the others (a declared lack)'
 	--declare-unsupported 'dec/7.3/1: the library takes no header-list limit (a declared lack)'
-	--decoder builtin:strict --decoder builtin:xnet --decoder builtin:nghttp2)
+	--decoder builtin:strict --decoder builtin:xnet --decoder builtin:nghttp2 --decoder builtin:ref)
 packages=()
 while IFS='|' read -r pkg cmd; do
 	case "$pkg" in '' | '#'*) continue ;; esac

@@ -32,8 +32,8 @@
 // name appears in fuzz_test.go and in no other file under fuzz/: OSS-Fuzz's
 // compile_native_go_fuzzer finds the file to rewrite by grepping the
 // package directory for the name, and fails when more than one file has it. The oracles
-// are those linked into the binary: strict and x/net always, nghttp2 with
-// -tags nghttp2.
+// are those linked into the binary: strict, ref and x/net always, nghttp2
+// with -tags nghttp2.
 //
 // # Reuse between executions
 //

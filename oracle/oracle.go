@@ -1,9 +1,10 @@
 // Package oracle defines the decoder interface every verdict of hpackcert
 // rests on, and a registry of the decoders built into the binary.
 //
-// Three implementations live in subpackages: oracle/strict (our own
-// spec-literal decoder), oracle/xnet (golang.org/x/net/http2/hpack) and
-// oracle/nghttp2 (libnghttp2 through cgo, build tag nghttp2). Each registers
+// Four implementations live in subpackages: oracle/strict (our own
+// spec-literal decoder), oracle/ref (package decoder, the reference
+// decoder), oracle/xnet (golang.org/x/net/http2/hpack) and oracle/nghttp2
+// (libnghttp2 through cgo, build tag nghttp2). Each registers
 // itself from an init function; import oracle/all to get every oracle this
 // binary was built with.
 //

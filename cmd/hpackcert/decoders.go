@@ -35,12 +35,13 @@ run does for encoders: each case decodes its own stories in fresh contexts (vali
 must decode to the strict decoder's fields and table, invalid ones must be refused as a
 decoding error), a divergence is filed under the first failed case whose feature its
 blocks use, and a crash, a panic or a protocol violation is the decoder's breakdown.
-With no decoder named, the built-in ones are certified: strict, x/net, and libnghttp2
-when built with -tags nghttp2. A MUST case left unsupported (a declared lack) fails the
-run unless declared, as for encoders. The traffic stories are those of dec/3.2/1; with
---live targets alone, 4 stories of 30 blocks unless --traffic-stories or
---traffic-blocks says otherwise. --repro DIR writes each failure's blocks as a story
-file that hpackcert repro replays against --decoder, --exec or --live.`,
+With no decoder named, the built-in ones are certified: strict, x/net, ref (package
+decoder, the reference decoder) and libnghttp2 when built with -tags nghttp2. A MUST
+case left unsupported (a declared lack) fails the run unless declared, as for encoders.
+The traffic stories are those of dec/3.2/1; with --live targets alone, 4 stories of 30
+blocks unless --traffic-stories or --traffic-blocks says otherwise. --repro DIR writes
+each failure's blocks as a story file that hpackcert repro replays against --decoder,
+--exec or --live.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		d := &decoderRun{}
 		fs.section("decoders (repeatable, one matrix; none named: the built-in ones)", func() {

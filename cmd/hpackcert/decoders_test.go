@@ -9,16 +9,17 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/report"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 )
 
 // TestDecodersBuiltins runs hpackcert decoders on the built-in decoders
-// and checks each grade against what is known of them: the strict
-// decoder passes every case; x/net fails the two rules its package
-// documents it departs from (a size update after a field while its table
-// is empty; a second size update at the start of a block while entries
-// survive the first) and accepts a block without the size update a
-// lowered setting needs (non-strict for a library); libnghttp2, when
+// and checks each grade against what is known of them: the strict and
+// the reference decoders pass every case; x/net fails the two rules its
+// package documents it departs from (a size update after a field while
+// its table is empty; a second size update at the start of a block while
+// entries survive the first) and accepts a block without the size update
+// a lowered setting needs (non-strict for a library); libnghttp2, when
 // built in, passes every case.
 func TestDecodersBuiltins(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.json")
@@ -37,6 +38,7 @@ func TestDecodersBuiltins(t *testing.T) {
 	}
 	want := map[string]map[string]string{
 		"strict": {},
+		"ref":    {},
 		"x/net":  {"dec/4.2/1": "fail", "dec/4.2/3": "fail", "dec/4.2/2": "non-strict"},
 	}
 	if slices.Contains(inprocess.BuiltinDecoderNames(), "nghttp2") {
@@ -46,25 +48,48 @@ func TestDecodersBuiltins(t *testing.T) {
 		t.Errorf("%d decoders in the report, want %d", len(rep.Encoders), len(want))
 	}
 	for name, bad := range want {
-		cases := rep.Encoders[name].Cases
-		if len(cases) != 28 {
-			t.Errorf("%s: %d cases, want 28", name, len(cases))
+		checkDecoderGrades(t, rep, name, bad)
+	}
+}
+
+// TestDecodersRefStrict certifies the reference decoder (package decoder)
+// as issue 38 asks, "hpackcert decoders --decoder builtin:ref --strict":
+// every dec/ case must pass.
+func TestDecodersRefStrict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ref.json")
+	status, out, stderr := runCLI(t, "decoders", "--decoder", "builtin:ref", "--strict", "--json", path)
+	if status != 0 {
+		t.Errorf("exit status %d, want 0\n%s%s", status, out, stderr)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDecoderGrades(t, readReport(t, raw), "ref", nil)
+}
+
+// checkDecoderGrades checks that the report graded every dec/ case for
+// the decoder name, each a pass but those bad names with their grade.
+func checkDecoderGrades(t *testing.T, rep *report.JSONReport, name string, bad map[string]string) {
+	t.Helper()
+	cases := rep.Encoders[name].Cases
+	if want := len(certify.DecoderCases()); len(cases) != want {
+		t.Errorf("%s: %d cases, want %d", name, len(cases), want)
+	}
+	for id, res := range cases {
+		w := bad[id]
+		if w == "" {
+			w = "pass"
 		}
-		for id, res := range cases {
-			w := bad[id]
-			if w == "" {
-				w = "pass"
-			}
-			if id == "dec/7.3/2" && res.Grade == certify.Info {
-				// Measured in CPU time, a linear decoder is never graded
-				// quadratic; trials that disagree make it inconclusive
-				// (info), which is no failure.
-				t.Logf("%s %s: %s (inconclusive)", name, id, res.Detail)
-				continue
-			}
-			if res.Grade.String() != w {
-				t.Errorf("%s %s: %s, want %s: %s", name, id, res.Grade, w, res.Detail)
-			}
+		if id == "dec/7.3/2" && res.Grade == certify.Info {
+			// Measured in CPU time, a linear decoder is never graded
+			// quadratic; trials that disagree make it inconclusive
+			// (info), which is no failure.
+			t.Logf("%s %s: %s (inconclusive)", name, id, res.Detail)
+			continue
+		}
+		if res.Grade.String() != w {
+			t.Errorf("%s %s: %s, want %s: %s", name, id, res.Grade, w, res.Detail)
 		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package panel decodes header blocks with every oracle built into the
-// binary (package oracle/all: strict and x/net, and nghttp2 under the
+// binary (package oracle/all: strict, ref and x/net, and nghttp2 under the
 // nghttp2 build tag), one decoding context each, strict first, turning an
 // oracle's panic into an error: a certifier reports on the encoder, it
 // does not die of a decoder's bug. Every source of blocks (the engine's
@@ -40,7 +40,7 @@ func New() *Panel {
 }
 
 // headerListLimiter is implemented by the oracles that can stop decoding
-// a block past a header-list size (all three built in).
+// a block past a header-list size (all of those built in).
 type headerListLimiter interface{ SetMaxHeaderListSize(n int) }
 
 // Acknowledge passes the SETTINGS_HEADER_TABLE_SIZE values acknowledged

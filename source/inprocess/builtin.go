@@ -4,12 +4,13 @@
 // encoder needs no source: certify.Func and certify.TestEncoder take it.
 //
 // The Go decoders built into hpackcert are here too, for the dec/ cases:
-// BuiltinDecoder returns the strict decoder, x/net's and, under the
-// nghttp2 build tag, libnghttp2's inflater as certify DecoderTargets.
+// BuiltinDecoder returns the strict decoder, x/net's, the reference
+// decoder (package decoder) and, under the nghttp2 build tag,
+// libnghttp2's inflater as certify DecoderTargets.
 //
 // The files: builtin.go and nghttp2.go (the encoders), decoders.go (the
-// decoders by name), decoder_strict.go, decoder_xnet.go and
-// decoder_nghttp2.go (each decoder as the engine drives it).
+// decoders by name), decoder_strict.go, decoder_xnet.go, decoder_ref.go
+// and decoder_nghttp2.go (each decoder as the engine drives it).
 package inprocess
 
 import (

@@ -22,10 +22,13 @@ type builtinDecoder struct {
 var builtinDecoders = map[string]builtinDecoder{
 	"strict": {"strict", func() certify.Decoder { return NewStrictDecoder() }},
 	"xnet":   {"x/net", func() certify.Decoder { return NewXNetDecoder() }},
+	"ref":    {"ref", func() certify.Decoder { return NewRefDecoder() }},
 }
 
 // BuiltinDecoderNames returns the names BuiltinDecoder accepts: "strict"
-// and "xnet", then any others (such as "nghttp2") sorted.
+// and "xnet", then the others ("nghttp2", "ref") sorted. Strict, the
+// judge of every dec/ case, keeps the first column of a report, and the
+// columns of earlier reports keep their places.
 func BuiltinDecoderNames() []string {
 	out := []string{"strict", "xnet"}
 	var more []string
@@ -40,8 +43,9 @@ func BuiltinDecoderNames() []string {
 
 // BuiltinDecoder returns the decoder target for one of the decoders built
 // into hpackcert, for the dec/ cases: "strict" (oracle/strict), "xnet"
-// (golang.org/x/net/http2/hpack as net/http2 drives it) and, when built
-// with the nghttp2 tag, "nghttp2" (libnghttp2's inflater). Each context
+// (golang.org/x/net/http2/hpack as net/http2 drives it), "ref" (package
+// decoder, the reference decoder) and, when built with the nghttp2 tag,
+// "nghttp2" (libnghttp2's inflater). Each context
 // it opens returns every decoding error wrapped by certify.Reject, and a
 // panic of the library as a plain error, a breakdown.
 func BuiltinDecoder(name string) (certify.DecoderTarget, error) {

@@ -28,8 +28,8 @@ func newContext(t *testing.T, name string) certify.Decoder {
 
 func TestBuiltinDecoderNames(t *testing.T) {
 	names := BuiltinDecoderNames()
-	if len(names) < 2 || names[0] != "strict" || names[1] != "xnet" {
-		t.Fatalf("BuiltinDecoderNames() = %q; want strict, xnet first", names)
+	if len(names) < 3 || names[0] != "strict" || names[1] != "xnet" || !slices.Contains(names, "ref") {
+		t.Fatalf("BuiltinDecoderNames() = %q; want strict, xnet first, and ref", names)
 	}
 	for _, name := range names {
 		target, err := BuiltinDecoder(name)

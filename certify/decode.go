@@ -101,11 +101,7 @@ func (pb *playedBlock) knownLeniency(d *decoded) string {
 	for _, f := range pb.decoded[0].fields {
 		longest = max(longest, len(f.Name), len(f.Value))
 	}
-	var largest uint32
-	for _, u := range pb.updates {
-		largest = max(largest, u)
-	}
-	if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest, LargestUpdate: largest}); ok {
+	if l, ok := oracle.MatchLeniency(oracle.Disagreement{Oracle: d.oracle, Updates: len(pb.updates), LongestString: longest}); ok {
 		return l.Case
 	}
 	return ""

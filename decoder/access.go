@@ -33,11 +33,10 @@ type Scratch struct {
 }
 
 // NewScratch returns room for strings of up to maxStringLength decoded
-// octets (<= 0 means DefaultMaxStringLength): Huffman coded, such a string
-// of maxStringLength wire octets decodes to 8/5 as many, twice (name and
-// value).
+// octets (<= 0 means DefaultMaxStringLength), twice (name and value), and
+// huffSlack more each for the Huffman decoder's writes ahead.
 func NewScratch(maxStringLength int) *Scratch {
-	room := huffmanRoom(stringBound(maxStringLength))
+	room := stringBound(maxStringLength) + huffSlack
 	return &Scratch{names: make([]byte, room), values: make([]byte, room)}
 }
 
@@ -45,20 +44,29 @@ func NewScratch(maxStringLength int) *Scratch {
 // DefaultMaxStringLength). A dynamic table name was read as a string
 // under some earlier bound, and s never shrinks, so its copy always fits.
 func (s *Scratch) fit(n int) {
-	if room := huffmanRoom(stringBound(n)); room > len(s.values) {
+	if room := stringBound(n) + huffSlack; room > len(s.values) {
 		s.values = make([]byte, room)
 		s.names = make([]byte, max(room, len(s.names)))
 	}
 }
 
-// huffmanRoom is the room the Huffman decoding of a string of at most n
-// wire octets takes: no code is shorter than 5 bits, so at most 8n/5
-// octets, and huffSlack more for the decoder's unconditional writes.
-func huffmanRoom(n int) int { return n*8/5 + huffSlack }
+// huffmanRoom is the room the Huffman decoding of a string of n wire
+// octets takes when at most limit octets of it are kept (limit < 0: no
+// limit): no code is shorter than 5 bits, so at most 8n/5 octets, and
+// huffSlack more for the decoder's writes ahead and past the limit.
+func huffmanRoom(n, limit int) int {
+	if limit >= 0 {
+		n = min(n*8/5, limit)
+	} else {
+		n = n * 8 / 5
+	}
+	return n + huffSlack
+}
 
-// huffSlack is the room appendHuffman needs past the decoded octets: a
-// lookup writes three octets whatever number it decodes.
-const huffSlack = 3
+// huffSlack is the room appendHuffman needs past the octets it keeps: it
+// writes ahead, and finds a decoding too long only at its checks (see
+// appendHuffman).
+const huffSlack = 32
 
 // TableLen returns the number of entries in the dynamic table.
 func (d *Decoder) TableLen() int { return int(d.table.len()) }
@@ -81,7 +89,7 @@ func (d *Decoder) TableSize() (size, maxSize uint32) { return d.table.size, d.ta
 // being an *Error naming the offset in src where it starts. It allocates
 // only to grow dst, and for an error.
 func AppendHuffman(dst, src []byte) ([]byte, error) {
-	out, off, rule := appendHuffman(dst, src)
+	out, off, rule := appendHuffman(dst, src, -1)
 	if rule != "" {
 		return out, &Error{Offset: off, Rule: rule}
 	}

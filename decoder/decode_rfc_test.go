@@ -3,6 +3,7 @@ package decoder
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/hpackcert/hpackcert/encoder"
 	"strings"
 	"testing"
 )
@@ -144,5 +145,40 @@ func TestDecodeStringLimit(t *testing.T) {
 	_, err = collect(New(Config{MaxStringLength: 6}), []byte("\x00\x85\x00\x00\x00\x00\x00\x00"))
 	if e, ok := err.(*Error); !ok || e.Rule != RuleStringTooLong || e.Offset != 1 {
 		t.Fatalf("Huffman string of 8 octets: %v", err)
+	}
+}
+
+// TestDecodeHuffmanLimit checks the bound on Huffman strings at and
+// around the limit, for strings of every length up to a few refills, of
+// 5-bit and of 8-bit symbols: a decoding of the limit's length passes, one
+// octet more is refused, and the Scratch (the limit plus huffSlack) never
+// grows, however far 8/5 of the wire length would reach.
+func TestDecodeHuffmanLimit(t *testing.T) {
+	for _, sym := range []string{"0", "&"} { // codes of 5 and 8 bits
+		for limit := 1; limit < 70; limit++ {
+			d := New(Config{MaxStringLength: limit})
+			for _, n := range []int{limit, limit + 1, limit + 40} {
+				value := encoder.AppendHuffmanString(nil, strings.Repeat(sym, n))
+				block := append([]byte{0x00, 0x00}, encoder.AppendInteger(nil, 0x80, 7, uint64(len(value)))...)
+				block = append(block, value...)
+				got, err := collect(d, block)
+				if n == limit && err != nil {
+					t.Fatalf("%q x %d, limit %d: %v", sym, n, limit, err)
+				}
+				if n == limit && (len(got) != 1 || len(got[0]) != n+2) {
+					t.Fatalf("%q x %d, limit %d: decoded %q", sym, n, limit, got)
+				}
+				if e, ok := err.(*Error); n > limit && (!ok || e.Rule != RuleStringTooLong || e.Offset != 2) {
+					t.Fatalf("%q x %d, limit %d: %v; want %q at offset 2", sym, n, limit, err, RuleStringTooLong)
+				}
+				if raceEnabled {
+					continue
+				}
+				nop := func(_, _ []byte, _ bool) error { return nil }
+				if allocs := testing.AllocsPerRun(allocRuns, func() { _ = d.Decode(block, nop) }); allocs != 0 {
+					t.Fatalf("%q x %d, limit %d: %v allocations: the room of the limit plus huffSlack was not enough", sym, n, limit, allocs)
+				}
+			}
+		}
 	}
 }

@@ -339,12 +339,13 @@ func (d *Decoder) readString(block []byte, i int, room []byte) ([]byte, int, err
 	if !huffman {
 		return s, i + int(n), nil
 	}
-	out, off, rule := appendHuffman(room[:0:len(room)], s)
-	if rule != "" {
+	out, off, rule := appendHuffman(room[:0:len(room)], s, d.maxString)
+	switch rule {
+	case "":
+	case RuleStringTooLong:
+		return nil, i, d.err.set(start, rule)
+	default:
 		return nil, i, d.err.set(i+off, rule)
-	}
-	if len(out) > d.maxString {
-		return nil, i, d.err.set(start, RuleStringTooLong)
 	}
 	return out, i + int(n), nil
 }

@@ -25,10 +25,11 @@
 //
 // New allocates the decoder's memory: the dynamic table's arena (1.5
 // times Config.TableSize) and ring, and, unless Config.Scratch is given,
-// a Scratch: room for one field's Huffman-decoded name and value, bounded
-// by Config.MaxStringLength (8/5 of it each, the most a Huffman string of
-// that many octets decodes to). With the defaults that is 62 KB per
-// connection, 7.8 KB with a Scratch shared by the connections one event
+// a Scratch: room for one field's decoded name and value, bounded by
+// Config.MaxStringLength (a Huffman string is refused as soon as its
+// decoding passes the bound, so the room is the bound, not the 8/5 of it
+// the wire could reach). With the defaults that is 45 KB per
+// connection, 7.9 KB with a Scratch shared by the connections one event
 // loop serves (TestScratchMemory). SetMaxStringLength allocates again
 // only for a bound above every earlier one. Decode allocates nothing on
 // success or error (TestDecodeAllocs, TestDecodeErrorAllocs): the *Error

@@ -144,26 +144,37 @@ func buildFast() {
 }
 
 // appendHuffman appends the decoding of the Huffman string src (RFC 7541
-// §5.2) to dst. It is strict: an EOS symbol, padding longer than 7 bits or
-// padding that is not all ones is an error: its rule (a Rule constant, ""
-// for none) and the offset in src of the octet where the symbol or the
-// padding starts. Returning no *Error, it lets no pointer escape. It grows
-// dst only when its capacity is below len(dst)+huffmanRoom(len(src)).
-func appendHuffman(dst, src []byte) (out []byte, errOffset int, errRule string) {
+// §5.2) to dst, at most limit octets. It is strict: an EOS symbol, padding
+// longer than 7 bits or padding that is not all ones is an error: its rule
+// (a Rule constant, "" for none) and the offset in src of the octet where
+// the symbol or the padding starts. A decoding longer than limit is
+// RuleStringTooLong, found before it runs more than huffSlack octets past
+// limit. Returning no *Error, it lets no pointer escape. It grows dst only
+// when its capacity is below len(dst)+huffmanRoom(len(src), limit).
+func appendHuffman(dst, src []byte, limit int) (out []byte, errOffset int, errRule string) {
 	k := len(dst)
-	if need := k + huffmanRoom(len(src)); cap(dst) < need {
+	if need := k + huffmanRoom(len(src), limit); cap(dst) < need {
 		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
 	}
-	// buf is written past k freely: the room is 8/5 of the input plus
-	// huffSlack, and a lookup writes three octets, advancing k by the
-	// count of its symbols.
+	// buf is written past k freely: a lookup writes three octets,
+	// advancing k by the count of its symbols, and after a check of the
+	// limit k advances by at most 17 before the next (a refill's 64 bits,
+	// then at the end the tail's 29, 5 bits a symbol at least), with two
+	// octets written ahead: within huffSlack.
 	buf := dst[:cap(dst)]
+	end := k + limit
+	if limit < 0 || end < k {
+		end = len(buf) // no limit, or one past what an int holds
+	}
 	// acc holds the next nbits bits at its top; below them are zeros or,
 	// after a load of eight octets, bits of the octets not yet counted.
 	var acc uint64
 	var nbits uint
 	i := 0
 	for {
+		if k > end {
+			return buf[:end], 0, RuleStringTooLong
+		}
 		if len(src)-i >= 8 {
 			// One load: the whole octets that fit below the bits held
 			// are counted; the bits of the next octet that also land in
@@ -210,7 +221,7 @@ func appendHuffman(dst, src []byte) (out []byte, errOffset int, errRule string) 
 	}
 	// The last nbits (< 30) bits, zeros below them: a code is taken only
 	// if it ends within them; what no code fits is the padding.
-	end := i
+	last := i
 	for nbits > 0 {
 		if e := huffWide[acc>>(64-wideBits)]; e != 0 && uint(e>>wideTotalShift) <= nbits {
 			buf[k] = byte(e)
@@ -235,7 +246,7 @@ func appendHuffman(dst, src []byte) (out []byte, errOffset int, errRule string) 
 		if nbits > fastBits {
 			if sym, n := huffSlow(acc); n <= nbits {
 				if sym == spec.EOS {
-					return buf[:k], bitOffset(end, nbits), RuleHuffmanEOS
+					return buf[:k], bitOffset(last, nbits), RuleHuffmanEOS
 				}
 				buf[k] = byte(sym)
 				k++
@@ -245,12 +256,15 @@ func appendHuffman(dst, src []byte) (out []byte, errOffset int, errRule string) 
 			}
 		}
 		if nbits > 7 {
-			return buf[:k], bitOffset(end, nbits), RuleHuffmanPadLength
+			return buf[:k], bitOffset(last, nbits), RuleHuffmanPadLength
 		}
 		if acc>>(64-nbits) != 1<<nbits-1 {
-			return buf[:k], bitOffset(end, nbits), RuleHuffmanPadOnes
+			return buf[:k], bitOffset(last, nbits), RuleHuffmanPadOnes
 		}
 		break
+	}
+	if k > end {
+		return buf[:end], 0, RuleStringTooLong
 	}
 	return buf[:k], 0, ""
 }

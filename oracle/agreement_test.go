@@ -314,7 +314,7 @@ var agreementCases = []agreementCase{
 		block: "00 81 07 81 07", want: []oracle.Field{{Name: "0", Value: "0"}}},
 	{name: "never-indexed", reason: "§6.2.3 is reported as Sensitive",
 		block: "10 01 61 01 62", want: []oracle.Field{{Name: "a", Value: "b", Sensitive: true}}},
-	{name: "update-above-ref-room", reason: "a size update to 16 MiB + 1 within a setting of as much: RFC 7541 sets no bound",
+	{name: "large-update", reason: "a size update to 16 MiB + 1 within a setting of as much: RFC 7541 sets no bound, and the table's memory need not follow it",
 		acked: []uint32{16<<20 + 1}, block: "3f e2 ff ff 07 82", want: []oracle.Field{get}},
 	{name: "entry-larger-than-table", reason: "an entry larger than the table empties it and is not added (§4.4)",
 		prelude: []string{"40 01 61 01 62"}, acked: []uint32{100}, block: "3f 45 40 01 63 44 " + strings.Repeat("78", 68), want: []oracle.Field{{Name: "c", Value: strings.Repeat("x", 68)}}},

@@ -11,18 +11,10 @@
 // Huffman code taking 5 bits at least), so no string is refused that the
 // strict oracle decodes: the header-list limit is the bound that matters.
 //
-// Memory. The decoder allocates its dynamic table for the acknowledged
-// SETTINGS_HEADER_TABLE_SIZE, and a fuzzed setting of 2^32-1 would take
-// 1.5 GiB for a table a session never fills. The oracle gives the decoder
-// each setting capped at its room: the largest table size a block's
-// leading size updates asked for within the setting (4096 at first, at
-// most MaxTableSize). The cap changes no verdict (TestCappedSettings):
-// size updates are checked against the setting (RFC 7541 §6.3) and the
-// table's maximum size against the smallest setting (§4.2), and each
-// comparison comes out the same with a setting capped at a room that is
-// at least every update of the block and the table's maximum size. An
-// update above MaxTableSize is refused where strict decodes it: the
-// RejectsAllowed entry of oracle.KnownLeniencies for "ref" says so.
+// Settings. Each SETTINGS_HEADER_TABLE_SIZE acknowledged is given to the
+// decoder as it comes (decoder.SetTableSize applies it from the next
+// block): a setting of 2^32-1 costs nothing, the decoder's table growing
+// with the entries a session inserts (TestHugeSettingMemory).
 //
 // As in HTTP/2, where any decoding error is a connection error
 // (COMPRESSION_ERROR), a decoder that has returned an error returns
@@ -36,7 +28,6 @@ import (
 
 	"github.com/hpackcert/hpackcert/decoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
-	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
 )
 
@@ -46,12 +37,6 @@ const Name = "ref"
 // DefaultMaxHeaderListSize is the header-list limit of a new Decoder, in
 // octets counted as name + value + 32 per field, as the strict oracle's.
 const DefaultMaxHeaderListSize = 64 << 10
-
-// MaxTableSize is the largest dynamic table size the oracle lets a size
-// update set (16 MiB): memory for it is 24 MiB of arena and 6 MiB of
-// entries. A run of the certifier needs at most a few MiB (an update past
-// 2^21 octets for the integer boundaries).
-const MaxTableSize = 16 << 20
 
 // ErrBroken is returned by DecodeBlock after an earlier block failed to
 // decode: the compression context is no longer defined.
@@ -64,13 +49,6 @@ func init() {
 // Decoder is one decoding context of the reference decoder.
 type Decoder struct {
 	d *decoder.Decoder
-	// settings are the SETTINGS_HEADER_TABLE_SIZE values acknowledged
-	// since the last block, in order, given to d at the next block;
-	// acked is the last one given.
-	settings []uint32
-	acked    uint32
-	// room is the cap of the settings given to d (see the package doc).
-	room uint32
 	// maxString is d's string length bound.
 	maxString int
 	fields    []oracle.Field
@@ -87,8 +65,6 @@ func New() *Decoder {
 			MaxStringLength:   decoder.DefaultMaxStringLength,
 			MaxHeaderListSize: DefaultMaxHeaderListSize,
 		}),
-		acked:     spec.DefaultTableSize,
-		room:      spec.DefaultTableSize,
 		maxString: decoder.DefaultMaxStringLength,
 	}
 }
@@ -99,7 +75,7 @@ func (d *Decoder) Name() string { return Name }
 // SetMaxDynamicTableSize records n as a SETTINGS_HEADER_TABLE_SIZE value
 // this side acknowledged; it takes effect for the next block.
 func (d *Decoder) SetMaxDynamicTableSize(n uint32) {
-	d.settings = append(d.settings, n)
+	d.d.SetTableSize(n)
 }
 
 // SetMaxHeaderListSize sets the largest header list a block may decode to,
@@ -141,53 +117,12 @@ func (d *Decoder) emit(name, value []byte, sensitive bool) error {
 	return nil
 }
 
-// prepare readies d.d for block: a string bound the block cannot exceed,
-// and the settings acknowledged since the last block, capped at a room
-// raised to the block's leading size updates (see the package doc).
+// prepare readies d.d for block: a string bound the block cannot exceed.
 func (d *Decoder) prepare(block []byte) {
 	if n := len(block)*8/5 + 1; n > d.maxString {
 		d.d.SetMaxStringLength(n)
 		d.maxString = n
 	}
-	last := d.acked
-	if len(d.settings) > 0 {
-		last = d.settings[len(d.settings)-1]
-	}
-	room := d.room
-	if u := leadingUpdate(block); u <= last {
-		// An update above the setting is refused whatever the room.
-		room = max(room, min(u, MaxTableSize))
-	}
-	if room == d.room && len(d.settings) == 0 {
-		return
-	}
-	if len(d.settings) == 0 {
-		// A larger room widens the setting d has, with no new setting: a
-		// repeat of the last one leaves the smallest since the last
-		// block as it was.
-		d.settings = append(d.settings, last)
-	}
-	d.room = room
-	for _, n := range d.settings {
-		d.d.SetTableSize(min(n, room))
-	}
-	d.acked, d.settings = last, d.settings[:0]
-}
-
-// leadingUpdate returns the largest dynamic table size update (RFC 7541
-// §6.3) at the start of block, 0 when there is none. An update after a
-// field is refused whatever its size (§4.2), so only those before the
-// first field can need room.
-func leadingUpdate(block []byte) uint32 {
-	var largest uint64
-	for p := 0; p < len(block) && block[p]&0xe0 == 0x20; {
-		n, next, err := wire.ReadInt(block, p, 5)
-		if err != nil {
-			break
-		}
-		largest, p = max(largest, n.Value), next
-	}
-	return uint32(min(largest, math.MaxUint32))
 }
 
 // Table returns the dynamic table, newest entry first.

@@ -130,8 +130,7 @@ func (d *Decoder) SetMaxDynamicTableSize(v uint32) {
 // HEADERS or CONTINUATION frame's fragment), and emits its fields, before
 // it returns, as x/net's Write: a field cut by p's end is kept and decoded
 // with the next Write; Close ends the block. It returns len(p) and the
-// first error in the block, or 0 and ErrStringLength when the field kept
-// would exceed twice the maximum string length.
+// first error in the block.
 func (d *Decoder) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
@@ -175,21 +174,14 @@ func (d *Decoder) Write(p []byte) (int, error) {
 }
 
 // save keeps rest, a field cut by the end of a Write of n octets whose
-// strings are declared up to cutLength octets long, for the next Write;
-// as x/net's Write, it refuses a declared string over the maximum string
-// length, and a field kept over twice it.
+// strings are declared up to cutLength octets long, for the next Write; as
+// x/net's Write, it refuses a declared string over the maximum string
+// length. (x/net also refuses a field kept over twice that length; with
+// integers of at most 5 continuation octets, no such field gets here.)
 func (d *Decoder) save(n int, rest []byte, cutLength uint64) (int, error) {
-	if d.maxStrLen > 0 {
-		// Room for two strings and their integers, as x/net allows.
-		const integerRoom = 8
-		if cutLength > uint64(d.maxStrLen) {
-			d.saved = d.saved[:0]
-			return n, ErrStringLength
-		}
-		if len(rest) > 2*(d.maxStrLen+integerRoom) {
-			d.saved = d.saved[:0]
-			return 0, ErrStringLength
-		}
+	if d.maxStrLen > 0 && cutLength > uint64(d.maxStrLen) {
+		d.saved = d.saved[:0]
+		return n, ErrStringLength
 	}
 	// rest may be the end of saved: append moves it to the front.
 	d.saved = append(d.saved[:0], rest...)

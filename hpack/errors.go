@@ -37,8 +37,7 @@ func (e InvalidIndexError) Error() string {
 
 // ErrStringLength is returned by Write, Close and DecodeFull for a string
 // longer than SetMaxStringLength's limit, as declared on the wire or
-// decoded, or for a field cut by a Write's end whose octets exceed twice
-// that limit, as x/net's ErrStringLength is.
+// decoded, as x/net's ErrStringLength is.
 var ErrStringLength = errors.New("hpack: string longer than the maximum string length")
 
 // ErrInvalidHuffman is returned for a Huffman coded string that is not a

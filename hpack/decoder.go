@@ -5,6 +5,7 @@ import (
 
 	"github.com/hpackcert/hpackcert/decoder"
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
 // initialStringBound is the string length the Decoder first gives package
@@ -174,11 +175,17 @@ func (d *Decoder) Write(p []byte) (int, error) {
 }
 
 // save keeps rest, a field cut by the end of a Write of n octets whose
-// strings are declared up to cutLength octets long, for the next Write; as
-// x/net's Write, it refuses a declared string over the maximum string
-// length. (x/net also refuses a field kept over twice that length; with
-// integers of at most 5 continuation octets, no such field gets here.)
+// strings are declared up to cutLength octets long, for the next Write.
+// As x/net's Write, it first checks what of the field is there: a literal
+// naming an index past the table is an InvalidIndexError, a declared
+// string over the maximum string length ErrStringLength. (x/net also
+// refuses a field kept over twice that length; with integers of at most 5
+// continuation octets, no such field gets here.)
 func (d *Decoder) save(n int, rest []byte, cutLength uint64) (int, error) {
+	if idx := literalIndex(rest); idx > spec.StaticTableLen+uint32(d.dec.TableLen()) {
+		d.saved = d.saved[:0]
+		return n, DecodingError{InvalidIndexError(idx)}
+	}
 	if d.maxStrLen > 0 && cutLength > uint64(d.maxStrLen) {
 		d.saved = d.saved[:0]
 		return n, ErrStringLength

@@ -14,7 +14,7 @@ import (
 	xhpack "golang.org/x/net/http2/hpack"
 )
 
-func mustHex(t *testing.T, s string) []byte {
+func mustHex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
 	if err != nil {

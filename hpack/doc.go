@@ -80,11 +80,10 @@
 //   - Huffman strings (§5.2) are decoded, and checked, even while
 //     emitting is off, and their decoded length is checked against the
 //     maximum string length; x/net skips the literals it would not emit
-//     (ErrInvalidHuffman and ErrStringLength are then ours alone).
-//   - A field cut by a Write's end is checked when its rest arrives: a
-//     cut literal naming an invalid index is an InvalidIndexError from
-//     x/net's Write, and from our next Write or Close, where it is the
-//     error for a block ending inside a field.
+//     (ErrInvalidHuffman and ErrStringLength are then ours alone). A
+//     string both invalid and longer than the limit once decoded is
+//     ErrInvalidHuffman: it is decoded whole before its length is checked,
+//     where x/net stops at the limit with ErrStringLength.
 //
 // And it differs in use:
 //

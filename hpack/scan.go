@@ -112,6 +112,24 @@ func (r scanResult) stop(st intStatus, start, inputLen int, declared uint64) sca
 	return r
 }
 
+// literalIndex returns the name index of the literal representation (RFC
+// 7541 §6.2) starting rep, or 0 when rep starts another representation or
+// its index is not all there.
+func literalIndex(rep []byte) uint32 {
+	prefix := uint8(4)
+	switch b := rep[0]; {
+	case b&0x80 != 0, b&0xe0 == 0x20:
+		return 0
+	case b&0xc0 == 0x40:
+		prefix = 6
+	}
+	idx, _, st := readInt(rep, 0, prefix)
+	if st != intComplete {
+		return 0
+	}
+	return idx
+}
+
 // intStatus is how readInt found an integer.
 type intStatus uint8
 

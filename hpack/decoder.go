@@ -146,7 +146,9 @@ func (d *Decoder) Write(p []byte) (int, error) {
 		d.dec.BeginBlock()
 		d.minAllowed = d.allowed
 	}
-	for {
+	// base is the offset of input in the octets this Write decodes, for
+	// errors.
+	for base := 0; ; {
 		sc := d.scan(input)
 		if sc.end > 0 {
 			d.setBound(sc.longest)
@@ -155,7 +157,7 @@ func (d *Decoder) Write(p []byte) (int, error) {
 				err = DecodingError{errOutOfStep}
 			}
 			if err != nil {
-				err = decodingError(err, input)
+				err = decodingError(err, input, base)
 				d.saved = d.saved[:0]
 				d.flush()
 				return len(p), err
@@ -163,7 +165,7 @@ func (d *Decoder) Write(p []byte) (int, error) {
 			d.flush()
 			d.table.keep(d.dec.TableLen())
 		}
-		input = input[sc.end:]
+		input, base = input[sc.end:], base+sc.end
 		if sc.cut {
 			return d.save(len(p), input, sc.cutLength)
 		}
@@ -208,7 +210,7 @@ func (d *Decoder) Close() error {
 	}
 	d.inBlock = false
 	if _, err := d.dec.DecodeFragment(nil, true, d.fieldF); err != nil {
-		return decodingError(err, nil)
+		return decodingError(err, nil, 0)
 	}
 	return nil
 }

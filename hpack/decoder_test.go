@@ -217,3 +217,24 @@ func TestDecoderKeepsStrings(t *testing.T) {
 		t.Errorf("kept %d fields, not the %d written", len(kept), len(want))
 	}
 }
+
+// TestDecoderErrorOffset checks that a *decoder.Error's offset counts from
+// the start of what the Write decoded, past the decoder's first chunk of
+// 64 fields, and from the start of the octets a Write carried over.
+func TestDecoderErrorOffset(t *testing.T) {
+	tooLong := mustHex(t, "ff 80 80 80 80 80 00") // the 6th continuation octet, at 6, is refused
+	block := append(bytes.Repeat([]byte{0x82}, 70), tooLong...)
+	for _, split := range []int{0, 1, 69, 71, 74} {
+		d := NewDecoder(4096, nil)
+		if _, err := d.Write(block[:split]); err != nil {
+			t.Fatalf("Write of the first %d octets: %v", split, err)
+		}
+		_, err := d.Write(block[split:])
+		// Octets of a field cut by the first Write are carried over.
+		carried := split - min(split, 70)
+		var e *decoder.Error
+		if !errors.As(err, &e) || e.Rule != decoder.RuleIntegerTooLong || e.Offset != 76-split+carried {
+			t.Errorf("split at %d: Write = %v; want offset %d: %s", split, err, 76-split+carried, decoder.RuleIntegerTooLong)
+		}
+	}
+}

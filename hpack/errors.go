@@ -56,8 +56,9 @@ var errOutOfStep = errors.New("hpack: internal error: the field scan and the dec
 // decodingError maps an error of package decoder, met decoding input, to
 // the kind x/net returns for the same fault; other errors (the callback's
 // ErrStringLength) pass unchanged. The *decoder.Error is the decoder's
-// own, so it is copied.
-func decodingError(err error, input []byte) error {
+// own, so it is copied, its offset moved by base, input's offset in what
+// the Write decodes.
+func decodingError(err error, input []byte, base int) error {
 	de, ok := err.(*decoder.Error)
 	if !ok {
 		return err
@@ -70,7 +71,7 @@ func decodingError(err error, input []byte) error {
 	case decoder.RuleIndexZero, decoder.RuleIndexRange:
 		return DecodingError{InvalidIndexError(indexAt(input, de.Offset))}
 	}
-	return DecodingError{&decoder.Error{Offset: de.Offset, Rule: de.Rule}}
+	return DecodingError{&decoder.Error{Offset: base + de.Offset, Rule: de.Rule}}
 }
 
 // indexAt returns the index of the representation starting at input[i]:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/vectors"
 	xhpack "golang.org/x/net/http2/hpack"
 )
 
@@ -185,5 +186,58 @@ func BenchmarkDecoderDecodeFull(b *testing.B) {
 	b.Run("workload=batch/impl=xnet", func(b *testing.B) {
 		d := xhpack.NewDecoder(4096, nil)
 		run(b, func(p []byte) (int, error) { fs, err := d.DecodeFull(p); return len(fs), err })
+	})
+}
+
+// BenchmarkDecoderStories decodes with DecodeFull the hpack-test-case
+// raw-data stories as the reference encoder (through NewEncoder) writes
+// them, each story on a new connection: a new Decoder per story, as a
+// server has one per connection.
+func BenchmarkDecoderStories(b *testing.B) {
+	stories, err := vectors.RawData()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var conns [][][]byte
+	size := 0
+	for _, st := range stories {
+		var buf bytes.Buffer
+		e := NewEncoder(&buf)
+		var blocks [][]byte
+		for _, c := range st.Cases {
+			for _, f := range c.Headers {
+				_ = e.WriteField(HeaderField(f))
+			}
+			blocks = append(blocks, bytes.Clone(buf.Bytes()))
+			size += buf.Len()
+			buf.Reset()
+		}
+		conns = append(conns, blocks)
+	}
+	run := func(b *testing.B, newConn func() func([]byte) error) {
+		b.ReportAllocs()
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, blocks := range conns {
+				decodeFull := newConn()
+				for _, block := range blocks {
+					if err := decodeFull(block); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	b.Run("impl=hpackcert", func(b *testing.B) {
+		run(b, func() func([]byte) error {
+			d := NewDecoder(4096, nil)
+			return func(p []byte) error { _, err := d.DecodeFull(p); return err }
+		})
+	})
+	b.Run("impl=xnet", func(b *testing.B) {
+		run(b, func() func([]byte) error {
+			d := xhpack.NewDecoder(4096, nil)
+			return func(p []byte) error { _, err := d.DecodeFull(p); return err }
+		})
 	})
 }

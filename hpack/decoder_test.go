@@ -238,3 +238,22 @@ func TestDecoderErrorOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeFullEmitDisabled checks DecodeFull with emitting off, as
+// x/net's: no fields and no error, the table still kept, so that the next
+// block's references decode once emitting is on again.
+func TestDecodeFullEmitDisabled(t *testing.T) {
+	inserting, referencing := mustHex(t, "40 03 61 62 63 01 78"), mustHex(t, "be")
+	ours, xnet := NewDecoder(4096, nil), xhpack.NewDecoder(4096, nil)
+	ours.SetEmitEnabled(false)
+	xnet.SetEmitEnabled(false)
+	got, err := ours.DecodeFull(inserting)
+	xgot, xerr := xnet.DecodeFull(inserting)
+	if got != nil || err != nil || xgot != nil || xerr != nil {
+		t.Fatalf("DecodeFull with emitting off = %v, %v; x/net's %v, %v; want nil, nil from both", got, err, xgot, xerr)
+	}
+	ours.SetEmitEnabled(true)
+	if got, err := ours.DecodeFull(referencing); err != nil || len(got) != 1 || got[0] != (HeaderField{Name: "abc", Value: "x"}) {
+		t.Errorf("DecodeFull(be) after = %v, %v; want abc: x", got, err)
+	}
+}

@@ -58,7 +58,8 @@
 // or the dynamic table takes the table's strings (as x/net), a field
 // inserted into the table takes one string for its name and value (x/net
 // one each), and the other literals of up to 64 fields share one string
-// (x/net one each); DecodeFull allocates its slice once per 64 fields.
+// (x/net one each); DecodeFull allocates its slice once for a block of
+// up to 64 fields (x/net grows it field by field).
 // TestDecoderAllocs measures both.
 //
 // It is stricter than x/net, as package decoder is (RFC 7541 and RFC 9113

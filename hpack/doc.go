@@ -81,10 +81,9 @@
 //   - Huffman strings (§5.2) are decoded, and checked, even while
 //     emitting is off, and their decoded length is checked against the
 //     maximum string length; x/net skips the literals it would not emit
-//     (ErrInvalidHuffman and ErrStringLength are then ours alone). A
-//     string both invalid and longer than the limit once decoded is
-//     ErrInvalidHuffman: it is decoded whole before its length is checked,
-//     where x/net stops at the limit with ErrStringLength.
+//     (ErrInvalidHuffman and ErrStringLength are then ours alone). Like
+//     x/net's, the decoding of a string stops once it passes the limit,
+//     with ErrStringLength, whatever the rest of the string holds.
 //
 // And it differs in use:
 //
@@ -95,9 +94,9 @@
 //   - A nil emit function discards the fields (x/net's Write panics); a
 //     negative SetMaxStringLength means no limit (x/net's refuses every
 //     field).
-//   - Memory: the table's memory is allocated for the largest allowed size
-//     (up to 1 GiB, sizes above meaning 1 GiB) and room to decode the
-//     longest string met: 14 KB in 7 allocations for NewDecoder(4096, f),
+//   - Memory: the table's memory is allocated for the size NewDecoder is
+//     given, and grows only as entries need it, and room to decode the
+//     longest string met: 10 KB in 8 allocations for NewDecoder(4096, f),
 //     where x/net's takes 160 bytes and allocates as entries and strings
 //     arrive.
 //   - Fields are emitted after the decoder has read up to 64 of them: a

@@ -11,8 +11,11 @@
 // (0, above Capacity, down then up between two blocks), Reset, and a round
 // trip through a Pool. After every command it checks the encoder against a
 // plain slice-based model of the RFC 7541 §2.3.2 dynamic table and the
-// documented indexing policy, and against one decoder of every oracle
-// registered in package oracle: each block decodes to exactly the fields
+// documented indexing policy, against one decoder of every oracle
+// registered in package oracle, and against the reference decoder
+// (package decoder, told of each acknowledged setting by SetTableSize),
+// whose dynamic table, read through TableEntry and TableSize, must equal
+// the model's exactly: each block decodes to exactly the fields
 // given (never-indexed where sensitive or where the policy says), with the
 // representation the policy picks; the encoder's table, the model's and
 // every decoder's are identical; TableSize <= MaxTableSize <= Capacity;
@@ -64,6 +67,7 @@
 // doc.go is the only file outside the tests. The state machine:
 // machine_prop_test.go (TestStateMachine), machine_test.go (its commands),
 // system_test.go (the encoder, its pool and a decoder per oracle),
+// refdecoder_test.go (the reference decoder on the machine's connection),
 // state_test.go and model_test.go (the model of a connection and of its
 // dynamic table), verdict_test.go (the checks after each command) and
 // gen_test.go (the generated fields). story_test.go writes a failing

@@ -30,7 +30,9 @@
 // rule for arbitrary octets (TestHuffman, TestHuffmanModes); compaction
 // under long churn through tiny tables (TestCompactionKeepsTable); the
 // giant-field fallback (TestGiantFieldLeavesTable); zero allocation of every
-// call of generated sequences (TestZeroAllocation, not under -race); and an
+// call of generated sequences (TestZeroAllocation, not under -race), and of
+// every call of the reference decoder on the blocks the encoder writes for
+// them and on refused blocks (TestDecoderZeroAllocation); and an
 // escape-analysis gate over the encode path (TestEscapeAnalysisGate), and
 // the same gate over the reference decoder's decode path, with its emit
 // callback not escaping (TestDecoderEscapeGate).
@@ -75,7 +77,8 @@
 // gen_test.go (the generated fields). story_test.go writes a failing
 // sequence as a story and regression_test.go replays them. The smaller
 // properties are in integer_test.go, huffman_test.go, table_test.go,
-// alloc_test.go, escape_test.go and escape_decoder_test.go, several of them through pair_test.go
+// alloc_test.go, decoder_alloc_test.go, escape_test.go and
+// escape_decoder_test.go, several of them through pair_test.go
 // (an encoder and a strict decoder kept in step). wire_test.go is the
 // tests' own block walker, for those and for the machine's checks.
 // params_test.go reads the knobs; race_test.go, norace_test.go,

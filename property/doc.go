@@ -24,6 +24,15 @@
 // updates §4.2 asks for, at most two, and the strict decoder neither
 // rejects nor warns.
 //
+// The reference decoder has properties of its own beyond package decoder's
+// tests, on the blocks the encoder writes for the machine's commands, a
+// quarter of them mutated: it agrees with oracle/strict on every block,
+// fields, table, and the section and place of a refusal
+// (TestDecoderAgreesWithStrict); DecodeFragment on a block cut anywhere
+// gives what Decode gives (TestDecodeFragmentCuts); and its AppendHuffman
+// reads back what the encoder codes, and refuses a changed coding when
+// x/net's decoder does (TestDecoderHuffman).
+//
 // Smaller properties cover the pieces through the public API: integers on
 // the wire with 4-, 5-, 6- and 7-bit prefixes (TestInteger*) and
 // MaxFieldLen up to 2^32; Huffman round trip, length and the shorter-only
@@ -77,8 +86,9 @@
 // gen_test.go (the generated fields). story_test.go writes a failing
 // sequence as a story and regression_test.go replays them. The smaller
 // properties are in integer_test.go, huffman_test.go, table_test.go,
-// alloc_test.go, decoder_alloc_test.go, escape_test.go and
-// escape_decoder_test.go, several of them through pair_test.go
+// alloc_test.go, decoder_alloc_test.go, decoder_strict_test.go,
+// decoder_fragment_test.go, escape_test.go and escape_decoder_test.go,
+// several of them through pair_test.go
 // (an encoder and a strict decoder kept in step). wire_test.go is the
 // tests' own block walker, for those and for the machine's checks.
 // params_test.go reads the knobs; race_test.go, norace_test.go,

@@ -23,7 +23,9 @@
 //     where oracle.KnownLeniencies says why not, and to the broken
 //     decoder without bugs (internal/broken), which must agree with it
 //     exactly. Its seeds include the blocks of the dec/ catalogue's
-//     stories (certify.DecoderStoryBlocks).
+//     stories (certify.DecoderStoryBlocks). Every registered oracle is
+//     judged (TestDifferentialJudgesEveryOracle): the reference decoder
+//     (package decoder) joins it by registering in oracle/all.
 //   - CheckCertifyXNetEncoder: a Script through the encoder of
 //     golang.org/x/net/http2/hpack, judged by the strict oracle.
 //

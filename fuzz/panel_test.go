@@ -22,7 +22,7 @@ func (d alteredDecoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 }
 
 // TestDifferentialJudgesEveryOracle checks that the decoder differential
-// (FuzzDecoderDifferential, go-fuzz's and the OSS-Fuzz binaries, which
+// (the native target, go-fuzz's and the OSS-Fuzz binaries, which
 // all take the oracles registered by oracle/all) compares every
 // registered oracle but strict with strict, with no leniency excusing a
 // wrong field: each in turn, its values altered, must fail the RFC 7541

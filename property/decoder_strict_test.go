@@ -66,7 +66,7 @@ func genMutatedWorkload(p *gopter.GenParameters) *gopter.GenResult {
 
 // drive runs w's steps: connect at the start and at each new connection,
 // ack for each setting, and block for each block, until block returns an
-// error or that the connection is over (after a refusal). A setting is
+// error or says that the connection is over (after a refusal). A setting is
 // given as refAck cuts it, so that a mutated size update between the cut
 // and the setting is judged alike by every decoder.
 func (w mutatedWorkload) drive(connect func(), ack func(n uint32), block func(step int, wire []byte) (over bool, err error)) error {

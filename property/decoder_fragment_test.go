@@ -60,7 +60,7 @@ func decodeInPieces(d *decoder.Decoder, block []byte, cuts []int) ([]oracle.Fiel
 			return fields, err
 		}
 		if n < 0 || n > len(frag) || final && n != len(frag) {
-			return fields, fmt.Errorf("DecodeFragment(%x, final %v) consumed %d octets", frag, final, n)
+			return fields, fmt.Errorf("DecodeFragment(%s, final %v) consumed %d octets", hexShort(frag), final, n)
 		}
 		base += n
 	}
@@ -96,14 +96,14 @@ func TestDecodeFragmentCuts(t *testing.T) {
 			switch {
 			case (err == nil) != (werr == nil),
 				err != nil && (!errors.As(err, &e) || !errors.As(werr, &we) || *e != *we):
-				return false, fmt.Errorf("step %d, block %x cut at %v: in pieces %v; whole %v", i, wire, w.Cuts[i], err, werr)
+				return false, fmt.Errorf("step %d, block %s cut at %v: in pieces %v; whole %v", i, hexShort(wire), w.Cuts[i], err, werr)
 			case !slices.Equal(got, want):
-				return false, fmt.Errorf("step %d, block %x cut at %v: in pieces %s; whole %s", i, wire, w.Cuts[i], fieldsString(got), fieldsString(want))
+				return false, fmt.Errorf("step %d, block %s cut at %v: in pieces %s; whole %s", i, hexShort(wire), w.Cuts[i], fieldsString(got), fieldsString(want))
 			case err != nil:
 				return true, nil
 			}
 			if d := diffTables("whole", refTable(whole), "in pieces", refTable(pieces)); d != "" {
-				return false, fmt.Errorf("step %d, block %x cut at %v: tables differ: %s", i, wire, w.Cuts[i], d)
+				return false, fmt.Errorf("step %d, block %s cut at %v: tables differ: %s", i, hexShort(wire), w.Cuts[i], d)
 			}
 			return false, nil
 		})

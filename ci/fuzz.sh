@@ -4,12 +4,16 @@
 # target for a short fixed budget. A failing input found here is written by
 # the go command to fuzz/testdata/fuzz/<Target>/; commit it (after
 # go run ./corpus/cmd/corpussync) so that go test replays it forever after.
+# The reference decoder's own targets (decoder/FuzzDecode, decoder/FuzzHuffman,
+# in package decoder's tests) run the same way; their seeds and saved inputs
+# are decoder/testdata/fuzz/<Target>/, which corpussync does not touch.
 #
 # Run from anywhere: ./ci/fuzz.sh
 #
 # Environment:
 #   FUZZ_TIME     budget per target, a go test -fuzztime value (default 10s)
-#   FUZZ_TARGETS  space-separated targets (default: all five)
+#   FUZZ_TARGETS  space-separated targets (default: all seven): a name alone
+#                 is a target of ./fuzz, PKG/Name one of ./PKG
 #   FUZZ_MINIMIZE_TIME  -fuzzminimizetime (default 1s): the go command
 #                 minimizes every new interesting input, for up to 60s by
 #                 default; the targets' bounds keep that to seconds
@@ -21,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 fuzz_time=${FUZZ_TIME:-10s}
 minimize_time=${FUZZ_MINIMIZE_TIME:-1s}
-targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder}
+targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder decoder/FuzzDecode decoder/FuzzHuffman}
 tags=${FUZZ_TAGS-nghttp2}
 # GOFLAGS from the caller (ci/test.sh sets -tags) would clash with -tags here.
 export GOFLAGS=
@@ -31,16 +35,23 @@ step() { printf '\n== fuzz: %s\n' "$*"; }
 step "corpus/ and fuzz/testdata/fuzz/ in step (go run ./corpus/cmd/corpussync -check)"
 go run ./corpus/cmd/corpussync -check
 
-step "replay every seed and saved crasher (go test -tags '$tags' -run '^Fuzz' ./fuzz)"
-go test -count=1 -tags "$tags" -run '^Fuzz' ./fuzz
+step "replay every seed and saved crasher (go test -tags '$tags' -run '^Fuzz' ./fuzz ./decoder)"
+go test -count=1 -tags "$tags" -run '^Fuzz' ./fuzz ./decoder
 
 summary=()
 for target in $targets; do
-	step "$target for $fuzz_time (go test -tags '$tags' -run '^\$' -fuzz '^$target\$' -fuzztime $fuzz_time -fuzzminimizetime $minimize_time ./fuzz)"
+	pkg=fuzz
+	name=$target
+	if [[ $target == */* ]]; then
+		pkg=${target%/*}
+		name=${target##*/}
+	fi
+	step "$target for $fuzz_time (go test -tags '$tags' -run '^\$' -fuzz '^$name\$' -fuzztime $fuzz_time -fuzzminimizetime $minimize_time ./$pkg)"
 	log=$(mktemp)
-	saved=fuzz/testdata/fuzz/$target
-	before=$(ls "$saved" 2>/dev/null | sort)
-	if ! go test -tags "$tags" -run '^$' -fuzz "^$target\$" -fuzztime "$fuzz_time" -fuzzminimizetime "$minimize_time" ./fuzz >"$log" 2>&1; then
+	saved=$pkg/testdata/fuzz/$name
+	# A target may have no saved inputs yet (decoder/FuzzHuffman has none).
+	before=$(ls "$saved" 2>/dev/null | sort || true)
+	if ! go test -tags "$tags" -run '^$' -fuzz "^$name\$" -fuzztime "$fuzz_time" -fuzzminimizetime "$minimize_time" "./$pkg" >"$log" 2>&1; then
 		new=$(comm -13 <(echo "$before") <(ls "$saved" 2>/dev/null | sort))
 		if [ -z "$new" ] && grep -q 'context deadline exceeded' "$log"; then
 			# Go 1.26's fuzz coordinator can report its own -fuzztime
@@ -52,8 +63,12 @@ for target in $targets; do
 		else
 			cat "$log"
 			echo "fuzz: $target failed; the input is in $saved/: $new" >&2
-			echo "fuzz: replay it with go test -run '$target/<name>' ./fuzz; rerun with FUZZ_MINIMIZE_TIME=60s to minimize;" >&2
-			echo "fuzz: then go run ./corpus/cmd/corpussync, rename the raw twin corpus/$target/finding-<what>, sync again and commit." >&2
+			echo "fuzz: replay it with go test -run '$name/<file>' ./$pkg; rerun with FUZZ_MINIMIZE_TIME=60s to minimize;" >&2
+			if [ "$pkg" = fuzz ]; then
+				echo "fuzz: then go run ./corpus/cmd/corpussync, rename the raw twin corpus/$target/finding-<what>, sync again and commit." >&2
+			else
+				echo "fuzz: then commit it in $saved/." >&2
+			fi
 			rm -f "$log"
 			exit 1
 		fi

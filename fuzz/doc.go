@@ -13,7 +13,10 @@
 //   - CheckHuffman: octets through the encoder's Huffman coder, directly
 //     (AppendHuffman, HuffmanLen) and as a field value, and every oracle's
 //     decoder; Huffman in a field only when the mode says, of the length
-//     the code lengths give, octet-equal to x/net's code.
+//     the code lengths give, octet-equal to x/net's code; and the
+//     octets read as a Huffman code by the reference decoder's
+//     AppendHuffman, which must accept or refuse it as x/net's decoder
+//     does, with the same octets.
 //   - CheckInteger: integers written by encoder.AppendInteger with every
 //     prefix from 1 to 8, values up to 2^64-1, and by the field API with
 //     4-, 5-, 6- and 7-bit prefixes, read back by the wire walker of
@@ -23,7 +26,9 @@
 //     where oracle.KnownLeniencies says why not, and to the broken
 //     decoder without bugs (internal/broken), which must agree with it
 //     exactly. Its seeds include the blocks of the dec/ catalogue's
-//     stories (certify.DecoderStoryBlocks).
+//     stories (certify.DecoderStoryBlocks). Every registered oracle is
+//     judged (TestDifferentialJudgesEveryOracle): the reference decoder
+//     (package decoder) joins it by registering in oracle/all.
 //   - CheckCertifyXNetEncoder: a Script through the encoder of
 //     golang.org/x/net/http2/hpack, judged by the strict oracle.
 //

@@ -2,10 +2,12 @@ package fuzz
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"golang.org/x/net/http2/hpack"
 
+	"github.com/hpackcert/hpackcert/decoder"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/wire"
 	"github.com/hpackcert/hpackcert/oracle"
@@ -27,7 +29,8 @@ const huffmanProbeName = "x"
 // back to data.
 //
 // The encoder's exported primitives are checked directly as well
-// (huffmanDirect).
+// (huffmanDirect), and data is read as a Huffman code by the reference
+// decoder (huffmanDecode).
 func CheckHuffman(data []byte, oracles []func() oracle.Decoder) error {
 	return newChecker(oracles).huffman(data)
 }
@@ -44,6 +47,9 @@ const MaxHuffmanInput = 192
 func (c *checker) huffman(data []byte) error {
 	data = data[:min(len(data), MaxHuffmanInput)]
 	if err := c.huffmanDirect(data); err != nil {
+		return err
+	}
+	if err := huffmanDecode(data); err != nil {
 		return err
 	}
 	for _, mode := range []encoder.HuffmanMode{encoder.HuffmanShorter, encoder.HuffmanNotLonger} {
@@ -148,6 +154,39 @@ func (c *checker) huffmanDirect(data []byte) error {
 	}
 	return nil
 }
+
+// huffmanDecode reads data as a Huffman code (RFC 7541 §5.2) and checks
+// the reference decoder's AppendHuffman against x/net's decoder, written
+// apart from it: both accept the code, AppendHuffman appending x/net's
+// octets after what dst holds, or both refuse it (EOS in the string,
+// padding longer than 7 bits or not all ones), AppendHuffman with a
+// *decoder.Error naming a Huffman rule and an offset within the code. An
+// accepted code is the canonical one (its padding is fixed), so the
+// encoder must code the octets back to data.
+func huffmanDecode(data []byte) error {
+	got, err := decoder.AppendHuffman([]byte(huffmanDst), data)
+	want, xerr := hpack.HuffmanDecodeToString(data)
+	var derr *decoder.Error
+	switch {
+	case err != nil && xerr == nil:
+		return fmt.Errorf("Huffman code %x: decoder.AppendHuffman refuses it (%v); x/net decodes %q", data, err, want)
+	case err == nil && xerr != nil:
+		return fmt.Errorf("Huffman code %x: decoder.AppendHuffman decodes %q; x/net refuses it (%v)", data, got[len(huffmanDst):], xerr)
+	case err != nil && (!errors.As(err, &derr) || !huffmanRules[derr.Rule] || derr.Offset < 0 || derr.Offset > len(data)):
+		return fmt.Errorf("Huffman code %x: decoder.AppendHuffman refuses it with %v; want a Huffman rule at an offset within the code", data, err)
+	case err != nil:
+		return nil
+	case string(got) != huffmanDst+want:
+		return fmt.Errorf("Huffman code %x: decoder.AppendHuffman(%q) = %q; x/net decodes %q", data, huffmanDst, got, want)
+	}
+	if again := encoder.AppendHuffmanString(nil, want); !bytes.Equal(again, data) {
+		return fmt.Errorf("Huffman code %x decodes to %q, which the encoder codes %x", data, want, again)
+	}
+	return nil
+}
+
+// huffmanRules are the rules of package decoder a Huffman code can break.
+var huffmanRules = map[string]bool{decoder.RuleHuffmanEOS: true, decoder.RuleHuffmanPadLength: true, decoder.RuleHuffmanPadOnes: true}
 
 // neverIndexedValue walks block, which must hold exactly one "Literal
 // Header Field Never Indexed -- New Name" (§6.2.3) whose name is

@@ -149,6 +149,13 @@ func seeds(t *testing.T) map[string]map[string][]byte {
 	add(targetHuffman, "all-octets-00-7f", all[:128])
 	add(targetHuffman, "all-octets-80-ff", all[128:])
 	add(targetHuffman, "empty", nil)
+	// Huffman codes for the reference decoder's leg (huffmanDecode):
+	// canonical ones, and one breaking each rule of §5.2.
+	add(targetHuffman, "coded-printable-ascii", encoder.AppendHuffman(nil, all[' ':'~'+1]))
+	add(targetHuffman, "coded-www.example.com", encoder.AppendHuffmanString(nil, "www.example.com"))
+	add(targetHuffman, "coded-eos", []byte{0xff, 0xff, 0xff, 0xff})
+	add(targetHuffman, "coded-padding-8-bits", []byte{0x1f, 0xff})
+	add(targetHuffman, "coded-padding-zeros", []byte{0x18})
 
 	// Blocks every decoder must reject (the h2spec HPACK cases and §5),
 	// each after a valid block so the table is not empty.

@@ -7,6 +7,7 @@ import (
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/commands"
 	"github.com/leanovate/gopter/gen"
 )
 
@@ -42,30 +43,40 @@ type allocSequence struct {
 	Steps  []allocStep
 }
 
+// genCommands draws a configuration and p.MaxSize commands from the state
+// machine's generators, each drawn for the state the earlier ones leave.
+func genCommands(p *gopter.GenParameters) (encoder.Config, []commands.Command) {
+	m := &machine{}
+	st := m.GenInitialState()(p).Result.(*connState)
+	cfg := st.cfg
+	cmds := make([]commands.Command, 0, p.MaxSize)
+	for range p.MaxSize {
+		c := m.GenCommand(st)(p).Result.(commands.Command)
+		cmds = append(cmds, c)
+		st = c.NextState(st).(*connState)
+	}
+	return cfg, cmds
+}
+
 // genAllocSequence draws sequences from the state machine's command
 // generator, flattened into single calls.
 func genAllocSequence(p *gopter.GenParameters) *gopter.GenResult {
-	m := &machine{}
-	st := m.GenInitialState()(p).Result.(*connState)
-	seq := allocSequence{Config: st.cfg}
-	for range p.MaxSize {
-		switch c := m.GenCommand(st)(p).Result.(type) {
+	cfg, cmds := genCommands(p)
+	seq := allocSequence{Config: cfg}
+	for _, c := range cmds {
+		switch c := c.(type) {
 		case encodeCmd:
 			for _, f := range c.fields {
 				seq.Steps = append(seq.Steps, allocStep{Kind: "field", Field: f, name: []byte(f.Name), value: []byte(f.Value)})
 			}
-			st = st.encodeBlock(c.fields)
 		case sizesCmd:
 			for _, n := range c.sizes {
 				seq.Steps = append(seq.Steps, allocStep{Kind: "size", Size: n})
 			}
-			st = st.setSizes(c.sizes)
 		case resetCmd:
 			seq.Steps = append(seq.Steps, allocStep{Kind: "reset"})
-			st = newConnState(st.cfg)
 		case poolCmd:
 			seq.Steps = append(seq.Steps, allocStep{Kind: "pool"})
-			st = newConnState(st.cfg)
 		}
 	}
 	return gopter.NewGenResult(seq, func(v interface{}) gopter.Shrink {

@@ -11,8 +11,11 @@
 // (0, above Capacity, down then up between two blocks), Reset, and a round
 // trip through a Pool. After every command it checks the encoder against a
 // plain slice-based model of the RFC 7541 §2.3.2 dynamic table and the
-// documented indexing policy, and against one decoder of every oracle
-// registered in package oracle: each block decodes to exactly the fields
+// documented indexing policy, against one decoder of every oracle
+// registered in package oracle, and against the reference decoder
+// (package decoder, told of each acknowledged setting by SetTableSize),
+// whose dynamic table, read through TableEntry and TableSize, must equal
+// the model's exactly: each block decodes to exactly the fields
 // given (never-indexed where sensitive or where the policy says), with the
 // representation the policy picks; the encoder's table, the model's and
 // every decoder's are identical; TableSize <= MaxTableSize <= Capacity;
@@ -21,14 +24,27 @@
 // updates §4.2 asks for, at most two, and the strict decoder neither
 // rejects nor warns.
 //
+// The reference decoder has properties of its own beyond package decoder's
+// tests, on the blocks the encoder writes for the machine's commands, a
+// quarter of them mutated: it agrees with oracle/strict on every block,
+// fields, table, and the section and place of a refusal
+// (TestDecoderAgreesWithStrict); DecodeFragment on a block cut anywhere
+// gives what Decode gives (TestDecodeFragmentCuts); and its AppendHuffman
+// reads back what the encoder codes, and refuses a changed coding when
+// x/net's decoder does (TestDecoderHuffman).
+//
 // Smaller properties cover the pieces through the public API: integers on
 // the wire with 4-, 5-, 6- and 7-bit prefixes (TestInteger*) and
 // MaxFieldLen up to 2^32; Huffman round trip, length and the shorter-only
 // rule for arbitrary octets (TestHuffman, TestHuffmanModes); compaction
 // under long churn through tiny tables (TestCompactionKeepsTable); the
 // giant-field fallback (TestGiantFieldLeavesTable); zero allocation of every
-// call of generated sequences (TestZeroAllocation, not under -race); and an
-// escape-analysis gate over the encode path (TestEscapeAnalysisGate).
+// call of generated sequences (TestZeroAllocation, not under -race), and of
+// every call of the reference decoder on the blocks the encoder writes for
+// them and on refused blocks (TestDecoderZeroAllocation); and an
+// escape-analysis gate over the encode path (TestEscapeAnalysisGate), and
+// the same gate over the reference decoder's decode path, with its emit
+// callback not escaping (TestDecoderEscapeGate).
 //
 // # Reproducing and running longer
 //
@@ -64,12 +80,15 @@
 // doc.go is the only file outside the tests. The state machine:
 // machine_prop_test.go (TestStateMachine), machine_test.go (its commands),
 // system_test.go (the encoder, its pool and a decoder per oracle),
+// refdecoder_test.go (the reference decoder on the machine's connection),
 // state_test.go and model_test.go (the model of a connection and of its
 // dynamic table), verdict_test.go (the checks after each command) and
 // gen_test.go (the generated fields). story_test.go writes a failing
 // sequence as a story and regression_test.go replays them. The smaller
 // properties are in integer_test.go, huffman_test.go, table_test.go,
-// alloc_test.go and escape_test.go, several of them through pair_test.go
+// alloc_test.go, decoder_alloc_test.go, decoder_strict_test.go,
+// decoder_fragment_test.go, escape_test.go and escape_decoder_test.go,
+// several of them through pair_test.go
 // (an encoder and a strict decoder kept in step). wire_test.go is the
 // tests' own block walker, for those and for the machine's checks.
 // params_test.go reads the knobs; race_test.go, norace_test.go,

@@ -118,14 +118,19 @@ func (idx *sourceIndex) enclosing(file string, line, col int) (*ast.FuncDecl, st
 		if !ok || !idx.within(fd, line, col) {
 			continue
 		}
-		name := fd.Name.Name
-		if fd.Recv != nil && len(fd.Recv.List) > 0 {
-			name = types(fd.Recv.List[0].Type) + "." + name
-		}
 		constructor := fd.Name.Name == "New" || strings.HasPrefix(fd.Name.Name, "new")
-		return fd, name, constructor || poolNew
+		return fd, funcName(fd), constructor || poolNew
 	}
 	return nil, "package level", poolNew
+}
+
+// funcName names a function declaration as findings do: with its
+// receiver type for a method, as in *Encoder.AppendField.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv != nil && len(fd.Recv.List) > 0 {
+		return types(fd.Recv.List[0].Type) + "." + fd.Name.Name
+	}
+	return fd.Name.Name
 }
 
 // within reports whether line:col falls inside n.
@@ -224,12 +229,41 @@ func classify(idx *sourceIndex, output string) (offending []escapeFinding, seen 
 // TestEscapeAnalysisGate compiles package encoder with -gcflags=-m and
 // fails on heap escapes in the encode path, printing each offending line.
 func TestEscapeAnalysisGate(t *testing.T) {
+	escapeGate(t, "encoder", func(idx *sourceIndex, out string) (problems []string, seen int) {
+		offending, seen := classify(idx, out)
+		for _, f := range offending {
+			problems = append(problems, fmt.Sprintf("heap allocation in the encode path: %v", f))
+		}
+		return problems, seen
+	})
+}
+
+// escapeGate compiles the module's package in directory pkg with
+// -gcflags=-m and fails on every problem judge finds in the output, or
+// when no diagnostic named the package's sources (nothing to judge).
+func escapeGate(t *testing.T, pkg string, judge func(idx *sourceIndex, out string) (problems []string, seen int)) {
+	t.Helper()
+	idx, out := escapeDiagnostics(t, pkg)
+	problems, seen := judge(idx, out)
+	if seen == 0 {
+		t.Fatalf("go build -gcflags=-m printed no diagnostics for the sources of %s; cannot judge:\n%s", pkg, out)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// escapeDiagnostics compiles the module's package in directory pkg with
+// -gcflags=-m and returns its non-test sources, parsed, and the
+// compiler's output.
+func escapeDiagnostics(t *testing.T, pkg string) (*sourceIndex, string) {
+	t.Helper()
 	root := testenv.ModuleRoot()
 	if root == "" {
 		t.Fatal("no go.mod above the working directory")
 	}
-	goTool := testenv.GoTool(t, "to compile package encoder with -gcflags=-m")
-	matches, err := filepath.Glob(filepath.Join(root, "encoder", "*.go"))
+	goTool := testenv.GoTool(t, "to compile package "+pkg+" with -gcflags=-m")
+	matches, err := filepath.Glob(filepath.Join(root, pkg, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,22 +283,16 @@ func TestEscapeAnalysisGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(goTool, "build", "-gcflags=-m", "./encoder")
+	cmd := exec.Command(goTool, "build", "-gcflags=-m", "./"+pkg)
 	cmd.Dir = root
 	// The diagnostics must name the files by their paths: -trimpath (as
 	// ci/test.sh sets in GOFLAGS) would name them by import path.
 	cmd.Env = append(os.Environ(), "GOFLAGS="+strings.ReplaceAll(os.Getenv("GOFLAGS"), "-trimpath", ""))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build -gcflags=-m ./encoder: %v\n%s", err, out)
+		t.Fatalf("go build -gcflags=-m ./%s: %v\n%s", pkg, err, out)
 	}
-	offending, seen := classify(idx, string(out))
-	if seen == 0 {
-		t.Fatalf("go build -gcflags=-m printed no diagnostics for the encoder's sources; cannot judge:\n%s", out)
-	}
-	for _, f := range offending {
-		t.Errorf("heap allocation in the encode path: %v", f)
-	}
+	return idx, string(out)
 }
 
 // TestEscapeClassifier checks the gate's filter on a made-up package, so
@@ -336,10 +364,18 @@ var global = func() *int {
 		"encoder/x.go:21:16: append escapes to heap (in *Encoder.grow)",
 		"encoder/x.go:29:2: moved to heap: y (in package level)",
 	}
+	checkJudgement(t, got, seen, want, 13)
+}
+
+// checkJudgement compares what a gate's filter made of made-up compiler
+// output with what it should have: the findings, and how many
+// diagnostics named the package's sources.
+func checkJudgement(t *testing.T, got []string, seen int, want []string, wantSeen int) {
+	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("offending findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if seen != 13 {
-		t.Errorf("seen %d diagnostics for encoder sources; want 13", seen)
+	if seen != wantSeen {
+		t.Errorf("seen %d diagnostics for the package's sources; want %d", seen, wantSeen)
 	}
 }

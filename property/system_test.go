@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"slices"
 
+	"github.com/hpackcert/hpackcert/decoder"
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/oracle"
@@ -14,8 +15,8 @@ import (
 )
 
 // system is the system under test: an encoder, the pool it round-trips
-// through, and one decoder of every registered oracle on the other end of
-// the connection.
+// through, and on the other end of the connection one decoder of every
+// registered oracle and the reference decoder (refdecoder_test.go).
 type system struct {
 	cfg  encoder.Config
 	pool *encoder.Pool
@@ -26,6 +27,7 @@ type system struct {
 	twin     *encoder.Encoder
 	twinBuf  []byte
 	decoders []oracle.Decoder
+	ref      *decoder.Decoder
 	// retired names decoders that stopped judging this connection after
 	// a rejection their package documents; a new connection restores them.
 	retired map[string]bool
@@ -63,6 +65,7 @@ func (s *system) newConnection() {
 		}
 		s.decoders = append(s.decoders, d)
 	}
+	s.ref = newRefDecoder(s.capacity)
 	s.retired = map[string]bool{}
 }
 
@@ -86,13 +89,19 @@ type observation struct {
 	maxSize     uint32
 }
 
-// decoding is one decoder's view after a command.
+// decoding is one decoder's view after a command: the oracles' in the
+// order of system.decoders, then the reference decoder's.
 type decoding struct {
 	name    string
 	retired bool
 	fields  []oracle.Field
 	err     error
 	table   []oracle.Field
+	// exact is set for the reference decoder, which reports its table's
+	// entry count, size and maximum size, and must not evict early.
+	exact         bool
+	tableLen      int
+	size, maxSize uint32
 }
 
 // run runs one command's effect on the system and observes the result.
@@ -118,7 +127,8 @@ func (s *system) run(cmd commands.Command, effect func(*observation)) (obs *obse
 	return obs
 }
 
-// observe reads the encoder's table and every decoder's table into obs.
+// observe reads the encoder's table and every decoder's table into obs,
+// the reference decoder's last.
 func (s *system) observe(obs *observation) {
 	obs.maxSize = s.enc.MaxTableSize()
 	obs.tableSize = s.enc.TableSize()
@@ -137,6 +147,10 @@ func (s *system) observe(obs *observation) {
 			obs.decoded[i].table = d.Table()
 		}
 	}
+	if len(obs.decoded) == len(s.decoders) {
+		obs.decoded = append(obs.decoded, decoding{})
+	}
+	refObserve(s.ref, s.capacity, &obs.decoded[len(s.decoders)])
 }
 
 // encode encodes fields as one block and has every decoder decode it.
@@ -171,6 +185,7 @@ func (s *system) encode(fields []genField) func(*observation) {
 			}
 			obs.decoded = append(obs.decoded, dec)
 		}
+		obs.decoded = append(obs.decoded, refDecode(s.ref, obs.wire))
 	}
 }
 
@@ -181,6 +196,7 @@ func (s *system) setSizes(sizes []uint32) func(*observation) {
 			for _, d := range s.decoders {
 				d.SetMaxDynamicTableSize(n)
 			}
+			refAck(s.ref, s.capacity, n)
 			s.enc.SetMaxDynamicTableSize(n)
 			s.twin.SetMaxDynamicTableSize(n)
 		}

@@ -89,6 +89,9 @@ func (d *Decoder) TableSize() (size, maxSize uint32) { return d.table.size, d.ta
 // being an *Error naming the offset in src where it starts. It allocates
 // only to grow dst, and for an error.
 func AppendHuffman(dst, src []byte) ([]byte, error) {
+	if need := len(dst) + huffmanRoom(len(src), -1); cap(dst) < need {
+		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)[:len(dst)]
+	}
 	out, off, rule := appendHuffman(dst, src, -1)
 	if rule != "" {
 		return out, &Error{Offset: off, Rule: rule}

@@ -19,6 +19,11 @@ type Config struct {
 	// that size needs (of 1 GiB at most). Zero means
 	// spec.DefaultTableSize.
 	TableSize uint32
+	// Capacity is the table size New allocates memory for when larger
+	// than TableSize, so that later settings up to it never allocate
+	// (the encoder's Config.Capacity is its twin). Above it the table's
+	// memory grows as entries need it.
+	Capacity uint32
 	// MaxStringLength bounds every string literal, in decoded octets,
 	// and the wire octets of a Huffman coded one. Zero means
 	// DefaultMaxStringLength.
@@ -83,7 +88,7 @@ func New(cfg Config) *Decoder {
 	}
 	d := &Decoder{
 		cfg:       cfg,
-		table:     newTable(min(size, maxTableSize)),
+		table:     newTable(min(max(size, cfg.Capacity), maxTableSize)),
 		acked:     size,
 		minAcked:  size,
 		maxString: stringBound(cfg.MaxStringLength),
@@ -129,7 +134,8 @@ func (d *Decoder) SetTableSize(n uint32) {
 	d.minAcked = min(d.minAcked, n)
 }
 
-// Decode decodes one header block (RFC 7541 §3) and calls emit for each
+// Decode decodes one header block (RFC 7541 §3) and calls emit, which must
+// not be nil, for each
 // field in order, sensitive set for a field that arrived "Never Indexed"
 // (§6.2.3). The name and value emit receives are views into block, into
 // the dynamic table or into the decoder's own memory: they are valid
@@ -214,13 +220,16 @@ func (d *Decoder) DecodeFragment(frag []byte, final bool, emit func(name, value 
 			if idx, i, err = decodeInt(block, i, 5, &d.err); err != nil {
 				return d.cut(start, final, st, err)
 			}
+			// Above the setting breaks §6.3 whatever else the block owes;
+			// within it but above the smallest setting since the last
+			// block, the update owed (§4.2) is still missing.
+			if idx > d.acked {
+				return start, d.err.set(start, RuleSizeUpdateLimit)
+			}
 			if st.mustUpdate && idx > st.minAcked {
 				return start, d.err.set(start, RuleSizeUpdateMissing)
 			}
 			st.mustUpdate = false
-			if idx > d.acked {
-				return start, d.err.set(start, RuleSizeUpdateLimit)
-			}
 			d.table.setMaxSize(idx)
 			continue
 		}

@@ -149,13 +149,11 @@ func buildFast() {
 // (a Rule constant, "" for none) and the offset in src of the octet where
 // the symbol or the padding starts. A decoding longer than limit is
 // RuleStringTooLong, found before it runs more than huffSlack octets past
-// limit. Returning no *Error, it lets no pointer escape. It grows dst only
-// when its capacity is below len(dst)+huffmanRoom(len(src), limit).
+// limit. Returning no *Error, it lets no pointer escape. The caller gives
+// dst a capacity of len(dst)+huffmanRoom(len(src), limit) at least: it
+// never allocates.
 func appendHuffman(dst, src []byte, limit int) (out []byte, errOffset int, errRule string) {
 	k := len(dst)
-	if need := k + huffmanRoom(len(src), limit); cap(dst) < need {
-		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
-	}
 	// buf is written past k freely: a lookup writes three octets,
 	// advancing k by the count of its symbols, and after a check of the
 	// limit k advances by at most 17 before the next (a refill's 64 bits,

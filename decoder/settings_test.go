@@ -45,7 +45,7 @@ func TestSetTableSizeLowered(t *testing.T) {
 		{"empty block", []uint32{256}, "", RuleSizeUpdateMissing, 0},
 		{"update to the setting", []uint32{256}, update256 + field, "", 0},
 		{"update below the setting", []uint32{256}, update100 + field, "", 0},
-		{"update above the setting", []uint32{256}, update4096 + field, RuleSizeUpdateMissing, 0},
+		{"update above the setting: §6.3 first", []uint32{256}, update4096 + field, RuleSizeUpdateLimit, 0},
 		{"smallest first", []uint32{100, 4096}, update100 + update4096 + field, "", 0},
 		{"final only", []uint32{100, 4096}, update4096 + field, RuleSizeUpdateMissing, 0},
 		{"raised: none needed", []uint32{8192}, field, "", 0},
@@ -122,5 +122,34 @@ func TestSetTableSizeHuge(t *testing.T) {
 	checkRule(t, d, "\x40\x01e\x7f\x89\x26"+value, "", 0)
 	if size, maxSize := d.TableSize(); size != 5033 || maxSize != 1<<32-1 || d.table.capacity > 16384 {
 		t.Fatalf("after a 5,033-octet entry: size %d of %d, memory for %d; want 5033 of 2^32-1, memory for at most 16384", size, maxSize, d.table.capacity)
+	}
+}
+
+// TestCapacity checks that Config.Capacity gives memory up front: a
+// setting raised to it and entries filling it allocate nothing.
+func TestCapacity(t *testing.T) {
+	d := New(Config{Capacity: 16384})
+	value := []byte(strings.Repeat("v", 4000))
+	var blocks [][]byte
+	blocks = append(blocks, []byte("\x3f\xe1\x7f")) // size update to 16384
+	for i := range 4 {
+		block := []byte{0x40, 0x01, byte('a' + i), 0x7f, 0xa1, 0x1e}
+		blocks = append(blocks, append(block, value...))
+	}
+	d.SetTableSize(16384)
+	var err error
+	nop := func(_, _ []byte, _ bool) error { return nil }
+	got := allocatedBy(func() {
+		for _, b := range blocks {
+			if err = d.Decode(b, nop); err != nil {
+				return
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := d.TableSize(); size != 4*4033 || got != 0 {
+		t.Fatalf("four 4,033-octet entries: table size %d, %d octets allocated; want %d and 0", size, got, 4*4033)
 	}
 }

@@ -24,22 +24,22 @@ const refName = "decoder.Decoder"
 // (giantValue: the capacity plus at most 64 octets), which
 // DefaultMaxStringLength alone is not.
 func newRefDecoder(capacity uint32) *decoder.Decoder {
-	return decoder.New(decoder.Config{
-		TableSize:       spec.DefaultTableSize,
-		MaxStringLength: max(decoder.DefaultMaxStringLength, int(capacity)+2*spec.EntryOverhead),
-	})
+	return decoder.New(refConfig(capacity))
 }
 
-// refAck tells the reference decoder of a connection whose encoder has the
-// given Capacity that setting n was acknowledged. The decoder allocates a
-// table for the largest setting it is told of, and the machine acks up to
-// 2^32-1 to test the encoder's Capacity; settings are cut to max(capacity,
-// 4096), which changes none of the decoder's verdicts: the encoder never
-// signals a size above its capacity, and no table's maximum size exceeds
-// max(capacity, 4096), so a cut setting asks for no size update that the
-// real one would not.
-func refAck(d *decoder.Decoder, capacity, n uint32) {
-	d.SetTableSize(min(n, max(capacity, spec.DefaultTableSize)))
+// refConfig is newRefDecoder's configuration.
+func refConfig(capacity uint32) decoder.Config {
+	return decoder.Config{
+		TableSize:       spec.DefaultTableSize,
+		MaxStringLength: max(decoder.DefaultMaxStringLength, int(capacity)+2*spec.EntryOverhead),
+	}
+}
+
+// refAck tells the reference decoder that setting n was acknowledged. The
+// machine acks up to 2^32-1 to test the encoder's Capacity: the decoder
+// takes it as it is, its table's memory following the entries.
+func refAck(d *decoder.Decoder, n uint32) {
+	d.SetTableSize(n)
 }
 
 // refDecode decodes block with d, copying every field out of the views

@@ -196,7 +196,7 @@ func (s *system) setSizes(sizes []uint32) func(*observation) {
 			for _, d := range s.decoders {
 				d.SetMaxDynamicTableSize(n)
 			}
-			refAck(s.ref, s.capacity, n)
+			refAck(s.ref, n)
 			s.enc.SetMaxDynamicTableSize(n)
 			s.twin.SetMaxDynamicTableSize(n)
 		}

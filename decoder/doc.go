@@ -24,7 +24,7 @@
 // # Memory
 //
 // New allocates the decoder's memory: the dynamic table's arena (1.5
-// times Config.TableSize) and ring, and, unless Config.Scratch is given,
+// times Config.TableSize, or Config.Capacity if larger) and ring, and, unless Config.Scratch is given,
 // a Scratch: room for one field's decoded name and value, bounded by
 // Config.MaxStringLength (a Huffman string is refused as soon as its
 // decoding passes the bound, so the room is the bound, not the 8/5 of it
@@ -36,7 +36,7 @@
 // it returns is the decoder's own, valid until the next call. The one
 // exception, a departure from "all memory in the constructor" made for
 // the same reason as the encoder's: after a setting above
-// Config.TableSize, the table's memory grows when the peer's entries fill
+// Config.TableSize and Config.Capacity, the table's memory grows when the peer's entries fill
 // what New allocated, doubling, so that a connection costs what its peer
 // inserted and never what a setting allows (a setting of 2^32-1 and an
 // update to it allocate nothing, TestSetTableSizeHuge). Past 1 GiB of

@@ -141,7 +141,7 @@ func TestDecoderRequiredSizeUpdate(t *testing.T) {
 		want  string // the rule broken, or "" for none
 	}{
 		{"no update", "be", decoder.RuleSizeUpdateMissing},
-		{"update above the setting", "3f e1 1f be", decoder.RuleSizeUpdateMissing},
+		{"update above the setting", "3f e1 1f be", decoder.RuleSizeUpdateLimit},
 		{"update to 1024", "3f e1 07 be", ""},
 	} {
 		d := NewDecoder(4096, nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,15 +36,15 @@ func (e *InteropError) Error() string {
 }
 
 // ReadInterop reads a QPACK Offline Interop output file from r, at most
-// limit octets of it: the largest file of the qifs repository's
-// encoded/qpack-05 folder has 214,549. It returns the records in file
-// order. Input longer than limit, a header cut short and a length running
+// limit octets of it (a negative limit is 0): the largest file of the qifs
+// repository's encoded/qpack-05 folder has 214,549. It returns the records
+// in file order. Input longer than limit, a header cut short and a length running
 // past the end of the input are each an *InteropError naming the offset
 // of the record; a failure of r is returned wrapped.
 func ReadInterop(r io.Reader, limit int64) ([]Record, error) {
-	if limit < 0 {
-		limit = 0
-	}
+	// One octet past the limit is read to tell a longer input from one of
+	// exactly limit octets.
+	limit = min(max(limit, 0), math.MaxInt64-1)
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("qif: interop output: %w", err)

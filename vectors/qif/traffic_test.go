@@ -123,6 +123,16 @@ func TestTrafficFreshCopies(t *testing.T) {
 	}
 }
 
+func TestTrafficAllocations(t *testing.T) {
+	if _, err := Traffic(); err != nil { // decode outside the count
+		t.Fatal(err)
+	}
+	const want = 2 + 7 // the files, the fields, each file's header lists
+	if got := testing.AllocsPerRun(20, func() { Traffic() }); got != want {
+		t.Errorf("Traffic allocates %v times per call; want %d", got, want)
+	}
+}
+
 func TestLicense(t *testing.T) {
 	license := License()
 	if !strings.Contains(license, "Dmitri Tikhonov") || !strings.Contains(license, "Permission is hereby granted") {

@@ -87,7 +87,7 @@ var StaticTable = [StaticTableLen]spec.Field{
 	{Name: "access-control-allow-credentials", Value: "TRUE"},
 	{Name: "access-control-allow-headers", Value: "*"},
 	{Name: "access-control-allow-methods", Value: "get"},
-	{Name: "access-control-allow-methods", Value: "post"},
+	{Name: "access-control-allow-methods", Value: "get, post, options"},
 	{Name: "access-control-allow-methods", Value: "options"},
 	{Name: "access-control-expose-headers", Value: "content-length"},
 	{Name: "access-control-request-headers", Value: "content-type"},

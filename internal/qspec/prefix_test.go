@@ -18,6 +18,19 @@ func wantError(t *testing.T, label string, err error, offset int, section string
 	}
 }
 
+// wantSame checks got against want, item by item.
+func wantSame[T comparable](t *testing.T, label string, got, want []T) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d items; want %d", label, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%s: item %d:\n got %+v\nwant %+v", label, i, got[i], want[i])
+		}
+	}
+}
+
 // TestPrefixRoundTrip encodes every Required Insert Count a decoder can
 // accept (§4.5.1.1: from totalInserts-maxEntries+1 to
 // totalInserts+maxEntries, and 0) with Bases on both sides of it, across

@@ -32,8 +32,12 @@ type lineSummary struct {
 	NameHuff, ValueHuff  bool
 }
 
-func summarize(l Line) lineSummary {
-	return lineSummary{l.Kind, l.Offset, l.Static, l.NeverIndexed, l.Index, l.Name.Text, l.Value.Text, l.Name.Huffman, l.Value.Huffman}
+func summarizeAll(lines []Line) []lineSummary {
+	out := make([]lineSummary, len(lines))
+	for i, l := range lines {
+		out[i] = lineSummary{l.Kind, l.Offset, l.Static, l.NeverIndexed, l.Index, l.Name.Text, l.Value.Text, l.Name.Huffman, l.Value.Huffman}
+	}
+	return out
 }
 
 func TestWalkSectionEveryRepresentation(t *testing.T) {
@@ -59,14 +63,7 @@ func TestWalkSectionEveryRepresentation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != len(want) {
-		t.Fatalf("%d lines; want %d", len(lines), len(want))
-	}
-	for i, l := range lines {
-		if got := summarize(l); got != want[i] {
-			t.Errorf("line %d (%v):\n got %+v\nwant %+v", i, want[i].Kind, got, want[i])
-		}
-	}
+	wantSame(t, "every representation", summarizeAll(lines), want)
 }
 
 // TestWalkSectionAppendixB walks the field sections of RFC 9204 Appendix
@@ -98,14 +95,7 @@ func TestWalkSectionAppendixB(t *testing.T) {
 		if base, err := pf.Base(ric); err != nil || base != tt.wantBase {
 			t.Errorf("%s: Base %d, %v; want %d", tt.label, base, err, tt.wantBase)
 		}
-		if len(lines) != len(tt.want) {
-			t.Fatalf("%s: %d lines; want %d", tt.label, len(lines), len(tt.want))
-		}
-		for i, l := range lines {
-			if got := summarize(l); got != tt.want[i] {
-				t.Errorf("%s: line %d:\n got %+v\nwant %+v", tt.label, i, got, tt.want[i])
-			}
-		}
+		wantSame(t, tt.label, summarizeAll(lines), tt.want)
 	}
 }
 

@@ -27,8 +27,9 @@ type Instruction struct {
 // ReadEncoderInstruction reads the encoder-stream instruction (§4.3) whose
 // first octet is stream[p] and returns it with the offset after it. When
 // stream ends inside the instruction it returns ErrIncomplete: the caller
-// keeps the octets from p on and calls again once more have arrived. An
-// integer above 2^62-1 or a malformed Huffman code is an *Error, which
+// keeps the octets from p on and calls again once more have arrived; it
+// also bounds how many it keeps, since a string length of up to 2^62-1
+// reads as incomplete until that many octets arrive. An integer above 2^62-1 or a malformed Huffman code is an *Error, which
 // the RFC makes a QPACK_ENCODER_STREAM_ERROR.
 func ReadEncoderInstruction(stream []byte, p int) (Instruction, int, error) {
 	if p >= len(stream) {

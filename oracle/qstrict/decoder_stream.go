@@ -4,7 +4,7 @@ import "github.com/hpackcert/hpackcert/encoder"
 
 // acknowledge writes the Section Acknowledgment owed for a decoded section
 // whose Required Insert Count is ric (§4.4.1); a section with a count of 0
-// is not acknowledged (§2.2.2).
+// is not acknowledged (§2.2.2.1, §4.4.1).
 func (d *Decoder) acknowledge(streamID, ric uint64) {
 	if ric == 0 {
 		return
@@ -26,8 +26,21 @@ func (d *Decoder) Cancel(streamID uint64) error {
 			break
 		}
 	}
-	d.out = encoder.AppendInteger(d.out, 0x40, 6, streamID)
+	d.writeCancellation(streamID)
 	return nil
+}
+
+// cancel writes the Stream Cancellation owed for a section refused for
+// its size: the encoder must stop counting its references (§2.2.2.2). A
+// section with a Required Insert Count of 0 references nothing.
+func (d *Decoder) cancel(streamID, ric uint64) {
+	if ric > 0 {
+		d.writeCancellation(streamID)
+	}
+}
+
+func (d *Decoder) writeCancellation(streamID uint64) {
+	d.out = encoder.AppendInteger(d.out, 0x40, 6, streamID)
 }
 
 // DecoderStreamOut returns the decoder-stream octets owed since the last

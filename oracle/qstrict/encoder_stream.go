@@ -8,13 +8,17 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// maxTail returns the most octets of one incomplete instruction the
-// decoder keeps. An instruction is at most three integers of 11 octets and
-// two strings; a Huffman code is at most 30 bits a character, so a string
-// of more than 4*capacity octets decodes to more than capacity characters,
-// an entry too large for the table (§3.2.2). A longer tail is therefore an
-// error before the instruction ends.
-func (d *Decoder) maxTail() uint64 { return 4*d.settings.MaxTableCapacity + 3*11 }
+// tailTooLong reports whether an incomplete instruction of n octets can
+// only insert an entry larger than SETTINGS_QPACK_MAX_TABLE_CAPACITY, which
+// bounds what the decoder keeps. An instruction is at most three integers
+// of 11 octets and two strings; a Huffman code is at most 30 bits a
+// character, so strings of more than 4*capacity octets decode to more than
+// capacity characters, an entry too large for the table (§3.2.2). It
+// divides rather than multiplies so that no capacity up to 2^62-1
+// overflows.
+func (d *Decoder) tailTooLong(n uint64) bool {
+	return n > 3*11 && (n-3*11)/4 > d.settings.MaxTableCapacity
+}
 
 // EncoderStream feeds the next octets of the encoder stream (§4.3). An
 // instruction cut by the end of data is kept until the rest arrives. Each
@@ -46,7 +50,7 @@ func (d *Decoder) EncoderStream(data []byte) error {
 	}
 	d.consumed += p
 	d.pending = append(d.pending[:0], d.pending[p:]...)
-	if tail := uint64(len(d.pending)); tail > d.maxTail() {
+	if tail := uint64(len(d.pending)); d.tailTooLong(tail) {
 		return d.fail(&Error{Code: EncoderStreamError, Stream: encoderStream, Offset: d.consumed, Section: "§3.2.2",
 			Reason: fmt.Sprintf("an instruction still incomplete after %d octets can only insert an entry larger than SETTINGS_QPACK_MAX_TABLE_CAPACITY %d", tail, d.settings.MaxTableCapacity)})
 	}

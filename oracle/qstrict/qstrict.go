@@ -18,7 +18,7 @@
 //     QPACK_ENCODER_STREAM_ERROR;
 //   - an EncodedInsertCount no encoder could have produced (§4.5.1.1), a
 //     negative Base (§4.5.1.2), more blocked streams than
-//     SETTINGS_QPACK_BLOCKED_STREAMS (§2.1.2), an invalid static index
+//     SETTINGS_QPACK_BLOCKED_STREAMS (§2.2.1), an invalid static index
 //     (§3.1), a reference to an entry evicted or at or above the Required
 //     Insert Count (§2.2.3), and a Required Insert Count larger than the
 //     largest absolute index referenced plus one: QPACK_DECOMPRESSION_FAILED.
@@ -29,8 +29,9 @@
 // A decoder that has returned an error with a code returns ErrBroken from
 // every later call: RFC 9204's errors are connection errors. A field
 // section over MaxFieldSectionSize (RFC 9114 §4.2.2, not a QPACK rule) is
-// refused with an *Error whose Code is ErrFieldSectionTooLarge and leaves
-// the decoder usable.
+// refused with an *Error whose Code is ErrFieldSectionTooLarge and a
+// Stream Cancellation when it references the dynamic table (the section is
+// abandoned, §2.2.2.2), and leaves the decoder usable.
 //
 // Files: qstrict.go (Decoder, Settings, Error), table.go (the dynamic
 // table), encoder_stream.go (EncoderStream), section.go (DecodeSection,
@@ -106,7 +107,7 @@ type Status uint8
 const (
 	// Decoded: the fields are returned.
 	Decoded Status = iota + 1
-	// Blocked: the section needs inserts not received yet (§2.1.2); it
+	// Blocked: the section needs inserts not received yet (§2.2.1); it
 	// is kept and decoded when they arrive (see Unblocked).
 	Blocked
 )
@@ -120,7 +121,7 @@ type Decoder struct {
 	pending  []byte
 	consumed int
 	blocked  []blockedSection
-	done     []Unblocked
+	done     []UnblockedSection
 	// knownReceived is the Known Received Count the encoder learns from
 	// what this decoder has written on the decoder stream (§2.1.4).
 	knownReceived uint64

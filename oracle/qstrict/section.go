@@ -7,16 +7,16 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// blockedSection is a field section waiting for inserts (§2.1.2).
+// blockedSection is a field section waiting for inserts (§2.2.1).
 type blockedSection struct {
 	streamID uint64
 	ric      uint64
 	section  []byte
 }
 
-// Unblocked is a section that was blocked, decoded once its inserts
+// UnblockedSection is a section that was blocked, decoded once its inserts
 // arrived on the encoder stream.
-type Unblocked struct {
+type UnblockedSection struct {
 	StreamID uint64
 	Fields   []spec.Field
 }
@@ -39,7 +39,7 @@ func (d *Decoder) DecodeSection(streamID uint64, section []byte) ([]spec.Field, 
 	}
 	if ric > d.table.inserts() {
 		if uint64(len(d.blocked)) >= d.settings.BlockedStreams {
-			return nil, 0, d.fail(&Error{Code: DecompressionFailed, Stream: sectionStream, StreamID: streamID, Section: "§2.1.2",
+			return nil, 0, d.fail(&Error{Code: DecompressionFailed, Stream: sectionStream, StreamID: streamID, Section: "§2.2.1",
 				Reason: fmt.Sprintf("Required Insert Count %d with %d inserts would block a stream beyond SETTINGS_QPACK_BLOCKED_STREAMS %d", ric, d.table.inserts(), d.settings.BlockedStreams)})
 		}
 		d.blocked = append(d.blocked, blockedSection{streamID, ric, append([]byte(nil), section...)})
@@ -54,7 +54,7 @@ func (d *Decoder) DecodeSection(streamID uint64, section []byte) ([]spec.Field, 
 
 // Unblocked returns the sections unblocked and decoded since the last
 // call, in the order they arrived.
-func (d *Decoder) Unblocked() []Unblocked {
+func (d *Decoder) Unblocked() []UnblockedSection {
 	out := d.done
 	d.done = nil
 	return out
@@ -81,7 +81,7 @@ func (d *Decoder) unblock() error {
 		if e != nil {
 			return d.fail(e)
 		}
-		d.done = append(d.done, Unblocked{b.streamID, fields})
+		d.done = append(d.done, UnblockedSection{b.streamID, fields})
 	}
 	d.blocked = kept
 	return nil
@@ -135,6 +135,7 @@ func (d *Decoder) decode(streamID, ric uint64, section []byte) ([]spec.Field, *E
 		}
 		size += entrySize(f)
 		if lim := d.settings.MaxFieldSectionSize; lim > 0 && size > lim {
+			d.cancel(streamID, ric)
 			return nil, &Error{Code: ErrFieldSectionTooLarge, Stream: sectionStream, StreamID: streamID, Offset: l.Offset, Section: "RFC 9114 §4.2.2",
 				Reason: fmt.Sprintf("field section larger than SETTINGS_MAX_FIELD_SECTION_SIZE %d", lim)}
 		}

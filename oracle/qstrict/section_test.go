@@ -66,7 +66,7 @@ func TestDecodeSectionErrors(t *testing.T) {
 		offset     int
 		section    string
 	}{
-		{"blocked with no blocked streams allowed", "0400", 0, "§2.1.2"},
+		{"blocked with no blocked streams allowed", "0400", 0, "§2.2.1"},
 		{"Required Insert Count larger than referenced", "0300 81", 0, "§4.5.1.1"},
 		{"reference at the Required Insert Count", "0201 80", 2, "§2.2.3"},
 		{"post-base reference past the Required Insert Count", "0381 12", 2, "§2.2.3"},
@@ -144,7 +144,7 @@ func TestDecodeSectionBlockedLimit(t *testing.T) {
 		}
 	}
 	_, _, err := d.DecodeSection(8, mustHex(t, "03811011"))
-	wantError(t, "a third blocked stream with a limit of 2", err, DecompressionFailed, 0, "§2.1.2")
+	wantError(t, "a third blocked stream with a limit of 2", err, DecompressionFailed, 0, "§2.2.1")
 }
 
 // TestDecodeSectionWrapAround references the newest entry after each of
@@ -181,6 +181,21 @@ func TestDecodeSectionMaxFieldSectionSize(t *testing.T) {
 	wantError(t, "two fields over 50 octets", err, ErrFieldSectionTooLarge, 15, "RFC 9114 §4.2.2")
 	if _, _, err := d.DecodeSection(8, join([]byte{0, 0}, line)); err != nil {
 		t.Errorf("after a section over the limit: %v; want the decoder still usable", err)
+	}
+}
+
+// TestDecodeSectionTooLargeCancels checks that a section refused for its
+// size, which references the dynamic table, is cancelled rather than
+// acknowledged.
+func TestDecodeSectionTooLargeCancels(t *testing.T) {
+	d := New(Settings{MaxTableCapacity: 220, MaxFieldSectionSize: 60})
+	if err := d.EncoderStream(mustHex(t, b2EncoderStream)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := d.DecodeSection(4, mustHex(t, "03811011"))
+	wantError(t, "B.2's section over 60 octets", err, ErrFieldSectionTooLarge, 3, "RFC 9114 §4.2.2")
+	if out := d.DecoderStreamOut(); !bytes.Equal(out, []byte{0x44, 0x02}) {
+		t.Errorf("decoder stream %x; want the cancellation of stream 4 and an increment of 2: 44 02", out)
 	}
 }
 

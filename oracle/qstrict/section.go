@@ -142,7 +142,11 @@ func (d *Decoder) decode(streamID, ric uint64, section []byte) ([]spec.Field, *E
 		fields = append(fields, f)
 	}
 	if largest != ric {
-		return nil, bad(0, "§4.5.1.1", fmt.Sprintf("Required Insert Count %d, but the largest absolute index referenced is %d: the count must be that plus one", ric, int64(largest)-1))
+		referenced := "no dynamic table entry is referenced, so the count must be 0"
+		if largest > 0 {
+			referenced = fmt.Sprintf("the largest absolute index referenced is %d, so the count must be %d", largest-1, largest)
+		}
+		return nil, bad(0, "§4.5.1.1", fmt.Sprintf("Required Insert Count %d, but %s", ric, referenced))
 	}
 	d.acknowledge(streamID, ric)
 	return fields, nil

@@ -68,6 +68,7 @@ func TestDecodeSectionErrors(t *testing.T) {
 	}{
 		{"blocked with no blocked streams allowed", "0400", 0, "§2.2.1"},
 		{"Required Insert Count larger than referenced", "0300 81", 0, "§4.5.1.1"},
+		{"Required Insert Count with no dynamic reference", "0300 d1", 0, "§4.5.1.1"},
 		{"reference at the Required Insert Count", "0201 80", 2, "§2.2.3"},
 		{"post-base reference past the Required Insert Count", "0381 12", 2, "§2.2.3"},
 		{"relative index not below Base", "0381 80", 2, "§3.2.5"},

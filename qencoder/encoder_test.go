@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/quic-go/qpack"
@@ -61,9 +62,24 @@ func checkSection(t *testing.T, enc *Encoder, fields []spec.Field, wantNever fun
 		if l.Kind == qspec.IndexedPostBase || l.Kind == qspec.LiteralPostBaseRef || (l.Kind != qspec.LiteralName && !l.Static) {
 			t.Errorf("field %d: %v with T=%v refers to the dynamic table", i, l.Kind, l.Static)
 		}
+		if l.Kind != qspec.Indexed {
+			checkHuffman(t, i, "value", l.Value, f.Value)
+		}
+		if l.Kind == qspec.LiteralName {
+			checkHuffman(t, i, "name", l.Name, f.Name)
+		}
 		if want := wantNever(f); l.NeverIndexed != want {
 			t.Errorf("field %d %q: %q sent as %v with N=%v, want N=%v", i, f.Name, f.Value, l.Kind, l.NeverIndexed, want)
 		}
+	}
+}
+
+// checkHuffman checks that a string literal of field i is Huffman coded
+// exactly when that is strictly shorter, by encoder.HuffmanLen's count.
+func checkHuffman(t *testing.T, i int, what string, got qspec.String, s string) {
+	t.Helper()
+	if want := encoder.HuffmanLen([]byte(s)) < len(s); got.Huffman != want {
+		t.Errorf("field %d: %s %q sent with H=%v, want H=%v (Huffman only when shorter)", i, what, s, got.Huffman, want)
 	}
 }
 
@@ -200,4 +216,20 @@ func randomString(rng *rand.Rand, alphabet string) string {
 		}
 	}
 	return string(b)
+}
+
+// FuzzAppendSection round-trips one arbitrary field, after a static one,
+// through quic-go/qpack and qspec.
+func FuzzAppendSection(f *testing.F) {
+	f.Add("cookie", "id=1", false)
+	f.Add(":path", "/index.html", true)
+	f.Add("x-custom", "\x00\xff", false)
+	enc := New(Config{})
+	f.Fuzz(func(t *testing.T, name, value string, sensitive bool) {
+		if name == "" {
+			// quic-go/qpack reads an empty literal name as an error.
+			name = "x"
+		}
+		checkSection(t, enc, []spec.Field{{Name: ":method", Value: "GET"}, {Name: name, Value: value, Sensitive: sensitive}}, defaultNever)
+	})
 }

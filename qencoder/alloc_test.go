@@ -29,17 +29,26 @@ func TestNoAllocs(t *testing.T) {
 	for range 20 {
 		fields = append(fields, randomField(rng))
 	}
-	enc := New(Config{})
-	dst := make([]byte, 0, MaxSectionLen(fields))
-	var out []byte
-	n := testing.AllocsPerRun(200, func() {
-		out = enc.AppendSection(dst[:0], fields)
-	})
-	if n != 0 {
-		t.Errorf("AppendSection: %v allocations per section; want 0", n)
-	}
-	// The measured runs must have written a whole section.
-	if _, lines, err := qspec.WalkSection(out, len(fields)); err != nil || len(lines) != len(fields) {
-		t.Errorf("measured section walks to %d lines, %v; want %d", len(lines), err, len(fields))
+	for _, cfg := range []Config{{}, {TableCapacity: 4096, PeerMaxTableCapacity: 4096}} {
+		enc := New(cfg)
+		dst := make([]byte, 0, MaxSectionLen(fields))
+		es := make([]byte, 0, MaxEncoderStreamLen(fields))
+		ds := make([]byte, 0, 32)
+		var out []byte
+		n := testing.AllocsPerRun(200, func() {
+			out, _ = enc.AppendSection(dst[:0], es[:0], 0, fields)
+			// Acknowledge as a decoder would, for the next run to
+			// reference the table and evict from it.
+			if err := ackAll(enc, ds, out); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n != 0 {
+			t.Errorf("table capacity %d: %v allocations per section; want 0", cfg.TableCapacity, n)
+		}
+		// The measured runs must have written a whole section.
+		if _, lines, err := qspec.WalkSection(out, len(fields)); err != nil || len(lines) != len(fields) {
+			t.Errorf("measured section walks to %d lines, %v; want %d", len(lines), err, len(fields))
+		}
 	}
 }

@@ -36,7 +36,10 @@ func decodeQuicGo(section []byte) ([]spec.Field, error) {
 // and that exactly the fields wantNever reports carry the N bit.
 func checkSection(t *testing.T, enc *Encoder, fields []spec.Field, wantNever func(spec.Field) bool) {
 	t.Helper()
-	section := enc.AppendSection(nil, fields)
+	section, encStream := enc.AppendSection(nil, nil, 1, fields)
+	if len(encStream) != 0 {
+		t.Fatalf("a static-only encoder wrote encoder-stream octets %x", encStream)
+	}
 	if len(section) > MaxSectionLen(fields) {
 		t.Fatalf("section of %d octets above MaxSectionLen %d", len(section), MaxSectionLen(fields))
 	}
@@ -101,7 +104,7 @@ func TestStaticEntries(t *testing.T) {
 	enc := New(Config{})
 	all := make([]spec.Field, 0, len(qspec.StaticTable))
 	for i, f := range qspec.StaticTable {
-		section := enc.AppendSection(nil, []spec.Field{f})
+		section, _ := enc.AppendSection(nil, nil, 1, []spec.Field{f})
 		_, lines, err := qspec.WalkSection(section, 1)
 		if err != nil {
 			t.Fatalf("entry %d: %v", i, err)
@@ -137,7 +140,8 @@ func TestRepresentations(t *testing.T) {
 		// Huffman: "www.example.com" codes in 12 octets (RFC 7541 C.4.1).
 		{spec.Field{Name: ":authority", Value: "www.example.com"}, "0000508cf1e3c2e5f23a6ba0ab90f4ff"},
 	} {
-		got := fmt.Sprintf("%x", enc.AppendSection(nil, []spec.Field{c.field}))
+		section, _ := enc.AppendSection(nil, nil, 1, []spec.Field{c.field})
+		got := fmt.Sprintf("%x", section)
 		if want := strings.ReplaceAll(c.want, " ", ""); got != want {
 			t.Errorf("%q: %q (sensitive %v): %s, want %s", c.field.Name, c.field.Value, c.field.Sensitive, got, want)
 		}

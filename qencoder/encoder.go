@@ -1,0 +1,207 @@
+// Package qencoder is the reference QPACK (RFC 9204) encoder, a sibling
+// of package encoder (the HPACK one) that shares its prefix integers and
+// Huffman code (RFC 9204 §4.1.1, §4.1.2): field sections and encoder-stream
+// instructions are written with encoder.AppendInteger and
+// encoder.AppendHuffmanString.
+//
+// # Indexing policy
+//
+// Each field is sent as the first of these that applies (§4.5.2-§4.5.6):
+//   - a field equal to a static entry, unless sensitive: "Indexed Field
+//     Line" of that entry (T=1);
+//   - a field not sent with the N bit (below) equal to a dynamic entry the
+//     decoder has acknowledged: "Indexed Field Line" of that entry (T=0);
+//   - a field whose name is a static name: "Literal Field Line with Name
+//     Reference" to the first entry of that name (T=1); or else, whose
+//     name is that of an acknowledged dynamic entry, to that entry (T=0);
+//   - otherwise "Literal Field Line with Literal Name".
+//
+// A field that is not sent with the N bit, not equal to a static entry,
+// nor to any dynamic entry, and whose entry takes at most 3/4 of the table
+// capacity is also inserted on the encoder stream (§4.3.2, §4.3.3, by the
+// name of a static or dynamic entry when there is one), for the sections
+// that follow to reference once the decoder acknowledges it. A section
+// references only acknowledged entries, so no stream ever blocks (§2.1.2):
+// the encoder needs no SETTINGS_QPACK_BLOCKED_STREAMS, and a section is
+// decodable as soon as it arrives. The Base of a section is the Known
+// Received Count when it was written, so every reference is below it and
+// no post-base form is used.
+//
+// A literal line carries the N bit ("never indexed", §4.5.4-§4.5.6, §7.1.3)
+// for a field marked Sensitive, and, as the HPACK encoder's DefaultPolicy
+// does, for "authorization" and "proxy-authorization" at any length and
+// for a "cookie" shorter than Config.ShortCookieLen octets: short cookies
+// and credentials are easy to guess from compressed sizes once a table
+// holds them. Such fields are never inserted. A sensitive field equal to a
+// static entry is sent as a literal with a reference to that entry's
+// name, so that the N bit travels with it. Names and values are sent as
+// given: HTTP/3 requires lowercase names, and checking them is the
+// caller's affair.
+//
+// A string literal is Huffman coded when that is strictly shorter, as
+// under encoder.HuffmanShorter.
+//
+// # Dynamic table
+//
+// The table's capacity is the smaller of Config.TableCapacity and the
+// decoder's SETTINGS_QPACK_MAX_TABLE_CAPACITY (Config.PeerMaxTableCapacity);
+// either at 0 leaves the encoder with the static table only, every prefix
+// 0, 0 and no encoder-stream octet. Set Dynamic Table Capacity (§4.3.1) is
+// sent before the first insertion. No entry is evicted before the decoder
+// has acknowledged it and while a section not yet acknowledged or
+// cancelled references it (§2.1.1); a field that would need one evicted is
+// not inserted. Sections with dynamic references wait for their Section
+// Acknowledgment in Config.MaxUnacknowledged slots; with all of them
+// taken, a section uses the static table only.
+//
+// # Memory
+//
+// New allocates everything the encoder uses. AppendSection allocates
+// nothing when the section buffer has MaxSectionLen(fields) octets of
+// room and the encoder-stream buffer MaxEncoderStreamLen(fields);
+// otherwise it grows them as append does. DecoderStream allocates only
+// for the error it returns.
+//
+// # Not done yet
+//
+// Entries are found by a scan of the table, newest first. Duplicate
+// (§4.3.4) and the draining of entries about to be evicted are not used,
+// nor are references to entries not yet acknowledged (blocking streams
+// within SETTINGS_QPACK_BLOCKED_STREAMS) and post-base indices.
+//
+// Files: encoder.go (Config, Encoder, the field lines), section.go
+// (AppendSection and the encoder stream), table.go (the dynamic table),
+// decoder_stream.go (acknowledgements, cancellations, increments, and
+// which entries may be evicted), static.go (the static table lookup) and
+// huffman.go (the length of a Huffman code).
+package qencoder
+
+import (
+	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/qspec"
+	"github.com/hpackcert/hpackcert/internal/spec"
+)
+
+// First octets of the field line representations (§4.5) and encoder
+// instructions (§4.3), with the bits of the integer prefix after each.
+const (
+	indexedStatic      = 0xc0 // §4.5.2, 1T with T=1, 6-bit index
+	indexedDynamic     = 0x80 // §4.5.2, 1T with T=0
+	nameRefStatic      = 0x50 // §4.5.4, 01NT with T=1, 4-bit index
+	nameRefDynamic     = 0x40 // §4.5.4, 01NT with T=0
+	nameRefNever       = 0x20 // §4.5.4, the N bit
+	literalName        = 0x20 // §4.5.6, 001N, H and a 3-bit name length
+	literalNameNever   = 0x10 // §4.5.6, the N bit
+	insertStatic       = 0xc0 // §4.3.2, 1T with T=1, 6-bit index
+	insertDynamic      = 0x80 // §4.3.2, 1T with T=0
+	insertLiteral      = 0x40 // §4.3.3, 01H and a 5-bit name length
+	setCapacity        = 0x20 // §4.3.1, 001 and a 5-bit capacity
+	indexedPrefixBits  = 6
+	nameRefPrefixBits  = 4
+	nameLenPrefixBits  = 3
+	insertNameBits     = 5
+	capacityPrefixBits = 5
+	valueLenPrefixBits = 7
+)
+
+// Config configures an Encoder.
+type Config struct {
+	// ShortCookieLen makes "cookie" fields whose value is shorter than
+	// this many octets never indexed (the N bit). Zero means
+	// encoder.DefaultPolicy.ShortCookieLen (20); a negative value turns
+	// the rule off.
+	ShortCookieLen int
+	// TableCapacity is the most octets of dynamic table (§3.2.1 sizes)
+	// the encoder uses, whatever the decoder allows; it bounds the
+	// encoder's memory. Zero leaves the encoder with the static table.
+	TableCapacity uint32
+	// PeerMaxTableCapacity is the decoder's
+	// SETTINGS_QPACK_MAX_TABLE_CAPACITY (§5): the capacity is never set
+	// above it, and it sizes the Required Insert Count's encoding.
+	PeerMaxTableCapacity uint64
+	// MaxUnacknowledged is the most sections with dynamic references
+	// awaiting acknowledgement; zero means 64.
+	MaxUnacknowledged int
+}
+
+// An Encoder writes QPACK field sections and encoder-stream instructions
+// for one HTTP/3 connection. It is not safe for concurrent use.
+type Encoder struct {
+	shortCookieLen int
+	maxEntries     uint64 // the decoder's MaxEntries (§4.5.1.1)
+	table          dynamicTable
+	capacitySent   bool
+	known          uint64 // the Known Received Count (§2.1.4)
+	unacked        []unacked
+	seq            uint64
+}
+
+// New returns an encoder holding all the memory it will use.
+func New(cfg Config) *Encoder {
+	if cfg.ShortCookieLen == 0 {
+		cfg.ShortCookieLen = encoder.DefaultPolicy.ShortCookieLen
+	}
+	if cfg.MaxUnacknowledged <= 0 {
+		cfg.MaxUnacknowledged = 64
+	}
+	capacity := min(uint64(cfg.TableCapacity), cfg.PeerMaxTableCapacity)
+	e := &Encoder{
+		shortCookieLen: cfg.ShortCookieLen,
+		maxEntries:     qspec.MaxEntries(cfg.PeerMaxTableCapacity),
+		table:          newDynamicTable(capacity),
+	}
+	if capacity > 0 {
+		e.unacked = make([]unacked, cfg.MaxUnacknowledged)
+	}
+	return e
+}
+
+// neverIndexed reports whether the name rules of the package doc send
+// name: value with the N bit.
+func (e *Encoder) neverIndexed(name, value string) bool {
+	switch name {
+	case "authorization", "proxy-authorization":
+		return true
+	case "cookie":
+		return len(value) < e.shortCookieLen
+	}
+	return false
+}
+
+// appendString appends the string literal s (§4.1.2) whose H bit is the
+// bit above a prefixBits-bit length prefix, the higher bits taken from
+// pattern. It is Huffman coded when strictly shorter.
+func appendString(dst []byte, pattern byte, prefixBits uint8, s string) []byte {
+	if n := huffmanLen(s); n < len(s) {
+		dst = encoder.AppendInteger(dst, pattern|1<<prefixBits, prefixBits, uint64(n))
+		return encoder.AppendHuffmanString(dst, s)
+	}
+	dst = encoder.AppendInteger(dst, pattern, prefixBits, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// maxIndexLen bounds an integer of 62 bits with any prefix (§4.1.1).
+const maxIndexLen = 10
+
+// MaxSectionLen returns an upper bound of the octets AppendSection appends
+// to the section for fields: room enough for it not to allocate.
+func MaxSectionLen(fields []spec.Field) int {
+	n := 2 * maxIndexLen // the prefix
+	for _, f := range fields {
+		// A literal name, or a name reference of up to 10 octets.
+		n += maxIndexLen + encoder.IntegerLen(nameLenPrefixBits, uint64(len(f.Name))) + len(f.Name) +
+			encoder.IntegerLen(valueLenPrefixBits, uint64(len(f.Value))) + len(f.Value)
+	}
+	return n
+}
+
+// MaxEncoderStreamLen returns an upper bound of the octets AppendSection
+// appends to the encoder stream for fields.
+func MaxEncoderStreamLen(fields []spec.Field) int {
+	n := maxIndexLen // Set Dynamic Table Capacity
+	for _, f := range fields {
+		n += maxIndexLen + encoder.IntegerLen(insertNameBits, uint64(len(f.Name))) + len(f.Name) +
+			encoder.IntegerLen(valueLenPrefixBits, uint64(len(f.Value))) + len(f.Value)
+	}
+	return n
+}

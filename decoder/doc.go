@@ -65,8 +65,8 @@
 //   - huffman.go: a table-driven Huffman decoder (§5.2). In the middle of
 //     a string, refilled eight octets at a time, one lookup of the next
 //     15 bits gives up to three symbols (128 KiB of entries); at its end
-//     a 12-bit table that also gives the first code's length (16 KiB)
-//     takes only codes that end within the bits left. Codes longer than
+//     a 12-bit table of one symbol and its code's length (8 KiB) takes
+//     only codes that end within the bits left. Codes longer than
 //     a table's bits are decoded from the code's canonical form. It is
 //     strict: EOS in the string, padding longer than 7 bits and padding
 //     that is not all ones are errors naming the offset of the octet

@@ -6,30 +6,16 @@ import (
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// fastBits is the number of input bits one lookup of huffFast decodes.
-// Every code of 12 bits or fewer (all the octets HTTP fields mostly use)
-// is found in one lookup, two at a time when both are 5 or 6 bits long;
-// the 4,096 entries (16 KiB) stay in the L1 cache.
+// fastBits is the number of input bits one lookup of huffFast decodes,
+// at the end of a string, where a code is taken only if it ends within
+// the bits left and huffWide's entries, which give only the length of all
+// their codes, may not fit.
 const fastBits = 12
 
-// A huffFast entry describes what the next fastBits bits of a Huffman
-// string start with: the symbols whose codes end within them (at most two,
-// as no code is shorter than 5 bits), the length of the first code and the
-// length of both. An entry with count 0 means the next code is longer than
-// fastBits bits: huffSlow decodes it.
-//
-//	bits  0-7  first symbol
-//	bits  8-15 second symbol
-//	bits 16-20 length of the first code
-//	bits 21-25 length of both codes (the first's when there is one)
-//	bits 26-27 count of symbols
-const (
-	fastLen1Shift  = 16
-	fastTotalShift = 21
-	fastCountShift = 26
-)
-
-var huffFast [1 << fastBits]uint32
+// A huffFast entry gives the first symbol whose code ends within the next
+// fastBits bits (its low octet) and the code's length (the octet above);
+// 0 means the code is longer than fastBits bits: huffSlow decodes it.
+var huffFast [1 << fastBits]uint16
 
 // The canonical form of the code, for codes longer than fastBits: RFC
 // 7541's code is canonical (codes of one length are consecutive, shorter
@@ -71,19 +57,38 @@ var huffWide [1 << wideBits]uint32
 // buildWide fills huffWide by decoding every wideBits-bit value.
 func buildWide() {
 	for i := range huffWide {
-		acc := uint64(i) << (64 - wideBits)
-		var e uint32
-		used := uint(0)
-		for count := uint32(0); count < 3; count++ {
-			sym, n := huffSlow(acc << used)
-			if n == 0 || used+n > wideBits || sym == spec.EOS {
-				break
-			}
-			used += n
-			e = e&0xffffff | uint32(sym)<<(8*count) | (count+1)<<wideCountShift | uint32(used)<<wideTotalShift
+		syms, count, used := decodeAhead(uint64(i)<<(64-wideBits), wideBits, 3)
+		if count > 0 {
+			huffWide[i] = syms | uint32(count)<<wideCountShift | uint32(used)<<wideTotalShift
 		}
-		huffWide[i] = e
 	}
+}
+
+// buildFast fills huffFast by decoding every fastBits-bit value.
+func buildFast() {
+	for i := range huffFast {
+		syms, count, used := decodeAhead(uint64(i)<<(64-fastBits), fastBits, 1)
+		if count > 0 {
+			huffFast[i] = uint16(syms) | uint16(used)<<8
+		}
+	}
+}
+
+// decodeAhead decodes, from the top of acc, up to most symbols whose codes
+// end within its first bits bits (EOS never counts), and returns them
+// packed one per octet, first in the low octet, with their count and the
+// length of their codes.
+func decodeAhead(acc uint64, bits, most uint) (syms uint32, count, used uint) {
+	for count < most {
+		sym, n := huffSlow(acc << used)
+		if n == 0 || used+n > bits || sym == spec.EOS {
+			break
+		}
+		syms |= uint32(sym) << (8 * count)
+		used += n
+		count++
+	}
+	return syms, count, used
 }
 
 // buildCanonical fills huffFirst, huffCount, huffOffset and huffSymbols
@@ -118,29 +123,6 @@ func huffSlow(acc uint64) (sym uint16, n uint) {
 		}
 	}
 	return 0, 0
-}
-
-// buildFast fills huffFast by decoding every fastBits-bit value.
-func buildFast() {
-	for i := range huffFast {
-		acc := uint64(i) << (64 - fastBits)
-		var e uint32
-		used := uint(0)
-		for count := uint32(0); count < 2; count++ {
-			sym, n := huffSlow(acc << used)
-			if n == 0 || used+n > fastBits || sym == spec.EOS {
-				break
-			}
-			e |= uint32(sym) << (8 * count)
-			used += n
-			if count == 0 {
-				e |= uint32(used) << fastLen1Shift
-			}
-			e = e&^(0x1f<<fastTotalShift) | uint32(used)<<fastTotalShift
-			e = e&^(3<<fastCountShift) | (count+1)<<fastCountShift
-		}
-		huffFast[i] = e
-	}
 }
 
 // appendHuffman appends the decoding of the Huffman string src (RFC 7541
@@ -231,10 +213,10 @@ func appendHuffman(dst, src []byte, limit int) (out []byte, errOffset int, errRu
 			nbits -= n
 			continue
 		}
-		if e := huffFast[acc>>(64-fastBits)]; e != 0 && uint(e>>fastLen1Shift)&0x1f <= nbits {
+		if e := huffFast[acc>>(64-fastBits)]; e != 0 && uint(e>>8) <= nbits {
 			buf[k] = byte(e)
 			k++
-			n := uint(e>>fastLen1Shift) & 0x1f
+			n := uint(e >> 8)
 			acc <<= n
 			nbits -= n
 			continue

@@ -14,6 +14,7 @@
 #   BENCHTIME=0.1s   -benchtime of each run
 #   CPU=0            the CPU to pin to (taskset); CPU= to let the scheduler pick
 #   TAGS=nghttp2     build tags (TAGS= without libnghttp2)
+#   PKG=./bench/     the package whose benchmarks run (e.g. PKG=./decoder/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,7 @@ pattern=${3:-'Batch/impl=ours|Stories/impl=ours|Churn/impl=ours|Huffman/.*/impl=
 rounds=${ROUNDS:-20}
 benchtime=${BENCHTIME:-0.1s}
 tags=${TAGS-nghttp2}
+pkg=${PKG:-./bench/}
 cpu=${CPU-0}
 pin=()
 if [ -n "$cpu" ]; then
@@ -46,7 +48,7 @@ trap cleanup EXIT
 # Both binaries run in this checkout's bench/, so that they read the same
 # hpack-test-case data (../shared, or $HPACKCERT_TESTCASE_DIR).
 
-# build REV OUT: the bench test binary of REV ("." for the working tree).
+# build REV OUT: the test binary of $pkg at REV ("." for the working tree).
 build() {
 	local rev=$1 out=$2 dir=.
 	if [ "$rev" != "." ]; then
@@ -54,7 +56,7 @@ build() {
 		git worktree add --detach --quiet "$dir" "$rev"
 		trees+=("$dir")
 	fi
-	(cd "$dir" && go test -tags "$tags" -c -o "$out" ./bench/)
+	(cd "$dir" && go test -tags "$tags" -c -o "$out" "$pkg")
 }
 build "$rev_a" "$work/a.test"
 build "$rev_b" "$work/b.test"

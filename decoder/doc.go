@@ -70,9 +70,9 @@
 //     a table's bits are decoded from the code's canonical form. It is
 //     strict: EOS in the string, padding longer than 7 bits and padding
 //     that is not all ones are errors naming the offset of the octet
-//     where they start. Measured against the 12-bit table alone on every
-//     name and value of the raw-data stories (paired, AMD EPYC Zen 5):
-//     0.84 of its time; 14- and 16-bit tables did no better. It is plain
+//     where they start. Against the 12-bit table alone it takes 0.69 of
+//     the time on a long string and 0.80 on a request block
+//     (BENCHMARKS.md, "Huffman decoding, tried and kept"). It is plain
 //     Go: there is no assembly, so the purego build is this one.
 //   - integer.go: integers with an N-bit prefix (§5.1), bounded: a value
 //     above 2^32-1 or more than 5 continuation octets is an error naming

@@ -2,6 +2,7 @@ package decoder
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"github.com/hpackcert/hpackcert/encoder"
 	"strings"
@@ -180,5 +181,21 @@ func TestDecodeHuffmanLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKeep checks that a kept error survives the decoder's next error,
+// which overwrites the decoder's own, and that other errors pass as they
+// are.
+func TestKeep(t *testing.T) {
+	d := New(Config{})
+	kept := Keep(d.Decode([]byte{0x80}, nil)) // index 0
+	_ = d.Decode([]byte{0x00, 0x85}, nil) // a string past the block
+	if e, ok := kept.(*Error); !ok || e.Rule != RuleIndexZero || e.Offset != 0 {
+		t.Fatalf("kept error %v; want %q at offset 0", kept, RuleIndexZero)
+	}
+	other := errors.New("emit's own")
+	if Keep(other) != other || Keep(nil) != nil {
+		t.Fatal("Keep changed an error that is not the decoder's")
 	}
 }

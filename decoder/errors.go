@@ -1,6 +1,9 @@
 package decoder
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is a decoding error: the rule of RFC 7541 (or RFC 9113) the input
 // broke, and the offset of the octet where it did so, counted from the start
@@ -42,3 +45,15 @@ const (
 	RuleSizeUpdateMissing = "the acknowledged setting went down: the block must begin with a size update to at most its smallest value (RFC 7541 §4.2)"
 	RuleHeaderListSize    = "header list larger than the maximum header list size (RFC 9113 §6.5.2)"
 )
+
+// Keep returns err, or a copy of it when it is a decoder's own *Error,
+// which the decoder overwrites at its next call: for a caller that keeps
+// an error past that call. The copy also holds nothing of the decoder.
+func Keep(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		own := *e
+		return &own
+	}
+	return err
+}

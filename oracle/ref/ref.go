@@ -94,14 +94,7 @@ func (d *Decoder) DecodeBlock(block []byte) ([]oracle.Field, error) {
 	d.prepare(block)
 	d.fields = nil
 	if err := d.d.Decode(block, d.emit); err != nil {
-		var e *decoder.Error
-		if errors.As(err, &e) {
-			// The decoder's Error is a field of the decoder: a copy
-			// does not keep its table and string room reachable for as
-			// long as the caller keeps the error.
-			own := *e
-			err = &own
-		}
+		err = decoder.Keep(err)
 		d.err = err
 		return nil, err
 	}

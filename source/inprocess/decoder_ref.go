@@ -1,7 +1,6 @@
 package inprocess
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/hpackcert/hpackcert/certify"
@@ -63,7 +62,7 @@ func (r *RefDecoder) DecodeBlock(block []byte) ([]certify.Field, error) {
 	r.fields = nil
 	fields, err := guard("ref", func() ([]certify.Field, error) {
 		if err := r.d.Decode(block, r.emit); err != nil {
-			return nil, certify.Reject(ownError(err))
+			return nil, certify.Reject(decoder.Keep(err))
 		}
 		return r.fields, nil
 	})
@@ -85,16 +84,4 @@ func (r *RefDecoder) DecoderTable() ([]certify.Field, error) {
 		}
 		return table, nil
 	})
-}
-
-// ownError returns a copy of err when it is the decoder's *decoder.Error,
-// which the decoder owns and overwrites at its next call, so that the
-// rejection keeps the offset and the rule of this block.
-func ownError(err error) error {
-	var e *decoder.Error
-	if errors.As(err, &e) {
-		own := *e
-		return &own
-	}
-	return err
 }

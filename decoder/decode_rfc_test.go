@@ -190,7 +190,7 @@ func TestDecodeHuffmanLimit(t *testing.T) {
 func TestKeep(t *testing.T) {
 	d := New(Config{})
 	kept := Keep(d.Decode([]byte{0x80}, nil)) // index 0
-	_ = d.Decode([]byte{0x00, 0x85}, nil) // a string past the block
+	_ = d.Decode([]byte{0x00, 0x85}, nil)     // a string past the block
 	if e, ok := kept.(*Error); !ok || e.Rule != RuleIndexZero || e.Offset != 0 {
 		t.Fatalf("kept error %v; want %q at offset 0", kept, RuleIndexZero)
 	}

@@ -1,9 +1,6 @@
 package decoder
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Error is a decoding error: the rule of RFC 7541 (or RFC 9113) the input
 // broke, and the offset of the octet where it did so, counted from the start
@@ -46,14 +43,13 @@ const (
 	RuleHeaderListSize    = "header list larger than the maximum header list size (RFC 9113 §6.5.2)"
 )
 
-// Keep returns err, or a copy of it when it is a decoder's own *Error,
-// which the decoder overwrites at its next call: for a caller that keeps
-// an error past that call. The copy also holds nothing of the decoder.
+// Keep returns err, as Decode or DecodeFragment returned it, or a copy of
+// it when it is the decoder's own *Error, which the decoder overwrites at
+// its next call: for a caller that keeps an error past that call. The copy
+// also holds nothing of the decoder.
 func Keep(err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		own := *e
-		return &own
+	if e, ok := err.(*Error); ok {
+		return &Error{Offset: e.Offset, Rule: e.Rule}
 	}
 	return err
 }

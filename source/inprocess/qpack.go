@@ -185,3 +185,6 @@ func (q *quicGoEncoder) EncodeSection(_ uint64, fields []qpack.Field) ([]byte, [
 // DecoderStream ignores the octets, as quic-go's HTTP/3 layer does with
 // its peer's decoder stream: the package has no decoder-stream reader.
 func (q *quicGoEncoder) DecoderStream([]byte) ([]byte, error) { return nil, nil }
+
+// InProcess marks the target as run in this process.
+func (t *qpackEncoderTarget) InProcess() {}

@@ -251,8 +251,10 @@ func (v *encView) strings(ev int, ss ...qspec.String) {
 }
 
 // decoderStream reads decoder-stream octets the encoder was told, and
-// judges its answer: refused says it refused them, with code.
-func (v *encView) decoderStream(ev int, data []byte, refused bool, code string) {
+// judges its answer: refused says it refused them, with code. Octets a
+// recording's encoder is only taken to have had (implied) update what it
+// knows and judge nothing.
+func (v *encView) decoderStream(ev int, data []byte, refused, implied bool, code string) {
 	if v.closed {
 		return
 	}
@@ -274,6 +276,7 @@ func (v *encView) decoderStream(ev int, data []byte, refused bool, code string) 
 	}
 	v.told = append(v.told[:0], v.told[p:]...)
 	switch {
+	case implied:
 	case bad != "":
 		v.j.count(badCase)
 		if !refused {

@@ -70,7 +70,7 @@ func judgeTranscript(t *qpack.Transcript) *judge {
 			enc.section(i, e.Stream, e.Data, j.list(e.List))
 			dec.queue(e.Stream, e.Data, e.List)
 		case qpack.Told:
-			enc.decoderStream(i, e.Data, e.Refused, e.Code)
+			enc.decoderStream(i, e.Data, e.Refused, false, e.Code)
 		case qpack.DeliverEncoderStream:
 			dec.deliverStream(i, e.Count)
 		case qpack.DeliverSection:
@@ -80,7 +80,7 @@ func judgeTranscript(t *qpack.Transcript) *judge {
 		}
 		if t.ToldAtOnce && !dec.broken {
 			if out := dec.d.DecoderStreamOut(); len(out) > 0 {
-				enc.decoderStream(i, out, false, "")
+				enc.decoderStream(i, out, false, true, "")
 			}
 		}
 	}

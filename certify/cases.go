@@ -24,6 +24,9 @@ type Case struct {
 	// for a measurement.
 	Violation Grade
 
+	// spec is the RFC the case's text is from, "" for RFC 7541 (the
+	// QPACK cases cite RFC 9204).
+	spec      string
 	scenarios []string
 	// rule, when set, judges each block; the run applies it as the block
 	// is decoded and keeps what it found (playedBlock.problems).
@@ -44,15 +47,19 @@ type Case struct {
 // ("RFC 7541 §4.2 and RFC 9113 §4.3.1: ..."); any other text follows
 // the case's section.
 func (c Case) Rule() string {
+	spec := c.spec
+	if spec == "" {
+		spec = "RFC 7541"
+	}
 	if strings.HasPrefix(c.RFC, "§") || strings.HasPrefix(c.RFC, "Appendix ") {
-		return "RFC 7541 " + c.RFC
+		return spec + " " + c.RFC
 	}
 	for _, joint := range []string{"And ", "With "} {
 		if rest, ok := strings.CutPrefix(c.RFC, joint); ok {
-			return "RFC 7541 §" + c.Section + " " + strings.ToLower(joint) + rest
+			return spec + " §" + c.Section + " " + strings.ToLower(joint) + rest
 		}
 	}
-	return "RFC 7541 §" + c.Section + ": " + c.RFC
+	return spec + " §" + c.Section + ": " + c.RFC
 }
 
 // need is something a check reads that the engine computes for it.

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/hpackcert/hpackcert/certify/decoders"
+	"github.com/hpackcert/hpackcert/certify/qencoders"
 	"github.com/hpackcert/hpackcert/engine"
 )
 
@@ -13,11 +14,14 @@ type Declaration = engine.Declaration
 
 // caseNames are the cases of both sides, for what users name.
 var caseNames = sync.OnceValue(func() *engine.Catalogue {
-	c := &engine.Catalogue{Prefixes: []string{"enc/", "dec/"}}
+	c := &engine.Catalogue{Prefixes: []string{"enc/", "dec/", "qenc/"}}
 	for _, cs := range allCases {
 		c.IDs = append(c.IDs, cs.ID)
 	}
 	for _, cs := range decoders.DecoderCases() {
+		c.IDs = append(c.IDs, cs.ID)
+	}
+	for _, cs := range qencoders.Cases() {
 		c.IDs = append(c.IDs, cs.ID)
 	}
 	return c

@@ -26,13 +26,7 @@ var catalogue = sync.OnceValue(func() string {
 // two of them.
 func CatalogueVersion() string { return catalogue() }
 
-var decoderCatalogue = sync.OnceValue(func() string {
-	h := sha256.New()
-	for _, c := range DecoderCases() {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", c.ID, c.Violation, c.Title, c.RFC)
-	}
-	return fmt.Sprintf("%d decoder cases, %s", len(DecoderCases()), hex.EncodeToString(h.Sum(nil))[:12])
-})
+var decoderCatalogue = sync.OnceValue(func() string { return digest("decoder cases", DecoderCases()) })
 
 // DecoderCatalogueVersion names the dec/ catalogue as CatalogueVersion
 // names the enc/ one.

@@ -1,0 +1,96 @@
+package certify
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hpackcert/hpackcert/certify/qencoders"
+	"github.com/hpackcert/hpackcert/certify/qpack"
+	"github.com/hpackcert/hpackcert/vectors/qif"
+)
+
+// QPACKEncoderOptions configures RunQPACKEncoders (qencoders.Options).
+type QPACKEncoderOptions = qencoders.Options
+
+// SubjectQPACKEncoders is the Report.Subject of a run of the qenc/ cases.
+const SubjectQPACKEncoders = "QPACK encoders"
+
+// RunQPACKEncoders grades every QPACK encoder target on the qenc/ cases
+// (qencoders.Run) and returns the report, in the Report the HPACK runs
+// produce, so that every report format serves it: the run's expected
+// failures and declarations are checked against its targets first, and
+// each result is settled by the same rules (engine.Rules).
+func RunQPACKEncoders(targets []qpack.EncoderTarget, opts QPACKEncoderOptions) (*Report, error) {
+	start := time.Now()
+	if len(targets) == 0 {
+		return nil, errors.New("certify: no QPACK encoder to certify")
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name()
+	}
+	rules, err := runRules("encoder", names, opts.Strict, opts.ExpectFail, opts.Declared)
+	if err != nil {
+		return nil, err
+	}
+	cases, graded, err := qencoders.Run(targets, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Cases: fromQPACKEncoderCases(cases), Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
+		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
+		Version: Version(), Catalogue: QPACKEncoderCatalogueVersion(), Subject: SubjectQPACKEncoders,
+		TrafficSource: qif.TrafficSource + ", played with the strict QPACK decoder (oracle/qstrict) as the certifier's decoder"}
+	for _, g := range graded {
+		t := g.Target
+		info := TargetInfo{Kind: g.Kind, Reported: t.Name(), Elapsed: g.Elapsed, Breakdown: g.Breakdown, BreakdownStderr: g.BreakdownStderr}
+		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
+		for _, c := range cases {
+			rules.Settle(t.Name(), c.ID, g.Results[c.ID])
+		}
+		rep.Encoders = append(rep.Encoders, g.Name)
+		rep.Results[g.Name] = g.Results
+		rep.Targets[g.Name] = info
+	}
+	rep.finishExpectations(rules.Expect)
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// QPACKEncoderCases returns the qenc/ cases as the Report lists them.
+func QPACKEncoderCases() []Case { return fromQPACKEncoderCases(qencoders.Cases()) }
+
+func fromQPACKEncoderCases(cases []qencoders.Case) []Case {
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		out[i] = Case{ID: c.ID, Section: c.Section, Title: c.Title, RFC: c.RFC, Violation: c.Violation, spec: "RFC 9204"}
+	}
+	return out
+}
+
+var qpackEncoderCatalogue = sync.OnceValue(func() string { return digest("QPACK encoder cases", QPACKEncoderCases()) })
+
+// QPACKEncoderCatalogueVersion names the qenc/ catalogue as
+// CatalogueVersion names the enc/ one.
+func QPACKEncoderCatalogueVersion() string { return qpackEncoderCatalogue() }
+
+// digest names a catalogue by its size and a digest of its cases.
+func digest(what string, cases []Case) string {
+	h := sha256.New()
+	for _, c := range cases {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", c.ID, c.Violation, c.Title, c.RFC)
+	}
+	return fmt.Sprintf("%d %s, %s", len(cases), what, hex.EncodeToString(h.Sum(nil))[:12])
+}
+
+// SelectQPACKEncoderCases returns the qenc/ cases whose id starts with
+// one of prefixes (all for none), or an error naming a prefix no qenc/
+// case has.
+func SelectQPACKEncoderCases(prefixes []string) ([]Case, error) {
+	cases, err := qencoders.SelectCases(prefixes)
+	return fromQPACKEncoderCases(cases), err
+}

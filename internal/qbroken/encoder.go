@@ -113,10 +113,8 @@ func (e *conn) EncodeSection(stream uint64, fields []qpack.Field) ([]byte, []byt
 // as the indexing policy says (see the package documentation).
 func (e *conn) choose(d *draft, f qpack.Field) line {
 	if f.Sensitive {
-		if e.bug == SensitiveInserted {
-			if _, ok := e.table.find(f.Name, f.Value, false); !ok {
-				e.tryInsert(d, f.Name, f.Value)
-			}
+		if _, ok := e.table.find(f.Name, f.Value, false); !ok && e.bug == SensitiveInserted && e.worthInserting(f) {
+			e.tryInsert(d, f.Name, f.Value)
 		}
 		return e.literal(d, f.Name, f.Value, true)
 	}
@@ -129,13 +127,19 @@ func (e *conn) choose(d *draft, f qpack.Field) line {
 		}
 		return e.literal(d, f.Name, f.Value, false)
 	}
-	if e.bug != NoDynamicTable && entrySize(f.Name, f.Value) <= e.table.capacity/2 {
+	if e.worthInserting(f) {
 		if abs, ok := e.tryInsert(d, f.Name, f.Value); ok && d.mayBlock {
 			d.ref(abs)
 			return line{form: indexed, index: abs}
 		}
 	}
 	return e.literal(d, f.Name, f.Value, false)
+}
+
+// worthInserting reports whether the policy inserts f when the table
+// has no entry equal to it: when it takes at most half the capacity.
+func (e *conn) worthInserting(f qpack.Field) bool {
+	return e.bug != NoDynamicTable && entrySize(f.Name, f.Value) <= e.table.capacity/2
 }
 
 // useEntry returns the entry to reference for a field equal to the entry

@@ -185,8 +185,10 @@ func TestDecoderStreamBugs(t *testing.T) {
 	for _, tt := range tests {
 		for _, bug := range []Bug{None, tt.bug} {
 			e := New(bug, roomy)
-			if _, _, err := e.EncodeSection(4, []qpack.Field{{Name: "x-one", Value: "1"}, {Name: "x-two", Value: "2"}}); err != nil {
-				t.Fatal(err)
+			for _, stream := range []uint64{0, 4} { // inserted when seen again
+				if _, _, err := e.EncodeSection(stream, []qpack.Field{{Name: "x-one", Value: "1"}, {Name: "x-two", Value: "2"}}); err != nil {
+					t.Fatal(err)
+				}
 			}
 			_, err := e.DecoderStream(tt.told)
 			if refused := qpack.AsConnectionError(err) != nil; refused != (bug == None) {

@@ -41,13 +41,15 @@ type conn struct {
 	// knownReceived is the Known Received Count (§2.1.4).
 	knownReceived uint64
 	sections      []outstanding
+	// seen holds the fields sent as literals that the table could take.
+	seen map[staticKey]bool
 	// pending is an incomplete decoder-stream instruction.
 	pending []byte
 	closed  bool
 }
 
 func newEncoder(bug Bug, s qpack.Settings) *conn {
-	return &conn{bug: bug, settings: s, table: table{capacity: min(ownCapacity, s.MaxTableCapacity)}}
+	return &conn{bug: bug, settings: s, table: table{capacity: min(ownCapacity, s.MaxTableCapacity)}, seen: map[staticKey]bool{}}
 }
 
 // form is the representation a field line gets.
@@ -136,10 +138,28 @@ func (e *conn) choose(d *draft, f qpack.Field) line {
 	return e.literal(d, f.Name, f.Value, false)
 }
 
-// worthInserting reports whether the policy inserts f when the table
-// has no entry equal to it: when it takes at most half the capacity.
+// maxSeen bounds the fields remembered as seen once: past it the encoder
+// forgets them all and starts again.
+const maxSeen = 4096
+
+// worthInserting reports whether the policy inserts f when the table has
+// no entry equal to it: when f takes at most half the capacity and is
+// seen for the second time at least. Inserting every field costs more
+// encoder-stream octets than the references to the few that repeat save
+// when blocking is not allowed.
 func (e *conn) worthInserting(f qpack.Field) bool {
-	return e.bug != NoDynamicTable && entrySize(f.Name, f.Value) <= e.table.capacity/2
+	if e.bug == NoDynamicTable || entrySize(f.Name, f.Value) > e.table.capacity/2 {
+		return false
+	}
+	k := staticKey{f.Name, f.Value}
+	if e.seen[k] {
+		return true
+	}
+	if len(e.seen) == maxSeen {
+		clear(e.seen)
+	}
+	e.seen[k] = true
+	return false
 }
 
 // useEntry returns the entry to reference for a field equal to the entry

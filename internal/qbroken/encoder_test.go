@@ -1,6 +1,7 @@
 package qbroken
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -22,8 +23,9 @@ var roundTripFiles = []string{"fb-req-hq.qif", "fb-resp-hq.qif", "netbsd-hq.qif"
 // one: every list of the QIF traffic decodes, by the strict decoder, to
 // what was sent, over both schedules and every setting, and the features
 // the settings allow are used — the dynamic table, blocking references
-// with post-base indices, Duplicates, a Required Insert Count past
-// 2*MaxEntries.
+// with post-base indices, Duplicates, more inserts than 2*MaxEntries (a
+// Required Insert Count that wraps) — and one Set Dynamic Table Capacity,
+// first, of min(1024, the setting).
 func TestNoneRoundTrips(t *testing.T) {
 	lists := traffic(t, trafficLimit(), roundTripFiles...)
 	used := map[string]int{}
@@ -47,6 +49,12 @@ func TestNoneRoundTrips(t *testing.T) {
 				case blocked == 0 && o.blocked > 0:
 					t.Errorf("%s: %d sections blocked; want none", label, o.blocked)
 				}
+				if capacity > 0 && st.instructions[qspec.SetCapacity] != 1 {
+					t.Errorf("%s: %d Set Dynamic Table Capacity instructions; want 1", label, st.instructions[qspec.SetCapacity])
+				}
+				if capacity > 0 && !bytes.HasPrefix(o.encoderStream, appendSetCapacity(nil, min(capacity, ownCapacity))) {
+					t.Errorf("%s: encoder stream starts %x; want the capacity %d first", label, o.encoderStream[:min(4, len(o.encoderStream))], min(capacity, ownCapacity))
+				}
 				if capacity > 0 && st.largestEncoded > 2*(capacity/32) {
 					t.Errorf("%s: EncodedInsertCount %d above 2*MaxEntries", label, st.largestEncoded)
 				}
@@ -58,12 +66,12 @@ func TestNoneRoundTrips(t *testing.T) {
 				used["Huffman strings"] += st.huffman
 				used["N bits"] += countNeverIndexed(o)
 				if capacity == 256 && st.instructions[qspec.InsertNameRef]+st.instructions[qspec.InsertLiteralName]+st.instructions[qspec.Duplicate] > 2*8 {
-					used["wrapped counts"]++
+					used["more inserts than 2*MaxEntries"]++
 				}
 			}
 		}
 	}
-	for _, what := range []string{"blocked sections", "post-base references", "duplicates", "inserts with a name reference", "inserts with a literal name", "Huffman strings", "N bits", "wrapped counts"} {
+	for _, what := range []string{"blocked sections", "post-base references", "duplicates", "inserts with a name reference", "inserts with a literal name", "Huffman strings", "N bits", "more inserts than 2*MaxEntries"} {
 		if used[what] == 0 {
 			t.Errorf("no %s over all the runs", what)
 		}
@@ -108,7 +116,9 @@ func TestDecoderStreamRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e := New(None, s)
-		if _, _, err := e.EncodeSection(0, []qpack.Field{{Name: ":method", Value: "GET"}}); err != nil {
+		// Seen once, the fields are literals on stream 0; seen again,
+		// they are inserted and referenced by the sections of 4 and 132.
+		if _, _, err := e.EncodeSection(0, fields); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := e.EncodeSection(4, fields); err != nil {

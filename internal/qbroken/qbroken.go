@@ -12,9 +12,10 @@
 // Field Line of it; one equal to a dynamic entry it may reference is a
 // reference to that entry, or to a Duplicate of it when the entry is close
 // to eviction (the oldest quarter of the capacity, §2.1.1.1); any other
-// field of at most half the capacity is inserted, with a static or dynamic
-// name reference when there is one, and referenced with a post-base index
-// when the blocked-streams budget allows it, sent as a literal otherwise.
+// field of at most half the capacity is inserted the second time it is
+// seen, with a static or dynamic name reference when there is one, and
+// referenced with a post-base index when the blocked-streams budget allows
+// it, sent as a literal otherwise.
 // An entry is referenced when acknowledged (below the Known Received
 // Count), or while fewer than SETTINGS_QPACK_BLOCKED_STREAMS streams could
 // be blocked, or on a stream that could already be. An insertion that

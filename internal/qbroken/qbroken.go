@@ -85,9 +85,11 @@ const (
 	// entry too new (a relative index one smaller, or a post-base index
 	// one larger): it resolves at the Required Insert Count (§2.2.3).
 	ReferenceAtRIC Bug = "reference-at-ric"
-	// StaticIndexPastTable writes every static reference to the last
-	// name of the static table, x-frame-options (indices 97 and 98), two
-	// past it, 99 and 100, in field lines and on the encoder stream.
+	// StaticIndexPastTable writes the indices of the static table's last
+	// four entries, 95 to 98 (user-agent, x-forwarded-for, and
+	// x-frame-options twice), four higher, 99 to 102: past the table
+	// (§3.1), in field lines and on the encoder stream. Any request with
+	// a user-agent shows it.
 	StaticIndexPastTable Bug = "static-index-past-table"
 	// HuffmanZeroPadding pads Huffman-coded strings with zero bits, not
 	// with the most significant bits of EOS (§4.1.2, RFC 7541 §5.2).

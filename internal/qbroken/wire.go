@@ -2,6 +2,7 @@ package qbroken
 
 import (
 	"github.com/hpackcert/hpackcert/encoder"
+	"github.com/hpackcert/hpackcert/internal/qspec"
 	"github.com/hpackcert/hpackcert/internal/spec"
 	"github.com/hpackcert/hpackcert/internal/wire"
 )
@@ -115,15 +116,15 @@ func (e *conn) appendLine(dst []byte, l line, base int64) []byte {
 
 // staticIndex returns the index written for static entry i.
 func (e *conn) staticIndex(i uint64) uint64 {
-	if e.bug == StaticIndexPastTable && isXFrameOptions(i) {
-		return i + 2
+	if e.bug == StaticIndexPastTable && i >= qspec.StaticTableLen-lastNames {
+		return i + lastNames
 	}
 	return i
 }
 
-// isXFrameOptions reports whether i is an index of x-frame-options, the
-// static table's last name (97 and 98).
-func isXFrameOptions(i uint64) bool { return i == 97 || i == 98 }
+// lastNames is how many of the static table's last entries
+// StaticIndexPastTable moves past it.
+const lastNames = 4
 
 // appendNameIndex writes the 4-bit-prefix name index of a Literal Field
 // Line with Name Reference (§4.5.4) after the pattern bits.

@@ -21,7 +21,7 @@ var roundTripFiles = []string{"fb-req-hq.qif", "fb-resp-hq.qif", "netbsd-hq.qif"
 
 // TestNoneRoundTrips checks that the encoder without a bug is a correct
 // one: every list of the QIF traffic decodes, by the strict decoder, to
-// what was sent, over both schedules and every setting, and the features
+// what was sent, over every schedule and setting, and the features
 // the settings allow are used — the dynamic table, blocking references
 // with post-base indices, Duplicates, more inserts than 2*MaxEntries (a
 // Required Insert Count that wraps) — and one Set Dynamic Table Capacity,
@@ -31,9 +31,9 @@ func TestNoneRoundTrips(t *testing.T) {
 	used := map[string]int{}
 	for _, capacity := range []uint64{0, 256, 4096} {
 		for _, blocked := range []uint64{0, 100} {
-			for _, sched := range []schedule{{lag: 3}, {lateSections: true, lag: 3}} {
+			for _, sched := range []schedule{{}, {lag: 3}, {lateSections: true, lag: 3}} {
 				s := qpack.Settings{MaxTableCapacity: capacity, BlockedStreams: blocked}
-				label := fmt.Sprintf("capacity %d, blocked %d, late sections %v", capacity, blocked, sched.lateSections)
+				label := fmt.Sprintf("capacity %d, blocked %d, %+v", capacity, blocked, sched)
 				o := play(New(None, s), s, sched, lists, nil)
 				wantClean(t, label, o)
 				st, err := count(o)

@@ -49,8 +49,8 @@ func (v *encView) section(ev int, stream uint64, data []byte, list []qpack.Field
 		v.j.find(ev, cBase, false, fmt.Sprintf("field section of stream %d: %v", stream, reason(err)))
 		return
 	}
-	refs, badRef := v.references(ev, stream, ric, base, lines)
-	if len(list) == len(lines) {
+	refs, sent, badRef := v.references(ev, stream, ric, base, lines)
+	if !badRef && sameFields(sent, list) {
 		v.lines(ev, stream, lines, list)
 	}
 	if badRef {
@@ -93,13 +93,16 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// references resolves the dynamic references of a section's lines and
-// checks each (§2.2.3, §3.1); it returns their absolute indices, and
-// whether one did not resolve.
-func (v *encView) references(ev int, stream, ric, base uint64, lines []qspec.Line) ([]uint64, bool) {
+// references resolves the references of a section's lines and checks
+// each (§2.2.3, §3.1); it returns the absolute indices of the dynamic
+// ones, the fields the lines carry, and whether a reference did not
+// resolve.
+func (v *encView) references(ev int, stream, ric, base uint64, lines []qspec.Line) ([]uint64, []qpack.Field, bool) {
 	var refs []uint64
-	for _, l := range lines {
+	sent := make([]qpack.Field, len(lines))
+	for i, l := range lines {
 		v.strings(ev, l.Name, l.Value)
+		sent[i] = qpack.Field{Name: l.Name.Text, Value: l.Value.Text}
 		var abs uint64
 		switch l.Kind {
 		case qspec.Indexed, qspec.LiteralNameRef:
@@ -107,13 +110,14 @@ func (v *encView) references(ev int, stream, ric, base uint64, lines []qspec.Lin
 				v.j.count(cStatic)
 				if l.Index >= qspec.StaticTableLen {
 					v.j.find(ev, cStatic, false, fmt.Sprintf("field section of stream %d, offset %d: static index %d (the table has %d entries)", stream, l.Offset, l.Index, qspec.StaticTableLen))
-					return refs, true
+					return refs, nil, true
 				}
+				sent[i] = resolved(l, qspec.StaticTable[l.Index])
 				continue
 			}
 			if l.Index >= base {
 				v.j.find(ev, cReference, false, fmt.Sprintf("field section of stream %d, offset %d: relative index %d with Base %d refers to no entry", stream, l.Offset, l.Index, base))
-				return refs, true
+				return refs, nil, true
 			}
 			abs = base - 1 - l.Index
 		case qspec.IndexedPostBase, qspec.LiteralPostBaseRef:
@@ -125,17 +129,34 @@ func (v *encView) references(ev int, stream, ric, base uint64, lines []qspec.Lin
 		switch {
 		case abs >= ric:
 			v.j.find(ev, cReference, false, fmt.Sprintf("field section of stream %d, offset %d: a reference to absolute index %d, at or above the Required Insert Count %d", stream, l.Offset, abs, ric))
-			return refs, true
+			return refs, nil, true
 		case abs >= v.inserts:
 			v.j.find(ev, cReference, false, fmt.Sprintf("field section of stream %d, offset %d: a reference to absolute index %d, never inserted (%d inserts sent)", stream, l.Offset, abs, v.inserts))
-			return refs, true
+			return refs, nil, true
 		case abs < v.dropped:
 			v.j.find(ev, cReference, false, fmt.Sprintf("field section of stream %d, offset %d: a reference to absolute index %d, already evicted", stream, l.Offset, abs))
-			return refs, true
+			return refs, nil, true
 		}
 		refs = append(refs, abs)
+		sent[i] = resolved(l, v.entries[abs-v.dropped])
 	}
-	return refs, false
+	return refs, sent, false
+}
+
+// resolved is the field a line carries whose name, or name and value,
+// come from entry e.
+func resolved(l qspec.Line, e qpack.Field) qpack.Field {
+	if l.Kind == qspec.Indexed || l.Kind == qspec.IndexedPostBase {
+		return qpack.Field{Name: e.Name, Value: e.Value}
+	}
+	return qpack.Field{Name: e.Name, Value: l.Value.Text}
+}
+
+// sameFields reports whether the lines carry the header list sent, in
+// order: the rules about how each field was sent are judged only then
+// (a list sent otherwise is qenc/2.1/1's to report).
+func sameFields(sent, list []qpack.Field) bool {
+	return list != nil && difference(sent, list) == ""
 }
 
 // lines judges how each field of the list sent was represented: the N

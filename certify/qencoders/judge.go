@@ -16,6 +16,11 @@ type finding struct {
 	// report of a recording's missing Set Dynamic Table Capacity.
 	dec, assumed bool
 	detail       string
+	// root is set for a finding reported as a failure of its case;
+	// cause, on any other, names the case of the root it follows (its
+	// consequence).
+	root  bool
+	cause string
 }
 
 // judge is one transcript judged: what both views found, what each case
@@ -95,13 +100,50 @@ func judgeTranscript(t *qpack.Transcript) *judge {
 			j.count(cInsertSize)
 		}
 	}
-	if t.Settings.MaxTableCapacity >= 256 && repeats(t.Lists) {
+	if t.Settings.MaxTableCapacity >= 256 && repeats(t.Lists) && !j.faulted() {
 		j.count(cDynamicUse)
 		if enc.dynamicRefs == 0 {
 			j.find(len(t.Events)-1, cDynamicUse, false, fmt.Sprintf("a dynamic table of up to %d octets was allowed and fields repeat across the header lists, but no section referenced the dynamic table", t.Settings.MaxTableCapacity))
 		}
 	}
+	j.classify()
 	return j
+}
+
+// classify marks the roots and the consequences: every finding of the
+// encoder's view is a root, as is the report of a recording's missing
+// capacity; a finding of the decoder's view is a root when nothing of
+// the encoder's view was found before it, else a consequence of the
+// first that was.
+func (j *judge) classify() {
+	first := -1 // index of the first finding of the encoder's view
+	for i := range j.findings {
+		f := &j.findings[i]
+		if f.assumed || !f.dec {
+			f.root = true
+			if !f.assumed && first < 0 {
+				first = i
+			}
+			continue
+		}
+		if first >= 0 && j.findings[first].ev <= f.ev {
+			f.cause = j.findings[first].caseID
+			continue
+		}
+		f.root = true
+	}
+}
+
+// faulted reports whether a rule was found broken in the transcript (the
+// missing capacity of a recording aside): the connection may then have
+// ended before the encoder could use its table.
+func (j *judge) faulted() bool {
+	for _, f := range j.findings {
+		if !f.assumed {
+			return true
+		}
+	}
+	return false
 }
 
 // insertsBeforeCapacity reports whether the encoder stream of events

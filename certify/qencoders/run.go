@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hpackcert/hpackcert/certify/qpack"
@@ -115,8 +116,9 @@ func grade(t qpack.EncoderTarget, cases []*qcase, scs []*scenario) Graded {
 	}
 	g.Connections = len(judged)
 	_, driven := t.(qpack.Player)
+	failed := rootCases(judged)
 	for _, c := range cases {
-		g.Results[c.ID] = settleCase(c, judged, g.Breakdown != "", driven, listsKnown)
+		g.Results[c.ID] = settleCase(c, judged, g.Breakdown != "", driven, listsKnown, failed)
 	}
 	g.Elapsed = time.Since(start)
 	return g
@@ -125,7 +127,7 @@ func grade(t qpack.EncoderTarget, cases []*qcase, scs []*scenario) Graded {
 // settleCase grades one case from every judged transcript: the first
 // root finding filed under it decides a failure; the decoder's-view
 // findings that followed a root in its transcript are its consequences.
-func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool) *Result {
+func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool, failed []string) *Result {
 	res := &Result{Evidence: Evidence{Of: c.of}}
 	var first *finding
 	var firstAt string
@@ -137,29 +139,18 @@ func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool) *R
 		res.Evidence.Add(j.ev)
 		res.Evidence.Instances += j.counts[c.ID]
 		res.Evidence.NotJudged += j.notJudged
-		rootAt := -1 // the event of the transcript's first root finding of the encoder's view
-		rootCase := ""
 		for i := range j.findings {
 			f := &j.findings[i]
-			isRoot := f.assumed || !f.dec || rootAt < 0 || f.ev < rootAt
-			if !f.assumed && !f.dec && rootAt < 0 {
-				rootAt, rootCase = f.ev, f.caseID
-			}
-			if !isRoot {
-				if f.caseID == c.ID && rootCase != c.ID {
-					causes[rootCase] = true
+			switch {
+			case !f.root && f.cause == c.ID:
+				addConsequence(conseq, seen, f, j.t.Name)
+			case !f.root && f.caseID == c.ID:
+				causes[f.cause] = true
+			case f.root && f.caseID == c.ID:
+				roots++
+				if first == nil {
+					first, firstAt = f, fmt.Sprintf("connection %q, event %d", j.t.Name, f.ev+1)
 				}
-				if rootCase == c.ID {
-					addConsequence(conseq, seen, f, j.t.Name)
-				}
-				continue
-			}
-			if f.caseID != c.ID {
-				continue
-			}
-			roots++
-			if first == nil {
-				first, firstAt = f, fmt.Sprintf("connection %q, event %d", j.t.Name, f.ev+1)
 			}
 		}
 	}
@@ -192,11 +183,30 @@ func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool) *R
 		case len(causes) > 0:
 			res.CausedBy = sortedKeys(causes)
 			res.Detail = "not exercised: every instance followed a failure of another case"
+		case len(failed) > 0:
+			// The connections ended at the failures before reaching
+			// what the case judges.
+			res.CausedBy = failed
+			res.Detail = "not exercised: the connections ended at the failures of " + strings.Join(failed, ", ")
 		default:
 			res.Detail = "not exercised: no " + c.of + " in the transcripts"
 		}
 	}
 	return res
+}
+
+// rootCases returns the cases of the root findings of every transcript
+// (the missing capacity of a recording aside), sorted.
+func rootCases(judged []*judge) []string {
+	set := map[string]bool{}
+	for _, j := range judged {
+		for _, f := range j.findings {
+			if f.root && !f.assumed {
+				set[f.caseID] = true
+			}
+		}
+	}
+	return sortedKeys(set)
 }
 
 // addConsequence counts f, a decoder's-view finding that followed a root

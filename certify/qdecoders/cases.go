@@ -17,7 +17,7 @@ type kind uint8
 const (
 	kDecodes    kind = iota // valid steps: sections, blocking and unblocking as the strict decoder's
 	kNever                  // the N bit must be reported
-	kRejects                // the last step must be refused with the strict decoder's code
+	kRejects                // the last step must be refused with the strict decoder's code (none fails)
 	kBomb                   // the last step must be refused (any code), without building the list
 	kAcks                   // Section Acknowledgments as the strict decoder's, step by step
 	kCancels                // Stream Cancellations as the strict decoder's, step by step

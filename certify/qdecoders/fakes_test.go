@@ -113,6 +113,11 @@ func (f *fakeDecoder) DecodeSection(stream uint64, section []byte) (qpack.Decode
 }
 
 func (f *fakeDecoder) Cancel(stream uint64) ([]byte, error) {
+	if f.h.refuse != nil {
+		if err := f.h.refuse(f, cancelStep, stream, nil); err != nil {
+			return nil, err
+		}
+	}
 	err := f.d.Cancel(stream)
 	_, ds, err := f.finish(cancelStep, nil, err)
 	return ds, err

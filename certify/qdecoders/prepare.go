@@ -27,7 +27,7 @@ const (
 	fDuplicate                     // a Duplicate
 	fBlocked                       // a section that blocks
 	fWrap                          // an encoded Required Insert Count that wrapped
-	fAnyBase                       // a section with no dynamic reference and a Base not 0
+	fAnyBase                       // a section with no dynamic reference and a positive Delta Base
 	fCancel                        // a stream reset
 )
 
@@ -160,7 +160,7 @@ func sectionFeatures(section []byte, set qpack.Settings, inserts uint64) (featur
 	if ric > 0 && pf.EncodedInsertCount != ric+1 {
 		f |= fWrap
 	}
-	if ric == 0 && (pf.Sign || pf.DeltaBase != 0) {
+	if ric == 0 && !pf.Sign && pf.DeltaBase != 0 {
 		f |= fAnyBase
 	}
 	for _, l := range lines {

@@ -237,6 +237,10 @@ func (r *runner) grade(c *qCase, failed map[string]feature, order *[]string, res
 		if d := firstDetail(outs); d != "" {
 			res.Detail += "; " + d
 		}
+		if len(reasons) > 0 {
+			// Stories left out by a lack: the pass is on the others.
+			res.Detail += fmt.Sprintf("; %s not played: %s", plural(len(reasons), "story", "stories"), reasons[0])
+		}
 	default:
 		res.Grade = Unsupported
 		var causes []string

@@ -8,6 +8,15 @@
 // the Report are the engine's and package certify's, whose glue settles
 // and reports what this package graded, as it does for the dec/ cases.
 //
+// A refusal is judged by its code: the code of a QPACK connection error
+// is all the peer learns (RFC 9204 §6), so a refusal with another code
+// fails the refusal case, and so does one with no code at all
+// (qpack.ConnectionError.Code ""): no principled reading gives a
+// codeless refusal the right code. A source whose library says no code
+// gives the one its HTTP/3 layer closes with, as source/inprocess does
+// for quic-go/qpack. Only qdec/7.3/1, whose limit is HTTP/3's, takes any
+// code.
+//
 // The files: side.go (the engine's types under this package's names),
 // lacks.go (what a decoder declares it cannot do), cases.go (the qdec/
 // catalogue), wire.go (the writer of hand-built octets), stories.go and
@@ -60,3 +69,5 @@ type Case struct {
 	// Violation is the grade a decoder gets when it breaks the rule.
 	Violation Grade
 }
+
+func plural(n int, one, many string) string { return engine.Plural(n, one, many) }

@@ -200,6 +200,10 @@ func decodedInstances(c *qCase, st *step, feats feature) int {
 	case kNever:
 		return st.expect.ev.SensitiveFields
 	case kDecodes:
+		if c.feats == fBlocked {
+			// The rule's instance: a section decoded once unblocked.
+			return len(st.expect.unblocked)
+		}
 		if feats&c.feats != 0 && (st.kind == sectionStep || len(st.expect.unblocked) > 0) {
 			return 1
 		}

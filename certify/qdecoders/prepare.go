@@ -69,7 +69,9 @@ func (s *story) prepare() error {
 			if cut || completes {
 				st.feats |= fCut
 			}
+			evicted := evictedBy(d)
 			err = d.EncoderStream(st.data)
+			x.ev.Evictions = int(evictedBy(d) - evicted)
 			for _, u := range d.Unblocked() {
 				x.unblocked = append(x.unblocked, qpack.Decoded{Stream: u.StreamID, Fields: u.Fields})
 			}
@@ -103,6 +105,9 @@ func (s *story) prepare() error {
 	return nil
 }
 
+// evictedBy returns the entries d has evicted so far.
+func evictedBy(d *qstrict.Decoder) uint64 { return d.InsertCount() - uint64(len(d.Table())) }
+
 // encoderFeatures walks the encoder-stream octets tail+data and returns
 // what they use, the evidence, the octets of an instruction not yet whole
 // and whether there is one. A malformed instruction ends the walk: the
@@ -110,7 +115,9 @@ func (s *story) prepare() error {
 func encoderFeatures(tail, data []byte) (feature, Evidence, []byte, bool) {
 	buf := append(append([]byte(nil), tail...), data...)
 	var f feature
-	var ev Evidence
+	// A step of the encoder stream counts as a block, as a section
+	// does: Evidence's blocks are the steps judged.
+	ev := Evidence{Blocks: 1}
 	p := 0
 	for p < len(buf) {
 		in, next, err := qspec.ReadEncoderInstruction(buf, p)

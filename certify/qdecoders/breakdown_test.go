@@ -70,3 +70,26 @@ func TestSelectCases(t *testing.T) {
 		t.Errorf("catalogue %q", v)
 	}
 }
+
+// TestRootCause: a decoder that breaks qdec/2.2/1 diverges in the
+// traffic stories of other cases too; those divergences are listed as
+// the root case's consequences, not failures of their own.
+func TestRootCause(t *testing.T) {
+	g := grade(t, &fakeTarget{name: "swaps", h: breakers["qdec/2.2/1"]})
+	root := g.Results["qdec/2.2/1"]
+	if root.Grade != Fail {
+		t.Fatalf("qdec/2.2/1 graded %s", root.Grade)
+	}
+	listed := map[string]bool{}
+	for _, c := range root.Consequences {
+		listed[c.Case] = true
+	}
+	for _, id := range []string{"qdec/2.2.2.1/1", "qdec/2.2.2.3/1", "qdec/4.4.3/1"} {
+		if !listed[id] {
+			t.Errorf("qdec/2.2/1's consequences %+v do not list %s", root.Consequences, id)
+		}
+		if res := g.Results[id]; res.Evidence.NotJudged == 0 {
+			t.Errorf("%s: no step left unjudged: %s", id, res.Evidence)
+		}
+	}
+}

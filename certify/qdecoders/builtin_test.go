@@ -22,6 +22,9 @@ func builtin(t *testing.T, name string) qpack.DecoderTarget {
 // quic-go/qpack is graded without a breakdown, every case it cannot be
 // judged on unsupported through its declared lacks, not passed.
 func TestBuiltinDecoders(t *testing.T) {
+	if names := strings.Join(inprocess.BuiltinQPACKDecoderNames(), " "); names != "strict quicgo" {
+		t.Errorf("built-in QPACK decoders %q", names)
+	}
 	cases, graded, err := qdecoders.Run([]qpack.DecoderTarget{builtin(t, "strict"), builtin(t, "quicgo")}, qdecoders.Options{TrafficLists: 12})
 	if err != nil {
 		t.Fatal(err)

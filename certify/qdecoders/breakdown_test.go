@@ -93,3 +93,19 @@ func TestRootCause(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLack: the lacks a source reads by name, and an unknown one.
+func TestParseLack(t *testing.T) {
+	var l Lacks
+	for _, name := range []string{"dynamic-table", "never-indexed"} {
+		if err := l.ParseLack(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(l.Names(), ","); got != "dynamic-table,never-indexed" {
+		t.Errorf("names %q", got)
+	}
+	if err := l.ParseLack("huffman"); err == nil || !strings.Contains(err.Error(), `"huffman"`) {
+		t.Errorf("error %v", err)
+	}
+}

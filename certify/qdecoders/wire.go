@@ -95,5 +95,3 @@ func (o octets) insertLiteral(name, value string) octets {
 }
 
 func (o octets) duplicate(r uint64) octets { return o.int(0, 5, r) }
-
-func (o octets) capacity(c uint64) octets { return o.int(0x20, 5, c) }

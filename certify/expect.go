@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/hpackcert/hpackcert/certify/decoders"
+	"github.com/hpackcert/hpackcert/certify/qdecoders"
 	"github.com/hpackcert/hpackcert/certify/qencoders"
 	"github.com/hpackcert/hpackcert/engine"
 )
@@ -14,7 +15,7 @@ type Declaration = engine.Declaration
 
 // caseNames are the cases of both sides, for what users name.
 var caseNames = sync.OnceValue(func() *engine.Catalogue {
-	c := &engine.Catalogue{Prefixes: []string{"enc/", "dec/", "qenc/"}}
+	c := &engine.Catalogue{Prefixes: []string{"enc/", "dec/", "qenc/", "qdec/"}}
 	for _, cs := range allCases {
 		c.IDs = append(c.IDs, cs.ID)
 	}
@@ -22,6 +23,9 @@ var caseNames = sync.OnceValue(func() *engine.Catalogue {
 		c.IDs = append(c.IDs, cs.ID)
 	}
 	for _, cs := range qencoders.Cases() {
+		c.IDs = append(c.IDs, cs.ID)
+	}
+	for _, cs := range qdecoders.Cases() {
 		c.IDs = append(c.IDs, cs.ID)
 	}
 	return c

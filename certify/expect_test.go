@@ -63,7 +63,7 @@ func TestExpectationsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, line, want string
 	}{
-		{"not a case", "enc4.2/1", `x.txt:2: "enc4.2/1" is not a case id (enc/... or dec/... or qenc/...), nor a declaration`},
+		{"not a case", "enc4.2/1", `x.txt:2: "enc4.2/1" is not a case id (enc/... or dec/... or qenc/... or qdec/...), nor a declaration`},
 		{"unknown case", "enc/9.9/9", `x.txt:2: no case "enc/9.9/9"`},
 		{"failure of a prefix", "enc/4.2/", `x.txt:2: no case "enc/4.2/"`},
 		{"no reason", "unsupported enc/7.1.3/1", "x.txt:2: declaration: no reason"},

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hpackcert/hpackcert/certify/qdecoders"
 	"github.com/hpackcert/hpackcert/certify/qencoders"
 	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/vectors/qif"
@@ -94,3 +95,74 @@ func SelectQPACKEncoderCases(prefixes []string) ([]Case, error) {
 	cases, err := qencoders.SelectCases(prefixes)
 	return fromQPACKEncoderCases(cases), err
 }
+
+// QPACKDecoderOptions configures RunQPACKDecoders (qdecoders.Options).
+type QPACKDecoderOptions = qdecoders.Options
+
+// SubjectQPACKDecoders is the Report.Subject of a run of the qdec/ cases.
+const SubjectQPACKDecoders = "QPACK decoders"
+
+// RunQPACKDecoders grades every QPACK decoder target on the qdec/ cases
+// (qdecoders.Run) and returns the report, settled and reported as
+// RunDecoders does for the dec/ cases.
+func RunQPACKDecoders(targets []qpack.DecoderTarget, opts QPACKDecoderOptions) (*Report, error) {
+	start := time.Now()
+	if len(targets) == 0 {
+		return nil, errors.New("certify: no QPACK decoder to certify")
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name()
+	}
+	rules, err := runRules("decoder", names, opts.Strict, opts.ExpectFail, opts.Declared)
+	if err != nil {
+		return nil, err
+	}
+	cases, graded, err := qdecoders.Run(targets, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Cases: fromQPACKDecoderCases(cases), Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
+		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
+		Version: Version(), Catalogue: QPACKDecoderCatalogueVersion(), Subject: SubjectQPACKDecoders,
+		TrafficSource: qif.TrafficSource + ", encoded by the reference QPACK encoder, and hand-built octets"}
+	for _, g := range graded {
+		t := g.Target
+		info := TargetInfo{Kind: g.Kind, Reported: t.Name(), Lacks: g.Lacks, Elapsed: g.Elapsed,
+			Breakdown: g.Breakdown, BreakdownRepro: g.BreakdownRepro, BreakdownStderr: g.BreakdownStderr}
+		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
+		for _, c := range cases {
+			rules.Settle(t.Name(), c.ID, g.Results[c.ID])
+		}
+		rep.Encoders = append(rep.Encoders, g.Name)
+		rep.Results[g.Name] = g.Results
+		rep.Targets[g.Name] = info
+	}
+	rep.finishExpectations(rules.Expect)
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// QPACKDecoderCases returns the qdec/ cases as the Report lists them.
+func QPACKDecoderCases() []Case { return fromQPACKDecoderCases(qdecoders.Cases()) }
+
+// SelectQPACKDecoderCases returns the qdec/ cases whose id starts with
+// one of prefixes (all for none), or an error naming a prefix no qdec/
+// case has.
+func SelectQPACKDecoderCases(prefixes []string) ([]Case, error) {
+	cases, err := qdecoders.SelectCases(prefixes)
+	return fromQPACKDecoderCases(cases), err
+}
+
+func fromQPACKDecoderCases(cases []qdecoders.Case) []Case {
+	out := make([]Case, len(cases))
+	for i, c := range cases {
+		out[i] = Case{ID: c.ID, Section: c.Section, Title: c.Title, RFC: c.RFC, Violation: c.Violation, spec: "RFC 9204"}
+	}
+	return out
+}
+
+var qpackDecoderCatalogue = sync.OnceValue(func() string { return digest("QPACK decoder cases", QPACKDecoderCases()) })
+
+// QPACKDecoderCatalogueVersion names the qdec/ catalogue.
+func QPACKDecoderCatalogueVersion() string { return qpackDecoderCatalogue() }

@@ -41,7 +41,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{runCommand, gateCommand, reproCommand, liveCommand, decodersCommand, qpackCommand, listCommand, targetsCommand, matrixCommand, encodeCommand, helpCommand, versionCommand}
+	commands = []*command{runCommand, gateCommand, reproCommand, liveCommand, decodersCommand, qpackCommand, qpackDecodersCommand, listCommand, targetsCommand, matrixCommand, encodeCommand, helpCommand, versionCommand}
 }
 
 // lookup returns the command called name, or nil.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify/qpack"
+	"github.com/hpackcert/hpackcert/internal/testenv"
 	"github.com/hpackcert/hpackcert/oracle/qstrict"
 )
 
@@ -199,4 +200,13 @@ func capture(t *testing.T, name string, n int) *qpack.Transcript {
 		t.Fatalf("%d transcripts, the first named %q: want one named %q", len(ts), ts[0].Name, name)
 	}
 	return ts[0]
+}
+
+func TestCaddy(t *testing.T) {
+	if _, err := caddyPath(); err != nil {
+		testenv.Missing(t, err.Error())
+	}
+	const n = 8
+	tr := capture(t, "caddy-h3", n)
+	checkResponses(t, tr, n)
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quic-go/quic-go"
 
+	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/source/live"
 )
 
@@ -89,6 +92,36 @@ func TestHostileEncoderFlood(t *testing.T) {
 	_, err := CaptureServer(context.Background(), "hostile", addr, Options{Requests: 1, Limit: 1024})
 	if want := "longer than the capture limit of 1024 octets"; err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "encoder stream offset") {
 		t.Fatalf("error %v, want one naming the encoder stream's offset and containing %q", err, want)
+	}
+}
+
+// TestHostileEncoderRefused plays a server whose encoder inserts an
+// entry before it set a capacity (RFC 9204 §3.2.3): the certifier closes
+// the connection with QPACK_ENCODER_STREAM_ERROR, as a decoder must, and
+// keeps the transcript for the grading.
+func TestHostileEncoderRefused(t *testing.T) {
+	closed := make(chan error, 1)
+	addr := hostileServer(t, func(ctx context.Context, conn *quic.Conn) {
+		defer func() { closed <- context.Cause(conn.Context()) }()
+		enc, err := conn.OpenUniStreamSync(ctx)
+		if err != nil {
+			return
+		}
+		// Insert With Name Reference, :authority "a", into a table of
+		// capacity 0; the requests are never answered.
+		enc.Write([]byte{streamEncoder, 0xc0, 0x01, 'a'})
+		<-conn.Context().Done()
+	})
+	tr, err := CaptureServer(context.Background(), "hostile", addr, Options{Requests: 2, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ae *quic.ApplicationError
+	if cause := <-closed; !errors.As(cause, &ae) || ae.ErrorCode != errEncoderStream || !ae.Remote {
+		t.Fatalf("the connection closed with %v, want QPACK_ENCODER_STREAM_ERROR (0x201) from the certifier", cause)
+	}
+	if len(tr.Events) != 2 || tr.Events[0].Kind != qpack.Wrote || !bytes.Equal(tr.Events[0].Data, []byte{0xc0, 0x01, 'a'}) {
+		t.Errorf("events %+v, want the insertion written and delivered", tr.Events)
 	}
 }
 

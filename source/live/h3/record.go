@@ -1,6 +1,7 @@
 package h3
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -19,11 +20,15 @@ type recorder struct {
 	mu sync.Mutex
 	t  *qpack.Transcript
 	// dec is nil once it refused what the peer wrote: the fault stays
-	// in the transcript, for the grading to find, and no more feedback
-	// is sent, as a decoder that closed the connection would send none.
+	// in the transcript, for the grading to find, and the connection is
+	// closed (refuse).
 	dec *qstrict.Decoder
 	// decoderStream is the certifier's decoder stream to the peer.
 	decoderStream io.Writer
+	// refuse closes the connection with the code of the QPACK
+	// connection error the strict decoder found, as a decoder must
+	// (RFC 9204 §2.2.3, §6); nil when there is no connection.
+	refuse func(code uint64, err error)
 	// encoderOctets counts the encoder stream, bounded by limit.
 	encoderOctets, limit int
 	err                  error
@@ -84,6 +89,9 @@ func (r *recorder) section(stream uint64, data []byte) error {
 func (r *recorder) feedback(err error) {
 	if err != nil {
 		r.dec = nil
+		if r.refuse != nil {
+			r.refuse(qpackCode(err), err)
+		}
 		return
 	}
 	out := r.dec.DecoderStreamOut()
@@ -95,6 +103,22 @@ func (r *recorder) feedback(err error) {
 		return
 	}
 	r.t.Events = append(r.t.Events, qpack.Event{Kind: qpack.Told, Data: out})
+}
+
+// The QPACK error codes of RFC 9204 §6.
+const (
+	errDecompressionFailed = 0x200
+	errEncoderStream       = 0x201
+)
+
+// qpackCode returns the code of the QPACK connection error err, an error
+// of the strict decoder.
+func qpackCode(err error) uint64 {
+	var qe *qstrict.Error
+	if errors.As(err, &qe) && qe.Code == qstrict.EncoderStreamError {
+		return errEncoderStream
+	}
+	return errDecompressionFailed
 }
 
 // transcript returns the transcript, with the header lists the peer's

@@ -48,6 +48,7 @@ func open(ctx context.Context, conn *quic.Conn, name string, limit int, peerIsCl
 		return nil, fmt.Errorf("h3: writing the decoder stream: %w", err)
 	}
 	s := &session{conn: conn, rec: newRecorder(name, decoder, limit), limit: limit, peerIsClient: peerIsClient}
+	s.rec.refuse = s.refuse
 	s.wg.Add(1)
 	go s.acceptUni(ctx)
 	return s, nil
@@ -63,6 +64,20 @@ func (s *session) fail(code quic.ApplicationErrorCode, err error) {
 	}
 	s.err = err
 	s.conn.CloseWithError(code, err.Error())
+}
+
+// refuse ends the capture as a decoder ends a connection on a QPACK
+// connection error: closed with the error's code. It is no fault of the
+// capture: the transcript holds what the peer's encoder did wrong, for
+// the grading to find again.
+func (s *session) refuse(code uint64, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || s.err != nil {
+		return
+	}
+	s.closing = true
+	s.conn.CloseWithError(quic.ApplicationErrorCode(code), err.Error())
 }
 
 // closedByPeer reports whether err is the peer closing the connection

@@ -137,8 +137,9 @@ func (s *session) roundTrip(ctx context.Context, fields []qpack.Field) error {
 	if _, err := str.Write(appendFrame(nil, frameHeaders, section.Bytes())); err != nil {
 		return fmt.Errorf("h3: writing request stream %d: %w", str.StreamID(), err)
 	}
-	if err := str.Close(); err != nil {
-		return fmt.Errorf("h3: closing request stream %d: %w", str.StreamID(), err)
-	}
+	// A server that answered before the request's end may have stopped
+	// it already (STOP_SENDING, RFC 9114 §4.1): Close then fails, and the
+	// response is still there to read.
+	str.Close()
 	return s.request(str)
 }

@@ -94,6 +94,9 @@ func (r *recorder) feedback(err error) {
 		}
 		return
 	}
+	// The sections unblocked are graded from the transcript, not here:
+	// dropped, so that a long capture does not keep them.
+	r.dec.Unblocked()
 	out := r.dec.DecoderStreamOut()
 	if len(out) == 0 || r.err != nil {
 		return

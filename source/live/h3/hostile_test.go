@@ -125,6 +125,23 @@ func TestHostileEncoderRefused(t *testing.T) {
 	}
 }
 
+// TestClientFailed checks that a client failing before it connects ends
+// the capture with its error.
+func TestClientFailed(t *testing.T) {
+	pc, err := listenUDP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	failing := func(context.Context, string, int) ([][]qpack.Field, error) {
+		return nil, errors.New("the client broke down")
+	}
+	_, err = CaptureClient(context.Background(), "failing", pc, failing, Options{})
+	if err == nil || !strings.Contains(err.Error(), "no connection from the client") || !strings.Contains(err.Error(), "the client broke down") {
+		t.Fatalf("error %v, want the client's own", err)
+	}
+}
+
 func TestOptionsRefused(t *testing.T) {
 	for _, o := range []Options{{Requests: -1}, {Requests: MaxRequests + 1}, {Timeout: -1}, {Limit: -1}} {
 		if _, err := NewTarget("quicgo-h3-server", o); err == nil {

@@ -53,11 +53,18 @@ func CaptureClient(ctx context.Context, name string, pc net.PacketConn, client C
 		err   error
 	}
 	done := make(chan result, 1)
+	// A client that failed before it connected stops the wait for its
+	// connection at once.
+	acceptCtx, failed := context.WithCancel(ctx)
+	defer failed()
 	go func() {
 		lists, err := client(ctx, pc.LocalAddr().String(), opts.Requests)
+		if err != nil {
+			failed()
+		}
 		done <- result{lists, err}
 	}()
-	conn, err := ln.Accept(ctx)
+	conn, err := ln.Accept(acceptCtx)
 	if err != nil {
 		cancel()
 		r := <-done

@@ -195,18 +195,28 @@ func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool, fa
 	return res
 }
 
-// rootCases returns the cases of the root findings of every transcript
-// (the missing capacity of a recording aside), sorted.
+// rootCases returns the MUST cases of the root findings of every
+// transcript (the missing capacity of a recording aside), sorted: what
+// can end a connection early.
 func rootCases(judged []*judge) []string {
 	set := map[string]bool{}
 	for _, j := range judged {
 		for _, f := range j.findings {
-			if f.root && !f.assumed {
+			if f.root && !f.assumed && caseByID(f.caseID).Violation == Fail {
 				set[f.caseID] = true
 			}
 		}
 	}
 	return sortedKeys(set)
+}
+
+func caseByID(id string) *qcase {
+	for i := range qcases {
+		if qcases[i].ID == id {
+			return &qcases[i]
+		}
+	}
+	panic("qencoders: no case " + id)
 }
 
 // addConsequence counts f, a decoder's-view finding that followed a root

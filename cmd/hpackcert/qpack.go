@@ -3,19 +3,22 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/source/inprocess"
+	"github.com/hpackcert/hpackcert/source/live/h3"
 	"github.com/hpackcert/hpackcert/source/recorded"
 )
 
 // qpackRun is one run of the qpack command.
 type qpackRun struct {
-	encoders, recordings listFlag
+	encoders, recordings, lives listFlag
 	gradeFlags
 	reportFlags
+	stdout io.Writer
 }
 
 var qpackCommand = &command{
@@ -34,16 +37,21 @@ answers) and from the decoder's (what the strict decoder decodes, in delivery or
 finding of the decoder's end that follows one of the encoder's is its consequence, not a
 second failure. --recorded DIR grades QPACK Offline Interop output files (one target per
 implementation folder), which cannot be driven: the cases only a driven encoder can show are
-n/a. With no encoder named, the reference encoder is certified.`,
+n/a. --live NAME captures a real HTTP/3 peer on 127.0.0.1 over QUIC (quic-go's QUIC layer,
+hpackcert's own HTTP/3 framing): hpackcert is the peer's decoder, announces a 4096-octet table
+and 100 blocked streams, and acknowledges what it decodes; the capture is graded as a recording
+is. With no encoder named, the reference encoder is certified.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		q := &qpackRun{}
 		fs.section("QPACK encoders (repeatable, one matrix; none named: builtin:ref)", func() {
 			fs.Var(&q.encoders, "encoder", "`builtin:NAME` a built-in QPACK encoder: "+strings.Join(inprocess.BuiltinQPACKEncoderNames(), ", "))
+			fs.Var(&q.lives, "live", "`NAME` a live HTTP/3 peer of hpackcert's catalogue ("+strings.Join(h3.Names(), ", ")+"), started on 127.0.0.1 and captured over QUIC: a server's response encoder, a client's request encoder (\"all\": every installed one)")
 			fs.Var(&q.recordings, "recorded", "`DIR` QPACK Offline Interop output files (<qif>.out.<table size>.<blocked streams>.<ack>) in DIR, or in each folder of DIR (one target per folder)")
 		})
 		q.gradeFlags.declare(fs)
 		q.reportFlags.declare(fs, false)
 		return func(stdout, _ io.Writer) (int, error) {
+			q.stdout = stdout
 			g, err := q.gradeFlags.grading(certify.SelectQPACKEncoderCases)
 			if err != nil {
 				return exitHarness, err
@@ -78,7 +86,7 @@ func (q *qpackRun) certify(stdout io.Writer, opts certify.QPACKEncoderOptions) (
 // open opens the encoders named (the reference encoder when none is).
 func (q *qpackRun) open() ([]qpack.EncoderTarget, error) {
 	names := q.encoders
-	if len(names)+len(q.recordings) == 0 {
+	if len(names)+len(q.recordings)+len(q.lives) == 0 {
 		names = []string{"ref"}
 	}
 	var targets []qpack.EncoderTarget
@@ -95,6 +103,24 @@ func (q *qpackRun) open() ([]qpack.EncoderTarget, error) {
 			return targets, fmt.Errorf("--recorded %s: %w", dir, err)
 		}
 		targets = append(targets, ts...)
+	}
+	lives := splitCases(q.lives)
+	if slices.Contains(lives, "all") {
+		lives = nil
+		for _, n := range h3.Names() {
+			if err := h3.Installed(n); err != nil {
+				fmt.Fprintf(q.stdout, "left out: %s: %v\n", n, err)
+				continue
+			}
+			lives = append(lives, n)
+		}
+	}
+	for _, n := range lives {
+		t, err := h3.EncoderTarget(n)
+		if err != nil {
+			return targets, fmt.Errorf("--live %s: %w", n, err)
+		}
+		targets = append(targets, t)
 	}
 	return targets, nil
 }

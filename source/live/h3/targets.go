@@ -97,3 +97,17 @@ func (t *Target) Transcripts() ([]*qpack.Transcript, error) {
 // Close releases nothing: every capture stops what it started before it
 // returns.
 func (t *Target) Close() error { return nil }
+
+// Live marks the target as captured live (engine.Live): its report says
+// so, and the cases only a driven encoder shows are n/a.
+func (t *Target) Live() {}
+
+// Installed reports why the live target called name cannot run here
+// (caddy-h3 without the caddy program), or nil.
+func Installed(name string) error {
+	if name == caddyName {
+		_, err := caddyPath()
+		return err
+	}
+	return nil
+}

@@ -112,7 +112,7 @@ func TestHelpLayout(t *testing.T) {
 // and none with an empty section; and that list's -v reads as README
 // writes it.
 func TestHelpEnds(t *testing.T) {
-	grading := []string{"run", "gate", "repro", "live", "decoders"}
+	grading := []string{"run", "gate", "repro", "live", "decoders", "qpack", "qpack-decoders"}
 	for _, c := range commands {
 		help := captureHelp(c)
 		if got, want := strings.HasSuffix(help, exitStatusHelp), slices.Contains(grading, c.Name); got != want || strings.Count(help, "exit status:") > 1 {
@@ -149,6 +149,8 @@ func TestSharedFlags(t *testing.T) {
 		{reproCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md", "exec", "timeout"}},
 		{gateCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "exec", "stories", "encoder", "timeout", "max-block"}},
 		{decodersCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md", "repro", "timeout", "traffic-stories", "traffic-blocks", "seed"}},
+		{qpackCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md"}},
+		{qpackDecodersCommand, []string{"cases", "strict", "expect-fail", "declare-unsupported", "json", "junit", "html", "md"}},
 	} {
 		other := usages(shared.c)
 		for _, name := range shared.flags {

@@ -11,31 +11,45 @@ import (
 
 var listCommand = &command{
 	Name:      "list",
-	UsageLine: "hpackcert list [--decoders] [--cases PREFIX] [-v]",
+	UsageLine: "hpackcert list [--decoders|--qpack|--qpack-decoders] [--cases PREFIX] [-v]",
 	Short:     "print the cases (-v: with the RFC text each checks)",
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		var cases listFlag
-		var verbose, decoders bool
+		var verbose, decoders, qenc, qdec bool
 		fs.section("list flags", func() {
 			fs.Var(&cases, "cases", "`PREFIX` print the cases whose id starts with PREFIX (repeatable, or comma-separated)")
 			fs.BoolVar(&verbose, "v", false, "print the RFC text of each case")
 			fs.BoolVar(&decoders, "decoders", false, "print the dec/ cases (hpackcert decoders) instead of the enc/ ones; a dec/ prefix in --cases implies it")
+			fs.BoolVar(&qenc, "qpack", false, "print the qenc/ cases (hpackcert qpack); a qenc/ prefix in --cases implies it")
+			fs.BoolVar(&qdec, "qpack-decoders", false, "print the qdec/ cases (hpackcert qpack-decoders); a qdec/ prefix in --cases implies it")
 		})
 		return func(stdout, _ io.Writer) (int, error) {
 			prefixes := splitCases(cases)
+			has := func(side string) bool {
+				return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(p, side) })
+			}
 			selectCases := certify.SelectCases
-			if decoders || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(p, "dec/") }) {
+			switch {
+			case decoders || has("dec/"):
 				selectCases = certify.SelectDecoderCases
+			case qenc || has("qenc/"):
+				selectCases = certify.SelectQPACKEncoderCases
+			case qdec || has("qdec/"):
+				selectCases = certify.SelectQPACKDecoderCases
 			}
 			selected, err := selectCases(prefixes)
 			if err != nil {
 				return 2, &usageError{fmt.Sprintf("--cases: %v", err)}
 			}
-			fmt.Fprintf(stdout, "%-12s %-11s %s\n", "case", "if broken", "title")
+			width := 12
 			for _, c := range selected {
-				fmt.Fprintf(stdout, "%-12s %-11s %s\n", c.ID, c.Violation, c.Title)
+				width = max(width, len(c.ID)+1)
+			}
+			fmt.Fprintf(stdout, "%-*s %-11s %s\n", width, "case", "if broken", "title")
+			for _, c := range selected {
+				fmt.Fprintf(stdout, "%-*s %-11s %s\n", width, c.ID, c.Violation, c.Title)
 				if verbose {
-					fmt.Fprintf(stdout, "             %s\n", c.Rule())
+					fmt.Fprintf(stdout, "%*s %s\n", width, "", c.Rule())
 				}
 			}
 			return 0, nil

@@ -25,7 +25,7 @@ adapter's limits from the run's JSON report.`,
 	Flags: func(fs *flagSet) func(stdout, stderr io.Writer) (int, error) {
 		var m matrixFlags
 		fs.section("matrix flags", func() {
-			fs.StringVar(&m.side, "page", "", "`SIDE` the page: encoders (docs/MATRIX.md) or decoders (docs/MATRIX-decoders.md)")
+			fs.StringVar(&m.side, "page", "", "`SIDE` the page: encoders (docs/MATRIX.md), decoders (docs/MATRIX-decoders.md), qpack-encoders or qpack-decoders (the two halves of docs/MATRIX-qpack.md)")
 			fs.StringVar(&m.md, "from-md", "", "`FILE` the run's Markdown report (--md)")
 			fs.StringVar(&m.json, "from-json", "", "`FILE` the run's JSON report (--json); needed by the encoder page")
 			fs.StringVar(&m.args, "args", "", "`FILE` hpackcert's arguments of the run, one a line, the subcommand first")

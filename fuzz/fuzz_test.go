@@ -73,7 +73,7 @@ func FuzzCertifyXNetEncoder(f *testing.F) {
 
 func FuzzQPACKEncodeRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := CheckQPACKEncodeRoundTrip(data, newQPACKEncoder); err != nil {
+		if err := CheckQPACKEncodeRoundTrip(data, newQPACKEncoder, qpackDecoders); err != nil {
 			t.Fatal(err)
 		}
 	})

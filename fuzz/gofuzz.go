@@ -46,7 +46,7 @@ func FuzzGoCertifyXNetEncoder(data []byte) int {
 }
 
 func FuzzGoQPACKEncodeRoundTrip(data []byte) int {
-	return run(CheckQPACKEncodeRoundTrip(data, newQPACKEncoder))
+	return run(CheckQPACKEncodeRoundTrip(data, newQPACKEncoder, qpackDecoders))
 }
 
 func FuzzGoQPACKDecoders(data []byte) int { return run(CheckQPACKDecoders(data, qpackDecoders)) }

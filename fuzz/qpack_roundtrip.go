@@ -21,14 +21,14 @@ import (
 //     wrote, or decodes a section to other fields than the list given
 //     (a field asked to be sensitive must carry the N bit), or still
 //     holds a section blocked once everything has arrived;
-//   - a decoder of qpackDecoders does not decode a section to the same
+//   - a decoder of decoders (qpackDecoders in the targets) does not decode a section to the same
 //     fields: a static-only decoder (quic-go/qpack) each section with a
 //     Required Insert Count of 0, others every section.
 //
 // The error ends with the script.
-func CheckQPACKEncodeRoundTrip(data []byte, newEncoder func(qpack.Settings) (qpack.Encoder, error)) error {
+func CheckQPACKEncodeRoundTrip(data []byte, newEncoder func(qpack.Settings) (qpack.Encoder, error), decoders []qpackDecoder) error {
 	s := ParseQScript(data)
-	if err := runQPACKRoundTrip(s, newEncoder); err != nil {
+	if err := runQPACKRoundTrip(s, newEncoder, decoders); err != nil {
 		return fmt.Errorf("%w\n%s", err, s)
 	}
 	return nil
@@ -41,7 +41,7 @@ type qsent struct {
 	section []byte
 	list    []qpack.Field
 	// arrived or reset, it is no longer pending; decoded counts the
-	// decoders (strict and qpackDecoders) that decoded it.
+	// decoders (strict and the others) that decoded it.
 	arrived, reset bool
 	decoded        int
 }
@@ -63,13 +63,13 @@ type qroundTrip struct {
 	list      []qpack.Field
 }
 
-func runQPACKRoundTrip(s *QScript, newEncoder func(qpack.Settings) (qpack.Encoder, error)) error {
+func runQPACKRoundTrip(s *QScript, newEncoder func(qpack.Settings) (qpack.Encoder, error), decoders []qpackDecoder) error {
 	rt := &qroundTrip{strict: qstrict.New(qstrictSettings(s.Settings))}
 	err := guard("the encoder", func() (err error) { rt.enc, err = newEncoder(s.Settings); return err })
 	if err != nil {
 		return fmt.Errorf("opening the encoder: %v", err)
 	}
-	for _, d := range qpackDecoders {
+	for _, d := range decoders {
 		open := openQPACK{qpackDecoder: d}
 		if err := guard(d.name, func() (err error) { open.d, err = d.open(s.Settings); return err }); err != nil {
 			return fmt.Errorf("opening %s: %v", d.name, err)

@@ -155,7 +155,8 @@ func zeroBase(section []byte, sign bool) []byte {
 // explains decoder d accepting a section with a Required Insert Count of
 // 0 that qstrict refuses, or refusing (with decErr) one qstrict accepts,
 // or "". A difference with normalize explains it when both decoders agree
-// on the section it normalizes: accept or refuse, and the same fields.
+// on the section it normalizes (accept or refuse, and the same fields),
+// or another difference explains how they differ on it.
 func knownDifference(d qpackDecoder, section []byte, decErr error, settings qpack.Settings) string {
 	for _, k := range qpackDifferences {
 		if k.decoder != d.name || k.accepts != (decErr == nil) {
@@ -181,7 +182,12 @@ func knownDifference(d qpackDecoder, section []byte, decErr error, settings qpac
 			}
 			return err
 		})
-		if broken == nil && (gotErr == nil) == (wantErr == nil) && sameFields(got.Fields, want, d.staticOnly) {
+		if broken != nil {
+			continue
+		}
+		// The normalized section may show another known difference.
+		if (gotErr == nil) == (wantErr == nil) && sameFields(got.Fields, want, d.staticOnly) ||
+			(gotErr == nil) != (wantErr == nil) && knownDifference(d, norm, gotErr, settings) != "" {
 			return k.reason
 		}
 	}

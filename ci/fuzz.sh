@@ -7,12 +7,14 @@
 # The reference decoder's own targets (decoder/FuzzDecode, decoder/FuzzHuffman,
 # in package decoder's tests) run the same way; their seeds and saved inputs
 # are decoder/testdata/fuzz/<Target>/, which corpussync does not touch.
+# The QPACK targets (FuzzQPACKEncodeRoundTrip, FuzzQPACKDecoders) are ./fuzz
+# targets like the HPACK ones, with their seeds in corpus/ too.
 #
 # Run from anywhere: ./ci/fuzz.sh
 #
 # Environment:
 #   FUZZ_TIME     budget per target, a go test -fuzztime value (default 10s)
-#   FUZZ_TARGETS  space-separated targets (default: all seven): a name alone
+#   FUZZ_TARGETS  space-separated targets (default: all nine): a name alone
 #                 is a target of ./fuzz, PKG/Name one of ./PKG
 #   FUZZ_MINIMIZE_TIME  -fuzzminimizetime (default 1s): the go command
 #                 minimizes every new interesting input, for up to 60s by
@@ -25,7 +27,7 @@ cd "$(dirname "$0")/.."
 
 fuzz_time=${FUZZ_TIME:-10s}
 minimize_time=${FUZZ_MINIMIZE_TIME:-1s}
-targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder decoder/FuzzDecode decoder/FuzzHuffman}
+targets=${FUZZ_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder FuzzQPACKEncodeRoundTrip FuzzQPACKDecoders decoder/FuzzDecode decoder/FuzzHuffman}
 tags=${FUZZ_TAGS-nghttp2}
 # GOFLAGS from the caller (ci/test.sh sets -tags) would clash with -tags here.
 export GOFLAGS=

@@ -11,7 +11,7 @@
 #     runs for a few seconds on the unzipped seeds.
 #  2. go-fuzz: go-fuzz-build compiles the //go:build gofuzz entry points of
 #     ./fuzz (no cgo, so strict and x/net only) into one archive holding all
-#     five.
+#     seven.
 #
 # go-118-fuzz-build rewrites the package it builds (it swaps the testing
 # import), and the build script adds its testing shim to go.mod, so step 1
@@ -22,7 +22,7 @@
 #
 # Environment:
 #   LIBFUZZER_SECONDS  run time per target (default 4)
-#   LIBFUZZER_TARGETS  space-separated targets (default: all five)
+#   LIBFUZZER_TARGETS  space-separated targets (default: all seven)
 #   LIBFUZZER_WORK     scratch directory to keep (default: a temporary one,
 #                      removed at exit); binaries are left in $LIBFUZZER_WORK/bin
 #   GOFUZZ_BUILD       0 to skip the go-fuzz step (default 1)
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 gofuzz_version=$(go list -m -f '{{.Version}}' github.com/dvyukov/go-fuzz)
 seconds=${LIBFUZZER_SECONDS:-4}
-targets=${LIBFUZZER_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder}
+targets=${LIBFUZZER_TARGETS:-FuzzEncodeRoundTrip FuzzHuffman FuzzInteger FuzzDecoderDifferential FuzzCertifyXNetEncoder FuzzQPACKEncodeRoundTrip FuzzQPACKDecoders}
 export GOFLAGS=
 
 step() { printf '\n== libfuzzer: %s\n' "$*"; }
@@ -86,7 +86,7 @@ for target in $targets; do
 done
 
 if [ "${GOFUZZ_BUILD:-1}" != 0 ]; then
-	step "go-fuzz: installing go-fuzz-build@$gofuzz_version; go-fuzz-build ./fuzz (all five entry points, tag gofuzz)"
+	step "go-fuzz: installing go-fuzz-build@$gofuzz_version; go-fuzz-build ./fuzz (all seven entry points, tag gofuzz)"
 	GOBIN=$work/bin go install "github.com/dvyukov/go-fuzz/go-fuzz@$gofuzz_version" "github.com/dvyukov/go-fuzz/go-fuzz-build@$gofuzz_version"
 	"$work/bin/go-fuzz-build" -o "$work/bin/fuzz-gofuzz.zip" ./fuzz
 	ls -l "$work/bin/fuzz-gofuzz.zip"

@@ -31,6 +31,30 @@
 //     (package decoder) joins it by registering in oracle/all.
 //   - CheckCertifyXNetEncoder: a Script through the encoder of
 //     golang.org/x/net/http2/hpack, judged by the strict oracle.
+//   - CheckQPACKEncodeRoundTrip: a QScript (QPACK settings, header lists
+//     and a delivery schedule) through the reference QPACK encoder
+//     (package qencoder, as source/inprocess serves it); the encoder
+//     stream reaches the decoders in pieces and late, sections out of
+//     order, some streams are reset, and the strict QPACK decoder
+//     (oracle/qstrict) must decode every section to its list and never
+//     refuse; what it writes on the decoder stream goes back to the
+//     encoder, which must accept it. The other QPACK decoders must decode
+//     the same fields (quic-go/qpack: the sections with a Required Insert
+//     Count of 0).
+//   - CheckQPACKDecoders: a QSession of arbitrary encoder-stream octets,
+//     field sections and stream resets fed to qstrict and the other QPACK
+//     decoders, which must agree with it (quic-go/qpack on the sections
+//     with a Required Insert Count of 0) except where qpackDifferences
+//     says why not; qstrict's errors must carry the code of the stream at
+//     fault, and its decoder stream be well formed.
+//
+// The QPACK decoders the two QPACK targets hold against qstrict are the
+// list qpackDecoders (qpack.go), each opened through certify/qpack's
+// Decoder interface and marked static-only or not. libnghttp3's decoder
+// (internal/libnghttp3, tag nghttp3) joins by one entry appended to that
+// list in a file built with the tag; TestQPACKRoundTripCatches and
+// TestQPACKDecodersCatches already drive the path of a decoder with a
+// dynamic table, with qstrict behind the interface.
 //
 // fuzz_test.go wraps each CheckX as the native target FuzzX, and gofuzz.go
 // (build tag gofuzz) as the go-fuzz entry point FuzzGoX. A native target's
@@ -78,6 +102,12 @@
 //   - Sessions (decoder differential): the first MaxSessionInput (320)
 //     octets, and so at most as many octets of blocks, and at most
 //     MaxSessionSteps (64) blocks and settings.
+//   - QScripts (QPACK round trip): a Script's bounds, MaxScriptInput
+//     octets, MaxString a string, MaxScriptListSize for all the lists,
+//     MaxScriptBlocks ops other than fields; SETTINGS_QPACK_MAX_TABLE_CAPACITY
+//     up to 4,096 and SETTINGS_QPACK_BLOCKED_STREAMS up to 100.
+//   - QSessions (QPACK decoders): a Session's, MaxSessionInput octets and
+//     MaxSessionSteps steps.
 //   - Huffman: the first MaxHuffmanInput (192) octets of the input.
 //   - Integer (field API): octets 0 to 4, as before; table sizes below
 //     2^15 and string lengths below 2^15 (a slice of one string of 0xff
@@ -101,4 +131,13 @@
 // independent_gofuzz.go puts the strict decoder in its place under the
 // gofuzz tag, where internal/broken cannot be built. checker.go is the
 // checker the targets share, and gofuzz.go the go-fuzz entry points.
+// The QPACK targets keep no checker (qstrict has no Reset): qpack.go
+// holds the decoder list, the quic-go/qpack adapter and the known
+// differences, qpack_script.go the QScript, qpack_roundtrip.go
+// CheckQPACKEncodeRoundTrip, qpack_decoders.go the QSession and
+// CheckQPACKDecoders; qpack_encoder.go opens the reference encoder
+// through source/inprocess, and qpack_encoder_gofuzz.go through package
+// qencoder itself under the gofuzz tag, where source/inprocess (which
+// imports the embedded raw-data of package vectors) cannot be built.
+// Their seeds come from TestQPACKSeeds (qpack_seeds_test.go).
 package fuzz

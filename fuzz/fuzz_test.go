@@ -19,11 +19,13 @@ import (
 // executions (check in checker.go), so that decoders, encoders and buffers
 // serve execution after execution.
 const (
-	targetEncodeRoundTrip     = "FuzzEncodeRoundTrip"
-	targetHuffman             = "FuzzHuffman"
-	targetInteger             = "FuzzInteger"
-	targetDecoderDifferential = "FuzzDecoderDifferential"
-	targetCertifyXNetEncoder  = "FuzzCertifyXNetEncoder"
+	targetEncodeRoundTrip      = "FuzzEncodeRoundTrip"
+	targetHuffman              = "FuzzHuffman"
+	targetInteger              = "FuzzInteger"
+	targetDecoderDifferential  = "FuzzDecoderDifferential"
+	targetCertifyXNetEncoder   = "FuzzCertifyXNetEncoder"
+	targetQPACKEncodeRoundTrip = "FuzzQPACKEncodeRoundTrip"
+	targetQPACKDecoders        = "FuzzQPACKDecoders"
 )
 
 func FuzzEncodeRoundTrip(f *testing.F) {
@@ -66,11 +68,31 @@ func FuzzCertifyXNetEncoder(f *testing.F) {
 	})
 }
 
+// The QPACK targets keep no checker: qstrict has no Reset, and a QPACK
+// execution opens its encoder and decoders afresh.
+
+func FuzzQPACKEncodeRoundTrip(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := CheckQPACKEncodeRoundTrip(data, newQPACKEncoder, qpackDecoders); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzQPACKDecoders(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := CheckQPACKDecoders(data, qpackDecoders); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // TestTargetNamesInOneFile keeps the fuzz directory buildable by OSS-Fuzz's
 // compile_native_go_fuzzer, which greps it (recursively) for a target's
 // name and rewrites the one file that has it.
 func TestTargetNamesInOneFile(t *testing.T) {
-	targets := []string{targetEncodeRoundTrip, targetHuffman, targetInteger, targetDecoderDifferential, targetCertifyXNetEncoder}
+	targets := []string{targetEncodeRoundTrip, targetHuffman, targetInteger, targetDecoderDifferential, targetCertifyXNetEncoder,
+		targetQPACKEncodeRoundTrip, targetQPACKDecoders}
 	found := map[string][]string{}
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -3,7 +3,7 @@
 package fuzz
 
 // Entry points for go-fuzz (github.com/dvyukov/go-fuzz): FuzzGoX runs CheckX.
-// go-fuzz-build puts all five in one archive; go-fuzz -func picks one:
+// go-fuzz-build puts all seven in one archive; go-fuzz -func picks one:
 //
 //	go-fuzz-build -o fuzz-gofuzz.zip ./fuzz
 //	go-fuzz -bin fuzz-gofuzz.zip -func FuzzGoHuffman -workdir /tmp/gofuzz-huffman
@@ -44,3 +44,9 @@ func FuzzGoDecoderDifferential(data []byte) int {
 func FuzzGoCertifyXNetEncoder(data []byte) int {
 	return run(check((*checker).certifyXNetEncoder, data))
 }
+
+func FuzzGoQPACKEncodeRoundTrip(data []byte) int {
+	return run(CheckQPACKEncodeRoundTrip(data, newQPACKEncoder, qpackDecoders))
+}
+
+func FuzzGoQPACKDecoders(data []byte) int { return run(CheckQPACKDecoders(data, qpackDecoders)) }

@@ -194,9 +194,7 @@ func (s *Script) parse(data []byte) int {
 		}
 		switch {
 		case b <= opFieldMax:
-			var nameStatic int
-			name := r.string((b>>fieldNameShift)&3, names, -1, &nameStatic)
-			value := r.string((b>>fieldValShift)&3, values, nameStatic, nil)
+			name, value := r.field(spec.StaticTable[:], b, names, values)
 			size := len(name) + len(value) + spec.EntryOverhead
 			if scriptSize+size > MaxScriptListSize {
 				return start
@@ -222,22 +220,31 @@ func (s *Script) parse(data []byte) int {
 	return len(r.data)
 }
 
+// field reads the name and value of the field op b, whose static sources
+// are entries of table (HPACK's or QPACK's static table); names and values
+// are the earlier fields' for repeat sources.
+func (r *scriptReader) field(table []spec.Field, b byte, names, values []string) (name, value string) {
+	var nameStatic int
+	name = r.string(table, (b>>fieldNameShift)&3, names, -1, &nameStatic)
+	return name, r.string(table, (b>>fieldValShift)&3, values, nameStatic, nil)
+}
+
 // string reads a name or value from the source src. For names, static
-// receives the static table index used (or -1); for values, pairedStatic is
-// the name's static index, whose value a static source takes.
-func (r *scriptReader) string(src byte, earlier []string, pairedStatic int, static *int) string {
+// receives the index in table used (or -1); for values, pairedStatic is
+// the name's index, whose value a static source takes.
+func (r *scriptReader) string(table []spec.Field, src byte, earlier []string, pairedStatic int, static *int) string {
 	if static != nil {
 		*static = -1
 	}
 	switch src {
 	case srcStatic:
 		if static != nil {
-			i := int(r.byte()) % spec.StaticTableLen
+			i := int(r.byte()) % len(table)
 			*static = i
-			return spec.StaticTable[i].Name
+			return table[i].Name
 		}
 		if pairedStatic >= 0 {
-			return spec.StaticTable[pairedStatic].Value
+			return table[pairedStatic].Value
 		}
 		return ""
 	case srcRepeat:
@@ -287,25 +294,10 @@ func (s *Script) Bytes() ([]byte, error) {
 	for i, op := range s.Ops {
 		switch op.Kind {
 		case OpField:
-			for _, str := range []string{op.Name, op.Value} {
-				if len(str) > MaxString {
-					return nil, fmt.Errorf("fuzz: op %d: string of %d octets is longer than %d", i, len(str), MaxString)
-				}
+			var err error
+			if out, err = appendFieldOp(out, spec.StaticTable[:], op, names, values); err != nil {
+				return nil, fmt.Errorf("fuzz: op %d: %v", i, err)
 			}
-			static := staticIndex(op.Name, op.Value)
-			name, nameArgs := source(op.Name, names, static)
-			value, valueArgs := byte(srcLiteral), appendLiteral(nil, op.Value)
-			switch earlier := slices.Index(values, op.Value); {
-			case static >= 0 && spec.StaticTable[static].Value == op.Value, static < 0 && op.Value == "":
-				value, valueArgs = srcStatic, nil
-			case earlier >= 0 && earlier <= 0xff:
-				value, valueArgs = srcRepeat, []byte{byte(earlier)}
-			}
-			b := byte(name<<fieldNameShift | value<<fieldValShift)
-			if op.Sensitive {
-				b |= fieldSensitive
-			}
-			out = append(append(append(out, b), nameArgs...), valueArgs...)
 			names = append(names, op.Name)
 			values = append(values, op.Value)
 		case OpTableSize:
@@ -327,11 +319,37 @@ func (s *Script) Bytes() ([]byte, error) {
 	return out, nil
 }
 
-// staticIndex returns the index in spec.StaticTable of the first entry
-// that is name: value, or else of the first entry named name, or -1.
-func staticIndex(name, value string) int {
+// appendFieldOp appends the field op that reads back as op in the
+// shortest form its sources allow: an entry of table (the static table of
+// the script's protocol), a repeat of one of the earlier names or values,
+// or a literal. It fails for a string longer than MaxString.
+func appendFieldOp(out []byte, table []spec.Field, op Op, names, values []string) ([]byte, error) {
+	for _, str := range []string{op.Name, op.Value} {
+		if len(str) > MaxString {
+			return nil, fmt.Errorf("string of %d octets is longer than %d", len(str), MaxString)
+		}
+	}
+	static := staticIndex(table, op.Name, op.Value)
+	name, nameArgs := source(op.Name, names, static)
+	value, valueArgs := byte(srcLiteral), appendLiteral(nil, op.Value)
+	switch earlier := slices.Index(values, op.Value); {
+	case static >= 0 && table[static].Value == op.Value, static < 0 && op.Value == "":
+		value, valueArgs = srcStatic, nil
+	case earlier >= 0 && earlier <= 0xff:
+		value, valueArgs = srcRepeat, []byte{byte(earlier)}
+	}
+	b := byte(name<<fieldNameShift | value<<fieldValShift)
+	if op.Sensitive {
+		b |= fieldSensitive
+	}
+	return append(append(append(out, b), nameArgs...), valueArgs...), nil
+}
+
+// staticIndex returns the index in table of the first entry that is
+// name: value, or else of the first entry named name, or -1.
+func staticIndex(table []spec.Field, name, value string) int {
 	named := -1
-	for i, e := range spec.StaticTable {
+	for i, e := range table {
 		if e.Name != name {
 			continue
 		}

@@ -281,7 +281,16 @@ func encodeSession(s *Script) *Session {
 // all. Run go run ./corpus/cmd/corpussync afterwards to carry them into
 // testdata/fuzz/.
 func TestSeeds(t *testing.T) {
-	for target, files := range seeds(t) {
+	checkSeeds(t, seeds(t), storyPrefix, "TestSeeds")
+}
+
+// checkSeeds checks that corpus/<Target>/ holds each of seeds (target to
+// file name to contents) but those whose name starts with followPrefix,
+// which follow code with other owners; with -update it writes them all.
+// test names the test that made them, for the way to update them.
+func checkSeeds(t *testing.T, seeds map[string]map[string][]byte, followPrefix, test string) {
+	t.Helper()
+	for target, files := range seeds {
 		dir := filepath.Join("..", "corpus", target)
 		names := make([]string, 0, len(files))
 		for name := range files {
@@ -299,16 +308,16 @@ func TestSeeds(t *testing.T) {
 				}
 				continue
 			}
-			if strings.HasPrefix(name, storyPrefix) {
+			if strings.HasPrefix(name, followPrefix) {
 				continue
 			}
 			got, err := os.ReadFile(path)
 			if err != nil {
-				t.Errorf("seed %s: %v (run go test ./fuzz -run TestSeeds -update, then go run ./corpus/cmd/corpussync)", path, err)
+				t.Errorf("seed %s: %v (run go test ./fuzz -run %s -update, then go run ./corpus/cmd/corpussync)", path, err, test)
 				continue
 			}
 			if !bytes.Equal(got, files[name]) {
-				t.Errorf("seed %s is out of date (run go test ./fuzz -run TestSeeds -update, then go run ./corpus/cmd/corpussync)", path)
+				t.Errorf("seed %s is out of date (run go test ./fuzz -run %s -update, then go run ./corpus/cmd/corpussync)", path, test)
 			}
 		}
 	}
@@ -323,12 +332,18 @@ func TestSeeds(t *testing.T) {
 // read what the bounds allow of them.
 func TestSeedsWithinBounds(t *testing.T) {
 	read := map[string]func([]byte) int{
-		targetEncodeRoundTrip:     func(b []byte) int { return new(Script).parse(b) },
-		targetCertifyXNetEncoder:  func(b []byte) int { return new(Script).parse(b) },
-		targetDecoderDifferential: func(b []byte) int { return new(Session).parse(b) },
-		targetHuffman:             func(b []byte) int { return min(len(b), MaxHuffmanInput) },
+		targetEncodeRoundTrip:      func(b []byte) int { return new(Script).parse(b) },
+		targetCertifyXNetEncoder:   func(b []byte) int { return new(Script).parse(b) },
+		targetDecoderDifferential:  func(b []byte) int { return new(Session).parse(b) },
+		targetHuffman:              func(b []byte) int { return min(len(b), MaxHuffmanInput) },
+		targetQPACKEncodeRoundTrip: func(b []byte) int { return new(QScript).parse(b) },
+		targetQPACKDecoders:        func(b []byte) int { return new(QSession).parse(b) },
 	}
-	for target, files := range seeds(t) {
+	all := seeds(t)
+	for target, files := range qpackSeeds(t) {
+		all[target] = files
+	}
+	for target, files := range all {
 		parse, ok := read[target]
 		if !ok {
 			continue

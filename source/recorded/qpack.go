@@ -98,7 +98,13 @@ func (r *qpackRecording) Transcripts() ([]*qpack.Transcript, error) {
 		lists[strings.TrimSuffix(f.Name, ".qif")] = f.HeaderLists
 	}
 	var out []*qpack.Transcript
+	var total int64
 	for _, path := range r.files {
+		if fi, err := os.Stat(path); err == nil {
+			if total += fi.Size(); total > MaxQPACKRecording {
+				return out, fmt.Errorf("%s: the recording %q passes %d MiB of files with this one, hpackcert's bound on a recording held for grading (MaxQPACKRecording)", path, r.name, MaxQPACKRecording>>20)
+			}
+		}
 		t, err := readQPACKFile(path, lists)
 		if err != nil {
 			return out, err
@@ -107,6 +113,11 @@ func (r *qpackRecording) Transcripts() ([]*qpack.Transcript, error) {
 	}
 	return out, nil
 }
+
+// MaxQPACKRecording bounds the octets of the files of one recorded QPACK
+// encoder, all held while it is graded (each file is also bounded, by
+// qif.MaxFileSize): qifs' largest folder has 2.4 MB.
+const MaxQPACKRecording = 256 << 20
 
 // readQPACKFile reads one output file into a transcript.
 func readQPACKFile(path string, lists map[string][][]qpack.Field) (*qpack.Transcript, error) {

@@ -165,6 +165,9 @@ type AnswerError struct {
 	Request int
 	Op      string // the request answered
 	Text    string // the "error" member of the answer
+	// Code is the "code" member of a QPACK program's error answer, the
+	// RFC 9204 §6 or RFC 9114 error code it names; "" when there is none.
+	Code string
 }
 
 // maxQuotedError bounds how much of an error answer's text Error quotes.
@@ -175,6 +178,9 @@ const maxQuotedError = 1000
 // could act on escaped, cut after maxQuotedError octets.
 func (e *AnswerError) Error() string {
 	msg := fmt.Sprintf("%s answered request %d (%s) with an error: ", roleName(e.Decoder), e.Request, e.Op)
+	if e.Code != "" {
+		msg = fmt.Sprintf("%s answered request %d (%s) with the error %s: ", roleName(e.Decoder), e.Request, e.Op, e.Code)
+	}
 	text := cut([]byte(e.Text), maxQuotedError)
 	if len(text) == len(e.Text) {
 		return msg + visible.Line(text)

@@ -184,7 +184,7 @@ func parseUnblocked(raw json.RawMessage, binary bool) ([]QSection, *lineError) {
 		}
 		stream, err := parseVarint(rawStream, "stream")
 		if err != nil {
-			return nil, answerError(op, "has %v", err)
+			return nil, &lineError{what: fmt.Sprintf("the answer to %s: %v", op, err)}
 		}
 		s, le := parseQFields(op, m, binary)
 		if le != nil {

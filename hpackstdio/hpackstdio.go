@@ -71,6 +71,12 @@
 // internal/visible. Its Encoder, Decoder, Lacks and errors are its own,
 // and package source/stdio converts them to the certifier's.
 //
+// The same protocol has a QPACK (RFC 9204) mode, for a program whose
+// hello says "qpack":true: StartQPACKEncoder and StartQPACKDecoder drive
+// one, QServer serves a Go QEncoder or QDecoder, and the HPACK clients
+// refuse such a program (docs/STDIO.md, "QPACK mode";
+// docs/qpack-stdio.schema.json).
+//
 // Files: hpackstdio.go (the operations, Field, Encoder, the shared
 // errors), request.go and decrequest.go (requests, both roles), answer.go
 // and decanswer.go (answers checked against their request, breakdown
@@ -78,7 +84,9 @@
 // decclient.go (Client, DecoderClient), server.go and decserver.go
 // (Server, Decoder, Refusal), program.go, process.go, deadline.go,
 // exit.go and peakrss.go (one running program: its process group,
-// deadlines that do not count a busy machine, exits, memory).
+// deadlines that do not count a busy machine, exits, memory); the QPACK
+// mode in qpack.go (its types), qrequest.go, qanswer.go, qclient.go and
+// qserver.go.
 package hpackstdio
 
 import (

@@ -3,10 +3,15 @@
 // messages, client and server), and Serve makes a Go certify.Encoder
 // speak it; ExecDecoder and ServeDecoder do the same for decoders.
 //
+// ExecQPACKEncoder, ExecQPACKDecoder, ServeQPACKEncoder and
+// ServeQPACKDecoder do the same for QPACK (certify/qpack) over the
+// protocol's QPACK mode.
+//
 // Files: stdio.go (the encoder side: Exec, Serve), decoder.go (the
 // decoder side: ExecDecoder, ServeDecoder; a timeout ends a decoder
 // target), convert.go (the one place where the protocol's types meet
-// the certifier's: fields, lacks, errors, served encoders and decoders).
+// the certifier's: fields, lacks, errors, served encoders and decoders,
+// HPACK and QPACK), qpack.go (the QPACK mode, both sides).
 package stdio
 
 import (

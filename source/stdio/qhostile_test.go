@@ -131,7 +131,7 @@ func TestExecQPACKHostile(t *testing.T) {
 		{"coded error to encode", false, `encode={"error":"no","code":"H3_INTERNAL_ERROR"}`, "no", "H3_INTERNAL_ERROR", 0},
 		{"refused decode", true, `decode={"error":"bad prefix","code":"QPACK_DECOMPRESSION_FAILED"}`, "connection error QPACK_DECOMPRESSION_FAILED: bad prefix", "QPACK_DECOMPRESSION_FAILED", 0},
 		{"refused without code", true, `decode={"error":"no"}`, "connection error: no", "", 0},
-		{"hang", false, "encode=hang", "no answer to encode within 1s", "-", time.Second},
+		{"hang", false, "encode=hang", "no answer to encode within 2s", "-", 2 * time.Second},
 	}
 	for _, tt := range tests {
 		opts := stdio.ExecOptions{Timeout: 30 * time.Second}
@@ -200,7 +200,7 @@ func qpackOneOfEach(t *testing.T, cmd string, decoder bool, opts stdio.ExecOptio
 // answered in time no program is started again: the next connection
 // fails at once, naming the timeout, which Breakdown returns.
 func TestExecQPACKTimeoutEndsTarget(t *testing.T) {
-	target, err := stdio.ExecQPACKEncoder(qpackScript("encode=hang"), stdio.ExecOptions{Timeout: time.Second})
+	target, err := stdio.ExecQPACKEncoder(qpackScript("encode=hang"), stdio.ExecOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

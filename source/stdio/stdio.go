@@ -49,12 +49,14 @@ type ExecOptions struct {
 	// MaxWire bounds the header block of one encode answer, in octets;
 	// 0 means hpackstdio.DefaultMaxWire, 1 MiB. A larger answer is refused
 	// without being read whole, and kills the program, as a timeout does.
-	// It applies to encoders only.
+	// It applies to HPACK encoders, and to QPACK programs of both sides,
+	// where it bounds the section and the stream octets of an answer.
 	MaxWire int
 	// MaxAnswer bounds the line of one decode answer, in octets; 0 means
 	// hpackstdio.DefaultMaxAnswer, 16 MiB. A longer answer is refused
 	// without being read whole, an *OversizeAnswerError, and kills the
-	// program. It applies to decoders only (ExecDecoder).
+	// program. It applies to decoders only (ExecDecoder, and
+	// ExecQPACKDecoder for its answers carrying header lists).
 	MaxAnswer int
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -118,7 +119,14 @@ type answer struct {
 	table        []Field // the table of a decode answer, when hasTable
 	hasTable     bool
 	errorText    *string // set for an error answer
+	code         string  // the "code" of a QPACK error answer
 	unsupported  *string // set for {"unsupported": reason}
+	// The members of a QPACK answer (qanswer.go).
+	encoderStream []byte
+	decoderStream []byte
+	section       []byte
+	blocked       bool
+	unblocked     []QSection
 }
 
 // lineError is what is wrong with an answer line; the Client makes it a
@@ -133,6 +141,8 @@ type vocabulary struct {
 	// memberOf names the answer that defines each member; "error"
 	// answers any request.
 	memberOf map[string]string
+	// shared lists the answers of a member several answers define.
+	shared map[string][]string
 	// memberKind is the first octet (jsonKind) of each member's type, a
 	// string unless said here; a boolean is 't' or 'f'.
 	memberKind map[string]byte
@@ -146,10 +156,10 @@ type vocabulary struct {
 // encoderWords is the vocabulary of an encoder's answers.
 var encoderWords = vocabulary{
 	memberOf: map[string]string{"name": OpHello, "binary": OpHello, "lacks": OpHello, "refuses": OpHello, "decoder": OpHello,
-		"wire": OpEncode, "unsupported": OpEncode},
-	memberKind: map[string]byte{"binary": 't', "lacks": '[', "refuses": '[', "decoder": 't'},
+		"qpack": OpHello, "wire": OpEncode, "unsupported": OpEncode},
+	memberKind: map[string]byte{"binary": 't', "lacks": '[', "refuses": '[', "decoder": 't', "qpack": 't'},
 	exclusive: [][2]string{{"name", "error"}, {"binary", "error"}, {"lacks", "error"}, {"refuses", "error"},
-		{"decoder", "error"}, {"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}},
+		{"decoder", "error"}, {"qpack", "error"}, {"wire", "error"}, {"unsupported", "error"}, {"wire", "unsupported"}},
 }
 
 // members is an answer's members, checked against a vocabulary.
@@ -220,6 +230,12 @@ func readMembers(op string, line []byte, words vocabulary) (members, *lineError)
 			return fail("has %s twice", quoteName(name))
 		}
 		owner, known := words.memberOf[name]
+		if ops, ok := words.shared[name]; ok {
+			owner, known = ops[0], true
+			if slices.Contains(ops, op) {
+				owner = op
+			}
+		}
 		switch {
 		case name == "error" || (known && owner == op):
 		case known:
@@ -272,17 +288,17 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 	}
 	switch op {
 	case OpHello:
-		name, ok := str("name")
-		switch {
-		case !ok:
-			return fail(`has no "name"`)
-		case *name == "":
-			return fail(`has an empty "name"`)
+		name, le := helloName(members)
+		if le != nil {
+			return a, le
 		}
 		if jsonKind(members["decoder"]) == 't' {
 			return fail(`says "decoder":true: the program is a decoder, started as an encoder`)
 		}
-		a.name = *name
+		if le := refuseQPACK(members); le != nil {
+			return a, le
+		}
+		a.name = name
 		a.binary = jsonKind(members["binary"]) == 't'
 		lacks, what := parseLacks(members["lacks"], members["refuses"])
 		if what != "" {
@@ -312,6 +328,19 @@ func parseAnswer(op string, line []byte, maxWire int) (answer, *lineError) {
 		a.wire = octets
 	}
 	return a, nil
+}
+
+// helloName returns the "name" of an answer to hello, or what is wrong
+// with it: none, or empty.
+func helloName(m members) (string, *lineError) {
+	name, ok := m.str("name")
+	switch {
+	case !ok:
+		return "", answerError(OpHello, `has no "name"`)
+	case *name == "":
+		return "", answerError(OpHello, `has an empty "name"`)
+	}
+	return *name, nil
 }
 
 // quoteName quotes a member name for a message, cut if it is long.

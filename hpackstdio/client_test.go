@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
 // helperEnv, set to 1, makes the test binary an encoder program for the
@@ -27,7 +29,9 @@ func TestMain(m *testing.M) {
 	// The helpers are this binary, started by the tests with the variable
 	// inherited.
 	os.Setenv(helperEnv, "1")
-	os.Exit(m.Run())
+	code := m.Run()
+	testenv.RemoveBuilt()
+	os.Exit(code)
 }
 
 // scripted are helpers that answer each op with a fixed line or action
@@ -75,6 +79,8 @@ func runHelper(mode string) int {
 		return runScript(mode, map[string]string{OpHello: os.Args[2], OpNew: os.Args[3], OpEncode: os.Args[4]})
 	case "decscript":
 		return runScript(mode, map[string]string{OpHello: os.Args[2], OpNew: os.Args[3], OpDecode: os.Args[4]})
+	case "qscript", "qdecscript":
+		return runScript(mode, qScriptAnswers(os.Args[2:]))
 	}
 	if run, ok := decoderHelpers[mode]; ok {
 		return run()
@@ -100,7 +106,8 @@ func scriptArgs(hello, new, encode string) []string {
 // hangs; "close-stdin" closes its standard input, answers {} and hangs;
 // "early" answers {}, then answers the next request having read one
 // octet of it;
-// "wire N" answers with a block of N zero octets; "headers N" answers a
+// "wire N" answers with a block of N zero octets, and "section N" with
+// a QPACK section of as many; "headers N" answers a
 // decode request with one field whose value is N octets. "segv TEXT",
 // "exit TEXT" and "close-stdout TEXT" write TEXT without a line feed
 // first, the start of a line; "once TEXT" answers TEXT to the first
@@ -109,11 +116,12 @@ func runScript(mode string, answers map[string]string) int {
 	answered := map[string]bool{}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
-		req, err := ParseRequest(sc.Bytes(), true)
+		op, err := scriptOp(mode, sc.Bytes())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
 			return 2
 		}
+		req := struct{ Op string }{op}
 		answer := answers[req.Op]
 		for _, action := range []string{"segv ", "exit ", "close-stdout "} {
 			if start, ok := strings.CutPrefix(answer, action); ok {
@@ -162,13 +170,14 @@ func runScript(mode string, answers map[string]string) int {
 			}
 			fmt.Println(`{"wire":"82"}`)
 			time.Sleep(time.Hour)
-		case strings.HasPrefix(answer, "wire "):
-			n, err := strconv.Atoi(strings.TrimPrefix(answer, "wire "))
+		case strings.HasPrefix(answer, "wire "), strings.HasPrefix(answer, "section "):
+			member, count, _ := strings.Cut(answer, " ")
+			n, err := strconv.Atoi(count)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "helper %s: %v\n", mode, err)
 				return 2
 			}
-			fmt.Println(`{"wire":"` + strings.Repeat("00", n) + `"}`)
+			fmt.Println(`{"` + member + `":"` + strings.Repeat("00", n) + `"}`)
 		case strings.HasPrefix(answer, "headers "):
 			n, err := strconv.Atoi(strings.TrimPrefix(answer, "headers "))
 			if err != nil {

@@ -11,10 +11,10 @@ import (
 // {"headers":[...],"never_indexed":[...],"table":[...],"hex":true} or
 // {"error":...}.
 var decoderWords = vocabulary{
-	memberOf: map[string]string{"name": OpHello, "decoder": OpHello, "lacks": OpHello,
+	memberOf: map[string]string{"name": OpHello, "decoder": OpHello, "lacks": OpHello, "qpack": OpHello,
 		"headers": OpDecode, "never_indexed": OpDecode, "table": OpDecode, "hex": OpDecode},
-	memberKind: map[string]byte{"decoder": 't', "lacks": '[', "headers": '[', "never_indexed": '[', "table": '[', "hex": 't'},
-	exclusive: [][2]string{{"name", "error"}, {"decoder", "error"}, {"lacks", "error"},
+	memberKind: map[string]byte{"decoder": 't', "lacks": '[', "qpack": 't', "headers": '[', "never_indexed": '[', "table": '[', "hex": 't'},
+	exclusive: [][2]string{{"name", "error"}, {"decoder", "error"}, {"lacks", "error"}, {"qpack", "error"},
 		{"headers", "error"}, {"never_indexed", "error"}, {"table", "error"}, {"hex", "error"}},
 	foreign: map[string]string{"wire": "an encoder's answer to encode", "unsupported": "an encoder's answer to encode"},
 }
@@ -38,16 +38,20 @@ func parseDecoderAnswer(op string, line []byte, lacks []string) (answer, *lineEr
 	}
 	switch op {
 	case OpHello:
-		name, ok := members.str("name")
+		name, le := helloName(members)
 		switch {
-		case !ok:
-			return fail(`has no "name"`)
-		case *name == "":
-			return fail(`has an empty "name"`)
+		case le != nil:
+			return a, le
 		case jsonKind(members["decoder"]) != 't':
+			if le := refuseQPACK(members); le != nil {
+				return a, le
+			}
 			return fail(`does not say "decoder":true: the program is an encoder, started as a decoder`)
 		}
-		a.name = *name
+		if le := refuseQPACK(members); le != nil {
+			return a, le
+		}
+		a.name = name
 		if a.decoderLacks, le = parseDecoderLacks(members["lacks"]); le != nil {
 			return a, le
 		}
@@ -57,11 +61,11 @@ func parseDecoderAnswer(op string, line []byte, lacks []string) (answer, *lineEr
 			return fail(`has neither "headers" nor "error"`)
 		}
 		hexForm := jsonKind(members["hex"]) == 't'
-		if a.fields, le = parsePairs(raw, "headers", hexForm); le != nil {
+		if a.fields, le = parsePairs(raw, OpDecode, "headers", hexForm); le != nil {
 			return a, le
 		}
 		if raw, ok := members["table"]; ok {
-			if a.table, le = parsePairs(raw, "table", hexForm); le != nil {
+			if a.table, le = parsePairs(raw, OpDecode, "table", hexForm); le != nil {
 				return a, le
 			}
 			a.hasTable = true
@@ -73,30 +77,39 @@ func parseDecoderAnswer(op string, line []byte, lacks []string) (answer, *lineEr
 			}
 			return a, nil
 		}
-		var flags []json.RawMessage
-		json.Unmarshal(raw, &flags) // an array, as checked before
-		if len(flags) != len(a.fields) {
-			return fail(`has %d "never_indexed" flags for %d headers`, len(flags), len(a.fields))
-		}
-		for i, flag := range flags {
-			switch jsonKind(flag) {
-			case 't':
-				a.fields[i].Sensitive = true
-			case 'f':
-			default:
-				return a, &lineError{what: fmt.Sprintf(`the "never_indexed" of the answer to decode has %s at index %d, not a boolean`, valueKind(jsonKind(flag), false), i)}
-			}
+		if le := parseFlags(raw, OpDecode, "never_indexed", a.fields); le != nil {
+			return a, le
 		}
 	}
 	return a, nil
 }
 
-// parsePairs reads the list raw, the member what of a decode answer: one
+// parseFlags reads the list raw, the member what of an answer to op: one
+// boolean a field of fields, which sets its Sensitive.
+func parseFlags(raw json.RawMessage, op, what string, fields []Field) *lineError {
+	var flags []json.RawMessage
+	json.Unmarshal(raw, &flags) // an array, as checked before
+	if len(flags) != len(fields) {
+		return answerError(op, `has %d %q flags for %d headers`, len(flags), what, len(fields))
+	}
+	for i, flag := range flags {
+		switch jsonKind(flag) {
+		case 't':
+			fields[i].Sensitive = true
+		case 'f':
+		default:
+			return &lineError{what: fmt.Sprintf(`the %q of the answer to %s has %s at index %d, not a boolean`, what, op, valueKind(jsonKind(flag), false), i)}
+		}
+	}
+	return nil
+}
+
+// parsePairs reads the list raw, the member what of an answer to op: one
 // [name, value] pair of strings a field, each the hex of its octets when
 // hexForm is set.
-func parsePairs(raw json.RawMessage, what string, hexForm bool) ([]Field, *lineError) {
+func parsePairs(raw json.RawMessage, op, what string, hexForm bool) ([]Field, *lineError) {
 	fail := func(format string, args ...any) ([]Field, *lineError) {
-		return nil, &lineError{what: fmt.Sprintf("the %q of the answer to decode ", what) + fmt.Sprintf(format, args...)}
+		return nil, &lineError{what: fmt.Sprintf("the %q of the answer to %s ", what, op) + fmt.Sprintf(format, args...)}
 	}
 	var list []json.RawMessage
 	json.Unmarshal(raw, &list) // an array, as checked before

@@ -26,6 +26,10 @@ var (
 		[]string{"decoder broke hpack-stdio at request ", "decoder answered request "}}
 )
 
+// docTables are the tables of messages in docs/STDIO.md, each checked by
+// a test of its own.
+var docTables = []docTable{encoderDocTable, decoderDocTable, qpackDocTable}
+
 // docSituations are the descriptions the table of docs/STDIO.md uses for
 // what an encoder does, other than "answers `LINE`", with the request
 // whose answer provoke scripts and how.
@@ -67,6 +71,7 @@ func docBreakdowns(t *testing.T, tab docTable) []docRow {
 	}
 	var rows []docRow
 	in := false
+	other := "" // the end of the other table the line is in, if any
 	for i, line := range strings.Split(string(text), "\n") {
 		n := i + 1
 		switch {
@@ -75,6 +80,15 @@ func docBreakdowns(t *testing.T, tab docTable) []docRow {
 			continue
 		case line == tab.end:
 			in = false
+			continue
+		case other != "":
+			// Another table, checked by its own test, quotes its own.
+			if line == other {
+				other = ""
+			}
+			continue
+		case !in && otherTableStart(tab, line) != "":
+			other = otherTableStart(tab, line)
 			continue
 		case !in:
 			// The template of the messages, with N, is the only one
@@ -114,6 +128,17 @@ func docBreakdowns(t *testing.T, tab docTable) []docRow {
 		t.Fatalf("STDIO.md: no table of breakdowns between %q and %q", tab.start, tab.end)
 	}
 	return rows
+}
+
+// otherTableStart returns the end marker of the table of docTables
+// other than tab that line starts, or "".
+func otherTableStart(tab docTable, line string) string {
+	for _, o := range docTables {
+		if o.start != tab.start && strings.HasPrefix(line, o.start) {
+			return o.end
+		}
+	}
+	return ""
 }
 
 // codeSpan returns the text of s, a Markdown code span, and whether it

@@ -71,6 +71,12 @@
 // internal/visible. Its Encoder, Decoder, Lacks and errors are its own,
 // and package source/stdio converts them to the certifier's.
 //
+// The same protocol has a QPACK (RFC 9204) mode, for a program whose
+// hello says "qpack":true: StartQPACKEncoder and StartQPACKDecoder drive
+// one, QServer serves a Go QEncoder or QDecoder, and the HPACK clients
+// refuse such a program (docs/STDIO.md, "QPACK mode";
+// docs/qpack-stdio.schema.json).
+//
 // Files: hpackstdio.go (the operations, Field, Encoder, the shared
 // errors), request.go and decrequest.go (requests, both roles), answer.go
 // and decanswer.go (answers checked against their request, breakdown
@@ -78,7 +84,9 @@
 // decclient.go (Client, DecoderClient), server.go and decserver.go
 // (Server, Decoder, Refusal), program.go, process.go, deadline.go,
 // exit.go and peakrss.go (one running program: its process group,
-// deadlines that do not count a busy machine, exits, memory).
+// deadlines that do not count a busy machine, exits, memory); the QPACK
+// mode in qpack.go (its types), qrequest.go, qanswer.go, qclient.go and
+// qserver.go.
 package hpackstdio
 
 import (
@@ -165,6 +173,9 @@ type AnswerError struct {
 	Request int
 	Op      string // the request answered
 	Text    string // the "error" member of the answer
+	// Code is the "code" member of a QPACK program's error answer, the
+	// RFC 9204 §6 or RFC 9114 error code it names; "" when there is none.
+	Code string
 }
 
 // maxQuotedError bounds how much of an error answer's text Error quotes.
@@ -175,6 +186,9 @@ const maxQuotedError = 1000
 // could act on escaped, cut after maxQuotedError octets.
 func (e *AnswerError) Error() string {
 	msg := fmt.Sprintf("%s answered request %d (%s) with an error: ", roleName(e.Decoder), e.Request, e.Op)
+	if e.Code != "" {
+		msg = fmt.Sprintf("%s answered request %d (%s) with the error %s: ", roleName(e.Decoder), e.Request, e.Op, e.Code)
+	}
 	text := cut([]byte(e.Text), maxQuotedError)
 	if len(text) == len(e.Text) {
 		return msg + visible.Line(text)

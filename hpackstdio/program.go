@@ -58,16 +58,24 @@ type exchangeRule struct {
 	parse func(line []byte) (answer, *lineError)
 }
 
-// roundTrip sends req and returns its answer, checked by rule. Any
+// message is a request of either codec: an HPACK *Request or a QPACK
+// *QRequest.
+type message interface {
+	operation() string
+	MarshalJSON() ([]byte, error)
+}
+
+// roundTrip sends m and returns its answer, checked by rule. Any
 // failure stops the program and is a *BreakdownError, except an error
 // answer, an *AnswerError, and a request that could not be written as
 // JSON, which the program never saw.
-func (g *program) roundTrip(req *Request, rule exchangeRule) (answer, error) {
+func (g *program) roundTrip(m message, rule exchangeRule) (answer, error) {
 	decoder := g.role == roleDecoder
+	req := struct{ Op string }{m.operation()}
 	if g.err != nil {
 		return answer{}, fmt.Errorf("no %s request sent: %w", req.Op, g.err)
 	}
-	line, err := req.MarshalJSON()
+	line, err := m.MarshalJSON()
 	if err != nil {
 		return answer{}, err
 	}
@@ -118,7 +126,7 @@ func (g *program) roundTrip(req *Request, rule exchangeRule) (answer, error) {
 			// A program that cannot say hello is of no use.
 			g.stop(fmt.Errorf("the %s answered hello with an error", g.role))
 		}
-		return answer{}, &AnswerError{Decoder: decoder, Request: g.requests, Op: req.Op, Text: *a.errorText}
+		return answer{}, &AnswerError{Decoder: decoder, Request: g.requests, Op: req.Op, Text: *a.errorText, Code: a.code}
 	}
 	return a, nil
 }

@@ -34,6 +34,8 @@ type Request struct {
 	MaxHeaderList uint32
 }
 
+func (r *Request) operation() string { return r.Op }
+
 // encodeLine is the JSON form of an encode request. Its lists are never
 // nil, so that every member is written, as an empty list if need be.
 type encodeLine struct {
@@ -69,28 +71,40 @@ func (r Request) MarshalJSON() ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("hpackstdio: unknown op %q", r.Op)
 	}
-	line := encodeLine{
+	headers, sensitive, err := headerPairs(r.Fields, r.Binary)
+	if err != nil {
+		return nil, err
+	}
+	return marshalLine(encodeLine{
 		Op:         r.Op,
 		Binary:     r.Binary,
 		TableSizes: append(make([]uint32, 0, len(r.TableSizes)), r.TableSizes...),
-		Headers:    make([][2]string, len(r.Fields)),
-		Sensitive:  make([]bool, len(r.Fields)),
-	}
-	for i, f := range r.Fields {
-		line.Sensitive[i] = f.Sensitive
-		if r.Binary {
-			line.Headers[i] = [2]string{hex.EncodeToString([]byte(f.Name)), hex.EncodeToString([]byte(f.Value))}
+		Headers:    headers,
+		Sensitive:  sensitive,
+	})
+}
+
+// headerPairs returns the "headers" and "sensitive" members of an encode
+// request carrying fields, names and values in hex when binary is set.
+// Outside the binary form a name or value that is not valid UTF-8 is an
+// error naming the field.
+func headerPairs(fields []Field, binary bool) ([][2]string, []bool, error) {
+	headers, sensitive := make([][2]string, len(fields)), make([]bool, len(fields))
+	for i, f := range fields {
+		sensitive[i] = f.Sensitive
+		if binary {
+			headers[i] = [2]string{hex.EncodeToString([]byte(f.Name)), hex.EncodeToString([]byte(f.Value))}
 			continue
 		}
 		for _, part := range [...]struct{ what, s string }{{"name", f.Name}, {"value", f.Value}} {
 			if at := invalidUTF8(part.s); at >= 0 {
-				return nil, fmt.Errorf("hpackstdio: header %d (name %q): the %s is not valid UTF-8 (octet 0x%02x at offset %d), and the encoder did not offer the binary form",
+				return nil, nil, fmt.Errorf("hpackstdio: header %d (name %q): the %s is not valid UTF-8 (octet 0x%02x at offset %d), and the encoder did not offer the binary form",
 					i, f.Name, part.what, part.s[at], at)
 			}
 		}
-		line.Headers[i] = [2]string{f.Name, f.Value}
+		headers[i] = [2]string{f.Name, f.Value}
 	}
-	return marshalLine(line)
+	return headers, sensitive, nil
 }
 
 // marshalLine encodes v without escaping <, > and &, so that the lines an
@@ -133,20 +147,9 @@ func invalidUTF8(s string) int {
 // Whether binary belongs in a request depends on the answer to hello;
 // Server checks that.
 func ParseRequest(line []byte, complete bool) (*Request, error) {
-	if !utf8.Valid(line) {
-		return nil, errors.New("the request is not valid UTF-8")
-	}
-	var members map[string]json.RawMessage
-	if jsonKind(line) != '{' || json.Unmarshal(line, &members) != nil {
-		return nil, errors.New("the request is not a JSON object")
-	}
-	raw, ok := members["op"]
-	if !ok {
-		return nil, errors.New(`the request has no "op"`)
-	}
-	op, err := decodeString(raw)
+	members, op, err := readRequest(line)
 	if err != nil {
-		return nil, fmt.Errorf(`"op": %v`, err)
+		return nil, err
 	}
 	req := &Request{Op: op}
 	switch op {
@@ -202,6 +205,27 @@ func ParseRequest(line []byte, complete bool) (*Request, error) {
 		}
 	}
 	return req, nil
+}
+
+// readRequest returns the members of a request line, a JSON object in
+// UTF-8, and its op, a string.
+func readRequest(line []byte) (map[string]json.RawMessage, string, error) {
+	if !utf8.Valid(line) {
+		return nil, "", errors.New("the request is not valid UTF-8")
+	}
+	var members map[string]json.RawMessage
+	if jsonKind(line) != '{' || json.Unmarshal(line, &members) != nil {
+		return nil, "", errors.New("the request is not a JSON object")
+	}
+	raw, ok := members["op"]
+	if !ok {
+		return nil, "", errors.New(`the request has no "op"`)
+	}
+	op, err := decodeString(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf(`"op": %v`, err)
+	}
+	return members, op, nil
 }
 
 // onlyMembers returns an error naming the members of a request that are

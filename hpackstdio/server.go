@@ -68,19 +68,34 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 	if err := s.checkLacks(); err != nil {
 		return err
 	}
+	sess := &session{s: s}
+	return serveLines(r, w, s.Log, sess.answer)
+}
+
+// serveLines reads request lines from r and writes the line answer
+// returns for each to w, until r ends, copying both to log when it is
+// set: each request prefixed with "> " and each answer with "< ". An
+// error of answer, never the request's fault, ends it.
+func serveLines(r io.Reader, w io.Writer, log io.Writer, answer func([]byte) ([]byte, error)) error {
+	logLine := func(prefix string, line []byte) error {
+		if log == nil {
+			return nil
+		}
+		_, err := fmt.Fprintf(log, "%s%s\n", prefix, line)
+		return err
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	bw := bufio.NewWriter(w)
-	sess := &session{s: s}
 	for sc.Scan() {
-		if err := s.log("> ", sc.Bytes()); err != nil {
+		if err := logLine("> ", sc.Bytes()); err != nil {
 			return err
 		}
-		line, err := sess.answer(sc.Bytes())
+		line, err := answer(sc.Bytes())
 		if err != nil {
 			return err
 		}
-		if err := s.log("< ", line); err != nil {
+		if err := logLine("< ", line); err != nil {
 			return err
 		}
 		bw.Write(line)
@@ -93,14 +108,6 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		return fmt.Errorf("hpackstdio: reading requests: %w", err)
 	}
 	return nil
-}
-
-func (s *Server) log(prefix string, line []byte) error {
-	if s.Log == nil {
-		return nil
-	}
-	_, err := fmt.Fprintf(s.Log, "%s%s\n", prefix, line)
-	return err
 }
 
 // session is the state of one Serve: what hello negotiated and the

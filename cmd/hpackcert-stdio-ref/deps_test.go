@@ -11,7 +11,11 @@ import (
 // forbiddenDep says why a package may not be linked into a program that
 // speaks hpack-stdio/1, "" when it may: the certifier's engine
 // (certify/) and its oracles (oracle/) of module mainModule, and x/net's
-// HPACK decoder, which an oracle wraps.
+// HPACK decoder, which an oracle wraps. The one exception is
+// oracle/qstrict, the strict QPACK decoder, which the program serves as
+// its QPACK decoder (-qpack-decoder): a decoder standing alone, that
+// links no engine and no other oracle (which this rule still checks of
+// everything it imports).
 func forbiddenDep(path, module, mainModule string) string {
 	if path == "golang.org/x/net/http2/hpack" {
 		return "x/net's HPACK decoder, an oracle's"
@@ -20,6 +24,9 @@ func forbiddenDep(path, module, mainModule string) string {
 		return ""
 	}
 	rel := strings.TrimPrefix(path, mainModule+"/")
+	if rel == "oracle/qstrict" {
+		return ""
+	}
 	for _, dir := range []string{"certify", "oracle"} {
 		if rel == dir || strings.HasPrefix(rel, dir+"/") {
 			return "under " + dir + "/ of " + mainModule
@@ -40,6 +47,8 @@ func TestForbiddenDep(t *testing.T) {
 		{"example.com/m/certify/internal/x", m, true},
 		{"example.com/m/oracle", m, true},
 		{"example.com/m/oracle/strict", m, true},
+		{"example.com/m/oracle/qstrict/internal", m, true},
+		{"example.com/m/oracle/qstrict", m, false},
 		{"golang.org/x/net/http2/hpack", "golang.org/x/net", true},
 		{"example.com/m/certifyx", m, false},
 		{"example.com/m/encoder", m, false},

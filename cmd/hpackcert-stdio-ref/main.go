@@ -12,9 +12,17 @@
 // certifier can be shown an encoder with another table budget or without
 // Huffman coding.
 //
-// It links the protocol (hpackstdio) and the encoder only,
-// none of the certifier: an example of how little a program speaking
-// hpack-stdio/1 needs.
+// With -qpack-encoder it is the reference QPACK encoder (package
+// qencoder, with a table of -capacity octets at most) speaking the QPACK
+// mode of the protocol, and with -qpack-decoder the strict QPACK decoder
+// (package oracle/qstrict), the example of that mode for each side:
+//
+//	hpackcert qpack --exec 'hpackcert-stdio-ref -qpack-encoder'
+//	hpackcert qpack-decoders --exec 'hpackcert-stdio-ref -qpack-decoder'
+//
+// It links the protocol (hpackstdio) and the encoders only, and the
+// strict QPACK decoder, none of the certifier's engine: an example of how
+// little a program speaking hpack-stdio/1 needs.
 package main
 
 import (
@@ -30,7 +38,16 @@ func main() {
 	capacity := flag.Uint("capacity", 4096, "dynamic table capacity in octets (RFC 7541 §4.1 sizes)")
 	noHuffman := flag.Bool("no-huffman", false, "send every string raw")
 	utf8Only := flag.Bool("utf8-only", false, "do not offer the binary-safe form: names and values arrive as UTF-8 JSON strings")
+	qpackEncoder := flag.Bool("qpack-encoder", false, "speak the QPACK mode as the reference QPACK encoder")
+	qpackDecoder := flag.Bool("qpack-decoder", false, "speak the QPACK mode as the strict QPACK decoder")
 	flag.Parse()
+	if *qpackEncoder || *qpackDecoder {
+		if err := serveQPACK(*qpackDecoder, *qpackEncoder, uint32(*capacity), !*utf8Only); err != nil {
+			fmt.Fprintln(os.Stderr, "hpackcert-stdio-ref:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg := encoder.Config{Capacity: uint32(*capacity)}
 	if *noHuffman {
 		cfg.Policy.Huffman = encoder.HuffmanNever

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hpackcert/hpackcert/certify"
+	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/hpackstdio"
 )
 
@@ -193,4 +194,48 @@ func (d servedTableDecoder) DecoderTable() ([]hpackstdio.Field, error) {
 		return nil, err
 	}
 	return protocolFields(nil, table), nil
+}
+
+// codedError returns err with its *qpack.ConnectionError, if any, as the
+// protocol's *hpackstdio.CodedError.
+func codedError(err error) error {
+	if ce := qpack.AsConnectionError(err); ce != nil {
+		return &hpackstdio.CodedError{Code: ce.Code, Reason: ce.Reason, Err: err}
+	}
+	return err
+}
+
+// servedQPACKEncoder is a qpack.Encoder as a QServer drives it.
+type servedQPACKEncoder struct{ e qpack.Encoder }
+
+func (s servedQPACKEncoder) EncodeSection(stream uint64, fields []hpackstdio.Field) ([]byte, []byte, error) {
+	section, enc, err := s.e.EncodeSection(stream, fields)
+	return section, enc, codedError(err)
+}
+
+func (s servedQPACKEncoder) DecoderStream(data []byte) ([]byte, error) {
+	enc, err := s.e.DecoderStream(data)
+	return enc, codedError(err)
+}
+
+// servedQPACKDecoder is a qpack.Decoder as a QServer drives it.
+type servedQPACKDecoder struct{ d qpack.Decoder }
+
+func (s servedQPACKDecoder) EncoderStream(data []byte) ([]hpackstdio.QSection, []byte, error) {
+	unblocked, out, err := s.d.EncoderStream(data)
+	sections := make([]hpackstdio.QSection, len(unblocked))
+	for i, u := range unblocked {
+		sections[i] = hpackstdio.QSection(u)
+	}
+	return sections, out, codedError(err)
+}
+
+func (s servedQPACKDecoder) DecodeSection(stream uint64, section []byte) (hpackstdio.QSection, []byte, error) {
+	d, out, err := s.d.DecodeSection(stream, section)
+	return hpackstdio.QSection(d), out, codedError(err)
+}
+
+func (s servedQPACKDecoder) Cancel(stream uint64) ([]byte, error) {
+	out, err := s.d.Cancel(stream)
+	return out, codedError(err)
 }

@@ -31,6 +31,7 @@ const decoderHelperEnv = "STDIO_TEST_DECODER_HELPER"
 //	garbage                          a decoder answering decode with no JSON
 //	broken BUGS                      the broken decoder with BUGS, served
 //	encoder                          the reference encoder, served
+//	qpack OP=ANSWER...               a scripted QPACK program (runQPACKScript)
 //
 // -no-table hides the table; -crash-after N exits with status 3, and
 // -hang-after N hangs, after N blocks (ExecDecoder's probe, the empty
@@ -40,6 +41,8 @@ func runDecoderHelper(args []string) int {
 	switch args[0] {
 	case "garbage":
 		return runGarbageDecoder()
+	case "qpack":
+		return runQPACKScript(args[1:])
 	case "broken":
 		return runBrokenDecoder(args[1:])
 	case "encoder":

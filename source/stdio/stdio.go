@@ -3,10 +3,15 @@
 // messages, client and server), and Serve makes a Go certify.Encoder
 // speak it; ExecDecoder and ServeDecoder do the same for decoders.
 //
+// ExecQPACKEncoder, ExecQPACKDecoder, ServeQPACKEncoder and
+// ServeQPACKDecoder do the same for QPACK (certify/qpack) over the
+// protocol's QPACK mode.
+//
 // Files: stdio.go (the encoder side: Exec, Serve), decoder.go (the
 // decoder side: ExecDecoder, ServeDecoder; a timeout ends a decoder
 // target), convert.go (the one place where the protocol's types meet
-// the certifier's: fields, lacks, errors, served encoders and decoders).
+// the certifier's: fields, lacks, errors, served encoders and decoders,
+// HPACK and QPACK), qpack.go (the QPACK mode, both sides).
 package stdio
 
 import (
@@ -44,12 +49,14 @@ type ExecOptions struct {
 	// MaxWire bounds the header block of one encode answer, in octets;
 	// 0 means hpackstdio.DefaultMaxWire, 1 MiB. A larger answer is refused
 	// without being read whole, and kills the program, as a timeout does.
-	// It applies to encoders only.
+	// It applies to HPACK encoders, and to QPACK programs of both sides,
+	// where it bounds the section and the stream octets of an answer.
 	MaxWire int
 	// MaxAnswer bounds the line of one decode answer, in octets; 0 means
 	// hpackstdio.DefaultMaxAnswer, 16 MiB. A longer answer is refused
 	// without being read whole, an *OversizeAnswerError, and kills the
-	// program. It applies to decoders only (ExecDecoder).
+	// program. It applies to decoders only (ExecDecoder, and
+	// ExecQPACKDecoder for its answers carrying header lists).
 	MaxAnswer int
 }
 

@@ -3,14 +3,15 @@
 package libnghttp3
 
 // #cgo pkg-config: libnghttp3
-// #include "decoder.h"
+// #include "codes.h"
+// #include "mem.h"
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"math"
 
-	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
@@ -48,27 +49,14 @@ func (e *Error) Error() string {
 // SETTINGS_MAX_FIELD_SECTION_SIZE), or "" for a failure that is none:
 // memory exhausted, or libnghttp3 unusable after an earlier error.
 func (e *Error) RFCCode() string {
-	switch e.Code {
-	case C.NGHTTP3_ERR_QPACK_DECOMPRESSION_FAILED, C.NGHTTP3_ERR_QPACK_HEADER_TOO_LARGE:
-		// libnghttp3 refuses a name or value over its own limit while
-		// decoding a section; it is the section it cannot decompress.
-		return qpack.DecompressionFailed
-	case C.NGHTTP3_ERR_QPACK_ENCODER_STREAM_ERROR:
-		return qpack.EncoderStreamError
-	case C.NGHTTP3_ERR_QPACK_DECODER_STREAM_ERROR:
-		return qpack.DecoderStreamError
-	case C.HC3_ERR_FIELD_SECTION_TOO_LARGE:
-		return qpack.FieldSectionTooLarge
+	if e.Code < math.MinInt32 || e.Code > 0 {
+		return ""
 	}
-	return ""
+	return C.GoString(C.hc3_rfc_code(C.int(e.Code)))
 }
 
 func newError(op string, code C.int) *Error {
-	reason := C.GoString(C.nghttp3_strerror(code))
-	if code == C.HC3_ERR_FIELD_SECTION_TOO_LARGE {
-		reason = "header list over SETTINGS_MAX_FIELD_SECTION_SIZE"
-	}
-	return &Error{Op: op, Code: int(code), Reason: reason}
+	return &Error{Op: op, Code: int(code), Reason: C.GoString(C.hc3_reason(code))}
 }
 
 // checkStream returns an error naming op when stream is not a stream id.

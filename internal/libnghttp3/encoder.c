@@ -61,8 +61,12 @@ int hc3enc_encode(hc3enc *h, int64_t stream, const uint8_t *data, const size_t *
 		data += nv->valuelen;
 		nv->flags = flags[i];
 	}
+	return hc3enc_encode_nv(h, stream, h->nva, n);
+}
+
+int hc3enc_encode_nv(hc3enc *h, int64_t stream, const nghttp3_nv *nva, size_t n) {
 	nghttp3_buf_reset(&h->prefix);
 	nghttp3_buf_reset(&h->lines);
 	nghttp3_buf_reset(&h->stream);
-	return nghttp3_qpack_encoder_encode(h->enc, &h->prefix, &h->lines, &h->stream, stream, h->nva, n);
+	return nghttp3_qpack_encoder_encode(h->enc, &h->prefix, &h->lines, &h->stream, stream, nva, n);
 }

@@ -21,11 +21,7 @@ const MaxTableCapacity = 4096
 type Encoder struct {
 	c       *C.hc3enc
 	cleanup runtime.Cleanup
-	// The section being encoded as C reads it: names and values one
-	// after the other, their lengths and the fields' flags. Reused.
-	data  []byte
-	lens  []C.size_t
-	flags []uint8
+	in      fieldArrays // the section being encoded, reused
 	// broken is the first failure, after which libnghttp3 refuses to
 	// encode (NGHTTP3_ERR_QPACK_FATAL).
 	broken error
@@ -72,20 +68,11 @@ func (e *Encoder) Encode(stream uint64, fields []Field) (section, encoderStream 
 	if err := checkStream("Encode", stream); err != nil {
 		return nil, nil, err
 	}
-	e.data, e.lens, e.flags = e.data[:0], e.lens[:0], e.flags[:0]
-	for _, f := range fields {
-		e.data = append(append(e.data, f.Name...), f.Value...)
-		e.lens = append(e.lens, C.size_t(len(f.Name)), C.size_t(len(f.Value)))
-		var flags uint8
-		if f.Sensitive {
-			flags = C.NGHTTP3_NV_FLAG_NEVER_INDEX
-		}
-		e.flags = append(e.flags, flags)
-	}
-	// data, lens and flags are Go memory without pointers, read by C only
-	// during the call, as the cgo pointer rules allow.
-	rv := C.hc3enc_encode(e.c, C.int64_t(stream), (*C.uint8_t)(unsafe.SliceData(e.data)),
-		unsafe.SliceData(e.lens), (*C.uint8_t)(unsafe.SliceData(e.flags)), C.size_t(len(fields)))
+	e.in.reset()
+	e.in.append(fields)
+	// The arrays are Go memory without pointers, read by C only during
+	// the call, as the cgo pointer rules allow.
+	rv := C.hc3enc_encode(e.c, C.int64_t(stream), e.in.dataPtr(), e.in.lensPtr(), e.in.flagsPtr(), C.size_t(len(fields)))
 	if rv != 0 {
 		e.broken = newError("Encode", rv)
 		return nil, nil, e.broken
@@ -95,6 +82,32 @@ func (e *Encoder) Encode(stream uint64, fields []Field) (section, encoderStream 
 	runtime.KeepAlive(e)
 	return section, encoderStream, nil
 }
+
+// fieldArrays holds fields as the C half reads them: names and values one
+// after the other, two lengths and a flags octet per field.
+type fieldArrays struct {
+	data  []byte
+	lens  []C.size_t
+	flags []uint8
+}
+
+func (a *fieldArrays) reset() { a.data, a.lens, a.flags = a.data[:0], a.lens[:0], a.flags[:0] }
+
+func (a *fieldArrays) append(fields []Field) {
+	for _, f := range fields {
+		a.data = append(append(a.data, f.Name...), f.Value...)
+		a.lens = append(a.lens, C.size_t(len(f.Name)), C.size_t(len(f.Value)))
+		var flags uint8
+		if f.Sensitive {
+			flags = C.NGHTTP3_NV_FLAG_NEVER_INDEX
+		}
+		a.flags = append(a.flags, flags)
+	}
+}
+
+func (a *fieldArrays) dataPtr() *C.uint8_t  { return (*C.uint8_t)(unsafe.SliceData(a.data)) }
+func (a *fieldArrays) lensPtr() *C.size_t   { return unsafe.SliceData(a.lens) }
+func (a *fieldArrays) flagsPtr() *C.uint8_t { return (*C.uint8_t)(unsafe.SliceData(a.flags)) }
 
 // bufBytes returns a Go copy of the octets of b, nil when there are none.
 func bufBytes(b *C.nghttp3_buf) []byte {

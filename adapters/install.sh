@@ -7,7 +7,7 @@
 #
 # Debian packages: the libraries (python3-hpack, libnetty-java,
 # libjetty9-java, libokhttp-java, libhttpcore5-java, libtomcat9-java, libtomcat10-java,
-# ruby-protocol-hpack, libprotocol-http2-perl, libnghttp2-dev), their
+# ruby-protocol-hpack, libprotocol-http2-perl, libnghttp2-dev, libnghttp3-dev), their
 # runtimes and compilers (default-jdk-headless, ruby, erlang-base, nodejs,
 # npm, gcc, pkg-config). cowlib's cow_hpack comes from rabbitmq-server's
 # .deb, fetched with apt-get download and unpacked into adapters/.build
@@ -22,7 +22,7 @@ mkdir -p "$build"
 packages=(python3-hpack libnetty-java libjetty9-java libokhttp-java libhttpcore5-java libtomcat9-java
 	libtomcat10-java
 	default-jdk-headless ruby ruby-protocol-hpack libprotocol-http2-perl erlang-base
-	libnghttp2-dev pkg-config gcc nodejs npm
+	libnghttp2-dev libnghttp3-dev pkg-config gcc nodejs npm
 	cargo rustc librust-h2-dev librust-serde-json-dev)
 # Haskell's http2 (Network.HPACK) with ghc and aeson; lua-http with Lua 5.3 and cjson.
 packages+=(ghc libghc-http2-dev libghc-aeson-dev lua5.3 lua-http lua-cjson)
@@ -94,6 +94,16 @@ if stale nghttp2-c/decoder.c c-common/hpackstdio-json.h "$build"/nghttp2-c/decod
 	# shellcheck disable=SC2046 # pkg-config prints several words
 	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -o "$build"/nghttp2-c/decoder nghttp2-c/decoder.c \
 		$(pkg-config --cflags --libs libnghttp2)
+fi
+# The QPACK program around libnghttp3's encoder and decoder, with the C
+# half of hpackcert's own binding (internal/libnghttp3) compiled in.
+n3=../internal/libnghttp3
+if stale nghttp3-qpack/adapter.c c-common/hpackstdio-json.h "$n3"/*.c "$n3"/*.h "$build"/nghttp3-qpack/adapter; then
+	printf '\n== gcc adapters/nghttp3-qpack\n'
+	mkdir -p "$build"/nghttp3-qpack
+	# shellcheck disable=SC2046 # pkg-config prints several words
+	gcc -O2 -Wall -Wextra -Werror -std=c11 -D_POSIX_C_SOURCE=200809L -o "$build"/nghttp3-qpack/adapter nghttp3-qpack/adapter.c \
+		"$n3"/mem.c "$n3"/encoder.c "$n3"/decoder.c "$n3"/codes.c $(pkg-config --cflags --libs libnghttp3)
 fi
 
 # The Java programs, against the Debian jars.

@@ -34,7 +34,11 @@
 // through nghttp2decode.go, libnghttp2's decoding and proxy-hop runs),
 // huffdecode.go (Huffman decoding alone), decoderows.go
 // (DecodeWorkloads, the decode-*, huffman-decode and hop-* rows) and
-// decodememory.go (MeasureDecoderMemory). The commands compression,
+// decodememory.go (MeasureDecoderMemory). QPACK (issue 39): qpack.go
+// (QPACKWorkloads, the qpack-encode row: the reference QPACK encoder over
+// vectors/qif's traffic) and qpacknghttp3.go (libnghttp3's side, through
+// internal/libnghttp3's EncodeBatch, under the nghttp3 build tag). The
+// commands compression,
 // memory and paired under cmd/ print BENCHMARKS.md's tables from them;
 // cmd/startup measures what importing package encoder costs a program.
 package bench

@@ -55,7 +55,8 @@ func (w PairedWorkload) Close() {
 // against x/net's Encoder (CompatImpls); block-batch, block-stories and
 // block-churn, (a) to (c) through the encoder's block API (AppendBlock,
 // "ours-block") against the same peers; the proxy hops of
-// ProxyHopWorkloads; and the decoding rows of DecodeWorkloads (issue 38).
+// ProxyHopWorkloads; the decoding rows of DecodeWorkloads (issue 38); and
+// the qpack-encode row of QPACKWorkloads (issue 39).
 // dir is the hpack-test-case directory for the stories. Only the
 // workloads named in names are built (all if names is empty).
 func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload, error) {
@@ -143,6 +144,11 @@ func PairedWorkloads(dir string, impls []Impl, names []string) ([]PairedWorkload
 		return fail(err)
 	}
 	out = append(out, decodes...)
+	qpackRows, err := QPACKWorkloads(names, len(names) == 0)
+	if err != nil {
+		return fail(err)
+	}
+	out = append(out, qpackRows...)
 	for _, h := range []struct {
 		name     string
 		variants func() [][]string

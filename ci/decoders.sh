@@ -28,8 +28,8 @@ trap 'rm -rf "$tmp"' EXIT
 ./adapters/install.sh
 ./ci/live.sh --install-only
 
-printf '\n== go build -tags nghttp2 ./cmd/hpackcert\n'
-go build -tags nghttp2 -o "$tmp/hpackcert" ./cmd/hpackcert
+printf '\n== go build -tags nghttp2,nghttp3 ./cmd/hpackcert\n'
+go build -tags nghttp2,nghttp3 -o "$tmp/hpackcert" ./cmd/hpackcert
 
 args=(decoders --timeout 30s
 	--declare-unsupported 'dec/7.1.3/1: the library does not tell a never-indexed literal from the others (a declared lack)'

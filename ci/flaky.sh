@@ -10,7 +10,7 @@
 #   FLAKY_RUNS      runs when no argument is given
 #   FLAKY_TIMEOUT   go test's -timeout for each run (default 30m); the busy
 #                   processes of a run end by themselves after it too
-#   GOFLAGS         added to (-tags=nghttp2 -trimpath, as ci/test.sh)
+#   GOFLAGS         added to (-tags=nghttp2,nghttp3 -trimpath, as ci/test.sh)
 # CI=true is set, as in ci/test.sh: a test missing what it needs fails.
 #
 # Exit status: 0 when every run passed, 1 when a run failed, 2 on a usage
@@ -28,7 +28,7 @@ if ! [[ $limit =~ ^[1-9][0-9]*m$ ]]; then
 	echo "ci/flaky.sh: FLAKY_TIMEOUT must be whole minutes such as 30m, not \"$limit\"" >&2
 	exit 2
 fi
-export GOFLAGS="${GOFLAGS:-} -tags=nghttp2 -trimpath"
+export GOFLAGS="${GOFLAGS:-} -tags=nghttp2,nghttp3 -trimpath"
 export CI=true
 
 # Under CI=true a test missing what it needs fails: install it first, as

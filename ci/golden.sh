@@ -41,7 +41,7 @@ wanted() { [[ $skip != *" $1 "* ]]; }
 mkdir -p "$dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -tags nghttp2 -o "$tmp/hpackcert" ./cmd/hpackcert
+go build -tags nghttp2,nghttp3 -o "$tmp/hpackcert" ./cmd/hpackcert
 go build -o "$tmp/grades" ./ci/grades
 
 # A run that grades has exit status 1 when a case fails: the grades are

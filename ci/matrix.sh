@@ -27,8 +27,8 @@ start=$(date +%s)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '\n== go build -tags nghttp2 ./cmd/hpackcert\n'
-go build -tags nghttp2 -o "$tmp/hpackcert" ./cmd/hpackcert
+printf '\n== go build -tags nghttp2,nghttp3 ./cmd/hpackcert\n'
+go build -tags nghttp2,nghttp3 -o "$tmp/hpackcert" ./cmd/hpackcert
 
 # One --exec per adapter: library (Debian or npm package) and command.
 adapters=(

@@ -19,13 +19,13 @@ step() {
 	tp=$now
 }
 
-# What the suite needs (libnghttp2-dev, Chromium, python3-hpack, the live
+# What the suite needs (libnghttp2-dev, libnghttp3-dev, Chromium, python3-hpack, the live
 # targets), installed when missing: ci/install.sh, which ci/flaky.sh runs
 # too.
 ./ci/install.sh
 step "packages and live targets ready"
 
-tags=nghttp2
+tags=nghttp2,nghttp3
 # -trimpath keeps the checkout's directory out of the build cache's keys,
 # so that ci/bare-clone.sh's copy of the repository reuses the packages
 # this run compiled instead of compiling them all again.
@@ -57,14 +57,14 @@ step "go test -race -short (tags: $tags)"
 go test -count=1 -race -short ./...
 
 step "safe build: encoder, property and fuzz corpus replay with -tags purego (no package unsafe)"
-go test -count=1 -tags "$tags purego" ./encoder/ ./property/ ./fuzz/
+go test -count=1 -tags "$tags,purego" ./encoder/ ./property/ ./fuzz/
 
 step "the main command: go run ./cmd/hpackcert (built-in encoders; ours with --strict)"
 go run ./cmd/hpackcert >/dev/null
 go run ./cmd/hpackcert --encoder builtin:ref --strict >/dev/null
 # The reference decoders: strict and libnghttp2 pass every dec/ case, x/net
 # fails only its documented departures (ci/decoders-expect.txt).
-go run -tags nghttp2 ./cmd/hpackcert decoders --expect-fail ci/decoders-expect.txt >/dev/null
+go run -tags nghttp2,nghttp3 ./cmd/hpackcert decoders --expect-fail ci/decoders-expect.txt >/dev/null
 
 step "fuzz: corpus replay and a short run of every target (ci/fuzz.sh)"
 ./ci/fuzz.sh

@@ -1,6 +1,7 @@
 // Command paired measures how many times faster our encoder is than x/net's
-// and libnghttp2's on the workloads issue 16 sets targets for, and our
-// decoder on those of issue 38 (decode-*, huffman-decode, hop-*), with the
+// and libnghttp2's on the workloads issue 16 sets targets for, our decoder
+// on those of issue 38 (decode-*, huffman-decode, hop-*), and the QPACK
+// reference encoder against libnghttp3's (qpack-encode, issue 39), with the
 // implementations run in short alternating slices and each peer's time
 // divided by ours within the same round (see bench.MeasurePaired). It
 // prints, per workload, each implementation's median time per operation
@@ -9,7 +10,7 @@
 //
 // Usage:
 //
-//	taskset -c 0 go run -tags nghttp2 ./bench/cmd/paired [-rounds 60] [-slice 20ms] [-w batch,stories,...] [-dir path/to/hpack-test-case]
+//	taskset -c 0 go run -tags nghttp2,nghttp3 ./bench/cmd/paired [-rounds 60] [-slice 20ms] [-w batch,stories,...] [-dir path/to/hpack-test-case]
 package main
 
 import (
@@ -46,13 +47,15 @@ var targets = map[string]map[string]string{
 	"huffman-decode": {},
 	"hop-stories":    {"xnet": ">= 3.5x", "nghttp2": ">= 1.5x"},
 	"hop-churn":      {},
+	// Issue 39's: QPACK encoding, the reference against libnghttp3.
+	"qpack-encode": {},
 }
 
 func main() {
 	dir := flag.String("dir", testenv.TestCaseDirPath(), "hpack-test-case directory (holding raw-data/), for the stories")
 	rounds := flag.Int("rounds", 60, "rounds of slices per workload")
 	slice := flag.Duration("slice", 20*time.Millisecond, "time of one implementation's slice in a round")
-	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied, compat-batch, compat-stories, block-batch, block-stories, block-churn, proxy-stories, proxy-churn, decode-batch, decode-stories, huffman-decode, hop-stories, hop-churn); empty: all")
+	only := flag.String("w", "", "comma-separated `workloads` (batch, stories, churn, huffman-text-varied, huffman-random-varied, compat-batch, compat-stories, block-batch, block-stories, block-churn, proxy-stories, proxy-churn, decode-batch, decode-stories, huffman-decode, hop-stories, hop-churn, qpack-encode); empty: all")
 	flag.Parse()
 	if *rounds < 1 || *slice <= 0 {
 		fmt.Fprintln(os.Stderr, "paired: -rounds and -slice must be positive")

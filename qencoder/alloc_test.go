@@ -39,7 +39,7 @@ func TestNoAllocs(t *testing.T) {
 			out, _ = enc.AppendSection(dst[:0], es[:0], 0, fields)
 			// Acknowledge as a decoder would, for the next run to
 			// reference the table and evict from it.
-			if err := ackAll(enc, ds, out); err != nil {
+			if err := ackAll(enc, ds, 0, out); err != nil {
 				t.Fatal(err)
 			}
 		})

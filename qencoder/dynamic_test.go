@@ -164,13 +164,13 @@ func TestDecoderStreamErrors(t *testing.T) {
 }
 
 // ackAll sends enc what a decoder that has decoded section, sent on
-// stream 0, and received every insert sends: the Section Acknowledgment
+// stream, and received every insert sends: the Section Acknowledgment
 // its Required Insert Count calls for, then an Insert Count Increment for
 // the inserts still unacknowledged. ds is the room to write them in.
-func ackAll(enc *Encoder, ds, section []byte) error {
+func ackAll(enc *Encoder, ds []byte, stream uint64, section []byte) error {
 	ds = ds[:0]
 	if section[0] != 0 {
-		ds = encoder.AppendInteger(ds, 0x80, 7, 0)
+		ds = encoder.AppendInteger(ds, 0x80, 7, stream)
 	}
 	if _, err := enc.DecoderStream(ds); err != nil {
 		return err

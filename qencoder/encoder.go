@@ -76,7 +76,11 @@
 // huffman.go (the length of a Huffman code).
 package qencoder
 
+//go:generate go run gen.go
+
 import (
+	"math"
+
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -87,16 +91,23 @@ import (
 const (
 	indexedStatic      = 0xc0 // §4.5.2, 1T with T=1, 6-bit index
 	indexedDynamic     = 0x80 // §4.5.2, 1T with T=0
+	indexedPostBase    = 0x10 // §4.5.3, 0001 and a 4-bit index
 	nameRefStatic      = 0x50 // §4.5.4, 01NT with T=1, 4-bit index
 	nameRefDynamic     = 0x40 // §4.5.4, 01NT with T=0
 	nameRefNever       = 0x20 // §4.5.4, the N bit
+	postBaseNameRef    = 0x00 // §4.5.5, 0000N and a 3-bit index
+	postBaseNameNever  = 0x08 // §4.5.5, the N bit
 	literalName        = 0x20 // §4.5.6, 001N, H and a 3-bit name length
 	literalNameNever   = 0x10 // §4.5.6, the N bit
 	insertStatic       = 0xc0 // §4.3.2, 1T with T=1, 6-bit index
 	insertDynamic      = 0x80 // §4.3.2, 1T with T=0
 	insertLiteral      = 0x40 // §4.3.3, 01H and a 5-bit name length
 	setCapacity        = 0x20 // §4.3.1, 001 and a 5-bit capacity
+	duplicateEntry     = 0x00 // §4.3.4, 000 and a 5-bit index
 	indexedPrefixBits  = 6
+	postBaseIndexBits  = 4
+	postBaseNameBits   = 3
+	duplicateIndexBits = 5
 	nameRefPrefixBits  = 4
 	nameLenPrefixBits  = 3
 	insertNameBits     = 5
@@ -119,6 +130,11 @@ type Config struct {
 	// SETTINGS_QPACK_MAX_TABLE_CAPACITY (§5): the capacity is never set
 	// above it, and it sizes the Required Insert Count's encoding.
 	PeerMaxTableCapacity uint64
+	// BlockedStreams is the decoder's SETTINGS_QPACK_BLOCKED_STREAMS
+	// (§5): at most this many streams have sections that reference
+	// entries the decoder has not acknowledged (§2.1.2). Zero makes every
+	// section decodable as soon as it arrives.
+	BlockedStreams uint64
 	// MaxUnacknowledged is the most sections with dynamic references
 	// awaiting acknowledgement; zero means 64.
 	MaxUnacknowledged int
@@ -129,11 +145,15 @@ type Config struct {
 type Encoder struct {
 	shortCookieLen int
 	maxEntries     uint64 // the decoder's MaxEntries (§4.5.1.1)
+	blockedStreams uint64
 	table          dynamicTable
 	capacitySent   bool
 	known          uint64 // the Known Received Count (§2.1.4)
-	unacked        []unacked
-	seq            uint64
+	// sections are the sections awaiting acknowledgement, in the order
+	// they were written; pinned is the lowest absolute index they
+	// reference, math.MaxUint64 when there is none.
+	sections []outstanding
+	pinned   uint64
 }
 
 // New returns an encoder holding all the memory it will use.
@@ -148,10 +168,12 @@ func New(cfg Config) *Encoder {
 	e := &Encoder{
 		shortCookieLen: cfg.ShortCookieLen,
 		maxEntries:     qspec.MaxEntries(cfg.PeerMaxTableCapacity),
+		blockedStreams: cfg.BlockedStreams,
 		table:          newDynamicTable(capacity),
+		pinned:         math.MaxUint64,
 	}
 	if capacity > 0 {
-		e.unacked = make([]unacked, cfg.MaxUnacknowledged)
+		e.sections = make([]outstanding, 0, cfg.MaxUnacknowledged)
 	}
 	return e
 }

@@ -10,22 +10,39 @@
 //   - a field equal to a static entry, unless sensitive: "Indexed Field
 //     Line" of that entry (T=1);
 //   - a field not sent with the N bit (below) equal to a dynamic entry the
-//     decoder has acknowledged: "Indexed Field Line" of that entry (T=0);
+//     section may reference (below): "Indexed Field Line" of the newest
+//     such entry (T=0), or its post-base form (§4.5.3) for an entry
+//     inserted while the section is written;
+//   - a field the section inserts or duplicates (below) and may then
+//     reference: the same, post-base;
 //   - a field whose name is a static name: "Literal Field Line with Name
 //     Reference" to the first entry of that name (T=1); or else, whose
-//     name is that of an acknowledged dynamic entry, to that entry (T=0);
+//     name is that of a dynamic entry the section may reference, to the
+//     newest such entry (T=0, or post-base, §4.5.5);
 //   - otherwise "Literal Field Line with Literal Name".
 //
-// A field that is not sent with the N bit, not equal to a static entry,
-// nor to any dynamic entry, and whose entry takes at most 3/4 of the table
-// capacity is also inserted on the encoder stream (§4.3.2, §4.3.3, by the
-// name of a static or dynamic entry when there is one), for the sections
-// that follow to reference once the decoder acknowledges it. A section
-// references only acknowledged entries, so no stream ever blocks (§2.1.2):
-// the encoder needs no SETTINGS_QPACK_BLOCKED_STREAMS, and a section is
-// decodable as soon as it arrives. The Base of a section is the Known
-// Received Count when it was written, so every reference is below it and
-// no post-base form is used.
+// A section may reference the dynamic entries the decoder has
+// acknowledged (below the Known Received Count, §2.1.4), and, while the
+// blocked-streams budget allows, any entry (below). In both cases it
+// does not reference the draining entries (§2.1.1.1): the oldest ones,
+// whose eviction would leave less than a quarter of the capacity
+// insertable. A reference pins an entry until the section's Section
+// Acknowledgment, and an entry about to be evicted, pinned, would stop
+// the insertions that need its room.
+//
+// A field that is not sent with the N bit and not equal to a static entry
+// nor to any dynamic entry is inserted on the encoder stream (§4.3.2 by
+// the name of a static entry or of the newest dynamic entry of its name,
+// or else §4.3.3), unless its entry would take more than 3/4 of the
+// capacity, so that one large field does not evict the whole table, or
+// its value seldom repeats: as under the HPACK encoder's DefaultPolicy,
+// "age", "content-length", "etag", "if-modified-since", "if-none-match",
+// "last-modified", "location", "set-cookie", and a ":path" longer than
+// 28 octets or with a query. A field whose newest entry is draining is
+// inserted again with Duplicate (§4.3.4) instead of referenced, for the
+// copy to take the place of the entry about to go. An insertion or a
+// duplication that would evict an entry that is not evictable is not
+// made (§2.1.1), and the field is sent as a literal.
 //
 // A literal line carries the N bit ("never indexed", §4.5.4-§4.5.6, §7.1.3)
 // for a field marked Sensitive, and, as the HPACK encoder's DefaultPolicy
@@ -41,6 +58,21 @@
 // A string literal is Huffman coded when that is strictly shorter, as
 // under encoder.HuffmanShorter.
 //
+// # Blocked streams
+//
+// Config.BlockedStreams is the decoder's SETTINGS_QPACK_BLOCKED_STREAMS.
+// A stream could become blocked (§2.1.2) while it has a section awaiting
+// acknowledgement whose Required Insert Count is above the Known Received
+// Count. A section may reference entries not yet acknowledged, the ones
+// it inserts included, when its stream is already such a stream or when
+// fewer than Config.BlockedStreams streams are; so no more than that many
+// ever are. Its Base is then the Insert Count at its start, and the
+// entries inserted while it is written are referenced post-base. Any
+// other section references acknowledged entries only and takes the Known
+// Received Count as its Base; it never blocks, and with a budget of 0 no
+// section does. Its inserts serve the sections after the decoder
+// acknowledges them.
+//
 // # Dynamic table
 //
 // The table's capacity is the smaller of Config.TableCapacity and the
@@ -48,11 +80,14 @@
 // either at 0 leaves the encoder with the static table only, every prefix
 // 0, 0 and no encoder-stream octet. Set Dynamic Table Capacity (§4.3.1) is
 // sent before the first insertion. No entry is evicted before the decoder
-// has acknowledged it and while a section not yet acknowledged or
-// cancelled references it (§2.1.1); a field that would need one evicted is
-// not inserted. Sections with dynamic references wait for their Section
-// Acknowledgment in Config.MaxUnacknowledged slots; with all of them
-// taken, a section uses the static table only.
+// has acknowledged it, nor while a section not yet acknowledged or
+// cancelled (§4.4.2), or the one being written, references it (§2.1.1).
+// Sections with dynamic references wait for their Section
+// Acknowledgment, which acknowledges the earliest such section of its
+// stream (§2.2.2.1), in Config.MaxUnacknowledged slots; with all of them
+// taken, a section uses the static table only. Entries are found by two
+// hash indexes, of names and of fields, whose chains run from the newest
+// entry to the oldest; the static table by a generated switch.
 //
 // # Memory
 //
@@ -64,22 +99,25 @@
 //
 // # Not done yet
 //
-// Entries are found by a scan of the table, newest first. Duplicate
-// (§4.3.4) and the draining of entries about to be evicted are not used,
-// nor are references to entries not yet acknowledged (blocking streams
-// within SETTINGS_QPACK_BLOCKED_STREAMS) and post-base indices.
+// The capacity is set once and never reduced. Entries the encoder
+// expects to need are not inserted ahead of the sections that use them,
+// and the draining target is fixed rather than tuned to how fast the
+// decoder acknowledges.
 //
-// Files: encoder.go (Config, Encoder, the field lines), section.go
-// (AppendSection and the encoder stream), table.go (the dynamic table),
-// decoder_stream.go (acknowledgements, cancellations, increments, and
-// which entries may be evicted), static.go (the static table lookup) and
-// huffman.go (the length of a Huffman code).
+// Files: encoder.go (Config, Encoder, the name rules), section.go
+// (AppendSection, the field lines and the encoder stream), table.go (the
+// dynamic table, its hash indexes and draining index), decoder_stream.go
+// (acknowledgements, cancellations, increments, which entries may be
+// evicted and which streams may block), static_lookup.go (the static
+// table lookup, written by gen.go) and huffman.go (the length of a
+// Huffman code).
 package qencoder
 
 //go:generate go run gen.go
 
 import (
 	"math"
+	"strings"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
@@ -186,6 +224,24 @@ func (e *Encoder) neverIndexed(name, value string) bool {
 		return true
 	case "cookie":
 		return len(value) < e.shortCookieLen
+	}
+	return false
+}
+
+// longPathLen is the length past which a ":path" value is taken to be
+// unique to its request, as under encoder.DefaultPolicy.
+const longPathLen = 28
+
+// rarelyRepeats reports whether the name rules of the package doc keep
+// name: value out of the dynamic table because such values seldom repeat:
+// an entry for each would evict entries that do.
+func rarelyRepeats(name, value string) bool {
+	switch name {
+	case "age", "content-length", "etag", "if-modified-since", "if-none-match",
+		"last-modified", "location", "set-cookie":
+		return true
+	case ":path":
+		return len(value) > longPathLen || strings.IndexByte(value, '?') >= 0
 	}
 	return false
 }

@@ -69,6 +69,9 @@ func (m *mirror) written(stream uint64, section, enc []byte) error {
 		switch {
 		case l.Static || l.Kind == qspec.LiteralName:
 		case l.Kind == qspec.IndexedPostBase || l.Kind == qspec.LiteralPostBaseRef:
+			if start := uint64(len(m.entries)); base != start {
+				return fmt.Errorf("post-base reference from Base %d, not the Insert Count %d at the start of the section (the package doc's policy)", base, start)
+			}
 			cur.refs = append(cur.refs, base+l.Index)
 			m.postBase++
 		default:

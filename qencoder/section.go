@@ -84,7 +84,8 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	// A field equal to a static entry went above unless sensitive.
 	never := f.Sensitive || e.neverIndexed(f.Name, f.Value)
 	t := &e.table
-	if t.capacity == 0 {
+	if t.capacity == 0 || (!never && rarelyRepeats(f.Name, f.Value)) {
+		// No entry holds the field, and its name is static.
 		return e.appendLiteral(w, dst, f, never, nameIndex, hasName, 0), enc
 	}
 	nameHash, fieldHash := t.hashes(f.Name, f.Value)
@@ -95,9 +96,10 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 		// No entry the section may reference: insert the field, or
 		// duplicate its newest entry if that one is draining.
 		inserted := false
-		if abs, ok := t.findField(fieldHash, f.Name, f.Value, 0, math.MaxUint64); !ok {
+		switch abs, ok := t.findField(fieldHash, f.Name, f.Value, 0, math.MaxUint64); {
+		case !ok:
 			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
-		} else if abs < t.drain {
+		case abs < t.drain:
 			enc, inserted = e.duplicate(enc, w, f, abs, nameHash, fieldHash)
 		}
 		if inserted && w.canRef && t.inserted-1 < w.refLimit {

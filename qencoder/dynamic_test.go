@@ -52,9 +52,10 @@ func play(c *schedule, lists [][]spec.Field) {
 // reordered delivery (see schedule), on tables that evict all the time,
 // are bounded by the decoder's setting, or are absent at either end, with
 // each blocked-streams budget. Dynamic references must be used when a
-// table is, post-base ones when streams may block, and streams must
-// actually block when they may.
+// table is, post-base ones when streams may block, and some stream must
+// actually block.
 func TestDynamicRoundTrip(t *testing.T) {
+	blockedSeen := 0
 	for _, c := range []struct {
 		capacity uint32
 		peer     uint64
@@ -80,14 +81,18 @@ func TestDynamicRoundTrip(t *testing.T) {
 			s := newSchedule(t, fmt.Sprintf("capacity %d/%d, blocked streams %d", c.capacity, c.peer, blocked), blocked, cfg)
 			play(s, lists)
 			checkUse(t, s, c.wantRefs)
+			blockedSeen += s.maxBlocked
 		}
+	}
+	if blockedSeen == 0 {
+		t.Error("no stream ever blocked at the decoder")
 	}
 }
 
 // checkUse checks that a schedule whose encoder has a dynamic table
 // (wantRefs) referenced it, and with a blocked-streams budget used
-// post-base references and blocked streams; and that one without wrote
-// nothing on the encoder stream (§3.2.3).
+// post-base references; and that one without wrote nothing on the
+// encoder stream (§3.2.3).
 func checkUse(t *testing.T, s *schedule, wantRefs bool) {
 	t.Helper()
 	m := s.mir
@@ -96,8 +101,8 @@ func checkUse(t *testing.T, s *schedule, wantRefs bool) {
 		t.Errorf("%s: %d encoder instructions, %d dynamic references; want none", s.label, m.instructions, m.dynRefs)
 	case wantRefs && m.dynRefs == 0:
 		t.Errorf("%s: no dynamic reference", s.label)
-	case wantRefs && s.budget > 0 && (m.postBase == 0 || s.maxBlocked == 0):
-		t.Errorf("%s: %d post-base references, at most %d streams blocked; want some of each", s.label, m.postBase, s.maxBlocked)
+	case wantRefs && s.budget > 0 && m.postBase == 0:
+		t.Errorf("%s: no post-base reference", s.label)
 	case wantRefs && s.budget == 0 && m.postBase > 0:
 		t.Errorf("%s: %d post-base references without a blocked-streams budget", s.label, m.postBase)
 	}
@@ -120,7 +125,7 @@ func TestQIFSchedules(t *testing.T) {
 	if testing.Short() {
 		lists = lists[:400]
 	}
-	duplicates := 0
+	duplicates, blockedSeen := 0, 0
 	for _, capacity := range []uint32{0, 256, 4096} {
 		for _, blocked := range []uint64{0, 1, 100} {
 			cfg := Config{TableCapacity: capacity, PeerMaxTableCapacity: 4096, BlockedStreams: blocked}
@@ -128,10 +133,11 @@ func TestQIFSchedules(t *testing.T) {
 			play(s, lists)
 			checkUse(t, s, capacity > 0)
 			duplicates += s.mir.duplicates
+			blockedSeen += s.maxBlocked
 		}
 	}
-	if duplicates == 0 {
-		t.Error("no Duplicate instruction on any table: draining entries are not refreshed")
+	if duplicates == 0 || blockedSeen == 0 {
+		t.Errorf("%d Duplicate instructions, %d streams blocked at most, summed over the tables; want some of each", duplicates, blockedSeen)
 	}
 }
 
@@ -139,9 +145,11 @@ func TestQIFSchedules(t *testing.T) {
 // encoder refuses, and that an instruction cut short waits for more.
 func TestDecoderStreamErrors(t *testing.T) {
 	enc := New(Config{TableCapacity: 4096, PeerMaxTableCapacity: 4096})
-	_, es := enc.AppendSection(nil, nil, 0, []spec.Field{{Name: "x-a", Value: "1"}})
-	if len(es) == 0 {
-		t.Fatal("no insert for a new field")
+	// A field is inserted the second time it is seen.
+	fields := []spec.Field{{Name: "x-a", Value: "1"}}
+	enc.AppendSection(nil, nil, 0, fields)
+	if _, es := enc.AppendSection(nil, nil, 0, fields); len(es) == 0 {
+		t.Fatal("no insert for a field seen twice")
 	}
 	for _, c := range []struct {
 		name   string

@@ -25,7 +25,7 @@
 // acknowledged (below the Known Received Count, §2.1.4), and, while the
 // blocked-streams budget allows, any entry (below). In both cases it
 // does not reference the draining entries (§2.1.1.1): the oldest ones,
-// whose eviction would leave less than a quarter of the capacity
+// whose eviction would leave less than an eighth of the capacity
 // insertable. A reference pins an entry until the section's Section
 // Acknowledgment, and an entry about to be evicted, pinned, would stop
 // the insertions that need its room.
@@ -33,16 +33,18 @@
 // A field that is not sent with the N bit and not equal to a static entry
 // nor to any dynamic entry is inserted on the encoder stream (§4.3.2 by
 // the name of a static entry or of the newest dynamic entry of its name,
-// or else §4.3.3), unless its entry would take more than 3/4 of the
-// capacity, so that one large field does not evict the whole table, or
-// its value seldom repeats: as under the HPACK encoder's DefaultPolicy,
-// "age", "content-length", "etag", "if-modified-since", "if-none-match",
-// "last-modified", "location", "set-cookie", and a ":path" longer than
-// 28 octets or with a query. A field whose newest entry is draining is
-// inserted again with Duplicate (§4.3.4) instead of referenced, for the
-// copy to take the place of the entry about to go. An insertion or a
-// duplication that would evict an entry that is not evictable is not
-// made (§2.1.1), and the field is sent as a literal.
+// or else §4.3.3) the second time it comes within a short while, unless
+// its entry would take more than 3/4 of the capacity, so that one large
+// field does not evict the whole table. The first time, the field is only
+// remembered, by a tag of its hash in one of a few slots (a quarter as
+// many as the table can hold entries, at least 32) that later fields take
+// over: values that never repeat, such as request ids, dates and long
+// paths, are kept out of the table without a list of names, and the
+// entries that do repeat stay longer. A field whose newest entry is
+// draining is inserted again with Duplicate (§4.3.4) instead of
+// referenced, for the copy to take the place of the entry about to go. An
+// insertion or a duplication that would evict an entry that is not
+// evictable is not made (§2.1.1), and the field is sent as a literal.
 //
 // A literal line carries the N bit ("never indexed", §4.5.4-§4.5.6, §7.1.3)
 // for a field marked Sensitive, and, as the HPACK encoder's DefaultPolicy
@@ -100,24 +102,24 @@
 // # Not done yet
 //
 // The capacity is set once and never reduced. Entries the encoder
-// expects to need are not inserted ahead of the sections that use them,
-// and the draining target is fixed rather than tuned to how fast the
-// decoder acknowledges.
+// expects to need are not inserted ahead of the sections that use them.
+// The draining target and the slots of seen fields are fixed fractions of
+// the table, measured on the QIF traffic with prompt acknowledgements,
+// rather than tuned to how fast the decoder acknowledges.
 //
 // Files: encoder.go (Config, Encoder, the name rules), section.go
 // (AppendSection, the field lines and the encoder stream), table.go (the
 // dynamic table, its hash indexes and draining index), decoder_stream.go
 // (acknowledgements, cancellations, increments, which entries may be
-// evicted and which streams may block), static_lookup.go (the static
-// table lookup, written by gen.go) and huffman.go (the length of a
-// Huffman code).
+// evicted and which streams may block), hash.go (the hash of the
+// indexes), static_lookup.go (the static table lookup, written by gen.go)
+// and huffman.go (the length of a Huffman code).
 package qencoder
 
 //go:generate go run gen.go
 
 import (
 	"math"
-	"strings"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
@@ -224,24 +226,6 @@ func (e *Encoder) neverIndexed(name, value string) bool {
 		return true
 	case "cookie":
 		return len(value) < e.shortCookieLen
-	}
-	return false
-}
-
-// longPathLen is the length past which a ":path" value is taken to be
-// unique to its request, as under encoder.DefaultPolicy.
-const longPathLen = 28
-
-// rarelyRepeats reports whether the name rules of the package doc keep
-// name: value out of the dynamic table because such values seldom repeat:
-// an entry for each would evict entries that do.
-func rarelyRepeats(name, value string) bool {
-	switch name {
-	case "age", "content-length", "etag", "if-modified-since", "if-none-match",
-		"last-modified", "location", "set-cookie":
-		return true
-	case ":path":
-		return len(value) > longPathLen || strings.IndexByte(value, '?') >= 0
 	}
 	return false
 }

@@ -11,13 +11,14 @@ import (
 
 // TestWireForms pins, octet by octet, the forms a blocked-streams budget
 // and the draining index bring, each section acknowledged before the
-// next and decoded by qstrict: post-base references to entries the section
-// inserts (§4.5.3, §4.5.5) under a Base equal to the Insert Count at its
-// start, and a Duplicate (§4.3.4) for a field whose only entry is
-// draining, referenced post-base when the section may block and not at
-// all when it may not.
+// next and decoded by qstrict: a field inserted the second time it is
+// seen, post-base references to entries the section inserts (§4.5.3,
+// §4.5.5) under a Base equal to the Insert Count at its start, and a
+// Duplicate (§4.3.4) for a field whose only entry is draining, referenced
+// post-base when the section may block and not at all when it may not.
 func TestWireForms(t *testing.T) {
 	x := func(name, value string) spec.Field { return spec.Field{Name: name, Value: value} }
+	three := []spec.Field{x("x-a", "1"), x("x-b", "1"), x("x-c", "1")}
 	type step struct {
 		fields       []spec.Field
 		enc, section string // hex
@@ -28,29 +29,31 @@ func TestWireForms(t *testing.T) {
 		blocked  uint64
 		steps    []step
 	}{
-		{"post-base", 4096, 1, []step{{
-			// Set Dynamic Table Capacity 4096, Insert With Literal
-			// Name "x-a": "1"; Required Insert Count 1 (encoded 2),
-			// Base 0 (S=1, Delta Base 0), post-base index 0, then
-			// its name post-base with the N bit, value "2".
-			fields:  []spec.Field{x("x-a", "1"), {Name: "x-a", Value: "2", Sensitive: true}},
-			enc:     "3fe11f 43782d61 0131",
-			section: "0280 10 08 0132",
-		}}},
-		{"duplicate when blocking", 128, 1, []step{
-			// Three entries of 36 octets fill 108 of 128: the oldest
-			// is draining (20 octets free, under 128/4). Required
+		{"post-base", 4096, 1, []step{
+			// Seen once: literals, no insert.
+			{[]spec.Field{x("x-a", "1"), {Name: "x-a", Value: "2", Sensitive: true}}, "", "0000 23782d610131 33782d610132"},
+			// Seen again: Set Dynamic Table Capacity 4096, Insert
+			// With Literal Name "x-a": "1"; Required Insert Count 1
+			// (encoded 2), Base 0 (S=1, Delta Base 0), post-base index
+			// 0, then its name post-base with the N bit, value "2".
+			{[]spec.Field{x("x-a", "1"), {Name: "x-a", Value: "2", Sensitive: true}}, "3fe11f 43782d61 0131", "0280 10 08 0132"},
+		}},
+		{"duplicate when blocking", 120, 1, []step{
+			{three, "", "0000 23782d610131 23782d620131 23782d630131"},
+			// Three entries of 36 octets fill 108 of 120: the oldest
+			// is draining (12 octets free, under 120/8). Required
 			// Insert Count 3 (encoded 4), Base 0 (S=1, Delta Base 2).
-			{[]spec.Field{x("x-a", "1"), x("x-b", "1"), x("x-c", "1")}, "3f6143782d610131 43782d620131 43782d630131", "0482 10 11 12"},
+			{three, "3f59 43782d610131 43782d620131 43782d630131", "0482 10 11 12"},
 			// Duplicate of relative index 2, evicting entry 0, and a
 			// reference to the copy: Required Insert Count 4 (5),
 			// Base 3.
 			{[]spec.Field{x("x-a", "1")}, "02", "0580 10"},
 		}},
-		{"duplicate without blocking", 128, 0, []step{
+		{"duplicate without blocking", 120, 0, []step{
+			{three, "", "0000 23782d610131 23782d620131 23782d630131"},
 			// No section may reference an entry not acknowledged:
 			// the inserts go, the lines are literals.
-			{[]spec.Field{x("x-a", "1"), x("x-b", "1"), x("x-c", "1")}, "3f6143782d610131 43782d620131 43782d630131", "0000 23782d610131 23782d620131 23782d630131"},
+			{three, "3f59 43782d610131 43782d620131 43782d630131", "0000 23782d610131 23782d620131 23782d630131"},
 			// The copy of the draining entry cannot be referenced
 			// yet, nor the original, which is draining.
 			{[]spec.Field{x("x-a", "1")}, "02", "0000 23782d610131"},

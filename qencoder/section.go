@@ -84,8 +84,7 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	// A field equal to a static entry went above unless sensitive.
 	never := f.Sensitive || e.neverIndexed(f.Name, f.Value)
 	t := &e.table
-	if t.capacity == 0 || (!never && rarelyRepeats(f.Name, f.Value)) {
-		// No entry holds the field, and its name is static.
+	if t.capacity == 0 {
 		return e.appendLiteral(w, dst, f, never, nameIndex, hasName, 0), enc
 	}
 	nameHash, fieldHash := t.hashes(f.Name, f.Value)
@@ -93,13 +92,14 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 		if abs, ok := t.findField(fieldHash, f.Name, f.Value, t.drain, w.refLimit); ok && w.canRef {
 			return appendIndexed(dst, w, abs), enc
 		}
-		// No entry the section may reference: insert the field, or
-		// duplicate its newest entry if that one is draining.
+		// No entry the section may reference: insert the field if
+		// it was seen lately, or duplicate its newest entry if that
+		// one is draining.
 		inserted := false
 		switch abs, ok := t.findField(fieldHash, f.Name, f.Value, 0, math.MaxUint64); {
-		case !ok:
+		case !ok && t.seenBefore(fieldHash):
 			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
-		case abs < t.drain:
+		case ok && abs < t.drain:
 			enc, inserted = e.duplicate(enc, w, f, abs, nameHash, fieldHash)
 		}
 		if inserted && w.canRef && t.inserted-1 < w.refLimit {

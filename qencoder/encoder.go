@@ -36,11 +36,12 @@
 // or else §4.3.3) the second time it comes within a short while, unless
 // its entry would take more than 3/4 of the capacity, so that one large
 // field does not evict the whole table. The first time, the field is only
-// remembered, by a tag of its hash in one of a few slots (a quarter as
-// many as the table can hold entries, at least 32) that later fields take
-// over: values that never repeat, such as request ids, dates and long
-// paths, are kept out of the table without a list of names, and the
-// entries that do repeat stay longer. A field whose newest entry is
+// remembered, by a tag of its hash among those of the latest fields sent
+// without an entry (as many as half the entries the table can hold, at
+// least 16):
+// values that never repeat, such as request ids, dates and long paths,
+// are kept out of the table without a list of names, and the entries
+// that do repeat stay longer. A field whose newest entry is
 // draining is inserted again with Duplicate (§4.3.4) instead of
 // referenced, for the copy to take the place of the entry about to go. An
 // insertion or a duplication that would evict an entry that is not

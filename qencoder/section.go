@@ -77,6 +77,7 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	if hasField && !f.Sensitive {
 		return encoder.AppendInteger(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
 	}
+	nameHash := uint64(nameIndex+1) * hashMul1 // a static name's, unhashed
 	if hasField {
 		// A sensitive static field names its own entry.
 		nameIndex = fieldIndex
@@ -87,7 +88,10 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	if t.capacity == 0 {
 		return e.appendLiteral(w, dst, f, never, nameIndex, hasName, 0), enc
 	}
-	nameHash, fieldHash := t.hashes(f.Name, f.Value)
+	if !hasName {
+		nameHash = hashString(f.Name)
+	}
+	fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
 	if !never {
 		if abs, ok := t.findField(fieldHash, f.Name, f.Value, t.drain, w.refLimit); ok && w.canRef {
 			return appendIndexed(dst, w, abs), enc

@@ -35,11 +35,12 @@ type dynamicTable struct {
 	// where it reaches an evicted entry.
 	names, fields []uint64
 	bucketMask    uint64
-	// seen holds a tag of the field hash of fields sent without an
-	// entry, in the slot their hash picks: a field is inserted when it
-	// comes back while its tag is still there (see the package doc).
+	// seen holds tags of the field hashes of the latest fields sent
+	// without an entry, seenNext the slot the next one takes: a field is
+	// inserted when it comes back while its tag is there (see the
+	// package doc).
 	seen     []uint32
-	seenMask uint64
+	seenNext int
 
 	first    uint64 // absolute index of the oldest entry
 	inserted uint64 // the Insert Count: entries ever inserted
@@ -63,11 +64,11 @@ const drainDivisor = 8
 
 func newDynamicTable(capacity uint64) dynamicTable {
 	ringLen := nextPowerOfTwo(max(capacity/qspec.EntryOverhead, 1))
-	// A quarter as many slots for seen fields as the table holds
-	// entries, and at least 32: more slots admit values that do not come
-	// back before they would be evicted, fewer forget those that do. On
-	// the QIF traffic this did best from 1 to 16 KiB of table.
-	seenSlots := max(ringLen/4, 32)
+	// As many seen fields as half the entries the table holds, and at
+	// least 16: more admit values that do not come back before they would
+	// be evicted, fewer forget those that do. On the QIF traffic this did
+	// best from 256 octets to 16 KiB of table.
+	seenSlots := max(ringLen/2, 16)
 	return dynamicTable{
 		arena:       make([]byte, capacity),
 		ring:        make([]dynEntry, ringLen),
@@ -76,7 +77,6 @@ func newDynamicTable(capacity uint64) dynamicTable {
 		fields:      make([]uint64, 2*ringLen),
 		bucketMask:  2*ringLen - 1,
 		seen:        make([]uint32, seenSlots),
-		seenMask:    seenSlots - 1,
 		capacity:    capacity,
 		drainRoom:   capacity,
 		drainTarget: capacity / drainDivisor,
@@ -112,20 +112,17 @@ func entrySize(name, value string) uint64 {
 	return uint64(len(name)) + uint64(len(value)) + qspec.EntryOverhead
 }
 
-// hashes returns the name hash of name and the field hash of name: value.
-func (t *dynamicTable) hashes(name, value string) (nameHash, fieldHash uint64) {
-	nameHash = hashString(name)
-	return nameHash, nameHash*hashMul0 ^ hashString(value)
-}
-
 // seenBefore reports whether the field of hash h, which has no entry, was
 // seen lately, and records that it was.
 func (t *dynamicTable) seenBefore(h uint64) bool {
-	slot, tag := &t.seen[h&t.seenMask], uint32(h>>32)
-	if *slot == tag {
-		return true
+	tag := uint32(h >> 32)
+	for _, x := range t.seen {
+		if x == tag {
+			return true
+		}
 	}
-	*slot = tag
+	t.seen[t.seenNext] = tag
+	t.seenNext = (t.seenNext + 1) % len(t.seen)
 	return false
 }
 

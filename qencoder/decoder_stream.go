@@ -2,17 +2,17 @@ package qencoder
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hpackcert/hpackcert/internal/qspec"
 )
 
-// unacked is a field section with dynamic references that the decoder
-// has not acknowledged (§4.4.1) nor cancelled (§4.4.2). Until then no
-// entry from minRef on may be evicted (§2.1.1).
-type unacked struct {
-	used     bool
+// outstanding is a field section with dynamic references that the decoder
+// has neither acknowledged (§4.4.1) nor cancelled (§4.4.2). Until then no
+// entry from minRef on may be evicted (§2.1.1), and while required is
+// above the Known Received Count its stream could be blocked (§2.1.2).
+type outstanding struct {
 	streamID uint64
-	seq      uint64 // order of sending, to acknowledge the oldest first
 	required uint64 // its Required Insert Count
 	minRef   uint64 // the lowest absolute index it references
 }
@@ -66,40 +66,40 @@ func (e *Encoder) DecoderStream(b []byte) (int, error) {
 	return p, nil
 }
 
-// acknowledge takes the Section Acknowledgment of streamID's oldest
-// unacknowledged section (§4.4.1): its inserts are received.
+// acknowledge takes the Section Acknowledgment of streamID's earliest
+// unacknowledged section (§2.2.2.1, §4.4.1): its inserts are received.
 func (e *Encoder) acknowledge(streamID uint64, offset int) error {
-	oldest := -1
-	for i, u := range e.unacked {
-		if u.used && u.streamID == streamID && (oldest < 0 || u.seq < e.unacked[oldest].seq) {
-			oldest = i
+	for i, s := range e.sections {
+		if s.streamID == streamID {
+			e.known = max(e.known, s.required)
+			e.sections = append(e.sections[:i], e.sections[i+1:]...)
+			e.repin()
+			return nil
 		}
 	}
-	if oldest < 0 {
-		return &DecoderError{Offset: offset, Reason: fmt.Sprintf("Section Acknowledgment for stream %d, which has no unacknowledged field section (§4.4.1)", streamID)}
-	}
-	e.known = max(e.known, e.unacked[oldest].required)
-	e.unacked[oldest].used = false
-	return nil
+	return &DecoderError{Offset: offset, Reason: fmt.Sprintf("Section Acknowledgment for stream %d, which has no unacknowledged field section (§4.4.1)", streamID)}
 }
 
-// cancel forgets streamID's unacknowledged sections (§4.4.2).
+// cancel forgets streamID's unacknowledged sections (§4.4.2): their
+// references no longer hold entries in the table, and the stream no
+// longer counts as one that could become blocked.
 func (e *Encoder) cancel(streamID uint64) {
-	for i := range e.unacked {
-		if e.unacked[i].streamID == streamID {
-			e.unacked[i].used = false
+	kept := e.sections[:0]
+	for _, s := range e.sections {
+		if s.streamID != streamID {
+			kept = append(kept, s)
 		}
 	}
+	e.sections = kept
+	e.repin()
 }
 
-// freeSlot returns the index of a free unacked slot, or -1.
-func (e *Encoder) freeSlot() int {
-	for i := range e.unacked {
-		if !e.unacked[i].used {
-			return i
-		}
+// repin recomputes pinned after sections were removed.
+func (e *Encoder) repin() {
+	e.pinned = math.MaxUint64
+	for _, s := range e.sections {
+		e.pinned = min(e.pinned, s.minRef)
 	}
-	return -1
 }
 
 // evictable returns the absolute index below which entries may be
@@ -107,11 +107,43 @@ func (e *Encoder) freeSlot() int {
 // nor the one being written (whose lowest reference is sectionMin),
 // references (§2.1.1).
 func (e *Encoder) evictable(sectionMin uint64) uint64 {
-	bound := min(e.known, sectionMin)
-	for _, u := range e.unacked {
-		if u.used {
-			bound = min(bound, u.minRef)
+	return min(e.known, e.pinned, sectionMin)
+}
+
+// mayBlock reports whether a section of streamID may reference entries the
+// decoder has not acknowledged (§2.1.2): the stream already counts among
+// those that could become blocked, having a section whose Required Insert
+// Count is above the Known Received Count, or fewer than
+// SETTINGS_QPACK_BLOCKED_STREAMS streams do.
+func (e *Encoder) mayBlock(streamID uint64) bool {
+	if e.blockedStreams == 0 {
+		return false
+	}
+	if e.known == e.table.inserted {
+		return true // no section can be above the Known Received Count
+	}
+	var streams uint64
+	for i, s := range e.sections {
+		if s.required <= e.known {
+			continue
+		}
+		if s.streamID == streamID {
+			return true
+		}
+		if !e.blockingBefore(i, s.streamID) {
+			streams++
 		}
 	}
-	return bound
+	return streams < e.blockedStreams
+}
+
+// blockingBefore reports whether a section before the i-th one of stream
+// streamID is above the Known Received Count: the stream is counted there.
+func (e *Encoder) blockingBefore(i int, streamID uint64) bool {
+	for _, s := range e.sections[:i] {
+		if s.streamID == streamID && s.required > e.known {
+			return true
+		}
+	}
+	return false
 }

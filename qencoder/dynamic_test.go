@@ -2,12 +2,14 @@ package qencoder
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
 	"github.com/hpackcert/hpackcert/internal/spec"
+	"github.com/hpackcert/hpackcert/vectors/qif"
 )
 
 // fieldPool returns n fields that repeat across sections: static names
@@ -28,23 +30,32 @@ func fieldPool(rng *rand.Rand, n int) []spec.Field {
 	return pool
 }
 
-// queued is a section sent and not yet decoded.
-type queued struct {
-	stream  uint64
-	section []byte
-	fields  []spec.Field
-	known   uint64 // the inserts the model had acknowledged when it was sent
+// play writes each of lists on a stream of a schedule, a new one or, one
+// time in eight, an open one (trailers), with a few random deliveries
+// after each, then delivers everything left.
+func play(c *schedule, lists [][]spec.Field) {
+	for i, fields := range lists {
+		if len(c.streams) > 0 && c.rng.IntN(8) == 0 {
+			c.write(c.streams[c.rng.IntN(len(c.streams))], 0, fields)
+		} else {
+			c.write(nil, uint64(i)*4, fields)
+		}
+		for c.rng.IntN(5) < 3 {
+			c.step()
+		}
+	}
+	c.finish()
 }
 
-// TestDynamicRoundTrip plays both sides of a connection: the encoder's
-// encoder stream reaches the model decoder at once, its sections late and
-// out of order (in order within a stream, as HTTP/3 delivers them), some
-// streams cancelled; the model acknowledges sections and sends Insert
-// Count Increments. Every section must decode to the fields sent, with
-// the N bit where the policy puts it, never block, and never reference an
-// evicted entry: with sections left undecoded while later ones insert,
-// evicting an entry they reference would fail them.
+// TestDynamicRoundTrip plays random sections of fields that repeat,
+// credentials and sensitive ones among them, under schedules of late and
+// reordered delivery (see schedule), on tables that evict all the time,
+// are bounded by the decoder's setting, or are absent at either end, with
+// each blocked-streams budget. Dynamic references must be used when a
+// table is, post-base ones when streams may block, and some stream must
+// actually block.
 func TestDynamicRoundTrip(t *testing.T) {
+	blockedSeen := 0
 	for _, c := range []struct {
 		capacity uint32
 		peer     uint64
@@ -56,73 +67,77 @@ func TestDynamicRoundTrip(t *testing.T) {
 		{4096, 0, false},  // no dynamic table at the peer
 		{0, 4096, false},  // nor at the encoder
 	} {
-		rng := rand.New(rand.NewPCG(39, uint64(c.capacity)+c.peer))
-		enc := New(Config{TableCapacity: c.capacity, PeerMaxTableCapacity: c.peer, MaxUnacknowledged: 6})
-		m := &model{maxCapacity: c.peer}
-		pool := fieldPool(rng, 40)
-		var queue []queued
-		deliver := func(j int) {
-			q := queue[j]
-			for k := range j { // the stream's oldest section first
-				if queue[k].stream == q.stream {
-					j, q = k, queue[k]
-					break
+		for _, blocked := range []uint64{0, 1, 100} {
+			rng := rand.New(rand.NewPCG(39, uint64(c.capacity)+c.peer))
+			pool := fieldPool(rng, 40)
+			lists := make([][]spec.Field, 600)
+			for i := range lists {
+				lists[i] = make([]spec.Field, rng.IntN(8))
+				for j := range lists[i] {
+					lists[i][j] = pool[rng.IntN(len(pool))]
 				}
 			}
-			queue = append(queue[:j], queue[j+1:]...)
-			var ds []byte
-			if rng.IntN(12) == 0 {
-				ds = encoder.AppendInteger(nil, 0x40, 6, q.stream) // Stream Cancellation
-				kept := queue[:0]
-				for _, o := range queue {
-					if o.stream != q.stream {
-						kept = append(kept, o)
-					}
-				}
-				queue = kept
-			} else {
-				got, required, err := m.section(q.section)
-				if err != nil {
-					t.Fatalf("capacity %d/%d: section %x of stream %d: %v", c.capacity, c.peer, q.section, q.stream, err)
-				}
-				if required > q.known {
-					t.Fatalf("capacity %d/%d: section of stream %d references entry %d, unacknowledged when it was sent (%d were)", c.capacity, c.peer, q.stream, required-1, q.known)
-				}
-				for i, f := range q.fields {
-					if want := (spec.Field{Name: f.Name, Value: f.Value, Sensitive: defaultNever(f)}); got[i] != want {
-						t.Fatalf("capacity %d/%d: stream %d field %d decoded as %+v, want %+v", c.capacity, c.peer, q.stream, i, got[i], want)
-					}
-				}
-				ds = m.decoderStream(nil, q.stream, required, rng.IntN(3) == 0)
-			}
-			if n, err := enc.DecoderStream(ds); n != len(ds) || err != nil {
-				t.Fatalf("capacity %d/%d: DecoderStream(%x) = %d, %v", c.capacity, c.peer, ds, n, err)
-			}
+			cfg := Config{TableCapacity: c.capacity, PeerMaxTableCapacity: c.peer, BlockedStreams: blocked, MaxUnacknowledged: 6}
+			s := newSchedule(t, fmt.Sprintf("capacity %d/%d, blocked streams %d", c.capacity, c.peer, blocked), blocked, cfg)
+			play(s, lists)
+			checkUse(t, s, c.wantRefs)
+			blockedSeen += s.maxBlocked
 		}
-		for i := range 600 {
-			fields := make([]spec.Field, rng.IntN(8))
-			for j := range fields {
-				fields[j] = pool[rng.IntN(len(pool))]
-			}
-			stream := uint64(i/2) * 4 // headers and trailers
-			section, es := enc.AppendSection(nil, nil, stream, fields)
-			if err := m.encoderStream(es); err != nil {
-				t.Fatalf("capacity %d/%d: encoder stream %x: %v", c.capacity, c.peer, es, err)
-			}
-			if len(section) > MaxSectionLen(fields) || len(es) > MaxEncoderStreamLen(fields) {
-				t.Fatalf("section %d or encoder stream %d octets above the bounds %d, %d", len(section), len(es), MaxSectionLen(fields), MaxEncoderStreamLen(fields))
-			}
-			queue = append(queue, queued{stream, section, fields, m.acked})
-			for len(queue) > 0 && rng.IntN(5) < 3 {
-				deliver(rng.IntN(len(queue)))
-			}
+	}
+	if blockedSeen == 0 {
+		t.Error("no stream ever blocked at the decoder")
+	}
+}
+
+// checkUse checks that a schedule whose encoder has a dynamic table
+// (wantRefs) referenced it, and with a blocked-streams budget used
+// post-base references; and that one without wrote nothing on the
+// encoder stream (§3.2.3).
+func checkUse(t *testing.T, s *schedule, wantRefs bool) {
+	t.Helper()
+	m := s.mir
+	switch {
+	case !wantRefs && (m.instructions > 0 || m.dynRefs > 0):
+		t.Errorf("%s: %d encoder instructions, %d dynamic references; want none", s.label, m.instructions, m.dynRefs)
+	case wantRefs && m.dynRefs == 0:
+		t.Errorf("%s: no dynamic reference", s.label)
+	case wantRefs && s.budget > 0 && m.postBase == 0:
+		t.Errorf("%s: no post-base reference", s.label)
+	case wantRefs && s.budget == 0 && m.postBase > 0:
+		t.Errorf("%s: %d post-base references without a blocked-streams budget", s.label, m.postBase)
+	}
+}
+
+// TestQIFSchedules plays the QIF traffic (vectors/qif) under schedules
+// of late and reordered delivery at each table capacity and
+// blocked-streams budget: every section must decode at qstrict to its
+// fields, never beyond the budget of blocked streams, and no instruction
+// may evict an entry that is not evictable (see schedule).
+func TestQIFSchedules(t *testing.T) {
+	files, err := qif.Traffic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lists [][]spec.Field
+	for _, f := range files {
+		lists = append(lists, f.HeaderLists...)
+	}
+	if testing.Short() {
+		lists = lists[:400]
+	}
+	duplicates, blockedSeen := 0, 0
+	for _, capacity := range []uint32{0, 256, 4096} {
+		for _, blocked := range []uint64{0, 1, 100} {
+			cfg := Config{TableCapacity: capacity, PeerMaxTableCapacity: 4096, BlockedStreams: blocked}
+			s := newSchedule(t, fmt.Sprintf("QIF, capacity %d, blocked streams %d", capacity, blocked), uint64(capacity)+blocked, cfg)
+			play(s, lists)
+			checkUse(t, s, capacity > 0)
+			duplicates += s.mir.duplicates
+			blockedSeen += s.maxBlocked
 		}
-		for len(queue) > 0 {
-			deliver(0)
-		}
-		if got := m.dynRefs > 0; got != c.wantRefs {
-			t.Errorf("capacity %d/%d: %d dynamic references decoded; want some: %v", c.capacity, c.peer, m.dynRefs, c.wantRefs)
-		}
+	}
+	if duplicates == 0 || blockedSeen == 0 {
+		t.Errorf("%d Duplicate instructions, %d streams blocked at most, summed over the tables; want some of each", duplicates, blockedSeen)
 	}
 }
 
@@ -130,9 +145,11 @@ func TestDynamicRoundTrip(t *testing.T) {
 // encoder refuses, and that an instruction cut short waits for more.
 func TestDecoderStreamErrors(t *testing.T) {
 	enc := New(Config{TableCapacity: 4096, PeerMaxTableCapacity: 4096})
-	_, es := enc.AppendSection(nil, nil, 0, []spec.Field{{Name: "x-a", Value: "1"}})
-	if len(es) == 0 {
-		t.Fatal("no insert for a new field")
+	// A field is inserted the second time it is seen.
+	fields := []spec.Field{{Name: "x-a", Value: "1"}}
+	enc.AppendSection(nil, nil, 0, fields)
+	if _, es := enc.AppendSection(nil, nil, 0, fields); len(es) == 0 {
+		t.Fatal("no insert for a field seen twice")
 	}
 	for _, c := range []struct {
 		name   string
@@ -164,13 +181,13 @@ func TestDecoderStreamErrors(t *testing.T) {
 }
 
 // ackAll sends enc what a decoder that has decoded section, sent on
-// stream 0, and received every insert sends: the Section Acknowledgment
+// stream, and received every insert sends: the Section Acknowledgment
 // its Required Insert Count calls for, then an Insert Count Increment for
 // the inserts still unacknowledged. ds is the room to write them in.
-func ackAll(enc *Encoder, ds, section []byte) error {
+func ackAll(enc *Encoder, ds []byte, stream uint64, section []byte) error {
 	ds = ds[:0]
 	if section[0] != 0 {
-		ds = encoder.AppendInteger(ds, 0x80, 7, 0)
+		ds = encoder.AppendInteger(ds, 0x80, 7, stream)
 	}
 	if _, err := enc.DecoderStream(ds); err != nil {
 		return err

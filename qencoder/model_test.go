@@ -2,168 +2,190 @@ package qencoder
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/hpackcert/hpackcert/encoder"
 	"github.com/hpackcert/hpackcert/internal/qspec"
 	"github.com/hpackcert/hpackcert/internal/spec"
 )
 
-// model is a QPACK decoder written for the tests from RFC 9204, strict
-// about what the encoder must do: Set Dynamic Table Capacity within the
-// setting and before any insertion, references to live entries only,
-// below the Required Insert Count, which must be exact, and no section
-// needing inserts not yet received (the encoder never blocks).
-type model struct {
-	maxCapacity uint64 // SETTINGS_QPACK_MAX_TABLE_CAPACITY
+// mirror follows the encoder's side of a connection as the encoder sees
+// it, from the octets it writes and the decoder-stream octets it has read,
+// to check the rule no decoder can see: an insertion (or a capacity)
+// evicts only evictable entries, those below the Known Received Count
+// that no unacknowledged section references (§2.1.1). A decoder notices
+// a bad eviction only when a late section needs the entry; the mirror
+// notices it when the instruction is written. It is written from RFC 9204,
+// not from the encoder, and also counts the forms the encoder used, for
+// the tests to check the policy reached them.
+type mirror struct {
+	maxEntries  uint64 // of the decoder's SETTINGS_QPACK_MAX_TABLE_CAPACITY
 	capacity    uint64
-	capacitySet bool
 	entries     []spec.Field // every insertion, by absolute index
-	first       uint64       // oldest live entry
-	size        uint64
-	acked       uint64 // inserts the model has told the encoder of
-	dynRefs     int    // dynamic references decoded
+	first, size uint64
+	known       uint64          // the Known Received Count (§2.1.4)
+	sections    []mirrorSection // unacknowledged, in the order written
+
+	instructions, duplicates, dynRefs, postBase int
 }
 
-func (m *model) encoderStream(b []byte) error {
-	for p := 0; p < len(b); {
-		in, next, err := qspec.ReadEncoderInstruction(b, p)
+// mirrorSection is a section with dynamic references awaiting its
+// Section Acknowledgment: its stream, Required Insert Count and the
+// absolute index of each reference.
+type mirrorSection struct {
+	stream, required uint64
+	refs             []uint64
+}
+
+// written takes a section of stream and the encoder-stream octets
+// AppendSection wrote with it. The section's own references count as
+// unacknowledged for its instructions: the decoder may read them before
+// the section.
+func (m *mirror) written(stream uint64, section, enc []byte) error {
+	var ins []qspec.Instruction
+	inserts := uint64(len(m.entries))
+	for p := 0; p < len(enc); {
+		in, next, err := qspec.ReadEncoderInstruction(enc, p)
 		if err != nil {
 			return fmt.Errorf("encoder stream at %d: %w", p, err)
 		}
-		switch in.Kind {
-		case qspec.SetCapacity:
-			if in.Value > m.maxCapacity {
-				return fmt.Errorf("capacity %d above the setting %d (§4.3.1)", in.Value, m.maxCapacity)
-			}
-			m.capacity, m.capacitySet = in.Value, true
-			if err := m.evictTo(m.capacity); err != nil {
-				return err
-			}
-		case qspec.InsertNameRef, qspec.InsertLiteralName:
-			if !m.capacitySet {
-				return fmt.Errorf("insert at %d before Set Dynamic Table Capacity (§3.2.3)", p)
-			}
-			f := spec.Field{Name: in.Name.Text, Value: in.FieldValue.Text}
-			if in.Kind == qspec.InsertNameRef {
-				name, err := m.nameOf(in.Static, in.Value)
-				if err != nil {
-					return err
-				}
-				f.Name = name
-			}
-			size := uint64(len(f.Name)+len(f.Value)) + qspec.EntryOverhead
-			if size > m.capacity {
-				return fmt.Errorf("entry of %d octets above capacity %d (§3.2.2)", size, m.capacity)
-			}
-			if err := m.evictTo(m.capacity - size); err != nil {
-				return err
-			}
-			m.entries = append(m.entries, f)
-			m.size += size
-		default:
-			return fmt.Errorf("unexpected %v at %d", in.Kind, p)
+		if in.Kind != qspec.SetCapacity {
+			inserts++
 		}
-		p = next
+		ins, p = append(ins, in), next
+	}
+	cur := mirrorSection{stream: stream}
+	pf, lines, err := qspec.WalkSection(section, len(section))
+	if err != nil {
+		return err
+	}
+	if cur.required, err = pf.RequiredInsertCount(m.maxEntries, inserts); err != nil {
+		return err
+	}
+	base, err := pf.Base(cur.required)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		switch {
+		case l.Static || l.Kind == qspec.LiteralName:
+		case l.Kind == qspec.IndexedPostBase || l.Kind == qspec.LiteralPostBaseRef:
+			if start := uint64(len(m.entries)); base != start {
+				return fmt.Errorf("post-base reference from Base %d, not the Insert Count %d at the start of the section (the package doc's policy)", base, start)
+			}
+			cur.refs = append(cur.refs, base+l.Index)
+			m.postBase++
+		default:
+			cur.refs = append(cur.refs, base-1-l.Index)
+		}
+	}
+	m.dynRefs += len(cur.refs)
+	for _, in := range ins {
+		if err := m.apply(in, cur.refs); err != nil {
+			return fmt.Errorf("encoder stream at %d: %w", in.Offset, err)
+		}
+	}
+	if cur.required > 0 {
+		m.sections = append(m.sections, cur)
 	}
 	return nil
 }
 
-// nameOf resolves the name index of an Insert with Name Reference, before
-// the insertion evicts anything.
-func (m *model) nameOf(static bool, index uint64) (string, error) {
-	if static {
-		if index >= qspec.StaticTableLen {
-			return "", fmt.Errorf("static index %d", index)
+// apply carries out one encoder instruction, checking its evictions.
+func (m *mirror) apply(in qspec.Instruction, current []uint64) error {
+	m.instructions++
+	if in.Kind == qspec.SetCapacity {
+		m.capacity = in.Value
+		return m.evictTo(m.capacity, current)
+	}
+	var f spec.Field
+	switch {
+	case in.Kind == qspec.InsertLiteralName:
+		f = spec.Field{Name: in.Name.Text, Value: in.FieldValue.Text}
+	case in.Static:
+		f = spec.Field{Name: qspec.StaticTable[in.Value].Name, Value: in.FieldValue.Text}
+	default:
+		n := uint64(len(m.entries))
+		if in.Value >= n || n-1-in.Value < m.first {
+			return fmt.Errorf("%v of relative index %d: no such entry", in.Kind, in.Value)
 		}
-		return qspec.StaticTable[index].Name, nil
+		f = m.entries[n-1-in.Value]
+		if in.Kind == qspec.Duplicate {
+			m.duplicates++
+		} else {
+			f.Value = in.FieldValue.Text
+		}
 	}
-	inserted := uint64(len(m.entries))
-	if index >= inserted || inserted-1-index < m.first {
-		return "", fmt.Errorf("insert by relative name index %d: no such live entry", index)
+	size := uint64(len(f.Name)+len(f.Value)) + qspec.EntryOverhead
+	if size > m.capacity {
+		return fmt.Errorf("entry of %d octets above capacity %d", size, m.capacity)
 	}
-	return m.entries[inserted-1-index].Name, nil
+	if err := m.evictTo(m.capacity-size, current); err != nil {
+		return err
+	}
+	m.entries = append(m.entries, f)
+	m.size += size
+	return nil
 }
 
-func (m *model) evictTo(limit uint64) error {
+// evictTo evicts the oldest entries until the table holds at most limit
+// octets, refusing any that is not evictable.
+func (m *mirror) evictTo(limit uint64, current []uint64) error {
 	for m.size > limit {
-		f := m.entries[m.first]
+		abs := m.first
+		if abs >= m.known {
+			return fmt.Errorf("evicts entry %d, not acknowledged (Known Received Count %d) (§2.1.1)", abs, m.known)
+		}
+		if slices.Contains(current, abs) {
+			return fmt.Errorf("evicts entry %d, which the section written with it references (§2.1.1)", abs)
+		}
+		for _, s := range m.sections {
+			if slices.Contains(s.refs, abs) {
+				return fmt.Errorf("evicts entry %d, referenced by an unacknowledged section of stream %d (§2.1.1)", abs, s.stream)
+			}
+		}
+		f := m.entries[abs]
 		m.size -= uint64(len(f.Name)+len(f.Value)) + qspec.EntryOverhead
 		m.first++
 	}
 	return nil
 }
 
-// section decodes a field section, returning its fields and its Required
-// Insert Count.
-func (m *model) section(b []byte) ([]spec.Field, uint64, error) {
-	pf, lines, err := qspec.WalkSection(b, 1<<20)
-	if err != nil {
-		return nil, 0, err
-	}
-	inserted := uint64(len(m.entries))
-	required, err := pf.RequiredInsertCount(qspec.MaxEntries(m.maxCapacity), inserted)
-	if err != nil {
-		return nil, 0, err
-	}
-	if required > inserted {
-		return nil, 0, fmt.Errorf("Required Insert Count %d with %d inserts received: the section blocks", required, inserted)
-	}
-	base, err := pf.Base(required)
-	if err != nil {
-		return nil, 0, err
-	}
-	var maxRef uint64
-	entry := func(postBase bool, index uint64) (spec.Field, error) {
-		abs := base - 1 - index
-		if postBase {
-			abs = base + index
+// decoderStream takes decoder-stream octets the encoder has read, whole
+// instructions only (§4.4).
+func (m *mirror) decoderStream(b []byte) error {
+	for p := 0; p < len(b); {
+		in, next, err := qspec.ReadDecoderInstruction(b, p)
+		if err != nil {
+			return err
 		}
-		if (!postBase && index >= base) || abs >= required || abs < m.first {
-			return spec.Field{}, fmt.Errorf("dynamic index %d (post-base %v, Base %d, Required Insert Count %d): no such live entry below the Required Insert Count (first live %d)", index, postBase, base, required, m.first)
-		}
-		maxRef = max(maxRef, abs+1)
-		m.dynRefs++
-		return m.entries[abs], nil
-	}
-	fields := make([]spec.Field, len(lines))
-	for i, l := range lines {
-		var f spec.Field
-		switch {
-		case l.Static && l.Index >= qspec.StaticTableLen:
-			return nil, 0, fmt.Errorf("line %d: static index %d", i, l.Index)
-		case l.Static:
-			f = qspec.StaticTable[l.Index]
-		case l.Kind == qspec.LiteralName:
-			f.Name = l.Name.Text
-		default:
-			if f, err = entry(l.Kind == qspec.IndexedPostBase || l.Kind == qspec.LiteralPostBaseRef, l.Index); err != nil {
-				return nil, 0, fmt.Errorf("line %d: %w", i, err)
+		switch in.Kind {
+		case qspec.SectionAck:
+			i := slices.IndexFunc(m.sections, func(s mirrorSection) bool { return s.stream == in.Value })
+			if i < 0 {
+				return fmt.Errorf("Section Acknowledgment of stream %d, with none outstanding", in.Value)
 			}
+			m.known = max(m.known, m.sections[i].required)
+			m.sections = slices.Delete(m.sections, i, i+1)
+		case qspec.StreamCancel:
+			m.sections = slices.DeleteFunc(m.sections, func(s mirrorSection) bool { return s.stream == in.Value })
+		case qspec.InsertCountIncrement:
+			m.known += in.Value
 		}
-		if l.Kind != qspec.Indexed && l.Kind != qspec.IndexedPostBase {
-			f.Value = l.Value.Text
-		}
-		f.Sensitive = l.NeverIndexed
-		fields[i] = f
+		p = next
 	}
-	if maxRef != required {
-		return nil, 0, fmt.Errorf("Required Insert Count %d, but the highest reference needs %d (§4.5.1.1)", required, maxRef)
-	}
-	return fields, required, nil
+	return nil
 }
 
-// decoderStream returns the instructions the model sends after decoding
-// a section of streamID with this Required Insert Count: a Section
-// Acknowledgment when it is not 0 (§4.4.1), and an Insert Count Increment
-// for inserts the encoder has not learned of when increment is set.
-func (m *model) decoderStream(dst []byte, streamID, required uint64, increment bool) []byte {
-	if required > 0 {
-		dst = encoder.AppendInteger(dst, 0x80, 7, streamID)
-		m.acked = max(m.acked, required)
+// agrees returns an error if the encoder's Known Received Count or its
+// unacknowledged sections differ from the mirror's.
+func (m *mirror) agrees(e *Encoder) error {
+	if e.known != m.known || len(e.sections) != len(m.sections) {
+		return fmt.Errorf("encoder: Known Received Count %d, %d sections outstanding; mirror: %d, %d", e.known, len(e.sections), m.known, len(m.sections))
 	}
-	if n := uint64(len(m.entries)) - m.acked; increment && n > 0 {
-		dst = encoder.AppendInteger(dst, 0x00, 6, n)
-		m.acked += n
+	for i, s := range m.sections {
+		if got := e.sections[i]; len(s.refs) == 0 || got.streamID != s.stream || got.required != s.required || got.minRef != slices.Min(s.refs) {
+			return fmt.Errorf("outstanding section %d: encoder %+v, mirror stream %d required %d refs %v", i, got, s.stream, s.required, s.refs)
+		}
 	}
-	return dst
+	return nil
 }

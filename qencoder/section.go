@@ -14,30 +14,46 @@ var prefixRoom [2 * maxIndexLen]byte
 
 // sectionState is what AppendSection knows of the section being written.
 type sectionState struct {
-	canRef bool   // a slot is free to wait for its acknowledgement
-	hasRef bool   // it references the dynamic table
-	minRef uint64 // its lowest absolute index referenced
-	maxRef uint64 // its highest
-	base   uint64
+	canRef bool // a slot is free to wait for its acknowledgement
+	// refLimit bounds the absolute indices the section references: the
+	// Known Received Count, or none when the section may block.
+	refLimit uint64
+	base     uint64
+	hasRef   bool   // it references the dynamic table
+	minRef   uint64 // its lowest absolute index referenced
+	maxRef   uint64 // its highest
 }
 
-func (w *sectionState) ref(abs uint64) uint64 {
+// ref records a reference to the entry abs and returns its index in a
+// field line: relative to the Base (§3.2.5), or post-base (§3.2.6) for
+// an entry inserted while the section is written.
+func (w *sectionState) ref(abs uint64) (index uint64, postBase bool) {
 	w.minRef = min(w.minRef, abs)
 	w.maxRef = max(w.maxRef, abs)
 	w.hasRef = true
-	return w.base - 1 - abs
+	if abs >= w.base {
+		return abs - w.base, true
+	}
+	return w.base - 1 - abs, false
 }
 
 // AppendSection appends the field section (§4.5) carrying fields, in
 // order, for the request or push stream streamID to section, and the
 // encoder-stream instructions (§4.3) it needs to encStream, and returns
 // both extended buffers. The encoder-stream octets must reach the decoder
-// before the section's, in order; they do not block the section, which
-// references only acknowledged entries. Each line is as the package doc's
-// policy decides.
+// in order, and should be sent before the section's: a section that
+// references entries not yet acknowledged blocks its stream until they
+// arrive, which the package doc's budget bounds. Each line is as the
+// package doc's policy decides.
 func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fields []spec.Field) ([]byte, []byte) {
-	w := sectionState{minRef: math.MaxUint64, base: e.known}
-	w.canRef = e.known > 0 && e.freeSlot() >= 0
+	w := sectionState{minRef: math.MaxUint64}
+	if e.table.capacity > 0 && len(e.sections) < cap(e.sections) {
+		w.canRef = true
+		w.base, w.refLimit = e.known, e.known
+		if e.mayBlock(streamID) {
+			w.base, w.refLimit = e.table.inserted, math.MaxUint64
+		}
+	}
 	start := len(section)
 	section = append(section, prefixRoom[:]...)
 	for _, f := range fields {
@@ -46,8 +62,8 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 	var required, base uint64
 	if w.hasRef {
 		required, base = w.maxRef+1, w.base
-		e.unacked[e.freeSlot()] = unacked{used: true, streamID: streamID, seq: e.seq, required: required, minRef: w.minRef}
-		e.seq++
+		e.sections = append(e.sections, outstanding{streamID: streamID, required: required, minRef: w.minRef})
+		e.pinned = min(e.pinned, w.minRef)
 	}
 	var room [len(prefixRoom)]byte
 	prefix := qspec.AppendPrefix(room[:0], required, base, e.maxEntries)
@@ -61,65 +77,109 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	if hasField && !f.Sensitive {
 		return encoder.AppendInteger(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
 	}
-	never := f.Sensitive || (!hasField && e.neverIndexed(f.Name, f.Value))
-	// Sections reference acknowledged entries only; inserts look at all.
-	refField, hasRefField, refName, hasRefName := e.table.find(f.Name, f.Value, e.known)
-	if !never && hasRefField && w.canRef {
-		return encoder.AppendInteger(dst, indexedDynamic, indexedPrefixBits, w.ref(refField)), enc
+	nameHash := uint64(nameIndex+1) * hashMul1 // a static name's, unhashed
+	if hasField {
+		// A sensitive static field names its own entry.
+		nameIndex = fieldIndex
 	}
-	useDynName := !hasName && hasRefName && w.canRef
-	var rel uint64
-	if useDynName {
-		// Recorded before any insert, so that the insert does not
-		// evict it.
-		rel = w.ref(refName)
+	// A field equal to a static entry went above unless sensitive.
+	never := f.Sensitive || e.neverIndexed(f.Name, f.Value)
+	t := &e.table
+	if t.capacity == 0 {
+		return e.appendLiteral(w, dst, f, never, nameIndex, hasName, 0), enc
 	}
-	if !never && !hasField {
-		_, hasAnyField, anyName, hasAnyName := e.table.find(f.Name, f.Value, e.table.inserted)
-		if !hasAnyField {
-			enc = e.insert(enc, w, f, nameIndex, hasName, anyName, hasAnyName)
+	if !hasName {
+		nameHash = hashString(f.Name)
+	}
+	fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
+	if !never {
+		if abs, ok := t.findField(fieldHash, f.Name, f.Value, t.drain, w.refLimit); ok && w.canRef {
+			return appendIndexed(dst, w, abs), enc
+		}
+		// No entry the section may reference: insert the field if
+		// it was seen lately, or duplicate its newest entry if that
+		// one is draining.
+		inserted := false
+		switch abs, ok := t.findField(fieldHash, f.Name, f.Value, 0, math.MaxUint64); {
+		case !ok && t.seenBefore(fieldHash):
+			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
+		case ok && abs < t.drain:
+			enc, inserted = e.duplicate(enc, w, f, abs, nameHash, fieldHash)
+		}
+		if inserted && w.canRef && t.inserted-1 < w.refLimit {
+			return appendIndexed(dst, w, t.inserted-1), enc
 		}
 	}
-	var pattern byte
+	return e.appendLiteral(w, dst, f, never, nameIndex, hasName, nameHash), enc
+}
+
+// appendIndexed appends the "Indexed Field Line" of the dynamic entry abs
+// (§4.5.2), or its post-base form (§4.5.3).
+func appendIndexed(dst []byte, w *sectionState, abs uint64) []byte {
+	index, postBase := w.ref(abs)
+	if postBase {
+		return encoder.AppendInteger(dst, indexedPostBase, postBaseIndexBits, index)
+	}
+	return encoder.AppendInteger(dst, indexedDynamic, indexedPrefixBits, index)
+}
+
+// appendLiteral appends a literal line of f, with the N bit if never:
+// with a reference to the static name nameIndex if hasName (§4.5.4), or
+// else to the name of a dynamic entry the section may reference, found by
+// its name hash nameHash (§4.5.4, §4.5.5), or else with a literal name
+// (§4.5.6).
+func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f spec.Field, never bool, nameIndex uint8, hasName bool, nameHash uint64) []byte {
+	var dynName uint64
+	hasDyn := false
+	if !hasName && w.canRef {
+		dynName, hasDyn = e.table.findName(nameHash, f.Name, e.table.drain, w.refLimit)
+	}
+	var pattern, prefixBits byte
+	var index uint64
 	switch {
 	case hasName:
-		if hasField {
-			nameIndex = fieldIndex
+		pattern, prefixBits, index = nameRefStatic, nameRefPrefixBits, uint64(nameIndex)
+		if never {
+			pattern |= nameRefNever
 		}
-		pattern = nameRefStatic
-		rel = uint64(nameIndex)
-	case useDynName:
-		pattern = nameRefDynamic
+	case hasDyn:
+		var postBase bool
+		index, postBase = w.ref(dynName)
+		pattern, prefixBits = nameRefDynamic, nameRefPrefixBits
+		if never {
+			pattern |= nameRefNever
+		}
+		if postBase {
+			pattern, prefixBits = postBaseNameRef, postBaseNameBits
+			if never {
+				pattern |= postBaseNameNever
+			}
+		}
 	default:
 		pattern = literalName
 		if never {
 			pattern |= literalNameNever
 		}
 		dst = appendString(dst, pattern, nameLenPrefixBits, f.Name)
-		return appendString(dst, 0, valueLenPrefixBits, f.Value), enc
+		return appendString(dst, 0, valueLenPrefixBits, f.Value)
 	}
-	if never {
-		pattern |= nameRefNever
-	}
-	dst = encoder.AppendInteger(dst, pattern, nameRefPrefixBits, rel)
-	return appendString(dst, 0, valueLenPrefixBits, f.Value), enc
+	dst = encoder.AppendInteger(dst, pattern, uint8(prefixBits), index)
+	return appendString(dst, 0, valueLenPrefixBits, f.Value)
 }
 
 // insert inserts f on the encoder stream, by the name of static entry
-// staticName or of dynamic entry dynName when there is one, if its entry
+// staticName when hasStatic, or else of the newest dynamic entry of its
+// name if there is one, and reports whether it did: only if its entry
 // takes at most 3/4 of the capacity and fits once only evictable entries
 // are evicted.
-func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName uint8, hasStatic bool, dynName uint64, hasDyn bool) []byte {
+func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName uint8, hasStatic bool, nameHash, fieldHash uint64) ([]byte, bool) {
 	t := &e.table
 	size := entrySize(f.Name, f.Value)
 	if size*4 > t.capacity*3 || !t.canInsert(size, e.evictable(w.minRef)) {
-		return enc
+		return enc, false
 	}
-	if !e.capacitySent {
-		enc = encoder.AppendInteger(enc, setCapacity, capacityPrefixBits, t.capacity)
-		e.capacitySent = true
-	}
-	switch {
+	enc = e.appendCapacity(enc)
+	switch dynName, hasDyn := t.findName(nameHash, f.Name, 0, math.MaxUint64); {
 	case hasStatic:
 		enc = encoder.AppendInteger(enc, insertStatic, indexedPrefixBits, uint64(staticName))
 	case hasDyn:
@@ -129,6 +189,30 @@ func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName u
 	default:
 		enc = appendString(enc, insertLiteral, insertNameBits, f.Name)
 	}
-	t.insert(f.Name, f.Value)
-	return appendString(enc, 0, valueLenPrefixBits, f.Value)
+	t.insert(f.Name, f.Value, nameHash, fieldHash)
+	return appendString(enc, 0, valueLenPrefixBits, f.Value), true
+}
+
+// duplicate inserts a copy of the draining entry abs, equal to f, with a
+// Duplicate instruction (§4.3.4, §2.1.1.1) if it fits once only evictable
+// entries are evicted, and reports whether it did.
+func (e *Encoder) duplicate(enc []byte, w *sectionState, f spec.Field, abs, nameHash, fieldHash uint64) ([]byte, bool) {
+	t := &e.table
+	if !t.canInsert(entrySize(f.Name, f.Value), e.evictable(w.minRef)) {
+		return enc, false
+	}
+	enc = e.appendCapacity(enc)
+	enc = encoder.AppendInteger(enc, duplicateEntry, duplicateIndexBits, t.inserted-1-abs)
+	t.insert(f.Name, f.Value, nameHash, fieldHash)
+	return enc, true
+}
+
+// appendCapacity appends Set Dynamic Table Capacity (§4.3.1) before the
+// first insertion.
+func (e *Encoder) appendCapacity(enc []byte) []byte {
+	if e.capacitySent {
+		return enc
+	}
+	e.capacitySent = true
+	return encoder.AppendInteger(enc, setCapacity, capacityPrefixBits, e.table.capacity)
 }

@@ -3,9 +3,14 @@ package qencoder
 import "github.com/hpackcert/hpackcert/internal/qspec"
 
 // dynEntry is one entry of the dynamic table: its name and value, stored
-// one after the other at off in the table's arena.
+// one after the other at off in the table's arena, the low 32 bits of its
+// name and field hashes, and the links of the two hash chains it is on.
 type dynEntry struct {
 	off, nameLen, valueLen uint32
+	nameHash, fieldHash    uint32
+	// nextName and nextField are the absolute index plus one of the
+	// next older entry on the same name or field chain, 0 at the end.
+	nextName, nextField uint64
 }
 
 // dynamicTable is the encoder's copy of the dynamic table (RFC 9204 §3.2):
@@ -19,37 +24,87 @@ type dynamicTable struct {
 	// within capacity always fit.
 	arena []byte
 	tail  uint32
-	// ring holds entry abs at ring[abs % len(ring)]: no table of
-	// capacity octets holds more than capacity/32 entries.
+	// ring holds entry abs at ring[abs & ringMask]: no table of capacity
+	// octets holds more than capacity/32 entries.
 	ring     []dynEntry
+	ringMask uint64
+	// names and fields are hash indexes: bucket h holds the absolute
+	// index plus one of the newest entry whose name (field) hash falls
+	// in it, and each entry links to the next older one. Links are never
+	// removed: entries leave the table oldest first, so a chain is cut
+	// where it reaches an evicted entry.
+	names, fields []uint64
+	bucketMask    uint64
+	// seen holds tags of the field hashes of the latest fields sent
+	// without an entry, seenNext the slot the next one takes: a field is
+	// inserted when it comes back while its tag is there (see the
+	// package doc).
+	seen     []uint32
+	seenNext int
+
 	first    uint64 // absolute index of the oldest entry
 	inserted uint64 // the Insert Count: entries ever inserted
 	size     uint64 // sum of the entries' sizes (§3.2.1)
 	capacity uint64
+
+	// The draining index (§2.1.1.1): entries below drain are too close
+	// to eviction to be referenced, those whose eviction leaves less than
+	// drainTarget octets insertable. drainRoom is the octets insertable
+	// before the entry drain is evicted: capacity - size plus the sizes
+	// of the entries below it. Insertions only lower it, evictions leave
+	// it, so drain only moves up.
+	drain       uint64
+	drainRoom   uint64
+	drainTarget uint64
 }
 
+// drainDivisor sets the draining index's target: an eighth of the
+// capacity kept free of entries new references pin (see the package doc).
+const drainDivisor = 8
+
 func newDynamicTable(capacity uint64) dynamicTable {
+	ringLen := nextPowerOfTwo(max(capacity/qspec.EntryOverhead, 1))
+	// As many seen fields as half the entries the table holds, and at
+	// least 16: more admit values that do not come back before they would
+	// be evicted, fewer forget those that do. On the QIF traffic this did
+	// best from 256 octets to 16 KiB of table.
+	seenSlots := max(ringLen/2, 16)
 	return dynamicTable{
-		arena:    make([]byte, capacity),
-		ring:     make([]dynEntry, max(capacity/qspec.EntryOverhead, 1)),
-		capacity: capacity,
+		arena:       make([]byte, capacity),
+		ring:        make([]dynEntry, ringLen),
+		ringMask:    ringLen - 1,
+		names:       make([]uint64, 2*ringLen),
+		fields:      make([]uint64, 2*ringLen),
+		bucketMask:  2*ringLen - 1,
+		seen:        make([]uint32, seenSlots),
+		capacity:    capacity,
+		drainRoom:   capacity,
+		drainTarget: capacity / drainDivisor,
 	}
 }
 
+func nextPowerOfTwo(n uint64) uint64 {
+	p := uint64(1)
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
 // size is the entry's size (§3.2.1).
-func (en dynEntry) size() uint64 {
+func (en *dynEntry) size() uint64 {
 	return uint64(en.nameLen) + uint64(en.valueLen) + qspec.EntryOverhead
 }
 
-func (t *dynamicTable) entry(abs uint64) dynEntry {
-	return t.ring[abs%uint64(len(t.ring))]
+func (t *dynamicTable) entry(abs uint64) *dynEntry {
+	return &t.ring[abs&t.ringMask]
 }
 
-func (t *dynamicTable) name(en dynEntry) []byte {
+func (t *dynamicTable) name(en *dynEntry) []byte {
 	return t.arena[en.off : en.off+en.nameLen]
 }
 
-func (t *dynamicTable) value(en dynEntry) []byte {
+func (t *dynamicTable) value(en *dynEntry) []byte {
 	return t.arena[en.off+en.nameLen : en.off+en.nameLen+en.valueLen]
 }
 
@@ -57,24 +112,49 @@ func entrySize(name, value string) uint64 {
 	return uint64(len(name)) + uint64(len(value)) + qspec.EntryOverhead
 }
 
-// find returns the absolute index of the newest entry of name: value
-// among those below limit, and of the newest entry of the name alone,
-// each with whether there is one.
-func (t *dynamicTable) find(name, value string, limit uint64) (field uint64, hasField bool, nameAbs uint64, hasName bool) {
-	for abs := min(limit, t.inserted); abs > t.first; {
-		abs--
-		en := t.entry(abs)
-		if string(t.name(en)) != name {
-			continue
-		}
-		if !hasName {
-			nameAbs, hasName = abs, true
-		}
-		if string(t.value(en)) == value {
-			return abs, true, nameAbs, true
+// seenBefore reports whether the field of hash h, which has no entry, was
+// seen lately, and records that it was.
+func (t *dynamicTable) seenBefore(h uint64) bool {
+	tag := uint32(h >> 32)
+	for _, x := range t.seen {
+		if x == tag {
+			return true
 		}
 	}
-	return 0, false, nameAbs, hasName
+	t.seen[t.seenNext] = tag
+	t.seenNext = (t.seenNext + 1) % len(t.seen)
+	return false
+}
+
+// findField returns the absolute index of the newest live entry equal to
+// name: value in [lo, hi), whose field hash is h, and whether there is
+// one.
+func (t *dynamicTable) findField(h uint64, name, value string, lo, hi uint64) (uint64, bool) {
+	lo = max(lo, t.first)
+	for ref := t.fields[h&t.bucketMask]; ref > lo; {
+		abs := ref - 1
+		en := t.entry(abs)
+		if abs < hi && en.fieldHash == uint32(h) && string(t.name(en)) == name && string(t.value(en)) == value {
+			return abs, true
+		}
+		ref = en.nextField
+	}
+	return 0, false
+}
+
+// findName returns the absolute index of the newest live entry named name
+// in [lo, hi), whose name hash is h, and whether there is one.
+func (t *dynamicTable) findName(h uint64, name string, lo, hi uint64) (uint64, bool) {
+	lo = max(lo, t.first)
+	for ref := t.names[h&t.bucketMask]; ref > lo; {
+		abs := ref - 1
+		en := t.entry(abs)
+		if abs < hi && en.nameHash == uint32(h) && string(t.name(en)) == name {
+			return abs, true
+		}
+		ref = en.nextName
+	}
+	return 0, false
 }
 
 // canInsert reports whether an entry of size octets fits once the entries
@@ -90,13 +170,17 @@ func (t *dynamicTable) canInsert(size, evictable uint64) bool {
 	return free >= size
 }
 
-// insert adds name: value, evicting the oldest entries it needs room from;
-// the caller has checked canInsert.
-func (t *dynamicTable) insert(name, value string) {
+// insert adds name: value, whose hashes are nameHash and fieldHash,
+// evicting the oldest entries it needs room from; the caller has checked
+// canInsert.
+func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64) {
 	size := entrySize(name, value)
 	for t.size+size > t.capacity {
 		t.size -= t.entry(t.first).size()
 		t.first++
+	}
+	if t.drain < t.first {
+		t.drain, t.drainRoom = t.first, t.capacity-t.size
 	}
 	need := uint32(len(name) + len(value))
 	if int(t.tail)+int(need) > len(t.arena) {
@@ -106,9 +190,20 @@ func (t *dynamicTable) insert(name, value string) {
 	copy(t.arena[off:], name)
 	copy(t.arena[off+uint32(len(name)):], value)
 	t.tail += need
-	t.ring[t.inserted%uint64(len(t.ring))] = dynEntry{off, uint32(len(name)), uint32(len(value))}
+	nb, fb := &t.names[nameHash&t.bucketMask], &t.fields[fieldHash&t.bucketMask]
+	*t.entry(t.inserted) = dynEntry{
+		off: off, nameLen: uint32(len(name)), valueLen: uint32(len(value)),
+		nameHash: uint32(nameHash), fieldHash: uint32(fieldHash),
+		nextName: *nb, nextField: *fb,
+	}
 	t.inserted++
+	*nb, *fb = t.inserted, t.inserted
 	t.size += size
+	t.drainRoom -= size
+	for t.drain < t.inserted && t.drainRoom < t.drainTarget {
+		t.drainRoom += t.entry(t.drain).size()
+		t.drain++
+	}
 }
 
 // compact moves the live entries' strings to the start of the arena.
@@ -121,6 +216,6 @@ func (t *dynamicTable) compact() {
 	copy(t.arena, t.arena[start:t.tail])
 	t.tail -= start
 	for abs := t.first; abs < t.inserted; abs++ {
-		t.ring[abs%uint64(len(t.ring))].off -= start
+		t.entry(abs).off -= start
 	}
 }

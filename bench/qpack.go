@@ -58,7 +58,7 @@ func qpackOursPasses(conns [][][]spec.Field) func(n int) error {
 	return func(n int) error {
 		for range n {
 			for _, lists := range conns {
-				e := qencoder.New(qencoder.Config{TableCapacity: qpackTableCapacity, PeerMaxTableCapacity: qpackTableCapacity})
+				e := qencoder.New(qencoder.Config{TableCapacity: qpackTableCapacity, PeerMaxTableCapacity: qpackTableCapacity, BlockedStreams: qpackBlockedStreams})
 				for i, list := range lists {
 					stream := uint64(4 * i)
 					section, es = e.AppendSection(section[:0], es[:0], stream, list)

@@ -15,7 +15,7 @@ import (
 const gofuzzQPACKCapacity = 4096
 
 func newQPACKEncoder(s qpack.Settings) (qpack.Encoder, error) {
-	return &gofuzzQPACKEncoder{e: qencoder.New(qencoder.Config{TableCapacity: gofuzzQPACKCapacity, PeerMaxTableCapacity: s.MaxTableCapacity})}, nil
+	return &gofuzzQPACKEncoder{e: qencoder.New(qencoder.Config{TableCapacity: gofuzzQPACKCapacity, PeerMaxTableCapacity: s.MaxTableCapacity, BlockedStreams: s.BlockedStreams})}, nil
 }
 
 type gofuzzQPACKEncoder struct {

@@ -146,7 +146,7 @@ func trafficStories(lists int) (*inputs, error) {
 // streams 0, 4, 8... under settings set, its encoder-stream octets cut
 // in pieces of piece octets (0: whole).
 func encodeLists(name string, set qpack.Settings, lists [][]Field, piece int) (story, error) {
-	e := qencoder.New(qencoder.Config{TableCapacity: uint32(set.MaxTableCapacity), PeerMaxTableCapacity: set.MaxTableCapacity})
+	e := qencoder.New(qencoder.Config{TableCapacity: uint32(set.MaxTableCapacity), PeerMaxTableCapacity: set.MaxTableCapacity, BlockedStreams: set.BlockedStreams})
 	d := qstrict.New(qstrict.Settings(set))
 	b := newStory(name, set)
 	for i, l := range lists {

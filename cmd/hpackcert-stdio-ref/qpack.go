@@ -26,7 +26,7 @@ func serveQPACK(decoder, encoder bool, capacity uint32, binary bool) error {
 	} else {
 		s.Name = fmt.Sprintf("hpackcert-stdio-ref qpack encoder (capacity %d)", capacity)
 		s.NewEncoder = func(set hpackstdio.QSettings) (hpackstdio.QEncoder, error) {
-			cfg := qencoder.Config{TableCapacity: capacity, PeerMaxTableCapacity: set.MaxTableCapacity}
+			cfg := qencoder.Config{TableCapacity: capacity, PeerMaxTableCapacity: set.MaxTableCapacity, BlockedStreams: set.BlockedStreams}
 			return &qpackEncoder{e: qencoder.New(cfg)}, nil
 		}
 	}

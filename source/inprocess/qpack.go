@@ -132,7 +132,7 @@ const refQPACKCapacity = 4096
 // NewRefQPACKEncoder opens a connection of the reference QPACK encoder
 // (package qencoder) under the decoder's settings s.
 func NewRefQPACKEncoder(s qpack.Settings) (qpack.Encoder, error) {
-	return &refQPACKEncoder{e: qencoder.New(qencoder.Config{TableCapacity: refQPACKCapacity, PeerMaxTableCapacity: s.MaxTableCapacity})}, nil
+	return &refQPACKEncoder{e: qencoder.New(qencoder.Config{TableCapacity: refQPACKCapacity, PeerMaxTableCapacity: s.MaxTableCapacity, BlockedStreams: s.BlockedStreams})}, nil
 }
 
 type refQPACKEncoder struct {

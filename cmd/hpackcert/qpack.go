@@ -5,17 +5,20 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/source/inprocess"
 	"github.com/hpackcert/hpackcert/source/live/h3"
 	"github.com/hpackcert/hpackcert/source/recorded"
+	"github.com/hpackcert/hpackcert/source/stdio"
 )
 
 // qpackRun is one run of the qpack command.
 type qpackRun struct {
-	encoders, recordings, lives listFlag
+	encoders, execs, recordings, lives listFlag
+	timeout                            time.Duration
 	gradeFlags
 	reportFlags
 	stdout io.Writer
@@ -45,6 +48,8 @@ is. With no encoder named, the reference encoder is certified.`,
 		q := &qpackRun{}
 		fs.section("QPACK encoders (repeatable, one matrix; none named: builtin:ref)", func() {
 			fs.Var(&q.encoders, "encoder", "`builtin:NAME` a built-in QPACK encoder: "+strings.Join(inprocess.BuiltinQPACKEncoderNames(), ", "))
+			fs.Var(&q.execs, "exec", "`'CMD ARGS'` a program speaking the QPACK encoder side of hpack-stdio/1 on its stdin and stdout (docs/STDIO.md, QPACK mode)")
+			fs.DurationVar(&q.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec programs")
 			fs.Var(&q.lives, "live", "`NAME` a live HTTP/3 peer of hpackcert's catalogue ("+strings.Join(h3.Names(), ", ")+"), started on 127.0.0.1 and captured over QUIC: a server's response encoder, a client's request encoder (\"all\": every installed one)")
 			fs.Var(&q.recordings, "recorded", "`DIR` QPACK Offline Interop output files (<qif>.out.<table size>.<blocked streams>.<ack>) in DIR, or in each folder of DIR (one target per folder)")
 		})
@@ -86,7 +91,7 @@ func (q *qpackRun) certify(stdout io.Writer, opts certify.QPACKEncoderOptions) (
 // open opens the encoders named (the reference encoder when none is).
 func (q *qpackRun) open() ([]qpack.EncoderTarget, error) {
 	names := q.encoders
-	if len(names)+len(q.recordings)+len(q.lives) == 0 {
+	if len(names)+len(q.execs)+len(q.recordings)+len(q.lives) == 0 {
 		names = []string{"ref"}
 	}
 	var targets []qpack.EncoderTarget
@@ -94,6 +99,13 @@ func (q *qpackRun) open() ([]qpack.EncoderTarget, error) {
 		t, err := inprocess.BuiltinQPACKEncoder(strings.TrimPrefix(name, "builtin:"))
 		if err != nil {
 			return targets, fmt.Errorf("--encoder %s: %w", name, err)
+		}
+		targets = append(targets, t)
+	}
+	for _, c := range q.execs {
+		t, err := stdio.ExecQPACKEncoder(c, stdio.ExecOptions{Timeout: q.timeout})
+		if err != nil {
+			return targets, fmt.Errorf("--exec %q: %w", c, err)
 		}
 		targets = append(targets, t)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hpackcert/hpackcert/internal/testenv"
 )
 
 // TestQPACKCommands runs the two QPACK commands as a user would: the
@@ -14,6 +16,7 @@ import (
 // errors (exit status 2) naming what was wrong.
 func TestQPACKCommands(t *testing.T) {
 	dir := t.TempDir()
+	ref := filepath.Join(testenv.BuildCommands(t, "cmd/hpackcert-stdio-ref"), "hpackcert-stdio-ref")
 	for _, tc := range []struct {
 		args    []string
 		status  int
@@ -28,6 +31,11 @@ func TestQPACKCommands(t *testing.T) {
 		{args: []string{"qpack", "--cases", "qenc/4.4", "--encoder", "builtin:quicgo", "--expect-fail", writeFile(t, dir, "x", "quic-go/qpack qenc/4.4.1/1\nquic-go/qpack qenc/4.4.3/1\n")}, status: 0, subject: "QPACK encoders"},
 		{args: []string{"qpack-decoders"}, status: 0, subject: "QPACK decoders",
 			grades: map[string]map[string]string{"strict": {"qdec/2.2/1": "pass", "qdec/4.5.1.1/2": "pass"}}},
+		{args: []string{"qpack", "--exec", ref + " -qpack-encoder", "--encoder", "builtin:ref"}, status: 0, subject: "QPACK encoders",
+			grades: map[string]map[string]string{"hpackcert-stdio-ref qpack encoder (capacity 4096)": {"qenc/2.1/1": "pass", "qenc/4.4.1/1": "pass"}}},
+		{args: []string{"qpack-decoders", "--exec", ref + " -qpack-decoder"}, status: 0, subject: "QPACK decoders",
+			grades: map[string]map[string]string{"hpackcert-stdio-ref qpack decoder (qstrict)": {"qdec/2.2.1/1": "pass"}}},
+		{args: []string{"qpack", "--exec", ref}, status: 2, err: "the program speaks HPACK, not QPACK"},
 		{args: []string{"qpack", "--cases", "qenc/9"}, status: 2, err: `no QPACK encoder case id starts with "qenc/9"`},
 		{args: []string{"qpack", "--encoder", "builtin:nope"}, status: 2, err: `no built-in QPACK encoder "nope"`},
 		{args: []string{"qpack", "--recorded", filepath.Join(dir, "missing")}, status: 2, err: "--recorded"},

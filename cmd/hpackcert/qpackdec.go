@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/hpackcert/hpackcert/certify"
 	"github.com/hpackcert/hpackcert/certify/qpack"
 	"github.com/hpackcert/hpackcert/source/inprocess"
+	"github.com/hpackcert/hpackcert/source/stdio"
 )
 
 // qpackDecoderRun is one run of the qpack-decoders command.
 type qpackDecoderRun struct {
-	decoders listFlag
+	decoders, execs listFlag
+	timeout         time.Duration
 	gradeFlags
 	reportFlags
 }
@@ -38,6 +41,8 @@ lack that leaves most cases ungraded) is certified when named, --decoder builtin
 		q := &qpackDecoderRun{}
 		fs.section("QPACK decoders (repeatable, one matrix; none named: the built-in ones with a dynamic table)", func() {
 			fs.Var(&q.decoders, "decoder", "`builtin:NAME` a built-in QPACK decoder: "+strings.Join(inprocess.BuiltinQPACKDecoderNames(), ", "))
+			fs.Var(&q.execs, "exec", "`'CMD ARGS'` a program speaking the QPACK decoder side of hpack-stdio/1 on its stdin and stdout (docs/STDIO.md, QPACK mode)")
+			fs.DurationVar(&q.timeout, "timeout", stdio.DefaultTimeout, "`D` per-request timeout for --exec programs")
 		})
 		q.gradeFlags.declare(fs)
 		q.reportFlags.declare(fs, false)
@@ -70,7 +75,7 @@ lack that leaves most cases ungraded) is certified when named, --decoder builtin
 // open opens the decoders named (the built-in ones when none is).
 func (q *qpackDecoderRun) open() ([]qpack.DecoderTarget, error) {
 	names := q.decoders
-	if len(names) == 0 {
+	if len(names)+len(q.execs) == 0 {
 		for _, n := range inprocess.BuiltinQPACKDecoderNames() {
 			if n != "quicgo" {
 				names = append(names, n)
@@ -82,6 +87,13 @@ func (q *qpackDecoderRun) open() ([]qpack.DecoderTarget, error) {
 		t, err := inprocess.BuiltinQPACKDecoder(strings.TrimPrefix(name, "builtin:"))
 		if err != nil {
 			return targets, fmt.Errorf("--decoder %s: %w", name, err)
+		}
+		targets = append(targets, t)
+	}
+	for _, c := range q.execs {
+		t, err := stdio.ExecQPACKDecoder(c, stdio.ExecOptions{Timeout: q.timeout})
+		if err != nil {
+			return targets, fmt.Errorf("--exec %q: %w", c, err)
 		}
 		targets = append(targets, t)
 	}

@@ -81,7 +81,8 @@ fi
 run qpack-encoders "${enc[@]}"
 
 # The decoders.
-dec=(qpack-decoders --decoder builtin:strict --decoder builtin:nghttp3 --decoder builtin:quicgo)
+dec=(qpack-decoders --decoder builtin:strict --decoder builtin:nghttp3 --decoder builtin:quicgo
+	--declare-unsupported 'qdec/ for quic-go/qpack: static table only, no dynamic table and no never-indexed flag in its API (quic-go/qpack issue 33; a declared lack)')
 {
 	printf 'builtin:strict\thpackcert (oracle/qstrict)\t%s\n' "$commit"
 	printf 'builtin:nghttp3\tlibnghttp3-dev\t%s\n' "$(version libnghttp3-dev)"

@@ -65,6 +65,10 @@ go run ./cmd/hpackcert --encoder builtin:ref --strict >/dev/null
 # The reference decoders: strict and libnghttp2 pass every dec/ case, x/net
 # fails only its documented departures (ci/decoders-expect.txt).
 go run -tags nghttp2,nghttp3 ./cmd/hpackcert decoders --expect-fail ci/decoders-expect.txt >/dev/null
+# QPACK: the reference encoder passes every qenc/ case under --strict; the
+# strict decoder and libnghttp3's pass every qdec/ case.
+go run -tags nghttp2,nghttp3 ./cmd/hpackcert qpack --strict >/dev/null
+go run -tags nghttp2,nghttp3 ./cmd/hpackcert qpack-decoders --decoder builtin:strict --decoder builtin:nghttp3 --strict >/dev/null
 
 step "fuzz: corpus replay and a short run of every target (ci/fuzz.sh)"
 ./ci/fuzz.sh
@@ -80,5 +84,8 @@ step "live certification of real servers, proxies and clients (ci/live.sh)"
 
 step "the decoder matrix: built-in decoders, the adapters' decoder programs, live servers and proxies (ci/decoders.sh)"
 DECODERS_OUT="$(mktemp -d)" ./ci/decoders.sh
+
+step "the QPACK matrix: built-in encoders and decoders, the adapters, the qpack-05 recordings, live HTTP/3 peers (ci/qpack.sh)"
+QPACK_OUT="$(mktemp -d)" ./ci/qpack.sh
 
 step "ok"

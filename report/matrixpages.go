@@ -84,6 +84,7 @@ hpackcert at commit %s; what each failure is, and whose it is, is in
 		p.Columns = [3]string{"encoder", "package", "version"}
 		p.Setup = "`adapters/install.sh`"
 		p.Outputs = []string{"--md", "report.md"}
+		p.Tags = "nghttp2,nghttp3"
 	case "qpack-decoders":
 		p.Title = "QPACK decoder conformance matrix"
 		p.Intro = fmt.Sprintf(`QPACK (RFC 9204) decoders certified by `+"`hpackcert qpack-decoders`"+` on the qdec/
@@ -93,6 +94,7 @@ need a table read "unsupported", with the declared lack.`, day, clock, f.Commit)
 		p.Columns = [3]string{"decoder", "package", "version"}
 		p.Setup = "`adapters/install.sh`"
 		p.Outputs = []string{"--md", "report.md"}
+		p.Tags = "nghttp2,nghttp3"
 	default:
 		return nil, fmt.Errorf("no matrix page for %q: want one of %q", side, matrixSides)
 	}

@@ -41,6 +41,8 @@ type Page struct {
 	Sections []PageSection
 	// ReportHeading, when set, is a level-2 heading before the report.
 	ReportHeading string
+	// Tags are the build tags of the command, "nghttp2" when empty.
+	Tags string
 }
 
 // ProgramRow is one row of a page's program table: a program hpackcert
@@ -83,7 +85,11 @@ func WritePage(w io.Writer, p *Page, md []byte) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\nCommand (from the repository root, after %s):\n\n", p.Setup)
-	fmt.Fprint(w, "```sh\ngo build -tags nghttp2 -o hpackcert ./cmd/hpackcert\n")
+	tags := p.Tags
+	if tags == "" {
+		tags = "nghttp2"
+	}
+	fmt.Fprintf(w, "```sh\ngo build -tags %s -o hpackcert ./cmd/hpackcert\n", tags)
 	fmt.Fprintf(w, "./hpackcert %s\n```\n\n", shell.Join(slices.Concat(p.Command, p.Outputs)))
 	fmt.Fprintf(w, "hpackcert exited %d.\n\n", p.Status)
 	for _, s := range p.Sections {

@@ -103,7 +103,7 @@ func judgeTranscript(t *qpack.Transcript) *judge {
 	if t.Settings.MaxTableCapacity >= 256 && repeats(t.Lists) && !j.faulted() {
 		j.count(cDynamicUse)
 		if enc.dynamicRefs == 0 {
-			j.find(len(t.Events)-1, cDynamicUse, false, fmt.Sprintf("a dynamic table of up to %d octets was allowed and fields repeat across the header lists, but no section referenced the dynamic table", t.Settings.MaxTableCapacity))
+			j.find(len(t.Events)-1, cDynamicUse, false, fmt.Sprintf("connection %q: a dynamic table of up to %d octets was allowed and fields repeat across the header lists, but no section referenced the dynamic table", t.Name, t.Settings.MaxTableCapacity))
 		}
 	}
 	j.classify()

@@ -142,7 +142,7 @@ func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool, fa
 		for i := range j.findings {
 			f := &j.findings[i]
 			switch {
-			case !f.root && f.cause == c.ID:
+			case !f.root && f.cause == c.ID && f.caseID != c.ID:
 				addConsequence(conseq, seen, f, j.t.Name)
 			case !f.root && f.caseID == c.ID:
 				causes[f.cause] = true
@@ -173,10 +173,10 @@ func settleCase(c *qcase, judged []*judge, broke, notDriven, listsKnown bool, fa
 		switch {
 		case c.driven && notDriven:
 			res.NotApplicable = true
-			res.Detail = "n/a: only an encoder the certifier drives can be sent decoder-stream octets"
+			res.Detail = "only an encoder the certifier drives can be sent decoder-stream octets"
 		case c.needsLists && !listsKnown:
 			res.NotApplicable = true
-			res.Detail = "n/a: the header lists the encoder was given are not known"
+			res.Detail = "the header lists the encoder was given are not known"
 		case broke:
 			res.CausedBy = []string{engine.BreakdownCause}
 			res.Detail = "not exercised: the target broke down before any instance"

@@ -156,7 +156,12 @@ func TestDynamicTable(t *testing.T) {
 			t.Errorf("section %d decodes to %v, want %v", i, s.fields, refResponse(i))
 		}
 	}
+	// The reference encoder inserts a field the second time it sees it
+	// and references it from then on: the later responses reference the
+	// table (a Required Insert Count of 0 is the one prefix whose first
+	// octet is 0).
 	var told []byte
+	var referencing []uint64
 	wrote := 0
 	for _, e := range tr.Events {
 		switch {
@@ -164,9 +169,12 @@ func TestDynamicTable(t *testing.T) {
 			told = append(told, e.Data...)
 		case e.Kind == qpack.Wrote:
 			wrote += len(e.Data)
-		case e.Kind == qpack.Section && e.Stream == 4 && e.Data[0] == 0:
-			t.Errorf("the second response, %x, references no dynamic entry", e.Data)
+		case e.Kind == qpack.Section && e.Data[0] != 0:
+			referencing = append(referencing, e.Stream)
 		}
+	}
+	if len(referencing) == 0 {
+		t.Error("no response references the dynamic table")
 	}
 	if wrote == 0 {
 		t.Error("no encoder-stream octets captured")
@@ -182,8 +190,8 @@ func TestDynamicTable(t *testing.T) {
 		}
 		q = next
 	}
-	if !slices.Contains(acked, 4) {
-		t.Errorf("told %x acknowledges streams %v, want stream 4 among them", told, acked)
+	if len(referencing) == 0 || !slices.Equal(acked, referencing) {
+		t.Errorf("told %x acknowledges streams %v, want the streams whose sections reference the table, %v", told, acked, referencing)
 	}
 	if err := encoderErr(); err != nil {
 		t.Errorf("the encoder refused the certifier's decoder stream: %v", err)

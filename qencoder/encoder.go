@@ -2,7 +2,7 @@
 // of package encoder (the HPACK one) that shares its prefix integers and
 // Huffman code (RFC 9204 §4.1.1, §4.1.2): field sections and encoder-stream
 // instructions are written with encoder.AppendInteger and
-// encoder.AppendHuffmanString.
+// encoder.AppendStringLiteral.
 //
 // # Indexing policy
 //
@@ -58,8 +58,8 @@
 // given: HTTP/3 requires lowercase names, and checking them is the
 // caller's affair.
 //
-// A string literal is Huffman coded when that is strictly shorter, as
-// under encoder.HuffmanShorter.
+// A string literal is Huffman coded when that is strictly shorter
+// (encoder.AppendStringLiteral).
 //
 // # Blocked streams
 //
@@ -113,8 +113,8 @@
 // dynamic table, its hash indexes and draining index), decoder_stream.go
 // (acknowledgements, cancellations, increments, which entries may be
 // evicted and which streams may block), hash.go (the hash of the
-// indexes), static_lookup.go (the static table lookup, written by gen.go)
-// and huffman.go (the length of a Huffman code).
+// indexes) and static_lookup.go (the static table lookup, written by
+// gen.go).
 package qencoder
 
 //go:generate go run gen.go
@@ -229,18 +229,6 @@ func (e *Encoder) neverIndexed(name, value string) bool {
 		return len(value) < e.shortCookieLen
 	}
 	return false
-}
-
-// appendString appends the string literal s (§4.1.2) whose H bit is the
-// bit above a prefixBits-bit length prefix, the higher bits taken from
-// pattern. It is Huffman coded when strictly shorter.
-func appendString(dst []byte, pattern byte, prefixBits uint8, s string) []byte {
-	if n := huffmanLen(s); n < len(s) {
-		dst = encoder.AppendInteger(dst, pattern|1<<prefixBits, prefixBits, uint64(n))
-		return encoder.AppendHuffmanString(dst, s)
-	}
-	dst = encoder.AppendInteger(dst, pattern, prefixBits, uint64(len(s)))
-	return append(dst, s...)
 }
 
 // maxIndexLen bounds an integer of 62 bits with any prefix (§4.1.1).

@@ -160,11 +160,11 @@ func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f spec.Field, never
 		if never {
 			pattern |= literalNameNever
 		}
-		dst = appendString(dst, pattern, nameLenPrefixBits, f.Name)
-		return appendString(dst, 0, valueLenPrefixBits, f.Value)
+		dst = encoder.AppendStringLiteral(dst, pattern, nameLenPrefixBits, f.Name)
+		return encoder.AppendStringLiteral(dst, 0, valueLenPrefixBits, f.Value)
 	}
 	dst = encoder.AppendInteger(dst, pattern, uint8(prefixBits), index)
-	return appendString(dst, 0, valueLenPrefixBits, f.Value)
+	return encoder.AppendStringLiteral(dst, 0, valueLenPrefixBits, f.Value)
 }
 
 // insert inserts f on the encoder stream, by the name of static entry
@@ -187,10 +187,10 @@ func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName u
 		// the entry may be evicted by it, the name is taken from f.
 		enc = encoder.AppendInteger(enc, insertDynamic, indexedPrefixBits, t.inserted-1-dynName)
 	default:
-		enc = appendString(enc, insertLiteral, insertNameBits, f.Name)
+		enc = encoder.AppendStringLiteral(enc, insertLiteral, insertNameBits, f.Name)
 	}
 	t.insert(f.Name, f.Value, nameHash, fieldHash)
-	return appendString(enc, 0, valueLenPrefixBits, f.Value), true
+	return encoder.AppendStringLiteral(enc, 0, valueLenPrefixBits, f.Value), true
 }
 
 // duplicate inserts a copy of the draining entry abs, equal to f, with a

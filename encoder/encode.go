@@ -186,13 +186,12 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 // appendString appends a string literal (RFC 7541 §5.2), Huffman coded or
 // raw as the policy's HuffmanMode says.
 func (e *Encoder) appendString(dst []byte, s string) []byte {
-	if e.huffman == HuffmanNever {
-		dst = appendInteger(dst, 0, stringPrefixBits, uint64(len(s)))
-		return append(dst, s...)
-	}
 	limit := len(s) - 1
-	if e.huffman == HuffmanNotLonger {
+	switch e.huffman {
+	case HuffmanNotLonger:
 		limit = len(s)
+	case HuffmanNever:
+		limit = -1
 	}
 	return appendStringLiteral(dst, 0, stringPrefixBits, s, limit)
 }

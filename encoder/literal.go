@@ -10,13 +10,15 @@ import "slices"
 // literals are of this form with prefixes of 3, 5 and 7 bits (RFC 9204
 // §4.1.2); HPACK's have a 7-bit prefix.
 func AppendStringLiteral(dst []byte, pattern byte, prefixBits uint8, s string) []byte {
-	prefixBits = min(validPrefix(prefixBits), 7)
-	return appendStringLiteral(dst, pattern&^byte(1<<(prefixBits+1)-1), prefixBits, s, len(s)-1)
+	if prefixBits-1 >= 7 { // 0 wraps around
+		prefixBits = 7
+	}
+	return appendStringLiteral(dst, pattern&^(2<<prefixBits-1), prefixBits, s, len(s)-1)
 }
 
 // appendStringLiteral is AppendStringLiteral coding s when its Huffman
-// code takes at most limit octets; pattern has the low prefixBits+1 bits
-// clear.
+// code takes at most limit octets (never when limit is negative); pattern
+// has the low prefixBits+1 bits clear.
 //
 // It codes in one pass: the Huffman coding goes after room for the raw
 // length's prefix and gives up once it is too long; a shorter length

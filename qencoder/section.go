@@ -56,8 +56,8 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 	}
 	start := len(section)
 	section = append(section, prefixRoom[:]...)
-	for _, f := range fields {
-		section, encStream = e.appendLine(&w, section, encStream, f)
+	for i := range fields {
+		section, encStream = e.appendLine(&w, section, encStream, &fields[i])
 	}
 	var required, base uint64
 	if w.hasRef {
@@ -72,7 +72,10 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 	return section[:start+len(prefix)+n], encStream
 }
 
-func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]byte, []byte) {
+// appendLine appends the line of f to dst, and the instructions it needs
+// to enc. f is passed by pointer, and the field found in the dynamic table
+// by one walk of its chain, for this is the loop of every field.
+func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([]byte, []byte) {
 	nameIndex, hasName, fieldIndex, hasField := staticLookup(f.Name, f.Value)
 	if hasField && !f.Sensitive {
 		return encoder.AppendInteger(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
@@ -93,18 +96,19 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f spec.Field) ([]
 	}
 	fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
 	if !never {
-		if abs, ok := t.findField(fieldHash, f.Name, f.Value, t.drain, w.refLimit); ok && w.canRef {
-			return appendIndexed(dst, w, abs), enc
+		newest, found, ref, canRef := t.findField(fieldHash, f.Name, f.Value, w.refLimit)
+		if canRef && w.canRef {
+			return appendIndexed(dst, w, ref), enc
 		}
 		// No entry the section may reference: insert the field if
 		// it was seen lately, or duplicate its newest entry if that
 		// one is draining.
 		inserted := false
-		switch abs, ok := t.findField(fieldHash, f.Name, f.Value, 0, math.MaxUint64); {
-		case !ok && t.seenBefore(fieldHash):
+		switch {
+		case !found && t.seenBefore(fieldHash):
 			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
-		case ok && abs < t.drain:
-			enc, inserted = e.duplicate(enc, w, f, abs, nameHash, fieldHash)
+		case found && newest < t.drain:
+			enc, inserted = e.duplicate(enc, w, f, newest, nameHash, fieldHash)
 		}
 		if inserted && w.canRef && t.inserted-1 < w.refLimit {
 			return appendIndexed(dst, w, t.inserted-1), enc
@@ -128,7 +132,7 @@ func appendIndexed(dst []byte, w *sectionState, abs uint64) []byte {
 // else to the name of a dynamic entry the section may reference, found by
 // its name hash nameHash (§4.5.4, §4.5.5), or else with a literal name
 // (§4.5.6).
-func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f spec.Field, never bool, nameIndex uint8, hasName bool, nameHash uint64) []byte {
+func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f *spec.Field, never bool, nameIndex uint8, hasName bool, nameHash uint64) []byte {
 	var dynName uint64
 	hasDyn := false
 	if !hasName && w.canRef {
@@ -172,7 +176,7 @@ func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f spec.Field, never
 // name if there is one, and reports whether it did: only if its entry
 // takes at most 3/4 of the capacity and fits once only evictable entries
 // are evicted.
-func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName uint8, hasStatic bool, nameHash, fieldHash uint64) ([]byte, bool) {
+func (e *Encoder) insert(enc []byte, w *sectionState, f *spec.Field, staticName uint8, hasStatic bool, nameHash, fieldHash uint64) ([]byte, bool) {
 	t := &e.table
 	size := entrySize(f.Name, f.Value)
 	if size*4 > t.capacity*3 || !t.canInsert(size, e.evictable(w.minRef)) {
@@ -196,7 +200,7 @@ func (e *Encoder) insert(enc []byte, w *sectionState, f spec.Field, staticName u
 // duplicate inserts a copy of the draining entry abs, equal to f, with a
 // Duplicate instruction (§4.3.4, §2.1.1.1) if it fits once only evictable
 // entries are evicted, and reports whether it did.
-func (e *Encoder) duplicate(enc []byte, w *sectionState, f spec.Field, abs, nameHash, fieldHash uint64) ([]byte, bool) {
+func (e *Encoder) duplicate(enc []byte, w *sectionState, f *spec.Field, abs, nameHash, fieldHash uint64) ([]byte, bool) {
 	t := &e.table
 	if !t.canInsert(entrySize(f.Name, f.Value), e.evictable(w.minRef)) {
 		return enc, false

@@ -1,6 +1,10 @@
 package qencoder
 
-import "github.com/hpackcert/hpackcert/internal/qspec"
+import (
+	"slices"
+
+	"github.com/hpackcert/hpackcert/internal/qspec"
+)
 
 // dynEntry is one entry of the dynamic table: its name and value, stored
 // one after the other at off in the table's arena, the low 32 bits of its
@@ -38,9 +42,12 @@ type dynamicTable struct {
 	// seen holds tags of the field hashes of the latest fields sent
 	// without an entry, seenNext the slot the next one takes: a field is
 	// inserted when it comes back while its tag is there (see the
-	// package doc).
-	seen     []uint32
-	seenNext int
+	// package doc). seenCounts counts the tags in seen by their low
+	// bits, so that a field whose count is 0, as most are, is known
+	// unseen without a scan of seen.
+	seen       []uint32
+	seenNext   int
+	seenCounts []uint32
 
 	first    uint64 // absolute index of the oldest entry
 	inserted uint64 // the Insert Count: entries ever inserted
@@ -69,6 +76,10 @@ func newDynamicTable(capacity uint64) dynamicTable {
 	// be evicted, fewer forget those that do. On the QIF traffic this did
 	// best from 256 octets to 16 KiB of table.
 	seenSlots := max(ringLen/2, 16)
+	// Twice as many counts as slots: a field unseen scans seen one time
+	// in three at most. All the slots start with the tag 0.
+	seenCounts := make([]uint32, 2*seenSlots)
+	seenCounts[0] = uint32(seenSlots)
 	return dynamicTable{
 		arena:       make([]byte, capacity),
 		ring:        make([]dynEntry, ringLen),
@@ -77,6 +88,7 @@ func newDynamicTable(capacity uint64) dynamicTable {
 		fields:      make([]uint64, 2*ringLen),
 		bucketMask:  2*ringLen - 1,
 		seen:        make([]uint32, seenSlots),
+		seenCounts:  seenCounts,
 		capacity:    capacity,
 		drainRoom:   capacity,
 		drainTarget: capacity / drainDivisor,
@@ -116,30 +128,40 @@ func entrySize(name, value string) uint64 {
 // seen lately, and records that it was.
 func (t *dynamicTable) seenBefore(h uint64) bool {
 	tag := uint32(h >> 32)
-	for _, x := range t.seen {
-		if x == tag {
-			return true
-		}
+	mask := uint32(len(t.seenCounts) - 1)
+	if t.seenCounts[tag&mask] != 0 && slices.Contains(t.seen, tag) {
+		return true
 	}
+	t.seenCounts[t.seen[t.seenNext]&mask]--
+	t.seenCounts[tag&mask]++
 	t.seen[t.seenNext] = tag
 	t.seenNext = (t.seenNext + 1) % len(t.seen)
 	return false
 }
 
 // findField returns the absolute index of the newest live entry equal to
-// name: value in [lo, hi), whose field hash is h, and whether there is
-// one.
-func (t *dynamicTable) findField(h uint64, name, value string, lo, hi uint64) (uint64, bool) {
-	lo = max(lo, t.first)
-	for ref := t.fields[h&t.bucketMask]; ref > lo; {
-		abs := ref - 1
+// name: value, whose field hash is h, and whether there is one; and the
+// newest such entry a section may reference, not draining and below hi,
+// and whether there is one. One walk of the chain finds both: it stops at
+// the first entry in [drain, hi), or below drain, where no older one is.
+func (t *dynamicTable) findField(h uint64, name, value string, hi uint64) (newest uint64, found bool, ref uint64, canRef bool) {
+	for next := t.fields[h&t.bucketMask]; next > t.first; {
+		abs := next - 1
 		en := t.entry(abs)
-		if abs < hi && en.fieldHash == uint32(h) && string(t.name(en)) == name && string(t.value(en)) == value {
-			return abs, true
+		if en.fieldHash == uint32(h) && string(t.name(en)) == name && string(t.value(en)) == value {
+			if !found {
+				newest, found = abs, true
+			}
+			if abs < t.drain {
+				return newest, true, 0, false
+			}
+			if abs < hi {
+				return newest, true, abs, true
+			}
 		}
-		ref = en.nextField
+		next = en.nextField
 	}
-	return 0, false
+	return newest, found, 0, false
 }
 
 // findName returns the absolute index of the newest live entry named name

@@ -39,6 +39,16 @@ func (e *DecoderError) Error() string {
 func (e *Encoder) DecoderStream(b []byte) (int, error) {
 	p := 0
 	for p < len(b) {
+		// A Section Acknowledgment of a stream below 127 is one octet,
+		// 1 and the stream (§4.4.1): the instruction a decoder sends
+		// most, read here without the general reader's Instruction.
+		if c := b[p]; c&0x80 != 0 && c != 0xff {
+			if err := e.acknowledge(uint64(c&0x7f), p); err != nil {
+				return p, err
+			}
+			p++
+			continue
+		}
 		in, next, err := qspec.ReadDecoderInstruction(b, p)
 		if err == qspec.ErrIncomplete {
 			return p, nil

@@ -16,7 +16,8 @@ const (
 // without an index would. Each 16 octets are folded in with one
 // 64x64->128-bit multiply of their two words, the hash so far xored into
 // one, whose halves are xored: half the multiplies of a word at a time,
-// on a chain that is the cost of hashing a long value. The last 16 octets
+// on a chain that is the cost of hashing a long value (two chains past 64
+// octets). The last 16 octets
 // are read whole, overlapping those before; under 16, the words are the
 // first and last eight, or under eight, two overlapping halves or the
 // first, middle and last octets.
@@ -25,7 +26,18 @@ func hashString(s string) uint64 {
 	h := uint64(n) ^ hashMul0
 	switch {
 	case n > 16:
-		for p := s; len(p) > 16; p = p[16:] {
+		p := s
+		if n > 64 {
+			// Two chains, of the first and the second 16 octets of
+			// each 32, overlap their multiplies.
+			h1 := h ^ hashMul1
+			for ; len(p) > 32; p = p[32:] {
+				h = fold(load64(p)^hashMul1, load64(p[8:])^h)
+				h1 = fold(load64(p[16:])^hashMul0, load64(p[24:])^h1)
+			}
+			h ^= h1
+		}
+		for ; len(p) > 16; p = p[16:] {
 			h = fold(load64(p)^hashMul1, load64(p[8:])^h)
 		}
 		return fold(load64(s[n-16:])^hashMul1, load64(s[n-8:])^h)

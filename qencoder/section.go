@@ -78,7 +78,7 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([]byte, []byte) {
 	nameIndex, hasName, fieldIndex, hasField := staticLookup(f.Name, f.Value)
 	if hasField && !f.Sensitive {
-		return encoder.AppendInteger(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
+		return appendIndex(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
 	}
 	nameHash := uint64(nameIndex+1) * hashMul1 // a static name's, unhashed
 	if hasField {
@@ -117,14 +117,23 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 	return e.appendLiteral(w, dst, f, never, nameIndex, hasName, nameHash), enc
 }
 
+// appendIndex is encoder.AppendInteger for the indices of field lines,
+// with the one-octet case, most of them, inlined.
+func appendIndex(dst []byte, pattern byte, prefixBits uint8, index uint64) []byte {
+	if index < 1<<prefixBits-1 {
+		return append(dst, pattern|byte(index))
+	}
+	return encoder.AppendInteger(dst, pattern, prefixBits, index)
+}
+
 // appendIndexed appends the "Indexed Field Line" of the dynamic entry abs
 // (§4.5.2), or its post-base form (§4.5.3).
 func appendIndexed(dst []byte, w *sectionState, abs uint64) []byte {
 	index, postBase := w.ref(abs)
 	if postBase {
-		return encoder.AppendInteger(dst, indexedPostBase, postBaseIndexBits, index)
+		return appendIndex(dst, indexedPostBase, postBaseIndexBits, index)
 	}
-	return encoder.AppendInteger(dst, indexedDynamic, indexedPrefixBits, index)
+	return appendIndex(dst, indexedDynamic, indexedPrefixBits, index)
 }
 
 // appendLiteral appends a literal line of f, with the N bit if never:
@@ -167,7 +176,7 @@ func (e *Encoder) appendLiteral(w *sectionState, dst []byte, f *spec.Field, neve
 		dst = encoder.AppendStringLiteral(dst, pattern, nameLenPrefixBits, f.Name)
 		return encoder.AppendStringLiteral(dst, 0, valueLenPrefixBits, f.Value)
 	}
-	dst = encoder.AppendInteger(dst, pattern, uint8(prefixBits), index)
+	dst = appendIndex(dst, pattern, uint8(prefixBits), index)
 	return encoder.AppendStringLiteral(dst, 0, valueLenPrefixBits, f.Value)
 }
 

@@ -76,9 +76,9 @@ func newDynamicTable(capacity uint64) dynamicTable {
 	// be evicted, fewer forget those that do. On the QIF traffic this did
 	// best from 256 octets to 16 KiB of table.
 	seenSlots := max(ringLen/2, 16)
-	// Twice as many counts as slots: a field unseen scans seen one time
-	// in three at most. All the slots start with the tag 0.
-	seenCounts := make([]uint32, 2*seenSlots)
+	// Eight times as many counts as slots: a field unseen scans seen
+	// one time in eight at most. All the slots start with the tag 0.
+	seenCounts := make([]uint32, 8*seenSlots)
 	seenCounts[0] = uint32(seenSlots)
 	return dynamicTable{
 		arena:       make([]byte, capacity),

@@ -94,7 +94,8 @@
 //
 // # Memory
 //
-// New allocates everything the encoder uses. AppendSection allocates
+// New allocates everything the encoder uses, and Reset reuses it for a new
+// connection. AppendSection allocates
 // nothing when the section buffer has MaxSectionLen(fields) octets of
 // room and the encoder-stream buffer MaxEncoderStreamLen(fields);
 // otherwise it grows them as append does. DecoderStream allocates only
@@ -217,6 +218,17 @@ func New(cfg Config) *Encoder {
 		e.sections = make([]outstanding, 0, cfg.MaxUnacknowledged)
 	}
 	return e
+}
+
+// Reset returns the encoder to the state of a new connection with the
+// Config it was made with, keeping its memory: a server can reuse one
+// encoder across connections instead of allocating one each time.
+func (e *Encoder) Reset() {
+	e.table.reset()
+	e.capacitySent = false
+	e.known = 0
+	e.sections = e.sections[:0]
+	e.pinned = math.MaxUint64
 }
 
 // neverIndexed reports whether the name rules of the package doc send

@@ -77,10 +77,8 @@ func newDynamicTable(capacity uint64) dynamicTable {
 	// best from 256 octets to 16 KiB of table.
 	seenSlots := max(ringLen/2, 16)
 	// Eight times as many counts as slots: a field unseen scans seen
-	// one time in eight at most. All the slots start with the tag 0.
-	seenCounts := make([]uint32, 8*seenSlots)
-	seenCounts[0] = uint32(seenSlots)
-	return dynamicTable{
+	// one time in eight at most.
+	t := dynamicTable{
 		arena:       make([]byte, capacity),
 		ring:        make([]dynEntry, ringLen),
 		ringMask:    ringLen - 1,
@@ -88,11 +86,26 @@ func newDynamicTable(capacity uint64) dynamicTable {
 		fields:      make([]uint64, 2*ringLen),
 		bucketMask:  2*ringLen - 1,
 		seen:        make([]uint32, seenSlots),
-		seenCounts:  seenCounts,
+		seenCounts:  make([]uint32, 8*seenSlots),
 		capacity:    capacity,
-		drainRoom:   capacity,
 		drainTarget: capacity / drainDivisor,
 	}
+	t.reset()
+	return t
+}
+
+// reset empties the table, keeping its memory. The ring's entries need no
+// clearing: none is reached but through the indexes, which it clears, or
+// between first and inserted.
+func (t *dynamicTable) reset() {
+	clear(t.names)
+	clear(t.fields)
+	clear(t.seen)
+	clear(t.seenCounts)
+	t.seenCounts[0] = uint32(len(t.seen)) // all the slots hold the tag 0
+	t.seenNext = 0
+	t.tail, t.first, t.inserted, t.size = 0, 0, 0, 0
+	t.drain, t.drainRoom = 0, t.capacity
 }
 
 func nextPowerOfTwo(n uint64) uint64 {

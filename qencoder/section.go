@@ -81,6 +81,10 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 		return appendIndex(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
 	}
 	nameHash := uint64(nameIndex+1) * hashMul1 // a static name's, unhashed
+	staticName := uint8(0)
+	if hasName {
+		staticName = nameIndex + 1
+	}
 	if hasField {
 		// A sensitive static field names its own entry.
 		nameIndex = fieldIndex
@@ -94,9 +98,9 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 	if !hasName {
 		nameHash = hashString(f.Name)
 	}
-	fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
 	if !never {
-		newest, found, ref, canRef := t.findField(fieldHash, f.Name, f.Value, w.refLimit)
+		fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
+		newest, found, ref, canRef := t.findField(fieldHash, staticName, f.Name, f.Value, w.refLimit)
 		if canRef && w.canRef {
 			return appendIndexed(dst, w, ref), enc
 		}
@@ -108,7 +112,7 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 		case !found && t.seenBefore(fieldHash):
 			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
 		case found && newest < t.drain:
-			enc, inserted = e.duplicate(enc, w, f, newest, nameHash, fieldHash)
+			enc, inserted = e.duplicate(enc, w, f, newest, nameHash, fieldHash, staticName)
 		}
 		if inserted && w.canRef && t.inserted-1 < w.refLimit {
 			return appendIndexed(dst, w, t.inserted-1), enc
@@ -202,21 +206,26 @@ func (e *Encoder) insert(enc []byte, w *sectionState, f *spec.Field, staticName 
 	default:
 		enc = encoder.AppendStringLiteral(enc, insertLiteral, insertNameBits, f.Name)
 	}
-	t.insert(f.Name, f.Value, nameHash, fieldHash)
+	key := uint8(0)
+	if hasStatic {
+		key = staticName + 1
+	}
+	t.insert(f.Name, f.Value, nameHash, fieldHash, key)
 	return encoder.AppendStringLiteral(enc, 0, valueLenPrefixBits, f.Value), true
 }
 
-// duplicate inserts a copy of the draining entry abs, equal to f, with a
+// duplicate inserts a copy of the draining entry abs, equal to f, whose
+// name's static index plus one is staticName (0 if none), with a
 // Duplicate instruction (§4.3.4, §2.1.1.1) if it fits once only evictable
 // entries are evicted, and reports whether it did.
-func (e *Encoder) duplicate(enc []byte, w *sectionState, f *spec.Field, abs, nameHash, fieldHash uint64) ([]byte, bool) {
+func (e *Encoder) duplicate(enc []byte, w *sectionState, f *spec.Field, abs, nameHash, fieldHash uint64, staticName uint8) ([]byte, bool) {
 	t := &e.table
 	if !t.canInsert(entrySize(f.Name, f.Value), e.evictable(w.minRef)) {
 		return enc, false
 	}
 	enc = e.appendCapacity(enc)
 	enc = encoder.AppendInteger(enc, duplicateEntry, duplicateIndexBits, t.inserted-1-abs)
-	t.insert(f.Name, f.Value, nameHash, fieldHash)
+	t.insert(f.Name, f.Value, nameHash, fieldHash, staticName)
 	return enc, true
 }
 

@@ -12,6 +12,10 @@ import (
 type dynEntry struct {
 	off, nameLen, valueLen uint32
 	nameHash, fieldHash    uint32
+	// staticName is the static index plus one of the first entry of its
+	// name (RFC 9204 Appendix A), 0 for a name not in the static table:
+	// a field of a static name matches the entry's name by it.
+	staticName uint8
 	// nextName and nextField are the absolute index plus one of the
 	// next older entry on the same name or field chain, 0 at the end.
 	nextName, nextField uint64
@@ -153,15 +157,17 @@ func (t *dynamicTable) seenBefore(h uint64) bool {
 }
 
 // findField returns the absolute index of the newest live entry equal to
-// name: value, whose field hash is h, and whether there is one; and the
+// name: value, whose field hash is h and whose name's static index plus
+// one is staticName (0 if none), and whether there is one; and the
 // newest such entry a section may reference, not draining and below hi,
 // and whether there is one. One walk of the chain finds both: it stops at
 // the first entry in [drain, hi), or below drain, where no older one is.
-func (t *dynamicTable) findField(h uint64, name, value string, hi uint64) (newest uint64, found bool, ref uint64, canRef bool) {
+func (t *dynamicTable) findField(h uint64, staticName uint8, name, value string, hi uint64) (newest uint64, found bool, ref uint64, canRef bool) {
 	for next := t.fields[h&t.bucketMask]; next > t.first; {
 		abs := next - 1
 		en := t.entry(abs)
-		if en.fieldHash == uint32(h) && string(t.name(en)) == name && string(t.value(en)) == value {
+		if en.fieldHash == uint32(h) && en.staticName == staticName &&
+			(staticName != 0 || string(t.name(en)) == name) && string(t.value(en)) == value {
 			if !found {
 				newest, found = abs, true
 			}
@@ -205,10 +211,10 @@ func (t *dynamicTable) canInsert(size, evictable uint64) bool {
 	return free >= size
 }
 
-// insert adds name: value, whose hashes are nameHash and fieldHash,
-// evicting the oldest entries it needs room from; the caller has checked
+// insert adds name: value, whose hashes are nameHash and fieldHash and
+// whose name's static index plus one is staticName (0 if none), evicting the oldest entries it needs room from; the caller has checked
 // canInsert.
-func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64) {
+func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64, staticName uint8) {
 	size := entrySize(name, value)
 	for t.size+size > t.capacity {
 		t.size -= t.entry(t.first).size()
@@ -228,7 +234,7 @@ func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64) {
 	nb, fb := &t.names[nameHash&t.bucketMask], &t.fields[fieldHash&t.bucketMask]
 	*t.entry(t.inserted) = dynEntry{
 		off: off, nameLen: uint32(len(name)), valueLen: uint32(len(value)),
-		nameHash: uint32(nameHash), fieldHash: uint32(fieldHash),
+		nameHash: uint32(nameHash), fieldHash: uint32(fieldHash), staticName: staticName,
 		nextName: *nb, nextField: *fb,
 	}
 	t.inserted++

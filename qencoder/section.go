@@ -9,8 +9,10 @@ import (
 )
 
 // prefixRoom is the room AppendSection leaves for the prefix, whose
-// Required Insert Count is known only once the lines are written.
-var prefixRoom [2 * maxIndexLen]byte
+// Required Insert Count is known only once the lines are written: the two
+// octets a prefix takes unless an integer of it passes its 8- or 7-bit
+// prefix, when the lines move to make room.
+const prefixRoom = 2
 
 // sectionState is what AppendSection knows of the section being written.
 type sectionState struct {
@@ -55,7 +57,7 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 		}
 	}
 	start := len(section)
-	section = append(section, prefixRoom[:]...)
+	section = append(section, make([]byte, prefixRoom)...)
 	for i := range fields {
 		section, encStream = e.appendLine(&w, section, encStream, &fields[i])
 	}
@@ -65,11 +67,15 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 		e.sections = append(e.sections, outstanding{streamID: streamID, required: required, minRef: w.minRef})
 		e.pinned = min(e.pinned, w.minRef)
 	}
-	var room [len(prefixRoom)]byte
+	var room [2 * maxIndexLen]byte
 	prefix := qspec.AppendPrefix(room[:0], required, base, e.maxEntries)
+	if extra := len(prefix) - prefixRoom; extra > 0 {
+		end := len(section)
+		section = append(section, room[:extra]...)
+		copy(section[start+len(prefix):], section[start+prefixRoom:end])
+	}
 	copy(section[start:], prefix)
-	n := copy(section[start+len(prefix):], section[start+len(prefixRoom):])
-	return section[:start+len(prefix)+n], encStream
+	return section, encStream
 }
 
 // appendLine appends the line of f to dst, and the instructions it needs

@@ -40,7 +40,9 @@ type dynamicTable struct {
 	// index plus one of the newest entry whose name (field) hash falls
 	// in it, and each entry links to the next older one. Links are never
 	// removed: entries leave the table oldest first, so a chain is cut
-	// where it reaches an evicted entry.
+	// where it reaches an evicted entry. Each has four buckets an entry
+	// of the ring, so that a field not in the table seldom finds one
+	// that only shares its bucket.
 	names, fields []uint64
 	bucketMask    uint64
 	// seen holds tags of the field hashes of the latest fields sent
@@ -86,9 +88,9 @@ func newDynamicTable(capacity uint64) dynamicTable {
 		arena:       make([]byte, capacity),
 		ring:        make([]dynEntry, ringLen),
 		ringMask:    ringLen - 1,
-		names:       make([]uint64, 2*ringLen),
-		fields:      make([]uint64, 2*ringLen),
-		bucketMask:  2*ringLen - 1,
+		names:       make([]uint64, 4*ringLen),
+		fields:      make([]uint64, 4*ringLen),
+		bucketMask:  4*ringLen - 1,
 		seen:        make([]uint32, seenSlots),
 		seenCounts:  make([]uint32, 8*seenSlots),
 		capacity:    capacity,

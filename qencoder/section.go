@@ -24,6 +24,10 @@ type sectionState struct {
 	hasRef   bool   // it references the dynamic table
 	minRef   uint64 // its lowest absolute index referenced
 	maxRef   uint64 // its highest
+	// dst and enc are the section and the encoder stream being
+	// appended to, kept here rather than passed to and returned from
+	// the call of every field.
+	dst, enc []byte
 }
 
 // ref records a reference to the entry abs and returns its index in a
@@ -58,9 +62,11 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 	}
 	start := len(section)
 	section = append(section, make([]byte, prefixRoom)...)
+	w.dst, w.enc = section, encStream
 	for i := range fields {
-		section, encStream = e.appendLine(&w, section, encStream, &fields[i])
+		e.appendLine(&w, &fields[i])
 	}
+	section, encStream = w.dst, w.enc
 	var required, base uint64
 	if w.hasRef {
 		required, base = w.maxRef+1, w.base
@@ -78,13 +84,15 @@ func (e *Encoder) AppendSection(section, encStream []byte, streamID uint64, fiel
 	return section, encStream
 }
 
-// appendLine appends the line of f to dst, and the instructions it needs
-// to enc. f is passed by pointer, and the field found in the dynamic table
-// by one walk of its chain, for this is the loop of every field.
-func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([]byte, []byte) {
+// appendLine appends the line of f to w.dst, and the instructions it
+// needs to w.enc. f is passed by pointer, and the field found in the
+// dynamic table by one walk of its chain, for this is the loop of every
+// field.
+func (e *Encoder) appendLine(w *sectionState, f *spec.Field) {
 	nameIndex, hasName, fieldIndex, hasField := staticLookup(f.Name, f.Value)
 	if hasField && !f.Sensitive {
-		return appendIndex(dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex)), enc
+		w.dst = appendIndex(w.dst, indexedStatic, indexedPrefixBits, uint64(fieldIndex))
+		return
 	}
 	nameHash := uint64(nameIndex+1) * hashMul1 // a static name's, unhashed
 	staticName := uint8(0)
@@ -99,7 +107,8 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 	never := f.Sensitive || e.neverIndexed(f.Name, f.Value)
 	t := &e.table
 	if t.capacity == 0 {
-		return e.appendLiteral(w, dst, f, never, nameIndex, hasName, 0), enc
+		w.dst = e.appendLiteral(w, w.dst, f, never, nameIndex, hasName, 0)
+		return
 	}
 	if !hasName {
 		nameHash = hashString(f.Name)
@@ -108,7 +117,8 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 		fieldHash := nameHash*hashMul0 ^ hashString(f.Value)
 		newest, found, ref, canRef := t.findField(fieldHash, staticName, f.Name, f.Value, w.refLimit)
 		if canRef && w.canRef {
-			return appendIndexed(dst, w, ref), enc
+			w.dst = appendIndexed(w.dst, w, ref)
+			return
 		}
 		// No entry the section may reference: insert the field if
 		// it was seen lately, or duplicate its newest entry if that
@@ -116,15 +126,16 @@ func (e *Encoder) appendLine(w *sectionState, dst, enc []byte, f *spec.Field) ([
 		inserted := false
 		switch {
 		case !found && t.seenBefore(fieldHash):
-			enc, inserted = e.insert(enc, w, f, nameIndex, hasName, nameHash, fieldHash)
+			w.enc, inserted = e.insert(w.enc, w, f, nameIndex, hasName, nameHash, fieldHash)
 		case found && newest < t.drain:
-			enc, inserted = e.duplicate(enc, w, f, newest, nameHash, fieldHash, staticName)
+			w.enc, inserted = e.duplicate(w.enc, w, f, newest, nameHash, fieldHash, staticName)
 		}
 		if inserted && w.canRef && t.inserted-1 < w.refLimit {
-			return appendIndexed(dst, w, t.inserted-1), enc
+			w.dst = appendIndexed(w.dst, w, t.inserted-1)
+			return
 		}
 	}
-	return e.appendLiteral(w, dst, f, never, nameIndex, hasName, nameHash), enc
+	w.dst = e.appendLiteral(w, w.dst, f, never, nameIndex, hasName, nameHash)
 }
 
 // appendIndex is encoder.AppendInteger for the indices of field lines,

@@ -10,15 +10,14 @@ import "slices"
 // literals are of this form with prefixes of 3, 5 and 7 bits (RFC 9204
 // §4.1.2); HPACK's have a 7-bit prefix.
 func AppendStringLiteral(dst []byte, pattern byte, prefixBits uint8, s string) []byte {
-	if prefixBits-1 >= 7 { // 0 wraps around
-		prefixBits = 7
-	}
-	return appendStringLiteral(dst, pattern&^(2<<prefixBits-1), prefixBits, s, len(s)-1)
+	prefixBits = min(prefixBits-1, 6) + 1 // 0 wraps around to 7
+	return appendStringLiteral(dst, pattern, prefixBits, s, len(s)-1)
 }
 
 // appendStringLiteral is AppendStringLiteral coding s when its Huffman
-// code takes at most limit octets (never when limit is negative); pattern
-// has the low prefixBits+1 bits clear.
+// code takes at most limit octets (never when limit is negative). It
+// clears the low bits of pattern itself, so that AppendStringLiteral is
+// small enough to inline.
 //
 // It codes in one pass: the Huffman coding goes after room for the raw
 // length's prefix and gives up once it is too long; a shorter length
@@ -27,6 +26,7 @@ func appendStringLiteral(dst []byte, pattern byte, prefixBits uint8, s string, l
 	// No code of Appendix B is shorter than 5 bits: strings of one or two
 	// octets never code strictly shorter, and are not tried.
 	const shortestCode = 5
+	pattern &^= 2<<prefixBits - 1
 	if len(s) > 0 && shortestCode*len(s) <= 8*limit {
 		start := len(dst)
 		prefixLen := integerLen(prefixBits, uint64(len(s)))

@@ -184,17 +184,16 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 }
 
 // appendString appends a string literal (RFC 7541 §5.2), Huffman coded or
-// raw as the policy's HuffmanMode says.
+// raw as the policy's HuffmanMode says. It is small enough to inline, so
+// that a literal costs one call.
 func (e *Encoder) appendString(dst []byte, s string) []byte {
-	limit := len(s) - 1
-	switch e.huffman {
-	case HuffmanNotLonger:
-		limit = len(s)
-	case HuffmanNever:
-		limit = -1
-	}
-	return appendStringLiteral(dst, 0, stringPrefixBits, s, limit)
+	return appendStringLiteral(dst, 0, stringPrefixBits, s, len(s)-1+huffmanSlack[e.huffman&3])
 }
+
+// huffmanSlack is, under each HuffmanMode, how many octets past len(s)-1
+// the Huffman code of s may take: under HuffmanNever, so far below that no
+// code is tried.
+var huffmanSlack = [4]int{HuffmanShorter: 0, HuffmanNotLonger: 1, HuffmanNever: -1 << 40}
 
 // appendSizeUpdates appends the pending dynamic table size updates
 // (RFC 7541 §6.3): the smallest size set since the last field, then the

@@ -29,6 +29,18 @@ func appendStringLiteral(dst []byte, pattern byte, prefixBits uint8, s string, l
 	pattern &^= 2<<prefixBits - 1
 	if len(s) > 0 && shortestCode*len(s) <= 8*limit {
 		start := len(dst)
+		if len(s) < 1<<prefixBits-1 {
+			// The length, raw or coded, fits in the prefix: one
+			// octet, the common case, written without integerLen
+			// and appendInteger, whose prefix is not a constant here.
+			coded, ok := appendHuffman(append(dst, 0), s, limit)
+			if ok {
+				coded[start] = pattern | 1<<prefixBits | byte(len(coded)-start-1)
+				return coded
+			}
+			dst = append(coded[:start], pattern|byte(len(s)))
+			return append(dst, s...)
+		}
 		prefixLen := integerLen(prefixBits, uint64(len(s)))
 		// Room for the prefix, written below once the coding's length
 		// is known: nothing needs clearing.

@@ -213,14 +213,13 @@ func (e *Encoder) insert(enc []byte, w *sectionState, f *spec.Field, staticName 
 		return enc, false
 	}
 	enc = e.appendCapacity(enc)
-	switch dynName, hasDyn := t.findName(nameHash, f.Name, 0, math.MaxUint64); {
-	case hasStatic:
+	if hasStatic {
 		enc = encoder.AppendInteger(enc, insertStatic, indexedPrefixBits, uint64(staticName))
-	case hasDyn:
+	} else if dynName, hasDyn := t.findName(nameHash, f.Name, 0, math.MaxUint64); hasDyn {
 		// Relative to the Insert Count before this insertion (§3.2.5);
 		// the entry may be evicted by it, the name is taken from f.
 		enc = encoder.AppendInteger(enc, insertDynamic, indexedPrefixBits, t.inserted-1-dynName)
-	default:
+	} else {
 		enc = encoder.AppendStringLiteral(enc, insertLiteral, insertNameBits, f.Name)
 	}
 	key := uint8(0)

@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/hpackcert/hpackcert/internal/spec"
@@ -185,43 +184,16 @@ func (e *Encoder) appendLiteral(dst []byte, pattern byte, prefixBits uint8, name
 }
 
 // appendString appends a string literal (RFC 7541 §5.2), Huffman coded or
-// raw as the policy's HuffmanMode says.
-//
-// It codes in one pass: the Huffman coding goes after room for the raw
-// length's prefix and gives up once it is too long; a shorter length
-// prefix then moves the coding back.
+// raw as the policy's HuffmanMode says. It is small enough to inline, so
+// that a literal costs one call.
 func (e *Encoder) appendString(dst []byte, s string) []byte {
-	limit := len(s) - 1
-	if e.huffman == HuffmanNotLonger {
-		limit = len(s)
-	}
-	// No code of Appendix B is shorter than 5 bits: strings of one or two
-	// octets never code strictly shorter, and are not tried.
-	const shortestCode = 5
-	if e.huffman != HuffmanNever && len(s) > 0 && shortestCode*len(s) <= 8*limit {
-		start := len(dst)
-		prefixLen := integerLen(stringPrefixBits, uint64(len(s)))
-		// Room for the prefix, written below once the coding's length
-		// is known: nothing needs clearing.
-		if cap(dst)-len(dst) < prefixLen {
-			dst = slices.Grow(dst, prefixLen)
-		}
-		dst = dst[:len(dst)+prefixLen]
-		coded, ok := appendHuffman(dst, s, limit)
-		dst = coded[:start]
-		if ok {
-			n := len(coded) - start - prefixLen
-			if codedPrefixLen := integerLen(stringPrefixBits, uint64(n)); codedPrefixLen < prefixLen {
-				copy(coded[start+codedPrefixLen:], coded[start+prefixLen:])
-				coded = coded[:start+codedPrefixLen+n]
-			}
-			appendInteger(dst, huffmanPattern, stringPrefixBits, uint64(n))
-			return coded
-		}
-	}
-	dst = appendInteger(dst, 0, stringPrefixBits, uint64(len(s)))
-	return append(dst, s...)
+	return appendStringLiteral(dst, 0, stringPrefixBits, s, len(s)-1+huffmanSlack[e.huffman&3])
 }
+
+// huffmanSlack is, under each HuffmanMode, how many octets past len(s)-1
+// the Huffman code of s may take: under HuffmanNever, so far below that no
+// code is tried.
+var huffmanSlack = [4]int{HuffmanShorter: 0, HuffmanNotLonger: 1, HuffmanNever: -1 << 40}
 
 // appendSizeUpdates appends the pending dynamic table size updates
 // (RFC 7541 §6.3): the smallest size set since the last field, then the

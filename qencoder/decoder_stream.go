@@ -39,6 +39,13 @@ func (e *DecoderError) Error() string {
 func (e *Encoder) DecoderStream(b []byte) (int, error) {
 	p := 0
 	for p < len(b) {
+		if stream, next, ok := readSectionAck(b, p); ok {
+			if err := e.acknowledge(stream, p); err != nil {
+				return p, err
+			}
+			p = next
+			continue
+		}
 		in, next, err := qspec.ReadDecoderInstruction(b, p)
 		if err == qspec.ErrIncomplete {
 			return p, nil
@@ -64,6 +71,31 @@ func (e *Encoder) DecoderStream(b []byte) (int, error) {
 		p = next
 	}
 	return p, nil
+}
+
+// readSectionAck reads the Section Acknowledgment (§4.4.1) at b[p], the
+// instruction a decoder sends most, without the general reader's
+// Instruction, and returns its stream and the offset after it. It reports
+// false for any other instruction, and for one that is incomplete or
+// whose stream takes more than 8 continuation octets, which the general
+// reader then reads (as valid up to 2^62-1, §4.1.1) or rejects.
+func readSectionAck(b []byte, p int) (stream uint64, next int, ok bool) {
+	if b[p]&0x80 == 0 {
+		return 0, p, false
+	}
+	stream = uint64(b[p] & 0x7f)
+	if p++; stream < 0x7f {
+		return stream, p, true
+	}
+	for shift := uint(0); shift < 56 && p < len(b); shift += 7 {
+		c := b[p]
+		p++
+		stream += uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return stream, p, true
+		}
+	}
+	return 0, p, false
 }
 
 // acknowledge takes the Section Acknowledgment of streamID's earliest

@@ -2,7 +2,7 @@
 // of package encoder (the HPACK one) that shares its prefix integers and
 // Huffman code (RFC 9204 §4.1.1, §4.1.2): field sections and encoder-stream
 // instructions are written with encoder.AppendInteger and
-// encoder.AppendHuffmanString.
+// encoder.AppendStringLiteral.
 //
 // # Indexing policy
 //
@@ -58,8 +58,8 @@
 // given: HTTP/3 requires lowercase names, and checking them is the
 // caller's affair.
 //
-// A string literal is Huffman coded when that is strictly shorter, as
-// under encoder.HuffmanShorter.
+// A string literal is Huffman coded when that is strictly shorter
+// (encoder.AppendStringLiteral).
 //
 // # Blocked streams
 //
@@ -94,7 +94,8 @@
 //
 // # Memory
 //
-// New allocates everything the encoder uses. AppendSection allocates
+// New allocates everything the encoder uses, and Reset reuses it for a new
+// connection. AppendSection allocates
 // nothing when the section buffer has MaxSectionLen(fields) octets of
 // room and the encoder-stream buffer MaxEncoderStreamLen(fields);
 // otherwise it grows them as append does. DecoderStream allocates only
@@ -113,8 +114,8 @@
 // dynamic table, its hash indexes and draining index), decoder_stream.go
 // (acknowledgements, cancellations, increments, which entries may be
 // evicted and which streams may block), hash.go (the hash of the
-// indexes), static_lookup.go (the static table lookup, written by gen.go)
-// and huffman.go (the length of a Huffman code).
+// indexes) and static_lookup.go (the static table lookup, written by
+// gen.go).
 package qencoder
 
 //go:generate go run gen.go
@@ -219,6 +220,17 @@ func New(cfg Config) *Encoder {
 	return e
 }
 
+// Reset returns the encoder to the state of a new connection with the
+// Config it was made with, keeping its memory: a server can reuse one
+// encoder across connections instead of allocating one each time.
+func (e *Encoder) Reset() {
+	e.table.reset()
+	e.capacitySent = false
+	e.known = 0
+	e.sections = e.sections[:0]
+	e.pinned = math.MaxUint64
+}
+
 // neverIndexed reports whether the name rules of the package doc send
 // name: value with the N bit.
 func (e *Encoder) neverIndexed(name, value string) bool {
@@ -229,18 +241,6 @@ func (e *Encoder) neverIndexed(name, value string) bool {
 		return len(value) < e.shortCookieLen
 	}
 	return false
-}
-
-// appendString appends the string literal s (§4.1.2) whose H bit is the
-// bit above a prefixBits-bit length prefix, the higher bits taken from
-// pattern. It is Huffman coded when strictly shorter.
-func appendString(dst []byte, pattern byte, prefixBits uint8, s string) []byte {
-	if n := huffmanLen(s); n < len(s) {
-		dst = encoder.AppendInteger(dst, pattern|1<<prefixBits, prefixBits, uint64(n))
-		return encoder.AppendHuffmanString(dst, s)
-	}
-	dst = encoder.AppendInteger(dst, pattern, prefixBits, uint64(len(s)))
-	return append(dst, s...)
 }
 
 // maxIndexLen bounds an integer of 62 bits with any prefix (§4.1.1).

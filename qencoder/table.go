@@ -1,6 +1,10 @@
 package qencoder
 
-import "github.com/hpackcert/hpackcert/internal/qspec"
+import (
+	"slices"
+
+	"github.com/hpackcert/hpackcert/internal/qspec"
+)
 
 // dynEntry is one entry of the dynamic table: its name and value, stored
 // one after the other at off in the table's arena, the low 32 bits of its
@@ -8,6 +12,10 @@ import "github.com/hpackcert/hpackcert/internal/qspec"
 type dynEntry struct {
 	off, nameLen, valueLen uint32
 	nameHash, fieldHash    uint32
+	// staticName is the static index plus one of the first entry of its
+	// name (RFC 9204 Appendix A), 0 for a name not in the static table:
+	// a field of a static name matches the entry's name by it.
+	staticName uint8
 	// nextName and nextField are the absolute index plus one of the
 	// next older entry on the same name or field chain, 0 at the end.
 	nextName, nextField uint64
@@ -32,15 +40,20 @@ type dynamicTable struct {
 	// index plus one of the newest entry whose name (field) hash falls
 	// in it, and each entry links to the next older one. Links are never
 	// removed: entries leave the table oldest first, so a chain is cut
-	// where it reaches an evicted entry.
+	// where it reaches an evicted entry. Each has four buckets an entry
+	// of the ring, so that a field not in the table seldom finds one
+	// that only shares its bucket.
 	names, fields []uint64
 	bucketMask    uint64
 	// seen holds tags of the field hashes of the latest fields sent
 	// without an entry, seenNext the slot the next one takes: a field is
 	// inserted when it comes back while its tag is there (see the
-	// package doc).
-	seen     []uint32
-	seenNext int
+	// package doc). seenCounts counts the tags in seen by their low
+	// bits, so that a field whose count is 0, as most are, is known
+	// unseen without a scan of seen.
+	seen       []uint32
+	seenNext   int
+	seenCounts []uint32
 
 	first    uint64 // absolute index of the oldest entry
 	inserted uint64 // the Insert Count: entries ever inserted
@@ -69,18 +82,36 @@ func newDynamicTable(capacity uint64) dynamicTable {
 	// be evicted, fewer forget those that do. On the QIF traffic this did
 	// best from 256 octets to 16 KiB of table.
 	seenSlots := max(ringLen/2, 16)
-	return dynamicTable{
+	// Eight times as many counts as slots: a field unseen scans seen
+	// one time in eight at most.
+	t := dynamicTable{
 		arena:       make([]byte, capacity),
 		ring:        make([]dynEntry, ringLen),
 		ringMask:    ringLen - 1,
-		names:       make([]uint64, 2*ringLen),
-		fields:      make([]uint64, 2*ringLen),
-		bucketMask:  2*ringLen - 1,
+		names:       make([]uint64, 4*ringLen),
+		fields:      make([]uint64, 4*ringLen),
+		bucketMask:  4*ringLen - 1,
 		seen:        make([]uint32, seenSlots),
+		seenCounts:  make([]uint32, 8*seenSlots),
 		capacity:    capacity,
-		drainRoom:   capacity,
 		drainTarget: capacity / drainDivisor,
 	}
+	t.reset()
+	return t
+}
+
+// reset empties the table, keeping its memory. The ring's entries need no
+// clearing: none is reached but through the indexes, which it clears, or
+// between first and inserted.
+func (t *dynamicTable) reset() {
+	clear(t.names)
+	clear(t.fields)
+	clear(t.seen)
+	clear(t.seenCounts)
+	t.seenCounts[0] = uint32(len(t.seen)) // all the slots hold the tag 0
+	t.seenNext = 0
+	t.tail, t.first, t.inserted, t.size = 0, 0, 0, 0
+	t.drain, t.drainRoom = 0, t.capacity
 }
 
 func nextPowerOfTwo(n uint64) uint64 {
@@ -116,30 +147,42 @@ func entrySize(name, value string) uint64 {
 // seen lately, and records that it was.
 func (t *dynamicTable) seenBefore(h uint64) bool {
 	tag := uint32(h >> 32)
-	for _, x := range t.seen {
-		if x == tag {
-			return true
-		}
+	mask := uint32(len(t.seenCounts) - 1)
+	if t.seenCounts[tag&mask] != 0 && slices.Contains(t.seen, tag) {
+		return true
 	}
+	t.seenCounts[t.seen[t.seenNext]&mask]--
+	t.seenCounts[tag&mask]++
 	t.seen[t.seenNext] = tag
 	t.seenNext = (t.seenNext + 1) % len(t.seen)
 	return false
 }
 
 // findField returns the absolute index of the newest live entry equal to
-// name: value in [lo, hi), whose field hash is h, and whether there is
-// one.
-func (t *dynamicTable) findField(h uint64, name, value string, lo, hi uint64) (uint64, bool) {
-	lo = max(lo, t.first)
-	for ref := t.fields[h&t.bucketMask]; ref > lo; {
-		abs := ref - 1
+// name: value, whose field hash is h and whose name's static index plus
+// one is staticName (0 if none), and whether there is one; and the
+// newest such entry a section may reference, not draining and below hi,
+// and whether there is one. One walk of the chain finds both: it stops at
+// the first entry in [drain, hi), or below drain, where no older one is.
+func (t *dynamicTable) findField(h uint64, staticName uint8, name, value string, hi uint64) (newest uint64, found bool, ref uint64, canRef bool) {
+	for next := t.fields[h&t.bucketMask]; next > t.first; {
+		abs := next - 1
 		en := t.entry(abs)
-		if abs < hi && en.fieldHash == uint32(h) && string(t.name(en)) == name && string(t.value(en)) == value {
-			return abs, true
+		if en.fieldHash == uint32(h) && en.staticName == staticName &&
+			(staticName != 0 || string(t.name(en)) == name) && string(t.value(en)) == value {
+			if !found {
+				newest, found = abs, true
+			}
+			if abs < t.drain {
+				return newest, true, 0, false
+			}
+			if abs < hi {
+				return newest, true, abs, true
+			}
 		}
-		ref = en.nextField
+		next = en.nextField
 	}
-	return 0, false
+	return newest, found, 0, false
 }
 
 // findName returns the absolute index of the newest live entry named name
@@ -170,10 +213,10 @@ func (t *dynamicTable) canInsert(size, evictable uint64) bool {
 	return free >= size
 }
 
-// insert adds name: value, whose hashes are nameHash and fieldHash,
-// evicting the oldest entries it needs room from; the caller has checked
+// insert adds name: value, whose hashes are nameHash and fieldHash and
+// whose name's static index plus one is staticName (0 if none), evicting the oldest entries it needs room from; the caller has checked
 // canInsert.
-func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64) {
+func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64, staticName uint8) {
 	size := entrySize(name, value)
 	for t.size+size > t.capacity {
 		t.size -= t.entry(t.first).size()
@@ -193,7 +236,7 @@ func (t *dynamicTable) insert(name, value string, nameHash, fieldHash uint64) {
 	nb, fb := &t.names[nameHash&t.bucketMask], &t.fields[fieldHash&t.bucketMask]
 	*t.entry(t.inserted) = dynEntry{
 		off: off, nameLen: uint32(len(name)), valueLen: uint32(len(value)),
-		nameHash: uint32(nameHash), fieldHash: uint32(fieldHash),
+		nameHash: uint32(nameHash), fieldHash: uint32(fieldHash), staticName: staticName,
 		nextName: *nb, nextField: *fb,
 	}
 	t.inserted++

@@ -38,7 +38,9 @@ func appendStringLiteral(dst []byte, pattern byte, prefixBits uint8, s string, l
 				coded[start] = pattern | 1<<prefixBits | byte(len(coded)-start-1)
 				return coded
 			}
-			dst = append(coded[:start], pattern|byte(len(s)))
+			// dst grows here as the caller's buffer, not a new one.
+			dst = coded[:start]
+			dst = append(dst, pattern|byte(len(s)))
 			return append(dst, s...)
 		}
 		prefixLen := integerLen(prefixBits, uint64(len(s)))

@@ -29,23 +29,14 @@ func RunDecoders(targets []DecoderTarget, opts DecoderOptions) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Cases: fromDecoderCases(cases), Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
-		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
-		Version: Version(), Catalogue: DecoderCatalogueVersion(), TrafficSource: "hpack-test-case raw-data (embedded), RFC 7541 App. C, generated stories, encoded by the reference encoder",
-		Subject: "decoders"}
-	for _, g := range graded {
-		t := g.Target
-		info := TargetInfo{Kind: g.Kind, Reported: t.Name(), Lacks: g.Lacks, Elapsed: g.Elapsed,
-			Breakdown: g.Breakdown, BreakdownRepro: g.BreakdownRepro, BreakdownStderr: g.BreakdownStderr}
-		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
-		for _, c := range cases {
-			rules.Settle(t.Name(), c.ID, g.Results[c.ID])
-		}
-		rep.Encoders = append(rep.Encoders, g.Name)
-		rep.Results[g.Name] = g.Results
-		rep.Targets[g.Name] = info
+	rep := newSideReport(fromDecoderCases(cases), opts.Strict, start, DecoderCatalogueVersion(), "decoders",
+		"hpack-test-case raw-data (embedded), RFC 7541 App. C, generated stories, encoded by the reference encoder")
+	side := make([]sideGraded, len(graded))
+	for i, g := range graded {
+		side[i] = sideGraded{name: g.Name, results: g.Results, info: TargetInfo{Kind: g.Kind, Reported: g.Target.Name(), Lacks: g.Lacks, Elapsed: g.Elapsed,
+			Breakdown: g.Breakdown, BreakdownRepro: g.BreakdownRepro, BreakdownStderr: g.BreakdownStderr}}
 	}
-	rep.finishExpectations(rules.Expect)
+	rep.settle(rules, side)
 	rep.Elapsed = time.Since(start)
 	if opts.ReproDir != "" {
 		repro, err := WriteRepros(rep, opts.ReproDir)
@@ -73,4 +64,37 @@ func ReplayDecoder(t DecoderTarget, path string, opts DecoderOptions) (*Report, 
 	}
 	opts.Replay = []*vectors.Story{st}
 	return RunDecoders([]DecoderTarget{t}, opts)
+}
+
+// sideGraded is one target as a side graded it, before the run's rules
+// settle it: its name in the report, what it is, and its results.
+type sideGraded struct {
+	name    string
+	info    TargetInfo // Reported is the name the target gave itself
+	results map[string]*Result
+}
+
+// newSideReport returns the Report of one side's run, targets to come
+// (Report.settle).
+func newSideReport(cases []Case, strict bool, start time.Time, catalogue, subject, traffic string) *Report {
+	return &Report{Cases: cases, Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
+		Strict: strict, Targets: map[string]TargetInfo{}, Started: start, Version: Version(),
+		Catalogue: catalogue, Subject: subject, TrafficSource: traffic}
+}
+
+// settle applies the run's rules to every target's results, in order,
+// and adds them to the report, as every side but the HPACK encoders'
+// does: each result settled (engine.Rules.Settle), an expected breakdown
+// marked, the expectations no finding met listed.
+func (rep *Report) settle(rules *engine.Rules, graded []sideGraded) {
+	for _, g := range graded {
+		g.info.BreakdownExpected = g.info.Breakdown != "" && rules.Expect.Breakdown(g.info.Reported)
+		for _, c := range rep.Cases {
+			rules.Settle(g.info.Reported, c.ID, g.results[c.ID])
+		}
+		rep.Encoders = append(rep.Encoders, g.name)
+		rep.Results[g.name] = g.results
+		rep.Targets[g.name] = g.info
+	}
+	rep.finishExpectations(rules.Expect)
 }

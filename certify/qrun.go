@@ -11,6 +11,7 @@ import (
 	"github.com/hpackcert/hpackcert/certify/qdecoders"
 	"github.com/hpackcert/hpackcert/certify/qencoders"
 	"github.com/hpackcert/hpackcert/certify/qpack"
+	"github.com/hpackcert/hpackcert/engine"
 	"github.com/hpackcert/hpackcert/vectors/qif"
 )
 
@@ -30,11 +31,7 @@ func RunQPACKEncoders(targets []qpack.EncoderTarget, opts QPACKEncoderOptions) (
 	if len(targets) == 0 {
 		return nil, errors.New("certify: no QPACK encoder to certify")
 	}
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Name()
-	}
-	rules, err := runRules("encoder", names, opts.Strict, opts.ExpectFail, opts.Declared)
+	rules, err := runRules("encoder", engine.Names(targets), opts.Strict, opts.ExpectFail, opts.Declared)
 	if err != nil {
 		return nil, err
 	}
@@ -42,22 +39,14 @@ func RunQPACKEncoders(targets []qpack.EncoderTarget, opts QPACKEncoderOptions) (
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Cases: fromQPACKEncoderCases(cases), Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
-		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
-		Version: Version(), Catalogue: QPACKEncoderCatalogueVersion(), Subject: SubjectQPACKEncoders,
-		TrafficSource: qif.TrafficSource + ", played with the strict QPACK decoder (oracle/qstrict) as the certifier's decoder"}
-	for _, g := range graded {
-		t := g.Target
-		info := TargetInfo{Kind: g.Kind, Reported: t.Name(), Elapsed: g.Elapsed, Breakdown: g.Breakdown, BreakdownStderr: g.BreakdownStderr}
-		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
-		for _, c := range cases {
-			rules.Settle(t.Name(), c.ID, g.Results[c.ID])
-		}
-		rep.Encoders = append(rep.Encoders, g.Name)
-		rep.Results[g.Name] = g.Results
-		rep.Targets[g.Name] = info
+	rep := newSideReport(fromQPACKEncoderCases(cases), opts.Strict, start, QPACKEncoderCatalogueVersion(), SubjectQPACKEncoders,
+		qif.TrafficSource+", played with the strict QPACK decoder (oracle/qstrict) as the certifier's decoder")
+	side := make([]sideGraded, len(graded))
+	for i, g := range graded {
+		side[i] = sideGraded{name: g.Name, results: g.Results, info: TargetInfo{Kind: g.Kind, Reported: g.Target.Name(), Elapsed: g.Elapsed,
+			Breakdown: g.Breakdown, BreakdownStderr: g.BreakdownStderr}}
 	}
-	rep.finishExpectations(rules.Expect)
+	rep.settle(rules, side)
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
@@ -110,11 +99,7 @@ func RunQPACKDecoders(targets []qpack.DecoderTarget, opts QPACKDecoderOptions) (
 	if len(targets) == 0 {
 		return nil, errors.New("certify: no QPACK decoder to certify")
 	}
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.Name()
-	}
-	rules, err := runRules("decoder", names, opts.Strict, opts.ExpectFail, opts.Declared)
+	rules, err := runRules("decoder", engine.Names(targets), opts.Strict, opts.ExpectFail, opts.Declared)
 	if err != nil {
 		return nil, err
 	}
@@ -122,23 +107,14 @@ func RunQPACKDecoders(targets []qpack.DecoderTarget, opts QPACKDecoderOptions) (
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Cases: fromQPACKDecoderCases(cases), Results: map[string]map[string]*Result{}, Coverage: map[string]*Coverage{},
-		Strict: opts.Strict, Targets: map[string]TargetInfo{}, Started: start,
-		Version: Version(), Catalogue: QPACKDecoderCatalogueVersion(), Subject: SubjectQPACKDecoders,
-		TrafficSource: qif.TrafficSource + ", encoded by the reference QPACK encoder, and hand-built octets"}
-	for _, g := range graded {
-		t := g.Target
-		info := TargetInfo{Kind: g.Kind, Reported: t.Name(), Lacks: g.Lacks, Elapsed: g.Elapsed,
-			Breakdown: g.Breakdown, BreakdownRepro: g.BreakdownRepro, BreakdownStderr: g.BreakdownStderr}
-		info.BreakdownExpected = info.Breakdown != "" && rules.Expect.Breakdown(t.Name())
-		for _, c := range cases {
-			rules.Settle(t.Name(), c.ID, g.Results[c.ID])
-		}
-		rep.Encoders = append(rep.Encoders, g.Name)
-		rep.Results[g.Name] = g.Results
-		rep.Targets[g.Name] = info
+	rep := newSideReport(fromQPACKDecoderCases(cases), opts.Strict, start, QPACKDecoderCatalogueVersion(), SubjectQPACKDecoders,
+		qif.TrafficSource+", encoded by the reference QPACK encoder, and hand-built octets")
+	side := make([]sideGraded, len(graded))
+	for i, g := range graded {
+		side[i] = sideGraded{name: g.Name, results: g.Results, info: TargetInfo{Kind: g.Kind, Reported: g.Target.Name(), Lacks: g.Lacks, Elapsed: g.Elapsed,
+			Breakdown: g.Breakdown, BreakdownRepro: g.BreakdownRepro, BreakdownStderr: g.BreakdownStderr}}
 	}
-	rep.finishExpectations(rules.Expect)
+	rep.settle(rules, side)
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
